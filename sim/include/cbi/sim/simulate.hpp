@@ -1,0 +1,63 @@
+// The simulator's front door: a workload, a thread order and a cache hierarchy in, exact per-level
+// statistics out. simulate_observed() lets viz/ watch every thread and access as it happens.
+#pragma once
+
+#include "cbi/remap/order.hpp"
+#include "cbi/sim/hierarchy.hpp"
+#include "cbi/sim/workload.hpp"
+
+#include <functional>
+#include <vector>
+
+namespace cbi::sim {
+
+struct SimConfig {
+  Workload workload;
+  remap::Order order;
+  Granularity granularity = Granularity::exact;
+  std::vector<CacheConfig> levels{CacheConfig{}};
+};
+
+// Checks the whole configuration (workload, every level, order parameters, unit sizes against the
+// element size). Throws UsageError naming the offending option.
+void validate(const SimConfig &c);
+
+struct SimResult {
+  std::vector<CacheStats> levels;
+  int64_t threads = 0;
+  int64_t accesses = 0; // L1 accesses (= loads + stores in exact granularity)
+  double seconds = 0;   // wall time of the replay
+};
+
+// progress(threads_done, threads_total) is called every few million threads, if given.
+using Progress = std::function<void(int64_t, int64_t)>;
+SimResult simulate(const SimConfig &c, const Progress &progress = {});
+
+// Observer interface (duck-typed): on_thread(int64_t i, remap::Task<int64_t> task) before each
+// thread's accesses; on_access(uint64_t l1_unit, int64_t count, bool is_write, int served_level)
+// after each run of accesses, where served_level is 0 for an L1 hit, k for level k+1, levels() for
+// memory. The hierarchy is live, so an observer may inspect residency.
+template <class Observer>
+SimResult simulate_observed(const SimConfig &c, Hierarchy &h, Observer &obs) {
+  validate(c);
+  const remap::Shape<int64_t> shape{c.workload.width, c.workload.height};
+  const int64_t threads = c.workload.tasks();
+  AccessGenerator gen(c.workload, h.level(0).config().unit_bytes(), c.granularity);
+  remap::visit(c.order, [&](auto order) {
+    for (int64_t i = 0; i < threads; ++i) {
+      const remap::Task<int64_t> t = order.map(i, shape);
+      obs.on_thread(i, t);
+      gen.thread(t.x, t.y, [&](uint64_t unit, int64_t count, bool is_write) {
+        obs.on_access(unit, count, is_write, h.access(unit, count));
+      });
+    }
+    return 0;
+  });
+  SimResult r;
+  r.levels = h.stats();
+  r.threads = threads;
+  r.accesses = r.levels[0].accesses;
+  return r;
+}
+
+} // namespace cbi::sim

@@ -1,0 +1,344 @@
+// Cache level implementation: set-associative arrays for small ways, a hash index plus recency list
+// for fully associative caches with many lines.
+#include "cbi/sim/cache.hpp"
+
+#include "cbi/error.hpp"
+
+#include <algorithm>
+#include <cstring>
+
+namespace cbi::sim {
+namespace {
+
+constexpr int64_t kMaxArrayWays = 64; // above this a fully associative cache uses the hash index
+
+
+std::string bytes_text(int64_t bytes) {
+  if (bytes >= (1 << 20) && bytes % (1 << 20) == 0)
+    return std::to_string(bytes >> 20) + " MiB";
+  if (bytes >= (1 << 10) && bytes % (1 << 10) == 0)
+    return std::to_string(bytes >> 10) + " KiB";
+  return std::to_string(bytes) + " B";
+}
+
+} // namespace
+
+const char *to_string(Policy p) {
+  switch (p) {
+  case Policy::fifo:
+    return "fifo";
+  case Policy::random:
+    return "random";
+  case Policy::volta:
+    return "volta";
+  default:
+    return "lru";
+  }
+}
+
+Policy parse_policy(const std::string &text, const std::string &option) {
+  if (text == "lru")
+    return Policy::lru;
+  if (text == "fifo")
+    return Policy::fifo;
+  if (text == "random")
+    return Policy::random;
+  if (text == "volta")
+    return Policy::volta;
+  throw UsageError(option, "unknown policy '" + text + "'; allowed: lru, fifo, random, volta");
+}
+
+std::string CacheConfig::describe() const {
+  std::string s = bytes_text(capacity_bytes()) + " ";
+  s += ways == 0 || ways == capacity_lines ? "fully associative" : std::to_string(ways) + "-way";
+  s += std::string(" ") + to_string(policy) + ", " + std::to_string(line_bytes) + " B lines";
+  if (sector_bytes)
+    s += " (" + std::to_string(sector_bytes) + " B sectors)";
+  return s;
+}
+
+void validate(const CacheConfig &c, const std::string &option) {
+  if (c.line_bytes < 1 || c.line_bytes > (1 << 20))
+    throw UsageError(option, "line size " + std::to_string(c.line_bytes) +
+                                 " B is not allowed; allowed: 1 B to 1 MiB");
+  if (c.capacity_lines < 1 || c.capacity_lines > (1LL << 31))
+    throw UsageError(option, "capacity of " + std::to_string(c.capacity_lines) +
+                                 " lines is not allowed; allowed: 1 to 2^31 lines");
+  if (c.ways < 0 || c.ways > c.capacity_lines || c.capacity_lines % c.ways_effective() != 0)
+    throw UsageError(option, "capacity of " + std::to_string(c.capacity_lines) + " lines does not "
+                                 "divide into whole sets of " + std::to_string(c.ways) +
+                                 " ways; allowed: ways = 0 (fully associative) or a divisor of the "
+                                 "line count");
+  if (c.ways > kMaxArrayWays && c.sets() > 1)
+    throw UsageError(option, std::to_string(c.ways) + " ways is not supported with several sets; "
+                                 "allowed: up to 64 ways, or 0 (fully associative)");
+  if (c.sector_bytes != 0) {
+    if (c.sector_bytes < 1 || c.line_bytes % c.sector_bytes != 0 ||
+        c.line_bytes / c.sector_bytes > 8)
+      throw UsageError(option, "sector size " + std::to_string(c.sector_bytes) +
+                                   " B does not split the " + std::to_string(c.line_bytes) +
+                                   " B line; allowed: a divisor giving 1 to 8 sectors per line");
+  }
+}
+
+Cache::Cache(const CacheConfig &config)
+    : m_config(config), m_sets(config.sets()), m_ways(config.ways_effective()),
+      m_sectors_per_line(config.sector_bytes ? config.line_bytes / config.sector_bytes : 1),
+      m_rng(config.seed * 0x9E3779B97F4A7C15ULL + 0x632BE59BD9B4E019ULL),
+      m_hashed(m_sets == 1 && m_ways > kMaxArrayWays) {
+  validate(config);
+  m_tags.assign(static_cast<std::size_t>(m_sets * m_ways), kInvalid);
+  m_valid.assign(m_tags.size(), 0);
+  m_fill.assign(static_cast<std::size_t>(m_sets), 0);
+  if (m_hashed) {
+    m_prev.assign(m_tags.size(), -1);
+    m_next.assign(m_tags.size(), -1);
+    std::size_t buckets = 16;
+    while (buckets < 2 * m_tags.size())
+      buckets <<= 1;
+    m_hash_keys.assign(buckets, kInvalid);
+    m_hash_vals.assign(buckets, -1);
+    m_hash_mask = buckets - 1;
+  }
+}
+
+void Cache::reset() { *this = Cache(m_config); }
+
+uint64_t Cache::next_random() { // xorshift64*: seeded, reproducible
+  m_rng ^= m_rng >> 12;
+  m_rng ^= m_rng << 25;
+  m_rng ^= m_rng >> 27;
+  return m_rng * 0x2545F4914F6CDD1DULL;
+}
+
+void Cache::count_fetch() {
+  ++m_stats.misses;
+  ++m_stats.fetches;
+  m_stats.bytes_fetched += m_config.unit_bytes();
+}
+
+bool Cache::access_sets(uint64_t unit) {
+  const uint64_t spl = static_cast<uint64_t>(m_sectors_per_line);
+  const uint64_t line = spl == 1 ? unit : unit / spl;
+  const uint8_t bit = static_cast<uint8_t>(1u << (spl == 1 ? 0 : unit % spl));
+  const uint64_t set = static_cast<uint64_t>(m_sets) == 1 ? 0 : line % static_cast<uint64_t>(m_sets);
+  const int64_t ways = m_ways;
+  uint64_t *tags = m_tags.data() + set * ways;
+  uint8_t *valid = m_valid.data() + set * ways;
+  const Policy policy = m_config.policy;
+
+  if (policy == Policy::lru || policy == Policy::fifo) {
+    int32_t &fill = m_fill[set];
+    int64_t k = 0;
+    while (k < fill && tags[k] != line)
+      ++k;
+    if (k < fill) { // line present
+      const bool sector_hit = valid[k] & bit;
+      if (!sector_hit) {
+        valid[k] |= bit;
+        count_fetch();
+      }
+      if (policy == Policy::lru && k > 0) { // move to the most-recent position
+        const uint8_t v = valid[k];
+        std::memmove(tags + 1, tags, static_cast<std::size_t>(k) * sizeof(uint64_t));
+        std::memmove(valid + 1, valid, static_cast<std::size_t>(k));
+        tags[0] = line;
+        valid[0] = v;
+      }
+      return sector_hit;
+    }
+    // Miss: the least recent (or oldest) line sits at the end.
+    int64_t shift = fill;
+    if (fill == ways) {
+      ++m_stats.evictions;
+      shift = ways - 1;
+    } else {
+      ++fill;
+    }
+    std::memmove(tags + 1, tags, static_cast<std::size_t>(shift) * sizeof(uint64_t));
+    std::memmove(valid + 1, valid, static_cast<std::size_t>(shift));
+    tags[0] = line;
+    valid[0] = bit;
+    count_fetch();
+    return false;
+  }
+
+  // random and volta: ways stay in place; remember a free way while searching.
+  int64_t free_way = -1;
+  for (int64_t k = 0; k < ways; ++k) {
+    if (tags[k] == line) {
+      if (valid[k] & bit)
+        return true;
+      valid[k] |= bit;
+      count_fetch();
+      return false;
+    }
+    if (free_way < 0 && tags[k] == kInvalid)
+      free_way = k;
+  }
+  if (free_way < 0) {
+    free_way = static_cast<int64_t>(next_random() % static_cast<uint64_t>(ways));
+    // volta (approximation of thesis §2.1.2, after Jia et al.): when full, evict 4 consecutive
+    // lines chosen at random; random: evict one.
+    const int64_t evict = policy == Policy::volta ? std::min<int64_t>(4, ways) : 1;
+    for (int64_t e = 0; e < evict; ++e) {
+      const int64_t k = (free_way + e) % ways;
+      if (tags[k] != kInvalid) {
+        ++m_stats.evictions;
+        tags[k] = kInvalid;
+        valid[k] = 0;
+      }
+    }
+  }
+  tags[free_way] = line;
+  valid[free_way] = bit;
+  count_fetch();
+  return false;
+}
+
+// ---- hashed fully associative -------------------------------------------------------------
+
+static inline uint64_t hash_of(uint64_t key) { return key * 0x9E3779B97F4A7C15ULL; }
+
+int32_t Cache::hash_find(uint64_t line) const {
+  for (uint64_t b = (hash_of(line) >> 20) & m_hash_mask;; b = (b + 1) & m_hash_mask) {
+    if (m_hash_keys[b] == line)
+      return m_hash_vals[b];
+    if (m_hash_keys[b] == kInvalid)
+      return -1;
+  }
+}
+
+void Cache::hash_insert(uint64_t line, int32_t slot) {
+  uint64_t b = (hash_of(line) >> 20) & m_hash_mask;
+  while (m_hash_keys[b] != kInvalid)
+    b = (b + 1) & m_hash_mask;
+  m_hash_keys[b] = line;
+  m_hash_vals[b] = slot;
+}
+
+void Cache::hash_erase(uint64_t line) { // backward-shift deletion keeps probe chains intact
+  uint64_t b = (hash_of(line) >> 20) & m_hash_mask;
+  while (m_hash_keys[b] != line)
+    b = (b + 1) & m_hash_mask;
+  uint64_t hole = b;
+  for (uint64_t j = (hole + 1) & m_hash_mask; m_hash_keys[j] != kInvalid; j = (j + 1) & m_hash_mask) {
+    const uint64_t home = (hash_of(m_hash_keys[j]) >> 20) & m_hash_mask;
+    // Move j into the hole if its home is not cyclically in (hole, j].
+    const bool home_between = hole <= j ? (hole < home && home <= j) : (hole < home || home <= j);
+    if (!home_between) {
+      m_hash_keys[hole] = m_hash_keys[j];
+      m_hash_vals[hole] = m_hash_vals[j];
+      hole = j;
+    }
+  }
+  m_hash_keys[hole] = kInvalid;
+  m_hash_vals[hole] = -1;
+}
+
+void Cache::list_unlink(int32_t slot) {
+  const int32_t p = m_prev[slot], n = m_next[slot];
+  (p >= 0 ? m_next[p] : m_head) = n;
+  (n >= 0 ? m_prev[n] : m_tail) = p;
+  m_prev[slot] = m_next[slot] = -1;
+}
+
+void Cache::list_push_front(int32_t slot) {
+  m_prev[slot] = -1;
+  m_next[slot] = m_head;
+  if (m_head >= 0)
+    m_prev[m_head] = slot;
+  m_head = slot;
+  if (m_tail < 0)
+    m_tail = slot;
+}
+
+int32_t Cache::evict_hashed_slot() {
+  const int32_t capacity = static_cast<int32_t>(m_tags.size());
+  auto drop = [this](int32_t slot) {
+    if (m_tags[slot] == kInvalid)
+      return;
+    ++m_stats.evictions;
+    hash_erase(m_tags[slot]);
+    m_tags[slot] = kInvalid;
+    m_valid[slot] = 0;
+  };
+  if (!m_free.empty()) {
+    const int32_t slot = m_free.back();
+    m_free.pop_back();
+    return slot;
+  }
+  if (m_used < capacity)
+    return m_used++;
+  switch (m_config.policy) {
+  case Policy::lru:
+  case Policy::fifo: {
+    const int32_t slot = m_tail;
+    list_unlink(slot);
+    drop(slot);
+    return slot;
+  }
+  case Policy::random: {
+    const int32_t slot = static_cast<int32_t>(next_random() % static_cast<uint64_t>(capacity));
+    drop(slot);
+    return slot;
+  }
+  case Policy::volta: {
+    const int32_t slot = static_cast<int32_t>(next_random() % static_cast<uint64_t>(capacity));
+    for (int32_t e = 0; e < std::min<int32_t>(4, capacity); ++e) {
+      const int32_t k = (slot + e) % capacity;
+      drop(k);
+      if (e > 0)
+        m_free.push_back(k);
+    }
+    return slot;
+  }
+  }
+  return 0;
+}
+
+bool Cache::access_hashed(uint64_t unit) {
+  const uint64_t spl = static_cast<uint64_t>(m_sectors_per_line);
+  const uint64_t line = spl == 1 ? unit : unit / spl;
+  const uint8_t bit = static_cast<uint8_t>(1u << (spl == 1 ? 0 : unit % spl));
+  const int32_t found = hash_find(line);
+  if (found >= 0) {
+    const bool sector_hit = m_valid[found] & bit;
+    if (!sector_hit) {
+      m_valid[found] |= bit;
+      count_fetch();
+    }
+    if (m_config.policy == Policy::lru && m_head != found) {
+      list_unlink(found);
+      list_push_front(found);
+    }
+    return sector_hit;
+  }
+  const int32_t slot = evict_hashed_slot();
+  m_tags[slot] = line;
+  m_valid[slot] = bit;
+  hash_insert(line, slot);
+  if (m_config.policy == Policy::lru || m_config.policy == Policy::fifo)
+    list_push_front(slot);
+  count_fetch();
+  return false;
+}
+
+bool Cache::contains(uint64_t unit) const {
+  const uint64_t spl = static_cast<uint64_t>(m_sectors_per_line);
+  const uint64_t line = unit / spl;
+  const uint8_t bit = static_cast<uint8_t>(1u << (unit % spl));
+  if (m_hashed) {
+    const int32_t slot = hash_find(line);
+    return slot >= 0 && (m_valid[slot] & bit);
+  }
+  const uint64_t set = line % static_cast<uint64_t>(m_sets);
+  for (int64_t k = 0; k < m_ways; ++k) {
+    const std::size_t slot = static_cast<std::size_t>(set * m_ways + k);
+    if (m_tags[slot] == line)
+      return m_valid[slot] & bit;
+  }
+  return false;
+}
+
+} // namespace cbi::sim
