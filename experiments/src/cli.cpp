@@ -1,0 +1,206 @@
+#include "cli.hpp"
+
+#include "cbi/parse.hpp"
+
+#include <iostream>
+#include <sstream>
+
+namespace cbi::cli {
+
+bool parse_args(int argc, char **argv, const po::options_description &desc, po::variables_map &vm,
+                const std::string &usage, const std::string &examples) {
+  po::options_description all = desc;
+  all.add_options()("help,h", "show this help");
+  try {
+    po::store(po::command_line_parser(argc, argv).options(all).run(), vm);
+  } catch (const po::error_with_option_name &e) {
+    const std::string name = e.get_option_name();
+    throw UsageError(name.empty() ? "cbi" : name, e.what());
+  } catch (const po::error &e) {
+    throw UsageError("cbi", e.what());
+  }
+  if (vm.count("help")) {
+    std::cout << usage << "\n\n" << all << "\nExamples:\n" << examples << "\n";
+    return false;
+  }
+  po::notify(vm);
+  return true;
+}
+
+bool has(const po::variables_map &vm, const std::string &name) { return vm.count(name) > 0; }
+
+std::string get(const po::variables_map &vm, const std::string &name, const std::string &fallback) {
+  return vm.count(name) ? vm[name].as<std::string>() : fallback;
+}
+
+void add_workload_options(po::options_description &desc) {
+  desc.add_options()
+    ("workload", po::value<std::string>(), "stencil | matmul (default stencil)")
+    ("size", po::value<std::string>(), "task grid WxH (or N for NxN): the output's I_w x I_h; "
+                                       "default 16x16 (thesis Tables 3.1/3.2)")
+    ("stencil", po::value<std::string>(), "stencil window SxS (odd), default 7x7 (Table 3.1)")
+    ("depth", po::value<std::string>(), "matmul inner dimension D: A is I_h x D, B is D x I_w; "
+                                        "default I_w")
+    ("elem-bytes", po::value<std::string>(), "element size: 2 (half), 4 (float, default), 8 (double)")
+    ("boundary", po::value<std::string>(), "stencil edges: clamp (listing 3, default) | none "
+                                           "(unclamped, as the thesis diagrams)")
+    ("writes", po::bool_switch(), "also replay each task's output store (off by default)");
+}
+
+sim::Workload workload_from(const po::variables_map &vm) {
+  sim::Workload w;
+  const std::string kind = get(vm, "workload", "stencil");
+  if (kind == "stencil")
+    w.kind = sim::WorkloadKind::stencil;
+  else if (kind == "matmul")
+    w.kind = sim::WorkloadKind::matmul;
+  else
+    throw UsageError("--workload", "unknown workload '" + kind + "'; allowed: stencil, matmul");
+  const auto [width, height] = parse_extent(get(vm, "size", "16x16"), "--size", true);
+  w.width = width;
+  w.height = height;
+  const auto [sw, sh] = parse_extent(get(vm, "stencil", "7x7"), "--stencil", true, 1 << 15);
+  w.stencil_w = sw;
+  w.stencil_h = sh;
+  w.depth = has(vm, "depth") ? parse_positive(get(vm, "depth", ""), "--depth", 1LL << 30) : width;
+  const std::string eb = get(vm, "elem-bytes", "4");
+  if (eb != "2" && eb != "4" && eb != "8")
+    throw UsageError("--elem-bytes", "'" + eb + "' is not allowed; allowed: 2, 4, 8");
+  w.elem_bytes = std::stoi(eb);
+  const std::string b = get(vm, "boundary", "clamp");
+  if (b == "clamp")
+    w.boundary = sim::Boundary::clamp;
+  else if (b == "none")
+    w.boundary = sim::Boundary::none;
+  else
+    throw UsageError("--boundary", "unknown boundary '" + b + "'; allowed: clamp, none");
+  w.writes = vm.count("writes") && vm["writes"].as<bool>();
+  sim::validate(w);
+  return w;
+}
+
+void add_cache_options(po::options_description &desc) {
+  desc.add_options()
+    ("line-bytes", po::value<std::string>(), "cache line size in bytes; default 4 elements "
+                                             "(Table 3.1: 16 B for float)")
+    ("lines", po::value<std::string>(), "capacity in lines; default 24 for stencil (Table 3.1), "
+                                        "32 for matmul (Table 3.2)")
+    ("cache-bytes", po::value<std::string>(), "capacity in bytes instead of lines: N, NKiB, NMiB")
+    ("ways", po::value<std::string>(), "associativity; 0 = fully associative (default)")
+    ("policy", po::value<std::string>(), "replacement: lru (default) | fifo | random | volta "
+                                         "(evict 4 consecutive lines at random, §2.1.2)")
+    ("sector-bytes", po::value<std::string>(), "sectored lines: sector size in bytes, e.g. 32 as on "
+                                               "NVIDIA L1/L2; hits and misses count per sector")
+    ("seed", po::value<std::string>(), "seed for random and volta policies (default 1)")
+    ("level", po::value<std::vector<std::string>>()->composing(),
+     "a cache level, repeatable, L1 first: size=32KiB,line=128,ways=8[,policy=lru][,sector=32]"
+     "[,seed=1] (or lines=N instead of size); replaces the single-level options");
+}
+
+sim::CacheConfig parse_level(const std::string &spec, const sim::Workload &w) {
+  sim::CacheConfig c;
+  c.line_bytes = 4 * w.elem_bytes;
+  c.capacity_lines = 0;
+  int64_t capacity_bytes = 0;
+  std::stringstream ss(spec);
+  std::string item;
+  while (std::getline(ss, item, ',')) {
+    const auto eq = item.find('=');
+    const std::string key = item.substr(0, eq), value = eq == std::string::npos ? "" : item.substr(eq + 1);
+    if (key == "size")
+      capacity_bytes = parse_bytes(value, "--level");
+    else if (key == "lines")
+      c.capacity_lines = parse_positive(value, "--level", 1LL << 31);
+    else if (key == "line")
+      c.line_bytes = parse_positive(value, "--level", 1 << 20);
+    else if (key == "ways")
+      c.ways = value == "0" ? 0 : parse_positive(value, "--level", 1LL << 31);
+    else if (key == "policy")
+      c.policy = sim::parse_policy(value, "--level");
+    else if (key == "sector")
+      c.sector_bytes = parse_positive(value, "--level", 1 << 20);
+    else if (key == "seed")
+      c.seed = static_cast<uint64_t>(parse_positive(value, "--level", 1LL << 62));
+    else
+      throw UsageError("--level", "unknown key '" + key + "' in '" + spec +
+                                      "'; allowed: size, lines, line, ways, policy, sector, seed");
+  }
+  if (capacity_bytes) {
+    if (capacity_bytes % c.line_bytes != 0)
+      throw UsageError("--level", "size " + std::to_string(capacity_bytes) +
+                                      " B is not a whole number of " + std::to_string(c.line_bytes) +
+                                      " B lines; allowed: a multiple of the line size");
+    c.capacity_lines = capacity_bytes / c.line_bytes;
+  }
+  if (c.capacity_lines == 0)
+    throw UsageError("--level", "'" + spec + "' gives no capacity; allowed: size=BYTES or lines=N");
+  sim::validate(c, "--level");
+  return c;
+}
+
+std::vector<sim::CacheConfig> levels_from(const po::variables_map &vm, const sim::Workload &w) {
+  if (has(vm, "level")) {
+    for (const char *single : {"line-bytes", "lines", "cache-bytes", "ways", "policy", "sector-bytes"})
+      if (has(vm, single))
+        throw UsageError(std::string("--") + single,
+                         "cannot be combined with --level; allowed: put it inside each --level spec");
+    std::vector<sim::CacheConfig> levels;
+    for (const std::string &spec : vm["level"].as<std::vector<std::string>>())
+      levels.push_back(parse_level(spec, w));
+    return levels;
+  }
+  sim::CacheConfig c;
+  c.line_bytes = has(vm, "line-bytes") ? parse_positive(get(vm, "line-bytes", ""), "--line-bytes", 1 << 20)
+                                       : 4 * w.elem_bytes;
+  if (has(vm, "lines") && has(vm, "cache-bytes"))
+    throw UsageError("--cache-bytes", "give either --lines or --cache-bytes, not both");
+  if (has(vm, "cache-bytes")) {
+    const int64_t bytes = parse_bytes(get(vm, "cache-bytes", ""), "--cache-bytes");
+    if (bytes % c.line_bytes != 0)
+      throw UsageError("--cache-bytes", std::to_string(bytes) + " B is not a whole number of " +
+                                            std::to_string(c.line_bytes) +
+                                            " B lines; allowed: a multiple of --line-bytes");
+    c.capacity_lines = bytes / c.line_bytes;
+  } else {
+    c.capacity_lines = has(vm, "lines") ? parse_positive(get(vm, "lines", ""), "--lines", 1LL << 31)
+                                        : (w.kind == sim::WorkloadKind::matmul ? 32 : 24);
+  }
+  const std::string ways = get(vm, "ways", "0");
+  c.ways = ways == "0" ? 0 : parse_positive(ways, "--ways", 1LL << 31);
+  if (c.ways > c.capacity_lines || (c.ways && c.capacity_lines % c.ways != 0))
+    throw UsageError("--ways", std::to_string(c.capacity_lines) + " lines do not divide into whole "
+                                   "sets of " + ways + " ways; allowed: 0 (fully associative) or a "
+                                   "divisor of the line count");
+  c.policy = sim::parse_policy(get(vm, "policy", "lru"));
+  if (has(vm, "sector-bytes"))
+    c.sector_bytes = parse_positive(get(vm, "sector-bytes", ""), "--sector-bytes", 1 << 20);
+  if (has(vm, "seed"))
+    c.seed = static_cast<uint64_t>(parse_positive(get(vm, "seed", ""), "--seed", 1LL << 62));
+  sim::validate(c, c.sector_bytes ? "--sector-bytes" : "--line-bytes");
+  return {c};
+}
+
+sim::Granularity parse_granularity(const std::string &text) {
+  if (text == "exact")
+    return sim::Granularity::exact;
+  if (text == "thread")
+    return sim::Granularity::thread;
+  throw UsageError("--granularity", "unknown granularity '" + text + "'; allowed: exact, thread");
+}
+
+void add_output_options(po::options_description &desc) {
+  desc.add_options()
+    ("format", po::value<std::string>(), "table (default) | json | csv")
+    ("output,o", po::value<std::string>(), "write the result to this file (atomically) instead of "
+                                           "stdout");
+}
+
+Format format_from(const po::variables_map &vm) { return parse_format(get(vm, "format", "table")); }
+
+void emit(const po::variables_map &vm, const Table &t) {
+  std::ostringstream os;
+  print(os, t, format_from(vm));
+  write_file_atomic(get(vm, "output", "-"), os.str());
+}
+
+} // namespace cbi::cli

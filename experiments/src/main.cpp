@@ -1,0 +1,86 @@
+// cbi: cache simulation and thread remapping for GPU kernels. Dispatches to one subcommand; the
+// SFML tools (diagram, view) live in the sibling binary cbi-viz so that this one needs no display
+// libraries and runs on GPU machines.
+#include "cli.hpp"
+#include "commands.hpp"
+
+#include <cstring>
+#include <iostream>
+#include <string>
+#include <unistd.h>
+
+namespace {
+
+using cbi::cli::Command;
+
+const Command kCommands[] = {
+    {"simulate", "replay a kernel's accesses through a cache hierarchy; count hits and misses",
+     cbi::cli::cmd_simulate},
+};
+
+// Subcommands implemented by cbi-viz (SFML), found next to this binary.
+const char *const kVizCommands[] = {"diagram", "view", "plot"};
+
+void usage(std::ostream &os) {
+  os << "cbi: cache simulation and thread remapping for GPU kernels\n\n"
+        "usage: cbi <command> [options]    (cbi <command> --help for each command's options)\n\n"
+        "commands:\n";
+  for (const Command &c : kCommands)
+    os << "  " << c.name << std::string(12 - std::strlen(c.name), ' ') << c.summary << "\n";
+  os << "  diagram     spatial-temporal diagrams as PNG (runs cbi-viz)\n"
+        "  view        explore a diagram in a window (runs cbi-viz)\n"
+        "\nThread orders (--order): " << cbi::remap::order_syntax() << "\n"
+        "Exit codes: 0 ok, 1 runtime failure, 2 bad option value, 3 no CUDA device.\n";
+}
+
+int exec_viz(char **argv) {
+  char self[4096];
+  const ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+  std::string dir = ".";
+  if (n > 0) {
+    self[n] = 0;
+    dir = std::string(self);
+    dir = dir.substr(0, dir.rfind('/'));
+  }
+  const std::string viz = dir + "/cbi-viz";
+  if (access(viz.c_str(), X_OK) != 0) {
+    std::cerr << "cbi: " << argv[1] << ": needs " << viz
+              << ", which this build lacks (configure with SFML and -DCBI_BUILD_VIZ=ON)\n";
+    return 1;
+  }
+  argv[0] = const_cast<char *>(viz.c_str());
+  execv(viz.c_str(), argv);
+  std::cerr << "cbi: " << argv[1] << ": cannot run " << viz << ": " << std::strerror(errno) << "\n";
+  return 1;
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  if (argc < 2 || !std::strcmp(argv[1], "--help") || !std::strcmp(argv[1], "-h") ||
+      !std::strcmp(argv[1], "help")) {
+    usage(std::cout);
+    return argc < 2 ? cbi::cli::kExitUsage : 0;
+  }
+  for (const char *v : kVizCommands)
+    if (!std::strcmp(argv[1], v))
+      return exec_viz(argv);
+  for (const Command &c : kCommands) {
+    if (std::strcmp(argv[1], c.name) != 0)
+      continue;
+    std::string name = std::string("cbi ") + c.name;
+    argv[1] = name.data();
+    try {
+      return c.run(argc - 1, argv + 1);
+    } catch (const cbi::UsageError &e) {
+      std::cerr << "cbi " << c.name << ": " << e.option() << ": " << e.what() << "\n";
+      return cbi::cli::kExitUsage;
+    } catch (const std::exception &e) {
+      std::cerr << "cbi " << c.name << ": error: " << e.what() << "\n";
+      return 1;
+    }
+  }
+  std::cerr << "cbi: unknown command '" << argv[1] << "'; allowed: simulate, mrc, analyze, "
+            << "diagram, view (see cbi --help)\n";
+  return cbi::cli::kExitUsage;
+}

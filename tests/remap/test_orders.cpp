@@ -1,0 +1,180 @@
+// Property tests for the thread orders: every order is a bijection on [0, I_w*I_h) and its inverse
+// round-trips, over thousands of random shapes including primes, widths that do not divide I_w,
+// W = 1 and W >= I_w. Plus the worked examples from the headers' contracts.
+#include "cbi/remap/fold.hpp"
+#include "cbi/remap/order.hpp"
+
+#include <gtest/gtest.h>
+
+#include <random>
+#include <vector>
+
+using namespace cbi::remap;
+
+namespace {
+
+// Checks map is a bijection onto the task grid and inverse(map(i)) == i for every i.
+void expect_bijection(const Order &o, int64_t w, int64_t h) {
+  const Shape<int64_t> s{w, h};
+  std::vector<char> seen(static_cast<std::size_t>(w * h), 0);
+  for (int64_t i = 0; i < w * h; ++i) {
+    const Task<int64_t> t = o.map(i, s);
+    ASSERT_TRUE(t.x >= 0 && t.x < w && t.y >= 0 && t.y < h)
+        << to_string(o) << " " << w << "x" << h << " i=" << i << " -> (" << t.x << "," << t.y << ")";
+    char &mark = seen[static_cast<std::size_t>(t.y * w + t.x)];
+    ASSERT_EQ(mark, 0) << to_string(o) << " " << w << "x" << h << " visits (" << t.x << "," << t.y
+                       << ") twice";
+    mark = 1;
+    ASSERT_EQ(o.inverse(t, s), i) << to_string(o) << " " << w << "x" << h;
+  }
+}
+
+} // namespace
+
+TEST(Orders, HeaderExamples) {
+  const Shape<int64_t> s{16, 16};
+  EXPECT_EQ(Linear{}.map<int64_t>(17, s).x, 1);
+  EXPECT_EQ(Linear{}.map<int64_t>(17, s).y, 1);
+  auto t = Tile{4, 4}.map<int64_t>(5, s);
+  EXPECT_EQ(t.x, 1);
+  EXPECT_EQ(t.y, 1);
+  t = Tile{4, 4}.map<int64_t>(16, s);
+  EXPECT_EQ(t.x, 4);
+  EXPECT_EQ(t.y, 0);
+  t = Column{4, false}.map<int64_t>(5, s);
+  EXPECT_EQ(t.x, 1);
+  EXPECT_EQ(t.y, 1);
+  t = Column{4, false}.map<int64_t>(64, s);
+  EXPECT_EQ(t.x, 4);
+  EXPECT_EQ(t.y, 0);
+  t = Column{4, true}.map<int64_t>(5, s); // odd row runs right to left: x' = w' - 1 - x
+  EXPECT_EQ(t.x, 2);
+  EXPECT_EQ(t.y, 1);
+}
+
+TEST(Orders, ColumnMatchesListing5) {
+  // Listing 5 transcribed literally, with int arithmetic as on the GPU.
+  auto listing5 = [](int tid, int width, int height, int col_w) {
+    int col_size = height * col_w;
+    int col_id = tid / col_size;
+    int col_tid = tid % col_size;
+    int col_off = col_id * col_w;
+    int col_tw = std::min(width - col_id * col_w, col_w);
+    int x = (col_tid % col_tw) + col_off;
+    int y = col_tid / col_tw;
+    return std::pair<int, int>{x, y};
+  };
+  for (int w : {7, 16, 33, 100})
+    for (int h : {1, 5, 16})
+      for (int c : {1, 3, 4, 8, 32, 200}) {
+        const Shape<int> s{w, h};
+        for (int i = 0; i < w * h; ++i) {
+          const auto t = Column{c, false}.map(i, s);
+          const auto [x, y] = listing5(i, w, h, c);
+          ASSERT_EQ(t.x, x);
+          ASSERT_EQ(t.y, y);
+        }
+      }
+}
+
+TEST(Orders, ColumnWiderThanInputIsLinear) {
+  for (int64_t w : {1, 5, 17})
+    for (int64_t c : {w, w + 1, 4 * w}) {
+      const Shape<int64_t> s{w, 9};
+      for (int64_t i = 0; i < w * 9; ++i) {
+        const Task<int64_t> t = Column{c, false}.map(i, s);
+        EXPECT_EQ(t.x, i % w);
+        EXPECT_EQ(t.y, i / w);
+      }
+    }
+}
+
+TEST(Orders, LastColumnIsNarrower) {
+  // 10 wide, columns of 4: widths 4, 4, 2 (eq. 4.2). The last column starts at 4*I_h*2.
+  const Shape<int64_t> s{10, 3};
+  const auto t = Column{4, false}.map<int64_t>(4 * 3 * 2, s);
+  EXPECT_EQ(t.x, 8);
+  EXPECT_EQ(t.y, 0);
+  const auto u = Column{4, false}.map<int64_t>(4 * 3 * 2 + 3, s);
+  EXPECT_EQ(u.x, 9);
+  EXPECT_EQ(u.y, 1);
+}
+
+TEST(Orders, EdgeShapesAreBijections) {
+  const std::vector<std::pair<int64_t, int64_t>> shapes = {{1, 1}, {1, 7}, {7, 1}, {4037, 3},
+                                                           {3, 4037}, {31, 33}, {64, 64}};
+  for (auto [w, h] : shapes)
+    for (const char *spec : {"linear", "column:1", "column:4", "column:32", "column:5000",
+                             "zigzag:1", "zigzag:3", "zigzag:32", "zigzag:5000", "tile:1", "tile:4",
+                             "tile:3x5", "tile:5000x2", "tile:1x4037"})
+      expect_bijection(parse_order(spec), w, h);
+}
+
+TEST(Orders, RandomShapesAreBijections) {
+  std::mt19937_64 rng(20221);
+  std::uniform_int_distribution<int64_t> side(1, 200), param(1, 260);
+  for (int trial = 0; trial < 3000; ++trial) {
+    const int64_t w = side(rng), h = side(rng) % 60 + 1;
+    const OrderKind kinds[] = {OrderKind::linear, OrderKind::tile, OrderKind::column,
+                               OrderKind::zigzag};
+    const Order o{kinds[trial % 4], param(rng), param(rng) % 40 + 1};
+    expect_bijection(o, w, h);
+  }
+}
+
+TEST(Orders, PrimeSizeLargeRoundTrip) {
+  // 4037 x 4037 (thesis Fig 5.2) sampled: inverse(map(i)) == i and map(inverse(t)) == t.
+  const Shape<int64_t> s{4037, 4037};
+  std::mt19937_64 rng(7);
+  for (const char *spec : {"column:32", "column:33", "zigzag:31", "tile:16x8", "tile:30"}) {
+    const Order o = parse_order(spec);
+    for (int k = 0; k < 20000; ++k) {
+      const int64_t i = static_cast<int64_t>(rng() % (4037ull * 4037ull));
+      const Task<int64_t> t = o.map(i, s);
+      ASSERT_EQ(o.inverse(t, s), i) << spec;
+    }
+  }
+}
+
+TEST(Orders, Int32AndInt64Agree) {
+  const Order o = parse_order("zigzag:33");
+  for (int i = 0; i < 100 * 37; ++i) {
+    const auto a = o.map<int>(i, Shape<int>{100, 37});
+    const auto b = o.map<int64_t>(i, Shape<int64_t>{100, 37});
+    ASSERT_EQ(a.x, b.x);
+    ASSERT_EQ(a.y, b.y);
+  }
+}
+
+TEST(Orders, ParseAndPrintRoundTrip) {
+  for (const char *spec : {"linear", "tile:8", "tile:16x4", "column:32", "zigzag:7"})
+    EXPECT_EQ(to_string(parse_order(spec)), spec);
+  for (const char *bad : {"", "columns:4", "column:", "column:0", "column:-3", "column:x",
+                          "tile:0x4", "tile:4x", "zigzag:1.5", "tile:3x3x3"})
+    EXPECT_THROW(parse_order(bad), cbi::UsageError) << bad;
+}
+
+TEST(Fold, NDimensionalFoldingRoundTrips) {
+  const int64_t dims[] = {8, 4, 3};
+  const Shape<int64_t> s = fold(dims, 3);
+  EXPECT_EQ(s.width, 8);
+  EXPECT_EQ(s.height, 12);
+  int64_t coord[3];
+  unfold(Task<int64_t>{5, 7}, dims, 3, coord);
+  EXPECT_EQ(coord[0], 5);
+  EXPECT_EQ(coord[1], 3);
+  EXPECT_EQ(coord[2], 1);
+  // Every folded task unfolds to a distinct N-d coordinate and refolds to itself.
+  const Order o = parse_order("column:3");
+  std::vector<char> seen(8 * 4 * 3, 0);
+  for (int64_t i = 0; i < 96; ++i) {
+    const Task<int64_t> t = o.map(i, s);
+    unfold(t, dims, 3, coord);
+    const int64_t flat = (coord[2] * 4 + coord[1]) * 8 + coord[0];
+    ASSERT_EQ(seen[flat], 0);
+    seen[flat] = 1;
+    const Task<int64_t> back = refold(coord, dims, 3);
+    EXPECT_EQ(back.x, t.x);
+    EXPECT_EQ(back.y, t.y);
+  }
+}
