@@ -180,6 +180,25 @@ std::vector<sim::CacheConfig> levels_from(const po::variables_map &vm, const sim
   return {c};
 }
 
+void add_order_options(po::options_description &desc) {
+  static const std::string order_help =
+      std::string("thread order: ") + remap::order_syntax() + "; default linear";
+  desc.add_options()
+    ("order", po::value<std::string>(), order_help.c_str())
+    ("granularity", po::value<std::string>(), "exact (every access in program order, default) | "
+                                              "thread (each thread's distinct lines, ascending; §3.2)");
+}
+
+sim::SimConfig sim_config_from(const po::variables_map &vm) {
+  sim::SimConfig c;
+  c.workload = workload_from(vm);
+  c.order = remap::parse_order(get(vm, "order", "linear"));
+  c.granularity = parse_granularity(get(vm, "granularity", "exact"));
+  c.levels = levels_from(vm, c.workload);
+  sim::validate(c);
+  return c;
+}
+
 sim::Granularity parse_granularity(const std::string &text) {
   if (text == "exact")
     return sim::Granularity::exact;

@@ -45,8 +45,12 @@ std::vector<sim::CacheConfig> levels_from(const po::variables_map &vm, const sim
 // One --level spec: "size=32KiB,line=128,ways=8[,policy=lru][,sector=32][,seed=1]" or lines=N.
 sim::CacheConfig parse_level(const std::string &spec, const sim::Workload &w);
 
-// --granularity exact|thread
+// --order, --granularity exact|thread
+void add_order_options(po::options_description &desc);
 sim::Granularity parse_granularity(const std::string &text);
+
+// Workload, order, granularity and cache levels from the option groups above, validated.
+sim::SimConfig sim_config_from(const po::variables_map &vm);
 
 // --format --output
 void add_output_options(po::options_description &desc);

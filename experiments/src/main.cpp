@@ -16,6 +16,9 @@ using cbi::cli::Command;
 const Command kCommands[] = {
     {"simulate", "replay a kernel's accesses through a cache hierarchy; count hits and misses",
      cbi::cli::cmd_simulate},
+    {"mrc", "miss-ratio curve: misses at every LRU cache size in one pass", cbi::cli::cmd_mrc},
+    {"analyze", "the thesis's analytical model (eq. 3.2-3.10, 4.8) beside the simulation",
+     cbi::cli::cmd_analyze},
 };
 
 // Subcommands implemented by cbi-viz (SFML), found next to this binary.

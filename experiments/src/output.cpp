@@ -120,6 +120,8 @@ void print_table(std::ostream &os, const Table &t) {
   os << std::string(total > 2 ? total - 2 : 0, '-') << "\n";
   for (const auto &r : text)
     line(r);
+  for (const std::string &n : t.notes)
+    os << "note: " << n << "\n";
 }
 
 void print_csv(std::ostream &os, const Table &t, bool header) {
@@ -146,7 +148,14 @@ void print_json(std::ostream &os, const Table &t) {
       os << (c ? ", " : "") << json_escape(t.columns[c]) << ": " << json_cell(t.rows[r][c]);
     os << "}";
   }
-  os << (t.rows.empty() ? "]\n}\n" : "\n  ]\n}\n");
+  os << (t.rows.empty() ? "]" : "\n  ]");
+  if (!t.notes.empty()) {
+    os << ",\n  \"notes\": [";
+    for (std::size_t i = 0; i < t.notes.size(); ++i)
+      os << (i ? ", " : "") << json_escape(t.notes[i]);
+    os << "]";
+  }
+  os << "\n}\n";
 }
 
 void print(std::ostream &os, const Table &t, Format f) {

@@ -22,6 +22,7 @@ struct Table {
   std::vector<std::string> columns;
   std::vector<std::vector<Cell>> rows;
   std::vector<std::pair<std::string, std::string>> meta; // key/value facts (device, command, ...)
+  std::vector<std::string> notes; // caveats printed under the text table and as JSON "notes"
 
   void add_row(std::vector<Cell> row) { rows.push_back(std::move(row)); }
 };

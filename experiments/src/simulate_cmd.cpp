@@ -26,24 +26,11 @@ Table simulation_table(const sim::SimConfig &c, const sim::SimResult &r) {
   return t;
 }
 
-sim::SimConfig sim_config_from(const po::variables_map &vm) {
-  sim::SimConfig c;
-  c.workload = workload_from(vm);
-  c.order = remap::parse_order(get(vm, "order", "linear"));
-  c.granularity = parse_granularity(get(vm, "granularity", "exact"));
-  c.levels = levels_from(vm, c.workload);
-  sim::validate(c);
-  return c;
-}
-
 int cmd_simulate(int argc, char **argv) {
   po::options_description desc("Options");
   add_workload_options(desc);
+  add_order_options(desc);
   desc.add_options()
-    ("order", po::value<std::string>(), (std::string("thread order: ") + remap::order_syntax() +
-                                         "; default linear").c_str())
-    ("granularity", po::value<std::string>(), "exact (every access in program order, default) | "
-                                              "thread (each thread's distinct lines, ascending; §3.2)")
     ("progress", po::bool_switch(), "print progress to stderr (on by default for long runs on a "
                                     "terminal)");
   add_cache_options(desc);

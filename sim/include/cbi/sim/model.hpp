@@ -1,0 +1,49 @@
+// The thesis's analytical cache model (§3.3, §3.4, §4.3, §4.4) for a simulator configuration:
+// required cache lines M_l, fetch bounds and estimates F, and the suggested column width c, plus
+// plain-language notes on what the model cannot see (set conflicts, lines a window straddles,
+// non-LRU policies, sectors). Symbols: I_w, I_h task grid; S_w, S_h stencil; D matmul depth;
+// L elements per cache line; M_l cache capacity in lines; u bytes per element.
+#pragma once
+
+#include "cbi/sim/simulate.hpp"
+
+#include <string>
+#include <vector>
+
+namespace cbi::sim {
+
+struct ModelQuantity {
+  std::string symbol;   // "M_l", "F", "c", "t"
+  std::string equation; // "eq. 3.2"
+  std::string meaning;  // one line: what it is and under which condition it applies
+  double value = 0;
+};
+
+enum class FetchKind { upper_bound, estimate, none };
+
+struct LevelModel {
+  int level = 0; // 0 = L1
+  std::vector<ModelQuantity> quantities;
+  // The model's fetch figure for this configuration, to set beside the simulated fetches.
+  FetchKind fetch_kind = FetchKind::none;
+  double fetches = 0;
+  std::string fetch_equation;  // the formula with its condition
+  std::string fetch_reference; // "eq. 3.5"
+  std::vector<std::string> notes; // where the model cannot see what the simulation shows
+};
+
+struct ModelReport {
+  std::vector<LevelModel> levels; // one per cache level, each modelled as if it stood alone
+  int64_t suggested_column_width = 0; // §4.3 / §4.4 for L1 (0 if the model gives none)
+};
+
+// `active_threads` is t in §4.3's M_size = u(c + s_w)(s_h + ceil(t/c)); 1 is the single-threaded
+// case the diagrams show.
+ModelReport analyze_model(const SimConfig &c, int64_t active_threads = 1);
+
+// For a set-associative level: the largest number of lines one stencil window column (the S_h rows
+// at one x) or one matmul B column (the D rows at one x) maps to a single set. Above the way count
+// the model's "resident" lines evict each other.
+int64_t max_lines_per_set(const SimConfig &c, int level);
+
+} // namespace cbi::sim
