@@ -2,6 +2,8 @@
 // for fully associative caches with many lines.
 #include "cbi/sim/cache.hpp"
 
+#include "engine.hpp"
+
 #include "cbi/error.hpp"
 
 #include <algorithm>
@@ -82,27 +84,53 @@ void validate(const CacheConfig &c, const std::string &option) {
 }
 
 Cache::Cache(const CacheConfig &config)
-    : m_config(config), m_sets(config.sets()), m_ways(config.ways_effective()),
+    : m_config(config), m_ways(static_cast<uint32_t>(config.ways_effective())),
+      m_sets(static_cast<uint64_t>(config.sets())),
       m_sectors_per_line(config.sector_bytes ? config.line_bytes / config.sector_bytes : 1),
-      m_rng(config.seed * 0x9E3779B97F4A7C15ULL + 0x632BE59BD9B4E019ULL),
-      m_hashed(m_sets == 1 && m_ways > kMaxArrayWays) {
+      m_rng(config.seed * 0x9E3779B97F4A7C15ULL + 0x632BE59BD9B4E019ULL) {
   validate(config);
-  m_tags.assign(static_cast<std::size_t>(m_sets * m_ways), kInvalid);
-  m_valid.assign(m_tags.size(), 0);
-  m_fill.assign(static_cast<std::size_t>(m_sets), 0);
-  if (m_hashed) {
-    m_prev.assign(m_tags.size(), -1);
-    m_next.assign(m_tags.size(), -1);
+  m_layout = m_sets == 1 && m_ways > kMaxArrayWays ? Layout::hashed : Layout::narrow;
+  m_sets_pow2 = (m_sets & (m_sets - 1)) == 0;
+  m_set_mask = m_sets_pow2 ? m_sets - 1 : 0;
+  const uint64_t spl = static_cast<uint64_t>(m_sectors_per_line);
+  m_sector_shift = (spl & (spl - 1)) == 0 ? __builtin_ctzll(spl) : -1;
+  m_narrow_limit = kInvalid32 - 1; // leaves kInvalid32 free to mark empty ways
+  if (m_layout == Layout::hashed) {
+    m_stride = m_ways;
+    m_narrow_limit = 0;
+    m_tags64.assign(m_ways, kInvalid64);
+    m_valid.assign(m_ways, 0);
+    m_prev.assign(m_ways, -1);
+    m_next.assign(m_ways, -1);
     std::size_t buckets = 16;
-    while (buckets < 2 * m_tags.size())
+    while (buckets < 2 * m_tags64.size())
       buckets <<= 1;
-    m_hash_keys.assign(buckets, kInvalid);
+    m_hash_keys.assign(buckets, kInvalid64);
     m_hash_vals.assign(buckets, -1);
     m_hash_mask = buckets - 1;
+    return;
   }
+  m_stride = (m_ways + 3) / 4 * 4; // whole 16-byte groups of 32-bit tags for the SIMD compare
+  const std::size_t slots = static_cast<std::size_t>(m_sets * m_stride);
+  m_tags32.assign(slots, kInvalid32);
+  if (m_sectors_per_line > 1)
+    m_valid.assign(slots, 0);
+  if (config.policy == Policy::lru || config.policy == Policy::fifo)
+    m_head.assign(static_cast<std::size_t>(m_sets), 0);
 }
 
 void Cache::reset() { *this = Cache(m_config); }
+
+CacheStats Cache::stats() const {
+  CacheStats s;
+  s.accesses = m_accesses;
+  s.misses = m_misses;
+  s.hits = m_accesses - m_misses;
+  s.fetches = m_misses;
+  s.evictions = m_evictions;
+  s.bytes_fetched = m_misses * m_config.unit_bytes();
+  return s;
+}
 
 uint64_t Cache::next_random() { // xorshift64*: seeded, reproducible
   m_rng ^= m_rng >> 12;
@@ -111,89 +139,24 @@ uint64_t Cache::next_random() { // xorshift64*: seeded, reproducible
   return m_rng * 0x2545F4914F6CDD1DULL;
 }
 
-void Cache::count_fetch() {
-  ++m_stats.misses;
-  ++m_stats.fetches;
-  m_stats.bytes_fetched += m_config.unit_bytes();
+void Cache::go_wide() {
+  m_tags64.resize(m_tags32.size());
+  for (std::size_t slot = 0; slot < m_tags32.size(); ++slot)
+    m_tags64[slot] = widen_tag(m_tags32[slot]);
+  m_tags32 = {};
+  m_layout = Layout::wide;
+  m_narrow_limit = 0;
 }
 
-bool Cache::access_sets(uint64_t unit) {
-  const uint64_t spl = static_cast<uint64_t>(m_sectors_per_line);
-  const uint64_t line = spl == 1 ? unit : unit / spl;
-  const uint8_t bit = static_cast<uint8_t>(1u << (spl == 1 ? 0 : unit % spl));
-  const uint64_t set = static_cast<uint64_t>(m_sets) == 1 ? 0 : line % static_cast<uint64_t>(m_sets);
-  const int64_t ways = m_ways;
-  uint64_t *tags = m_tags.data() + set * ways;
-  uint8_t *valid = m_valid.data() + set * ways;
-  const Policy policy = m_config.policy;
-
-  if (policy == Policy::lru || policy == Policy::fifo) {
-    int32_t &fill = m_fill[set];
-    int64_t k = 0;
-    while (k < fill && tags[k] != line)
-      ++k;
-    if (k < fill) { // line present
-      const bool sector_hit = valid[k] & bit;
-      if (!sector_hit) {
-        valid[k] |= bit;
-        count_fetch();
-      }
-      if (policy == Policy::lru && k > 0) { // move to the most-recent position
-        const uint8_t v = valid[k];
-        std::memmove(tags + 1, tags, static_cast<std::size_t>(k) * sizeof(uint64_t));
-        std::memmove(valid + 1, valid, static_cast<std::size_t>(k));
-        tags[0] = line;
-        valid[0] = v;
-      }
-      return sector_hit;
-    }
-    // Miss: the least recent (or oldest) line sits at the end.
-    int64_t shift = fill;
-    if (fill == ways) {
-      ++m_stats.evictions;
-      shift = ways - 1;
-    } else {
-      ++fill;
-    }
-    std::memmove(tags + 1, tags, static_cast<std::size_t>(shift) * sizeof(uint64_t));
-    std::memmove(valid + 1, valid, static_cast<std::size_t>(shift));
-    tags[0] = line;
-    valid[0] = bit;
-    count_fetch();
-    return false;
+bool Cache::lookup(uint64_t unit) {
+  switch (m_layout) {
+  case Layout::narrow:
+    return detail::Engines::lookup_any<uint32_t>(*this, unit);
+  case Layout::wide:
+    return detail::Engines::lookup_any<uint64_t>(*this, unit);
+  default:
+    return lookup_hashed(unit);
   }
-
-  // random and volta: ways stay in place; remember a free way while searching.
-  int64_t free_way = -1;
-  for (int64_t k = 0; k < ways; ++k) {
-    if (tags[k] == line) {
-      if (valid[k] & bit)
-        return true;
-      valid[k] |= bit;
-      count_fetch();
-      return false;
-    }
-    if (free_way < 0 && tags[k] == kInvalid)
-      free_way = k;
-  }
-  if (free_way < 0) {
-    free_way = static_cast<int64_t>(next_random() % static_cast<uint64_t>(ways));
-    // volta (approximation of thesis §2.1.2, after Jia et al.): when full, evict 4 consecutive
-    // lines chosen at random; random: evict one.
-    const int64_t evict = policy == Policy::volta ? std::min<int64_t>(4, ways) : 1;
-    for (int64_t e = 0; e < evict; ++e) {
-      const int64_t k = (free_way + e) % ways;
-      if (tags[k] != kInvalid) {
-        ++m_stats.evictions;
-        tags[k] = kInvalid;
-        valid[k] = 0;
-      }
-    }
-  }
-  tags[free_way] = line;
-  valid[free_way] = bit;
-  count_fetch();
-  return false;
 }
 
 // ---- hashed fully associative -------------------------------------------------------------
@@ -204,14 +167,14 @@ int32_t Cache::hash_find(uint64_t line) const {
   for (uint64_t b = (hash_of(line) >> 20) & m_hash_mask;; b = (b + 1) & m_hash_mask) {
     if (m_hash_keys[b] == line)
       return m_hash_vals[b];
-    if (m_hash_keys[b] == kInvalid)
+    if (m_hash_keys[b] == kInvalid64)
       return -1;
   }
 }
 
 void Cache::hash_insert(uint64_t line, int32_t slot) {
   uint64_t b = (hash_of(line) >> 20) & m_hash_mask;
-  while (m_hash_keys[b] != kInvalid)
+  while (m_hash_keys[b] != kInvalid64)
     b = (b + 1) & m_hash_mask;
   m_hash_keys[b] = line;
   m_hash_vals[b] = slot;
@@ -222,7 +185,7 @@ void Cache::hash_erase(uint64_t line) { // backward-shift deletion keeps probe c
   while (m_hash_keys[b] != line)
     b = (b + 1) & m_hash_mask;
   uint64_t hole = b;
-  for (uint64_t j = (hole + 1) & m_hash_mask; m_hash_keys[j] != kInvalid; j = (j + 1) & m_hash_mask) {
+  for (uint64_t j = (hole + 1) & m_hash_mask; m_hash_keys[j] != kInvalid64; j = (j + 1) & m_hash_mask) {
     const uint64_t home = (hash_of(m_hash_keys[j]) >> 20) & m_hash_mask;
     // Move j into the hole if its home is not cyclically in (hole, j].
     const bool home_between = hole <= j ? (hole < home && home <= j) : (hole < home || home <= j);
@@ -232,35 +195,35 @@ void Cache::hash_erase(uint64_t line) { // backward-shift deletion keeps probe c
       hole = j;
     }
   }
-  m_hash_keys[hole] = kInvalid;
+  m_hash_keys[hole] = kInvalid64;
   m_hash_vals[hole] = -1;
 }
 
 void Cache::list_unlink(int32_t slot) {
   const int32_t p = m_prev[slot], n = m_next[slot];
-  (p >= 0 ? m_next[p] : m_head) = n;
-  (n >= 0 ? m_prev[n] : m_tail) = p;
+  (p >= 0 ? m_next[p] : m_list_head) = n;
+  (n >= 0 ? m_prev[n] : m_list_tail) = p;
   m_prev[slot] = m_next[slot] = -1;
 }
 
 void Cache::list_push_front(int32_t slot) {
   m_prev[slot] = -1;
-  m_next[slot] = m_head;
-  if (m_head >= 0)
-    m_prev[m_head] = slot;
-  m_head = slot;
-  if (m_tail < 0)
-    m_tail = slot;
+  m_next[slot] = m_list_head;
+  if (m_list_head >= 0)
+    m_prev[m_list_head] = slot;
+  m_list_head = slot;
+  if (m_list_tail < 0)
+    m_list_tail = slot;
 }
 
 int32_t Cache::evict_hashed_slot() {
-  const int32_t capacity = static_cast<int32_t>(m_tags.size());
+  const int32_t capacity = static_cast<int32_t>(m_tags64.size());
   auto drop = [this](int32_t slot) {
-    if (m_tags[slot] == kInvalid)
+    if (m_tags64[slot] == kInvalid64)
       return;
-    ++m_stats.evictions;
-    hash_erase(m_tags[slot]);
-    m_tags[slot] = kInvalid;
+    ++m_evictions;
+    hash_erase(m_tags64[slot]);
+    m_tags64[slot] = kInvalid64;
     m_valid[slot] = 0;
   };
   if (!m_free.empty()) {
@@ -273,7 +236,7 @@ int32_t Cache::evict_hashed_slot() {
   switch (m_config.policy) {
   case Policy::lru:
   case Policy::fifo: {
-    const int32_t slot = m_tail;
+    const int32_t slot = m_list_tail;
     list_unlink(slot);
     drop(slot);
     return slot;
@@ -297,7 +260,7 @@ int32_t Cache::evict_hashed_slot() {
   return 0;
 }
 
-bool Cache::access_hashed(uint64_t unit) {
+bool Cache::lookup_hashed(uint64_t unit) {
   const uint64_t spl = static_cast<uint64_t>(m_sectors_per_line);
   const uint64_t line = spl == 1 ? unit : unit / spl;
   const uint8_t bit = static_cast<uint8_t>(1u << (spl == 1 ? 0 : unit % spl));
@@ -306,21 +269,21 @@ bool Cache::access_hashed(uint64_t unit) {
     const bool sector_hit = m_valid[found] & bit;
     if (!sector_hit) {
       m_valid[found] |= bit;
-      count_fetch();
+      ++m_misses;
     }
-    if (m_config.policy == Policy::lru && m_head != found) {
+    if (m_config.policy == Policy::lru && m_list_head != found) {
       list_unlink(found);
       list_push_front(found);
     }
     return sector_hit;
   }
   const int32_t slot = evict_hashed_slot();
-  m_tags[slot] = line;
+  m_tags64[slot] = line;
   m_valid[slot] = bit;
   hash_insert(line, slot);
   if (m_config.policy == Policy::lru || m_config.policy == Policy::fifo)
     list_push_front(slot);
-  count_fetch();
+  ++m_misses;
   return false;
 }
 
@@ -328,15 +291,16 @@ bool Cache::contains(uint64_t unit) const {
   const uint64_t spl = static_cast<uint64_t>(m_sectors_per_line);
   const uint64_t line = unit / spl;
   const uint8_t bit = static_cast<uint8_t>(1u << (unit % spl));
-  if (m_hashed) {
+  if (m_layout == Layout::hashed) {
     const int32_t slot = hash_find(line);
-    return slot >= 0 && (m_valid[slot] & bit);
+    return slot >= 0 && (m_valid[static_cast<std::size_t>(slot)] & bit);
   }
-  const uint64_t set = line % static_cast<uint64_t>(m_sets);
-  for (int64_t k = 0; k < m_ways; ++k) {
-    const std::size_t slot = static_cast<std::size_t>(set * m_ways + k);
-    if (m_tags[slot] == line)
-      return m_valid[slot] & bit;
+  const uint64_t set = line % m_sets;
+  for (uint32_t k = 0; k < m_ways; ++k) {
+    const std::size_t slot = static_cast<std::size_t>(set * m_stride + k);
+    const uint64_t tag = m_layout == Layout::narrow ? widen_tag(m_tags32[slot]) : m_tags64[slot];
+    if (tag == line)
+      return valid_of(slot) & bit;
   }
   return false;
 }

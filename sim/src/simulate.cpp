@@ -1,6 +1,7 @@
 #include "cbi/sim/simulate.hpp"
 
 #include "cbi/error.hpp"
+#include "engine.hpp"
 
 #include <chrono>
 
@@ -34,17 +35,20 @@ SimResult simulate(const SimConfig &c, const Progress &progress) {
   const int64_t threads = c.workload.tasks();
   AccessGenerator gen(c.workload, h.level(0).config().unit_bytes(), c.granularity);
   constexpr int64_t kChunk = 1 << 20;
-  remap::visit(c.order, [&](auto order) {
-    for (int64_t begin = 0; begin < threads; begin += kChunk) {
-      const int64_t end = std::min(threads, begin + kChunk);
-      for (int64_t i = begin; i < end; ++i) {
-        const remap::Task<int64_t> t = order.map(i, shape);
-        gen.thread(t.x, t.y, [&h](uint64_t unit, int64_t count, bool) { h.access(unit, count); });
+  // The L1 engine and the thread order are fixed once here, so the per-access path is inlined.
+  detail::Engines::with_typed_access(h, [&](auto access) {
+    remap::visit(c.order, [&](auto order) {
+      for (int64_t begin = 0; begin < threads; begin += kChunk) {
+        const int64_t end = std::min(threads, begin + kChunk);
+        for (int64_t i = begin; i < end; ++i) {
+          const remap::Task<int64_t> t = order.map(i, shape);
+          gen.thread(t.x, t.y, [&access](uint64_t unit, int64_t count, bool) { access(unit, count); });
+        }
+        if (progress)
+          progress(end, threads);
       }
-      if (progress)
-        progress(end, threads);
-    }
-    return 0;
+      return 0;
+    });
   });
   SimResult r;
   r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

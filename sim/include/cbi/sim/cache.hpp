@@ -1,5 +1,5 @@
 // One cache level: geometry (line bytes, capacity, ways), a replacement policy, optional 32-byte
-// sectors, and exact statistics. access() is inline because it is the simulator's hot path.
+// sectors, and exact statistics. The replacement engine is picked once per cache (sim/src/engine.hpp).
 #pragma once
 
 #include <cstdint>
@@ -43,6 +43,10 @@ struct CacheStats {
   double hit_rate() const { return accesses ? double(hits) / double(accesses) : 0.0; }
 };
 
+namespace detail {
+struct Engines; // the specialised lookups, sim/src/engine.hpp
+}
+
 class Cache {
 public:
   explicit Cache(const CacheConfig &config);
@@ -50,42 +54,60 @@ public:
   // `count` consecutive accesses to `unit` (a line index, or a sector index if sectored). Returns
   // true if the first one hit; the other count-1 always hit and change no policy state.
   bool access(uint64_t unit, int64_t count = 1) {
-    m_stats.accesses += count;
-    if (unit == m_last_unit) { // already most recent: a hit under every policy, no state change
-      m_stats.hits += count;
+    m_accesses += count;
+    if (unit == m_last_unit) // already most recent: a hit under every policy, no state change
       return true;
-    }
     m_last_unit = unit;
-    const bool hit = m_hashed ? access_hashed(unit) : access_sets(unit);
-    m_stats.hits += count - (hit ? 0 : 1);
-    return hit;
+    return lookup(unit);
   }
 
   bool contains(uint64_t unit) const;
   // Calls f(unit) for every resident unit (every valid sector of every line if sectored).
   template <class F> void for_each_resident(F &&f) const {
-    for (std::size_t slot = 0; slot < m_tags.size(); ++slot) {
-      if (m_tags[slot] == kInvalid)
-        continue;
-      for (int64_t s = 0; s < m_sectors_per_line; ++s)
-        if (m_valid[slot] >> s & 1u)
-          f(m_tags[slot] * static_cast<uint64_t>(m_sectors_per_line) + static_cast<uint64_t>(s));
+    const uint64_t spl = static_cast<uint64_t>(m_sectors_per_line);
+    auto line_units = [&](uint64_t line, uint8_t valid) {
+      for (uint64_t s = 0; s < spl; ++s)
+        if (valid >> s & 1u)
+          f(line * spl + s);
+    };
+    if (m_layout == Layout::hashed) {
+      for (std::size_t slot = 0; slot < m_tags64.size(); ++slot)
+        if (m_tags64[slot] != kInvalid64)
+          line_units(m_tags64[slot], m_valid[slot]);
+      return;
     }
+    for (uint64_t set = 0; set < m_sets; ++set)
+      for (uint32_t k = 0; k < m_ways; ++k) {
+        const std::size_t slot = static_cast<std::size_t>(set * m_stride + k);
+        const uint64_t tag = m_layout == Layout::narrow ? widen_tag(m_tags32[slot]) : m_tags64[slot];
+        if (tag != kInvalid64)
+          line_units(tag, valid_of(slot));
+      }
   }
 
-  const CacheStats &stats() const { return m_stats; }
+  // hits = accesses - misses and fetches = misses: every miss fetches exactly one unit.
+  CacheStats stats() const;
   const CacheConfig &config() const { return m_config; }
   void reset();
 
 private:
-  static constexpr uint64_t kInvalid = ~uint64_t{0};
+  friend struct detail::Engines;
 
-  bool access_sets(uint64_t unit);
-  bool access_hashed(uint64_t unit);
-  void count_fetch();
+  // How tags are stored: 32-bit tags while every line index seen fits (the common case, half the
+  // bytes to compare), 64-bit ones after the first line that does not, or a hash index for fully
+  // associative caches with more than 64 ways.
+  enum class Layout : uint8_t { narrow, wide, hashed };
+  static constexpr uint64_t kInvalid64 = ~uint64_t{0};
+  static constexpr uint32_t kInvalid32 = ~uint32_t{0};
+  static uint64_t widen_tag(uint32_t t) { return t == kInvalid32 ? kInvalid64 : t; }
+  uint8_t valid_of(std::size_t slot) const { return m_sectors_per_line == 1 ? 1 : m_valid[slot]; }
+
+  bool lookup(uint64_t unit); // dispatches on m_layout and the policy
+  void go_wide();             // converts narrow tags to 64-bit ones, keeping every line's place
   uint64_t next_random();
 
   // Hash index (fully associative caches with many lines): open addressing, linear probing.
+  bool lookup_hashed(uint64_t unit);
   int32_t hash_find(uint64_t line) const;
   void hash_insert(uint64_t line, int32_t slot);
   void hash_erase(uint64_t line);
@@ -94,21 +116,29 @@ private:
   int32_t evict_hashed_slot(); // frees a slot according to the policy and returns it
 
   CacheConfig m_config;
-  CacheStats m_stats;
-  uint64_t m_last_unit = kInvalid;
-  int64_t m_sets, m_ways, m_sectors_per_line;
+  int64_t m_accesses = 0, m_misses = 0, m_evictions = 0;
+  uint64_t m_last_unit = kInvalid64;
+  Layout m_layout;
+  uint32_t m_ways;             // ways per set
+  uint32_t m_stride;           // slots per set in storage: ways rounded up to a multiple of 4
+  uint64_t m_sets, m_set_mask; // m_set_mask = sets - 1 when sets is a power of two, else 0
+  bool m_sets_pow2;
+  int64_t m_sectors_per_line;
+  int m_sector_shift;          // log2(sectors per line) when a power of two, else -1
+  uint64_t m_narrow_limit;     // narrow layout: line indices below this fit 32-bit tags
   uint64_t m_rng;
-  bool m_hashed;
 
-  // Set-associative storage: m_tags[set*ways + k]. For LRU and FIFO the ways of a set are kept in
-  // recency / insertion order, most recent first; random and volta leave them in place.
-  std::vector<uint64_t> m_tags;
-  std::vector<uint8_t> m_valid; // sector mask per slot (bit 0 only if unsectored)
-  std::vector<int32_t> m_fill;  // valid ways per set (LRU, FIFO)
+  // Set-associative storage: slot = set*stride + physical way. LRU and FIFO keep each set as a
+  // ring whose logical order (most recent / newest first) starts at m_head[set]; random and volta
+  // leave ways in place. Padding slots (way >= ways) stay invalid.
+  std::vector<uint32_t> m_tags32; // narrow layout
+  std::vector<uint64_t> m_tags64; // wide and hashed layouts
+  std::vector<uint8_t> m_valid;   // sector mask per slot, sectored caches only
+  std::vector<uint8_t> m_head;    // ring start per set (LRU, FIFO)
 
   // Hashed storage (one set): slots + doubly linked recency list + hash of line -> slot.
   std::vector<int32_t> m_prev, m_next;
-  int32_t m_head = -1, m_tail = -1, m_used = 0;
+  int32_t m_list_head = -1, m_list_tail = -1, m_used = 0;
   std::vector<uint64_t> m_hash_keys;
   std::vector<int32_t> m_hash_vals;
   uint64_t m_hash_mask = 0;

@@ -25,6 +25,7 @@ public:
   std::vector<CacheStats> stats() const;
 
 private:
+  friend struct detail::Engines; // typed L1 access for replay loops (sim/src/engine.hpp)
   int miss_below(uint64_t l1_unit);
   std::vector<Cache> m_levels;
 };
