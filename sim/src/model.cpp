@@ -67,12 +67,10 @@ static LevelModel model_level(const SimConfig &c, int level, int64_t active_thre
   auto q = [&m](std::string sym, std::string eq, std::string meaning, double v) {
     m.quantities.push_back({std::move(sym), std::move(eq), std::move(meaning), v});
   };
-  auto set_fetch = [&m](FetchKind k, double v, std::string formula) {
+  auto set_fetch = [&m](FetchKind k, double v, std::string reference, std::string formula) {
     m.fetch_kind = k;
     m.fetches = v;
-    // The reference is the "eq. N" or "§N" inside the formula's parenthesis.
-    const auto at = formula.find("(eq. ") != std::string::npos ? formula.find("(eq. ") : formula.find("(§");
-    m.fetch_reference = at == std::string::npos ? "" : formula.substr(at + 1, std::min(formula.find(';', at), formula.find(')', at)) - at - 1);
+    m.fetch_reference = std::move(reference);
     m.fetch_equation = std::move(formula);
   };
 
@@ -84,10 +82,10 @@ static LevelModel model_level(const SimConfig &c, int level, int64_t active_thre
       double(need_naive));
     if (!tile && !column) {
       if (M_l >= need_naive)
-        set_fetch(FetchKind::estimate, double(row_lines * Ih), "F = ceil((I_w+S_w)/L) I_h (eq. 3.2 holds)");
+        set_fetch(FetchKind::estimate, double(row_lines * Ih), "§3.3.1", "F = ceil((I_w+S_w)/L) I_h (eq. 3.2 holds)");
       else
         set_fetch(FetchKind::upper_bound, double(row_lines * Ih * Sh),
-                  "F <= ceil((I_w+S_w)/L) I_h S_h (eq. 3.2 fails)");
+                  "§3.3.1", "F <= ceil((I_w+S_w)/L) I_h S_h (eq. 3.2 fails)");
     }
     // Tiling (§3.3.2): eq. 3.3-3.5; with rectangular tiles TW x TH the rows use TW, the rows of
     // tiles TH.
@@ -98,7 +96,7 @@ static LevelModel model_level(const SimConfig &c, int level, int64_t active_thre
       const int64_t need = ceil_div(tw + Sw, L) * Sh; // eq. 3.3
       q("M_l", "eq. 3.3", "lines for one tile row's S_h window rows", double(need));
       const double F = double(ceil_div(Iw, tw) * ceil_div(tw + Sw, L) * ceil_div(Ih, th) * (th + Sh));
-      set_fetch(FetchKind::upper_bound, F, "F <= ceil(I_w/t) ceil((t+S_w)/L) ceil(I_h/t) (t+S_h) (eq. 3.5)");
+      set_fetch(FetchKind::upper_bound, F, "eq. 3.5", "F <= ceil(I_w/t) ceil((t+S_w)/L) ceil(I_h/t) (t+S_h) (eq. 3.5)");
       if (M_l < need)
         m.notes.push_back("eq. 3.3 fails (" + num(double(M_l)) + " < " + num(double(need)) +
                           " lines): window rows are evicted inside a tile, so eq. 3.5 no longer bounds F");
@@ -117,7 +115,7 @@ static LevelModel model_level(const SimConfig &c, int level, int64_t active_thre
       q("M_size", "§4.3", "bytes needed: u (c + S_w)(S_h + ceil(t/c))",
         double(u) * double(cw + Sw) * (double(Sh) + std::ceil(t / double(cw))));
       set_fetch(FetchKind::upper_bound, double(ceil_div(Iw, cw) * ceil_div(cw + Sw, L) * (Ih + Sh)),
-                "F <= ceil(I_w/c) ceil((c+S_w)/L) (I_h+S_h) (eq. 4.8)");
+                "eq. 4.8", "F <= ceil(I_w/c) ceil((c+S_w)/L) (I_h+S_h) (eq. 4.8)");
       if (M_l < need)
         m.notes.push_back("the column's window rows (" + num(double(need)) + " lines) exceed the " +
                           num(double(M_l)) + "-line cache: rows are re-fetched, and eq. 4.8 assumes they are not");
@@ -147,13 +145,13 @@ static LevelModel model_level(const SimConfig &c, int level, int64_t active_thre
     if (!column && !tile) {
       if (M_l > need_ab)
         set_fetch(FetchKind::estimate, double(a_row * Ih + ceil_div(Iw, L) * D),
-                  "F ~ ceil(D/L) I_h + ceil(I_w/L) D (eq. 3.10; eq. 3.9 holds)");
+                  "eq. 3.10", "F ~ ceil(D/L) I_h + ceil(I_w/L) D (eq. 3.10; eq. 3.9 holds)");
       else if (M_l > need_b)
         set_fetch(FetchKind::estimate, double(a_row * Ih + D * Iw * Ih),
-                  "F ~ ceil(D/L) I_h + D I_w I_h (eq. 3.7; eq. 3.6 holds)");
+                  "eq. 3.7", "F ~ ceil(D/L) I_h + D I_w I_h (eq. 3.7; eq. 3.6 holds)");
       else
         set_fetch(FetchKind::estimate, double((a_row + D) * Iw * Ih),
-                  "F ~ (ceil(D/L) + D) I_w I_h (eq. 3.8; eq. 3.6 fails)");
+                  "eq. 3.8", "F ~ (ceil(D/L) + D) I_w I_h (eq. 3.8; eq. 3.6 fails)");
     }
     // §4.4: the thesis writes M_l = ceil(I_w/L) + I_h ceil(c/L) and c = M_size/(u I_h) for square
     // matrices; in general the A row has D elements and the B column block D rows.
@@ -167,7 +165,7 @@ static LevelModel model_level(const SimConfig &c, int level, int64_t active_thre
       q("M_l", "§4.4", "lines for one A row plus the column's D x c block of B", double(need));
       if (M_l >= need)
         set_fetch(FetchKind::estimate, double(ceil_div(Iw, cw) * (D * ceil_div(cw, L) + Ih * a_row)),
-                  "F ~ ceil(I_w/c) (D ceil(c/L) + I_h ceil(D/L)) (§4.4; B block once per column, "
+                  "§4.4", "F ~ ceil(I_w/c) (D ceil(c/L) + I_h ceil(D/L)) (§4.4; B block once per column, "
                   "A rows once per column; not a thesis equation)");
       else
         m.notes.push_back("§4.4's M_l is not met (" + num(double(M_l)) + " < " + num(double(need)) +
