@@ -1,6 +1,7 @@
 #include "cli.hpp"
 
 #include "cbi/parse.hpp"
+#include "cbi/remap/fold.hpp"
 
 #include <iostream>
 #include <sstream>
@@ -37,7 +38,8 @@ void add_workload_options(po::options_description &desc) {
   desc.add_options()
     ("workload", po::value<std::string>(), "stencil | matmul (default stencil)")
     ("size", po::value<std::string>(), "task grid WxH (or N for NxN): the output's I_w x I_h; "
-                                       "default 16x16 (thesis Tables 3.1/3.2)")
+                                       "default 16x16 (thesis Tables 3.1/3.2). N-d sizes WxHxD... "
+                                       "fold into W x (H*D*...) (§4.1.2)")
     ("stencil", po::value<std::string>(), "stencil window SxS (odd), default 7x7 (Table 3.1)")
     ("depth", po::value<std::string>(), "matmul inner dimension D: A is I_h x D, B is D x I_w; "
                                         "default I_w")
@@ -56,13 +58,24 @@ sim::Workload workload_from(const po::variables_map &vm) {
     w.kind = sim::WorkloadKind::matmul;
   else
     throw UsageError("--workload", "unknown workload '" + kind + "'; allowed: stencil, matmul");
-  const auto [width, height] = parse_extent(get(vm, "size", "16x16"), "--size", true);
-  w.width = width;
-  w.height = height;
+  // N-d sizes fold into the 2D task grid (§4.1.2): the first extent stays horizontal, the rest
+  // multiply into the vertical one.
+  std::vector<int64_t> dims;
+  {
+    std::stringstream ss(get(vm, "size", "16x16"));
+    std::string part;
+    while (std::getline(ss, part, 'x'))
+      dims.push_back(parse_positive(part, "--size", 1LL << 30));
+    if (dims.size() == 1)
+      dims.push_back(dims[0]);
+  }
+  const remap::Shape<int64_t> folded = remap::fold(dims.data(), static_cast<int>(dims.size()));
+  w.width = folded.width;
+  w.height = folded.height;
   const auto [sw, sh] = parse_extent(get(vm, "stencil", "7x7"), "--stencil", true, 1 << 15);
   w.stencil_w = sw;
   w.stencil_h = sh;
-  w.depth = has(vm, "depth") ? parse_positive(get(vm, "depth", ""), "--depth", 1LL << 30) : width;
+  w.depth = has(vm, "depth") ? parse_positive(get(vm, "depth", ""), "--depth", 1LL << 30) : w.width;
   const std::string eb = get(vm, "elem-bytes", "4");
   if (eb != "2" && eb != "4" && eb != "8")
     throw UsageError("--elem-bytes", "'" + eb + "' is not allowed; allowed: 2, 4, 8");

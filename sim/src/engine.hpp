@@ -42,6 +42,24 @@ inline uint64_t match_mask(const uint64_t *tags, uint32_t n, uint64_t key) {
   return mask;
 }
 
+// tags[way] = tag. For 32-bit tags the store is the whole aligned 16-byte group holding the way:
+// the next lookup's 16-byte loads then forward from it, where a 4-byte store would stall them
+// (a failed store-to-load forward costs more than the rest of a miss).
+inline void store_tag(uint32_t *tags, uint32_t way, uint32_t tag) {
+#if defined(__SSE2__)
+  alignas(16) static constexpr int32_t kLane[4][4] = {
+      {-1, 0, 0, 0}, {0, -1, 0, 0}, {0, 0, -1, 0}, {0, 0, 0, -1}};
+  __m128i *group = reinterpret_cast<__m128i *>(tags + (way & ~3u));
+  const __m128i lane = _mm_load_si128(reinterpret_cast<const __m128i *>(kLane[way & 3]));
+  const __m128i v = _mm_loadu_si128(group);
+  _mm_storeu_si128(group, _mm_or_si128(_mm_andnot_si128(lane, v),
+                                       _mm_and_si128(lane, _mm_set1_epi32(static_cast<int>(tag)))));
+#else
+  tags[way] = tag;
+#endif
+}
+inline void store_tag(uint64_t *tags, uint32_t way, uint64_t tag) { tags[way] = tag; }
+
 inline int lowest_bit(uint64_t mask) { return __builtin_ctzll(mask); }
 
 struct Engines {
@@ -90,7 +108,7 @@ struct Engines {
           head = head == 0 ? ways - 1 : head - 1;
           c.m_head[set] = static_cast<uint8_t>(head);
           c.m_evictions += tags[head] != invalid<Tag>();
-          tags[head] = tag;
+          store_tag(tags, head, tag);
           if constexpr (Sectored)
             valid[head] = bit;
           ++c.m_misses;

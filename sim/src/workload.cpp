@@ -79,6 +79,15 @@ std::string Workload::describe() const {
 
 AccessGenerator::AccessGenerator(const Workload &w, int64_t unit_bytes, Granularity g)
     : m_w(w), m_granularity(g), m_elems_per_unit(unit_bytes / w.elem_bytes),
-      m_b_base_elems(w.height * w.depth), m_output_base_elems(w.output_base_bytes() / w.elem_bytes) {}
+      m_b_base_elems(w.height * w.depth), m_output_base_elems(w.output_base_bytes() / w.elem_bytes) {
+  const int64_t epu = m_elems_per_unit;
+  m_unit_shift = epu > 0 && (epu & (epu - 1)) == 0 ? __builtin_ctzll(static_cast<uint64_t>(epu)) : -1;
+  m_row_units = w.kind == WorkloadKind::stencil && epu > 0 && w.width % epu == 0
+                    ? static_cast<uint64_t>(w.width / epu)
+                    : 0;
+  // A row touches at most S_w units, plus one run per clamped end.
+  m_pattern_unit.resize(static_cast<std::size_t>(w.stencil_w) + 2);
+  m_pattern_count.resize(m_pattern_unit.size());
+}
 
 } // namespace cbi::sim

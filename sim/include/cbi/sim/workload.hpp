@@ -83,22 +83,80 @@ private:
   }
 
   uint64_t unit_of(int64_t elem) const {
-    return static_cast<uint64_t>(elem) / static_cast<uint64_t>(m_elems_per_unit);
+    const uint64_t e = static_cast<uint64_t>(elem);
+    return m_unit_shift >= 0 ? e >> m_unit_shift : e / static_cast<uint64_t>(m_elems_per_unit);
   }
 
   // `count` accesses to consecutive elements first..first+count-1, split into unit runs.
   template <class Sink> void emit_span(int64_t first, int64_t count, Sink &sink) {
-    while (count > 0) {
-      const int64_t unit_end = (first / m_elems_per_unit + 1) * m_elems_per_unit;
-      const int64_t n = std::min(count, unit_end - first);
-      sink(unit_of(first), n, false);
-      first += n;
-      count -= n;
+    const int64_t last = first + count - 1;
+    uint64_t u = unit_of(first);
+    const uint64_t u_last = unit_of(last);
+    if (u == u_last) {
+      sink(u, count, false);
+      return;
     }
+    const int64_t epu = m_elems_per_unit;
+    sink(u, static_cast<int64_t>(u + 1) * epu - first, false);
+    for (++u; u < u_last; ++u)
+      sink(u, epu, false);
+    sink(u_last, last - static_cast<int64_t>(u_last) * epu + 1, false);
+  }
+
+  // Appends a run to the row pattern, merging it with the previous run on the same unit.
+  void pattern_add(uint64_t unit, int64_t count) {
+    if (m_pattern_runs > 0 && m_pattern_unit[m_pattern_runs - 1] == unit) {
+      m_pattern_count[m_pattern_runs - 1] += count;
+      return;
+    }
+    m_pattern_unit[m_pattern_runs] = unit;
+    m_pattern_count[m_pattern_runs] = count;
+    ++m_pattern_runs;
+  }
+
+  // The runs one stencil row produces, relative to the row's first unit: the same for every row
+  // when a row is a whole number of units (m_row_units > 0), so a thread computes them once.
+  void build_row_pattern(int64_t x) {
+    const int64_t rx = m_w.stencil_w / 2;
+    m_pattern_runs = 0;
+    if (m_w.boundary == Boundary::none) { // row offset x - rx, shifted right by rx
+      const int64_t last = x + m_w.stencil_w - 1;
+      for (uint64_t u = unit_of(x); u <= unit_of(last); ++u) {
+        const int64_t lo = std::max<int64_t>(x, static_cast<int64_t>(u) * m_elems_per_unit);
+        const int64_t hi = std::min<int64_t>(last, static_cast<int64_t>(u + 1) * m_elems_per_unit - 1);
+        pattern_add(u, hi - lo + 1);
+      }
+      return;
+    }
+    // Listing 3: j = min(I_w-1, max(0, x+dx)): a contiguous span plus repeats of its ends.
+    const int64_t lo = x - rx, hi = x + rx;
+    const int64_t first = std::max<int64_t>(0, lo), last = std::min(m_w.width - 1, hi);
+    if (first > lo)
+      pattern_add(unit_of(first), first - lo);
+    for (uint64_t u = unit_of(first); u <= unit_of(last); ++u) {
+      const int64_t a = std::max<int64_t>(first, static_cast<int64_t>(u) * m_elems_per_unit);
+      const int64_t b = std::min<int64_t>(last, static_cast<int64_t>(u + 1) * m_elems_per_unit - 1);
+      pattern_add(u, b - a + 1);
+    }
+    if (hi > last)
+      pattern_add(unit_of(last), hi - last);
   }
 
   template <class Sink> void emit_stencil(int64_t x, int64_t y, Sink &sink) {
     const int64_t rx = m_w.stencil_w / 2, ry = m_w.stencil_h / 2;
+    if (m_row_units > 0) { // fast path: one pattern per thread, replayed on every row
+      build_row_pattern(x);
+      const int runs = m_pattern_runs;
+      for (int64_t dy = -ry; dy <= ry; ++dy) {
+        const int64_t row = m_w.boundary == Boundary::none
+                                ? y + dy + ry
+                                : std::min(m_w.height - 1, std::max<int64_t>(0, y + dy));
+        const uint64_t row_unit = static_cast<uint64_t>(row) * m_row_units;
+        for (int k = 0; k < runs; ++k)
+          sink(row_unit + m_pattern_unit[k], m_pattern_count[k], false);
+      }
+      return;
+    }
     for (int64_t dy = -ry; dy <= ry; ++dy) {
       if (m_w.boundary == Boundary::none) {
         // Unclamped, shifted so the lowest address (-ry*I_w - rx) is 0.
@@ -132,6 +190,11 @@ private:
   Workload m_w;
   Granularity m_granularity;
   int64_t m_elems_per_unit;
+  int m_unit_shift;    // log2(m_elems_per_unit) when a power of two, else -1
+  uint64_t m_row_units; // units per input row when a row is a whole number of units, else 0
+  std::vector<uint64_t> m_pattern_unit; // build_row_pattern: unit (relative to the row) per run
+  std::vector<int64_t> m_pattern_count;
+  int m_pattern_runs = 0;
   int64_t m_b_base_elems;
   int64_t m_output_base_elems;
   uint64_t m_write_unit = 0;
