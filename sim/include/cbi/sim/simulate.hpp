@@ -15,7 +15,7 @@ struct SimConfig {
   Workload workload;
   remap::Order order;
   Granularity granularity = Granularity::exact;
-  std::vector<CacheConfig> levels{CacheConfig{}};
+  std::vector<CacheConfig> levels = std::vector<CacheConfig>(1); // Table 3.1 cache
 };
 
 // Checks the whole configuration (workload, every level, order parameters, unit sizes against the

@@ -1,0 +1,277 @@
+// The fast cache engines (sim/src/engine.hpp: ring-ordered sets, 32-bit SIMD tags, hashed fully
+// associative storage) against a deliberately plain reference model, on random access streams and
+// random geometries; plus issue 2's exact counts from independent simulators (pycachesim, DineroIV).
+#include "cbi/sim/hierarchy.hpp"
+#include "cbi/sim/simulate.hpp"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <deque>
+#include <random>
+#include <vector>
+
+namespace {
+
+using namespace cbi;
+using sim::CacheConfig;
+using sim::Policy;
+
+// A textbook set-associative cache: each set is a deque of {line, sector mask}, front = most recent
+// (LRU) or newest (FIFO). Linear searches only; nothing clever to get wrong.
+class ReferenceCache {
+public:
+  explicit ReferenceCache(const CacheConfig &c)
+      : m_config(c), m_sets(static_cast<std::size_t>(c.sets())),
+        m_sectors_per_line(c.sector_bytes ? c.line_bytes / c.sector_bytes : 1) {}
+
+  // One access to `unit` (a sector index if sectored). Returns true on a hit.
+  bool access(uint64_t unit) {
+    ++accesses;
+    const uint64_t line = unit / static_cast<uint64_t>(m_sectors_per_line);
+    const uint32_t bit = 1u << (unit % static_cast<uint64_t>(m_sectors_per_line));
+    auto &set = m_sets[line % m_sets.size()];
+    auto it = std::find_if(set.begin(), set.end(), [&](const Way &w) { return w.line == line; });
+    if (it != set.end()) {
+      const bool hit = (it->sectors & bit) != 0;
+      it->sectors |= bit;
+      if (m_config.policy == Policy::lru) { // move to the front
+        const Way w = *it;
+        set.erase(it);
+        set.push_front(w);
+      }
+      if (!hit)
+        ++misses;
+      return hit;
+    }
+    ++misses;
+    if (static_cast<int64_t>(set.size()) == m_config.ways_effective()) {
+      set.pop_back(); // least recent (LRU) or oldest (FIFO)
+      ++evictions;
+    }
+    set.push_front(Way{line, bit});
+    return false;
+  }
+
+  int64_t accesses = 0, misses = 0, evictions = 0;
+
+private:
+  struct Way {
+    uint64_t line;
+    uint32_t sectors;
+  };
+  CacheConfig m_config;
+  std::vector<std::deque<Way>> m_sets;
+  int64_t m_sectors_per_line;
+};
+
+// A stream with locality (so that hits happen) and occasional far jumps, over `span` units.
+std::vector<uint64_t> random_stream(std::mt19937_64 &rng, int64_t n, uint64_t span, uint64_t base) {
+  std::vector<uint64_t> units;
+  units.reserve(static_cast<std::size_t>(n));
+  uint64_t cursor = 0;
+  for (int64_t i = 0; i < n; ++i) {
+    const uint64_t r = rng() % 100;
+    if (r < 60)
+      cursor = (cursor + rng() % 3) % span; // near: repeats and neighbours
+    else if (r < 90)
+      cursor = (cursor + span - rng() % 16) % span; // recent past
+    else
+      cursor = rng() % span; // anywhere
+    units.push_back(base + cursor);
+  }
+  return units;
+}
+
+CacheConfig random_geometry(std::mt19937_64 &rng, Policy policy) {
+  CacheConfig c;
+  c.policy = policy;
+  c.line_bytes = int64_t{16} << (rng() % 4); // 16..128
+  const int64_t ways_choices[] = {0, 1, 2, 3, 4, 5, 8, 12, 16, 32, 64};
+  c.ways = ways_choices[rng() % std::size(ways_choices)];
+  const int64_t sets = c.ways == 0 ? 1 : 1 + static_cast<int64_t>(rng() % 9); // not only powers of 2
+  c.capacity_lines = c.ways == 0 ? 1 + static_cast<int64_t>(rng() % 300) : c.ways * sets;
+  if (rng() % 3 == 0 && c.line_bytes >= 64)
+    c.sector_bytes = 32;
+  return c;
+}
+
+void expect_same_as_reference(const CacheConfig &c, const std::vector<uint64_t> &units) {
+  sim::Cache fast(c);
+  ReferenceCache ref(c);
+  for (std::size_t i = 0; i < units.size(); ++i) {
+    const bool ref_hit = ref.access(units[i]);
+    ASSERT_EQ(fast.access(units[i]), ref_hit) << c.describe() << ", access " << i;
+  }
+  const sim::CacheStats s = fast.stats();
+  EXPECT_EQ(s.accesses, ref.accesses) << c.describe();
+  EXPECT_EQ(s.misses, ref.misses) << c.describe();
+  EXPECT_EQ(s.hits, ref.accesses - ref.misses) << c.describe();
+  EXPECT_EQ(s.fetches, ref.misses) << c.describe();
+  EXPECT_EQ(s.evictions, ref.evictions) << c.describe();
+}
+
+TEST(Cache, LruAndFifoMatchTheReferenceOnRandomStreamsAndGeometries) {
+  std::mt19937_64 rng(2022);
+  for (int trial = 0; trial < 400; ++trial) {
+    for (Policy policy : {Policy::lru, Policy::fifo}) {
+      const CacheConfig c = random_geometry(rng, policy);
+      sim::validate(c);
+      const uint64_t span = static_cast<uint64_t>(c.capacity_lines) * (1 + rng() % 4) *
+                            static_cast<uint64_t>(c.sector_bytes ? c.line_bytes / 32 : 1);
+      expect_same_as_reference(c, random_stream(rng, 3000, span, 0));
+    }
+  }
+}
+
+TEST(Cache, TagsBeyond32BitsMatchTheReference) {
+  // Line indices past 2^32 force the engines from 32-bit to 64-bit tags mid-stream.
+  std::mt19937_64 rng(7);
+  for (Policy policy : {Policy::lru, Policy::fifo}) {
+    for (int64_t ways : {0, 4, 16}) {
+      CacheConfig c;
+      c.policy = policy;
+      c.line_bytes = 128;
+      c.ways = ways;
+      c.capacity_lines = ways == 0 ? 96 : ways * 8;
+      std::vector<uint64_t> units = random_stream(rng, 5000, 400, 0);
+      const std::vector<uint64_t> high = random_stream(rng, 5000, 400, (uint64_t{1} << 32) - 200);
+      units.insert(units.end(), high.begin(), high.end());
+      expect_same_as_reference(c, units);
+    }
+  }
+}
+
+TEST(Cache, LargeFullyAssociativeUsesTheSameLruOrder) {
+  // More than 64 lines fully associative takes the hashed layout.
+  std::mt19937_64 rng(11);
+  for (int64_t lines : {65, 256, 1000, 4096}) {
+    CacheConfig c;
+    c.line_bytes = 64;
+    c.capacity_lines = lines;
+    expect_same_as_reference(c, random_stream(rng, 40000, static_cast<uint64_t>(lines) * 3, 0));
+  }
+}
+
+TEST(Cache, RandomAndVoltaAreReproducibleAndBounded) {
+  std::mt19937_64 rng(3);
+  const std::vector<uint64_t> units = random_stream(rng, 20000, 300, 0);
+  for (Policy policy : {Policy::random, Policy::volta}) {
+    for (int64_t ways : {0, 8}) {
+      CacheConfig c;
+      c.policy = policy;
+      c.ways = ways;
+      c.capacity_lines = 64;
+      auto run = [&](uint64_t seed) {
+        CacheConfig s = c;
+        s.seed = seed;
+        sim::Cache cache(s);
+        for (uint64_t u : units)
+          cache.access(u);
+        return cache.stats();
+      };
+      const sim::CacheStats a = run(1), b = run(1), other = run(99);
+      EXPECT_EQ(a.misses, b.misses) << "same seed, same result";
+      EXPECT_EQ(a.evictions, b.evictions);
+      EXPECT_NE(a.misses, other.misses) << "the seed must matter";
+      // Never better than the compulsory misses, never worse than every access missing.
+      std::vector<uint64_t> distinct = units;
+      std::sort(distinct.begin(), distinct.end());
+      distinct.erase(std::unique(distinct.begin(), distinct.end()), distinct.end());
+      EXPECT_GE(a.misses, static_cast<int64_t>(distinct.size()));
+      EXPECT_LT(a.misses, a.accesses);
+    }
+  }
+}
+
+TEST(Cache, VoltaEvictsFourLinesAtATime) {
+  // Fully associative, 8 lines, a cyclic stream over 9 lines: every miss on a full cache frees 4
+  // lines at once, so evictions come in fours and the cache then refills 3 misses without evicting.
+  CacheConfig c;
+  c.policy = Policy::volta;
+  c.capacity_lines = 8;
+  sim::Cache cache(c);
+  for (uint64_t u = 0; u < 8; ++u)
+    cache.access(u);
+  EXPECT_EQ(cache.stats().evictions, 0);
+  cache.access(100);
+  EXPECT_EQ(cache.stats().evictions, 4);
+  int64_t resident = 0;
+  cache.for_each_resident([&](uint64_t) { ++resident; });
+  EXPECT_EQ(resident, 5); // 8 - 4 + the new line
+  for (uint64_t u = 101; u < 104; ++u)
+    cache.access(u);
+  EXPECT_EQ(cache.stats().evictions, 4) << "three more lines fit without evicting";
+}
+
+TEST(Hierarchy, TwoLevelsMatchChainedReferences) {
+  // An L1 miss asks L2 for the L1 unit's bytes, as L2 units; L2 only ever sees L1 misses.
+  std::mt19937_64 rng(5);
+  for (int trial = 0; trial < 60; ++trial) {
+    CacheConfig l1 = random_geometry(rng, Policy::lru);
+    CacheConfig l2;
+    l2.line_bytes = 128;
+    l2.ways = 8;
+    l2.capacity_lines = 8 * (4 + static_cast<int64_t>(rng() % 12));
+    sim::Hierarchy h({l1, l2});
+    ReferenceCache r1(l1), r2(l2);
+    const int64_t u1_bytes = l1.unit_bytes(), u2_bytes = l2.unit_bytes();
+    const uint64_t span = static_cast<uint64_t>(l1.capacity_lines) * 6;
+    for (uint64_t u : random_stream(rng, 4000, span, 0)) {
+      // Served by L1 (0), by L2 when every L2 unit of the L1 unit's bytes hits (1), else DRAM (2).
+      int expected = 0;
+      if (!r1.access(u)) {
+        expected = 1;
+        const int64_t first = static_cast<int64_t>(u) * u1_bytes;
+        for (int64_t b = first / u2_bytes * u2_bytes; b < first + u1_bytes; b += u2_bytes)
+          if (!r2.access(static_cast<uint64_t>(b / u2_bytes)))
+            expected = 2;
+      }
+      ASSERT_EQ(h.access(u), expected) << l1.describe();
+    }
+    const auto stats = h.stats();
+    EXPECT_EQ(stats[0].misses, r1.misses);
+    EXPECT_EQ(stats[1].accesses, r2.accesses);
+    EXPECT_EQ(stats[1].misses, r2.misses);
+  }
+}
+
+// Issue 2, section 6: a 9x9 clamped stencil on a 1024x1024 float array in linear order, 84,934,656
+// loads; the miss counts come from pycachesim and DineroIV.
+sim::SimConfig reference_trace(std::vector<CacheConfig> levels) {
+  sim::SimConfig c;
+  c.workload.width = c.workload.height = 1024;
+  c.workload.stencil_w = c.workload.stencil_h = 9;
+  c.levels = std::move(levels);
+  return c;
+}
+
+CacheConfig level(int64_t capacity_bytes, int64_t line_bytes, int64_t ways) {
+  CacheConfig c;
+  c.line_bytes = line_bytes;
+  c.capacity_lines = capacity_bytes / line_bytes;
+  c.ways = ways;
+  return c;
+}
+
+TEST(ExactCounts, IssueTwoReferenceTrace) {
+  const int64_t loads = 84934656;
+  {
+    const auto r = sim::simulate(reference_trace({level(24 * 16, 16, 0)}));
+    EXPECT_EQ(r.accesses, loads);
+    EXPECT_EQ(r.levels[0].misses, 27892352); // (a) 24 lines x 16 B, fully associative
+  }
+  for (int64_t ways : {4, 8}) {
+    const auto r = sim::simulate(reference_trace({level(256 << 10, 128, ways)}));
+    EXPECT_EQ(r.levels[0].misses, 32768) << ways << "-way"; // (b) 256 KiB, 128 B lines
+  }
+  {
+    const auto r = sim::simulate(reference_trace({level(32 << 10, 128, 8), level(4 << 20, 128, 16)}));
+    EXPECT_EQ(r.levels[0].misses, 11371328); // (c) L1 32 KiB 8-way
+    EXPECT_EQ(r.levels[1].accesses, 11371328);
+    EXPECT_EQ(r.levels[1].misses, 32768); // L2 4 MiB 16-way
+  }
+}
+
+} // namespace
