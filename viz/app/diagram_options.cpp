@@ -1,0 +1,169 @@
+#include "diagram_options.hpp"
+
+#include "cbi/parse.hpp"
+#include "cbi/viz/presets.hpp"
+
+#include <algorithm>
+#include <iostream>
+#include <set>
+#include <unistd.h>
+
+namespace cbi::viz_app {
+
+namespace {
+
+constexpr int64_t kMaxSidePx = 16384;
+
+std::string option_name(const std::string &token) {
+  if (token.rfind("--", 0) != 0)
+    return "";
+  return token.substr(2, token.find('=') - 2);
+}
+
+} // namespace
+
+void add_diagram_options(po::options_description &desc) {
+  static const std::string preset_help =
+      "a thesis figure's parameters (Tables 3.1/3.2); other options override them: " +
+      viz::preset_names();
+  desc.add_options()
+    ("preset", po::value<std::string>(), preset_help.c_str())
+    ("order", po::value<std::vector<std::string>>()->composing(),
+     "thread order, repeatable: one panel per order, at one scale (linear, tile:T, tile:TWxTH, "
+     "column:W, zigzag:W); default linear")
+    ("granularity", po::value<std::string>(), "thread (one column per thread, §3.2; default) | "
+                                              "exact (one column per access)")
+    ("bin", po::value<std::string>(), "cell size TxL: T time steps x L lines per cell (L a power "
+                                      "of two); default: the smallest that fits --max-px")
+    ("max-px", po::value<std::string>(), "most cells per panel side before binning (default 2048; "
+                                         "the image stays within 16384 px a side)")
+    ("cell-px", po::value<std::string>(), "pixels per cell, N or WxH (default: about 1000 px per "
+                                          "panel, 1..16 px per cell)")
+    ("warp", po::value<std::string>(), "mark every N threads on the time axis (e.g. 32)")
+    ("block", po::value<std::string>(), "mark every N threads as a block boundary (e.g. 256)")
+    ("greyscale", po::bool_switch(), "grey shades instead of the colour-blind-safe palette")
+    ("title", po::value<std::string>(), "title (default: the configuration)");
+  cli::add_workload_options(desc);
+  cli::add_cache_options(desc);
+}
+
+std::vector<std::string> expand_preset(const std::vector<std::string> &argv) {
+  std::string name;
+  std::set<std::string> given;
+  for (std::size_t i = 1; i < argv.size(); ++i) {
+    const std::string opt = option_name(argv[i]);
+    given.insert(opt);
+    if (opt == "preset")
+      name = argv[i].find('=') != std::string::npos ? argv[i].substr(argv[i].find('=') + 1)
+             : i + 1 < argv.size()                  ? argv[i + 1]
+                                                    : "";
+  }
+  if (name.empty())
+    return argv;
+  const viz::Preset &p = viz::find_preset(name);
+  auto overridden = [&](const std::string &opt) {
+    if (given.count(opt))
+      return true;
+    if (opt == "lines" && given.count("cache-bytes"))
+      return true;
+    if (given.count("level") && (opt == "lines" || opt == "line-bytes" || opt == "policy"))
+      return true;
+    return false;
+  };
+  std::vector<std::string> out{argv.front()};
+  for (std::size_t i = 0; i + 1 < p.args.size(); i += 2)
+    if (!overridden(option_name(p.args[i]))) {
+      out.push_back(p.args[i]);
+      out.push_back(p.args[i + 1]);
+    }
+  out.insert(out.end(), argv.begin() + 1, argv.end());
+  return out;
+}
+
+DiagramRequest diagram_request(const po::variables_map &vm) {
+  using cli::get;
+  using cli::has;
+  DiagramRequest r;
+  r.preset = get(vm, "preset", "");
+  sim::SimConfig base;
+  base.workload = cli::workload_from(vm);
+  base.granularity = cli::parse_granularity(get(vm, "granularity", "thread"));
+  base.levels = cli::levels_from(vm, base.workload);
+  std::vector<std::string> orders = has(vm, "order")
+                                        ? vm["order"].as<std::vector<std::string>>()
+                                        : std::vector<std::string>{"linear"};
+  if (orders.size() > 8)
+    throw UsageError("--order", std::to_string(orders.size()) +
+                                    " panels are too many; allowed: 1 to 8 --order options");
+  const int64_t max_px = has(vm, "max-px")
+                             ? parse_positive(get(vm, "max-px", ""), "--max-px", kMaxSidePx)
+                             : 2048;
+  const int64_t n = static_cast<int64_t>(orders.size());
+  viz::Binning bins;
+  if (has(vm, "bin")) {
+    const auto [t, l] = parse_extent(get(vm, "bin", ""), "--bin", true, 1LL << 40);
+    if ((l & (l - 1)) != 0)
+      throw UsageError("--bin", "line bin " + std::to_string(l) + " is not a power of two; "
+                                "allowed: TxL with L = 1, 2, 4, ...");
+    bins = {t, l};
+  } else {
+    sim::SimConfig c = base;
+    // Side by side the panels share the 16384 px width (less ~300 px of axes each).
+    const int64_t cols = std::min(max_px, kMaxSidePx / n - 300);
+    bins = viz::fit_bins(viz::time_steps(c), viz::line_count(c), cols, max_px);
+  }
+  for (const std::string &o : orders) {
+    viz::GridSpec spec;
+    spec.sim = base;
+    spec.sim.order = remap::parse_order(o);
+    sim::validate(spec.sim);
+    spec.bins = bins;
+    spec.warp_threads = has(vm, "warp") ? parse_positive(get(vm, "warp", ""), "--warp", 1LL << 40) : 0;
+    spec.block_threads =
+        has(vm, "block") ? parse_positive(get(vm, "block", ""), "--block", 1LL << 40) : 0;
+    r.panels.push_back(spec);
+  }
+  if (has(vm, "cell-px")) {
+    const auto [w, h] = parse_extent(get(vm, "cell-px", ""), "--cell-px", true, 64);
+    r.style.cell_w = static_cast<int>(w);
+    r.style.cell_h = static_cast<int>(h);
+  }
+  r.style.greyscale = vm.count("greyscale") && vm["greyscale"].as<bool>();
+  r.style.title = get(vm, "title", "");
+  if (r.style.title.empty() && !r.preset.empty())
+    r.style.title = viz::find_preset(r.preset).caption;
+  return r;
+}
+
+std::vector<viz::Grid> build_panels(const DiagramRequest &r, bool progress) {
+  std::vector<viz::Grid> grids;
+  for (std::size_t p = 0; p < r.panels.size(); ++p) {
+    viz::GridSpec spec = r.panels[p];
+    if (progress) {
+      const std::string what = remap::to_string(spec.sim.order);
+      spec.progress = [what](int64_t done, int64_t total) {
+        std::cerr << "\r  " << what << ": " << done << " / " << total << " threads ("
+                  << (100 * done / std::max<int64_t>(1, total)) << "%)"
+                  << (done == total ? "\n" : "") << std::flush;
+      };
+    }
+    grids.push_back(viz::build_grid(spec));
+  }
+  return grids;
+}
+
+DiagramRequest parse_diagram_args(const std::vector<std::string> &argv) {
+  const std::vector<std::string> args = expand_preset(argv);
+  std::vector<char *> ptrs;
+  for (const std::string &a : args)
+    ptrs.push_back(const_cast<char *>(a.c_str()));
+  po::options_description desc;
+  add_diagram_options(desc);
+  po::variables_map vm;
+  po::store(po::command_line_parser(static_cast<int>(ptrs.size()), ptrs.data()).options(desc).run(),
+            vm);
+  po::notify(vm);
+  return diagram_request(vm);
+}
+
+} // namespace cbi::viz_app

@@ -1,0 +1,41 @@
+// The options `cbi diagram` and `cbi view` share: a preset, the workload and cache options of
+// `cbi simulate` (experiments/src/cli.hpp), one --order per panel, binning and styling. Turned into
+// the grid specs and the style that viz renders.
+#pragma once
+
+#include "cbi/viz/diagram.hpp"
+#include "cbi/viz/grid.hpp"
+#include "cli.hpp"
+
+#include <string>
+#include <vector>
+
+namespace cbi::viz_app {
+
+namespace po = boost::program_options;
+
+// --preset, workload, cache, --order (repeatable), --granularity, --bin, --max-px, --cell-px,
+// --warp, --block, --greyscale, --title.
+void add_diagram_options(po::options_description &desc);
+
+// argv with the preset's options put in front, minus those the user gives (or that conflict with
+// the user's: --cache-bytes replaces a preset's --lines, --level its single-level options, any
+// --order all of its orders). argv[0] is kept.
+std::vector<std::string> expand_preset(const std::vector<std::string> &argv);
+
+struct DiagramRequest {
+  std::vector<viz::GridSpec> panels; // one per --order, identical bins
+  viz::DiagramStyle style;
+  std::string preset;                // name, if one was used
+};
+
+// Throws UsageError naming the offending option.
+DiagramRequest diagram_request(const po::variables_map &vm);
+
+// Builds every panel's grid (progress on stderr for long runs when `progress`).
+std::vector<viz::Grid> build_panels(const DiagramRequest &r, bool progress);
+
+// Parses a full argument vector (argv[0] first) as `cbi diagram` would; for tests.
+DiagramRequest parse_diagram_args(const std::vector<std::string> &argv);
+
+} // namespace cbi::viz_app

@@ -1,0 +1,72 @@
+// Chart pieces shared by the diagrams and the plots: a linear scale, "nice" tick values, axes with
+// labelled ticks and a title, a legend of colour swatches, and number formats. Every drawing
+// function also runs with a null canvas to measure, so layouts are computed before drawing.
+#pragma once
+
+#include "cbi/viz/canvas.hpp"
+#include "cbi/viz/text.hpp"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace cbi::viz {
+
+struct Style {
+  Color text{25, 25, 25, 255};
+  Color muted{95, 95, 95, 255}; // tick labels, subtitles
+  Color axis{70, 70, 70, 255};
+  Color frame{150, 150, 150, 255};
+  Color background = kWhite;
+  int title_px = 17;
+  int label_px = 13; // axis titles, panel headers
+  int tick_px = 11;  // tick labels, legend, stats
+  int tick_len = 5;
+  int margin = 14;
+};
+
+// Maps data values linearly onto pixels; px_lo may exceed px_hi (an axis that grows upward).
+struct Scale {
+  double lo = 0, hi = 1;
+  double px_lo = 0, px_hi = 1;
+  double operator()(double v) const {
+    return hi == lo ? px_lo : px_lo + (v - lo) / (hi - lo) * (px_hi - px_lo);
+  }
+};
+
+// A step of 1, 2 or 5 times a power of ten giving at most max_ticks ticks over [lo, hi].
+double nice_step(double lo, double hi, int max_ticks);
+// The multiples of nice_step(lo, hi, max_ticks) that lie in [lo, hi].
+std::vector<double> nice_ticks(double lo, double hi, int max_ticks);
+
+// 12544 -> "12,544".
+std::string group_digits(int64_t value);
+// Short axis labels: 250, 12,544 -> "12.5k", 4194304 -> "4.19M", 0.25 -> "0.25".
+std::string short_number(double value);
+// 0.94921875 -> "94.92%".
+std::string percent(double fraction, int decimals = 2);
+
+struct Tick {
+  double value = 0;
+  std::string label; // empty: a mark with no label
+  bool major = true; // minor ticks are shorter
+};
+
+enum class Side { bottom, left, right, top };
+
+// An axis along `side` of `area`: a line on that edge, ticks pointing out, labels beyond them
+// (dropped where they would overlap their neighbour) and the title beyond the labels. Returns the
+// depth in pixels it takes outside `area`. With canvas == nullptr it only measures.
+int draw_axis(Canvas *canvas, const Font &font, const Rect &area, Side side, const Scale &scale,
+              const std::vector<Tick> &ticks, const std::string &title, const Style &style);
+
+struct LegendItem {
+  Color swatch;
+  std::string label;
+};
+
+// Swatches with labels, left to right from (x, y), wrapping at max_width. Returns the box used.
+Rect draw_legend(Canvas *canvas, const Font &font, int x, int y, int max_width,
+                 const std::vector<LegendItem> &items, const Style &style);
+
+} // namespace cbi::viz

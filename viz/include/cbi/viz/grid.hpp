@@ -1,0 +1,99 @@
+// The spatial-temporal grid of §3.2: one column per time step (a thread in `thread` granularity,
+// an access in `exact`), one row per cache line of the address space, each cell holding what
+// happened to that line at that step. Built by watching the simulator (sim::simulate_observed),
+// so the picture and the statistics come from one replay. Large traces are binned: a cell covers
+// time_bin steps and line_bin lines and shows the most important event in it.
+#pragma once
+
+#include "cbi/sim/simulate.hpp"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace cbi::viz {
+
+// Cell states in increasing priority: a binned cell shows the largest state of its steps and
+// lines, so any miss in a bin shows as a miss.
+namespace cell {
+constexpr uint8_t not_cached = 0;
+constexpr uint8_t in_lower = 1; // resident in L2 or below but not in L1 (several levels only)
+constexpr uint8_t in_l1 = 2;    // resident in L1, not accessed
+constexpr uint8_t served = 3;   // served + k: accessed and served by level k: 0 = L1 hit, 1 = L2,
+                                // ..., levels = memory (for one level: served + 1 = a miss)
+} // namespace cell
+
+// Bit flags per column: where a new group of the order (a task row for linear, a column for
+// column/zigzag, a tile for tile), a warp or a block starts.
+namespace mark {
+constexpr uint8_t group = 1;
+constexpr uint8_t warp = 2;
+constexpr uint8_t block = 4;
+} // namespace mark
+
+struct Binning {
+  int64_t time_bin = 1; // steps per column
+  int64_t line_bin = 1; // lines per row, a power of two
+};
+
+struct GridSpec {
+  sim::SimConfig sim;
+  Binning bins;
+  int64_t warp_threads = 0;  // mark warp starts (0: none)
+  int64_t block_threads = 0; // mark block starts (0: none)
+  // Keep each thread's first step (exact granularity), for the viewer's readout.
+  bool record_thread_steps = false;
+  sim::Progress progress; // called with (threads done, threads) every 4M threads, if set
+};
+
+// Time steps (columns before binning) and cache lines (rows before binning) of a configuration.
+int64_t time_steps(const sim::SimConfig &c);
+int64_t line_count(const sim::SimConfig &c);
+// The smallest bins that fit time_steps x line_count into max_cols x max_rows cells; line_bin is
+// rounded up to a power of two.
+Binning fit_bins(int64_t steps, int64_t lines, int64_t max_cols, int64_t max_rows);
+
+struct Grid {
+  sim::SimConfig sim;
+  Binning bins;
+  int64_t steps = 0, lines = 0; // before binning
+  int64_t cols = 0, rows = 0;   // after binning
+  std::vector<uint8_t> cells;   // column-major: cells[col * rows + row]
+  std::vector<uint8_t> marks;   // per column, mark:: flags
+  std::vector<int64_t> thread_steps; // exact granularity with record_thread_steps: first step
+  sim::SimResult result;
+  bool lower_residency = true; // false when L2+ residency was skipped as too costly to sample
+
+  int levels() const { return static_cast<int>(sim.levels.size()); }
+  uint8_t at(int64_t col, int64_t row) const {
+    return cells[static_cast<std::size_t>(col * rows + row)];
+  }
+  uint8_t miss_state() const { return static_cast<uint8_t>(cell::served + levels()); }
+  int64_t count(uint8_t state) const;
+  // Cells whose access missed L1 (served by L2 or beyond).
+  int64_t l1_miss_cells() const;
+  // The thread running at a time step (exact granularity needs record_thread_steps).
+  int64_t thread_at(int64_t step) const;
+};
+
+// Replays the configuration through a fresh hierarchy and fills the grid. Residency is sampled at
+// the end of each column's last step. Throws UsageError for invalid configurations.
+Grid build_grid(const GridSpec &spec);
+
+// Where an element index of the workload's flat address space lies: which array, row and column.
+struct ArrayRegion {
+  std::string name;       // "input", "A", "B", "output"
+  int64_t base_elem = 0;  // element index of (first_row, 0)
+  int64_t row_elems = 1;  // elements per row
+  int64_t first_row = 0;  // row number at base_elem (negative for the unclamped halo)
+  int64_t rows = 0;
+};
+struct ElementPlace {
+  std::string array;
+  int64_t row = 0, col = 0;
+};
+// The arrays of a workload as sim::AccessGenerator lays them out (workload.hpp).
+std::vector<ArrayRegion> array_regions(const sim::Workload &w);
+ElementPlace locate(const std::vector<ArrayRegion> &regions, int64_t elem);
+
+} // namespace cbi::viz

@@ -1,0 +1,136 @@
+#include "cbi/viz/canvas.hpp"
+
+#include <SFML/Graphics/Image.hpp>
+
+#include <algorithm>
+#include <cstdio>
+#include <stdexcept>
+#include <unistd.h>
+
+namespace cbi::viz {
+
+Color hex_color(const char *hex) {
+  unsigned r = 0, g = 0, b = 0;
+  if (std::sscanf(hex, "#%02x%02x%02x", &r, &g, &b) != 3)
+    throw std::invalid_argument(std::string("not a #rrggbb colour: ") + hex);
+  return {static_cast<uint8_t>(r), static_cast<uint8_t>(g), static_cast<uint8_t>(b), 255};
+}
+
+Color mix(Color a, Color b, double t) {
+  auto ch = [t](uint8_t x, uint8_t y) {
+    return static_cast<uint8_t>(x + (static_cast<double>(y) - x) * t + 0.5);
+  };
+  return {ch(a.r, b.r), ch(a.g, b.g), ch(a.b, b.b), ch(a.a, b.a)};
+}
+
+Canvas::Canvas(int width_px, int height_px, Color fill)
+    : m_width(std::max(0, width_px)), m_height(std::max(0, height_px)),
+      m_rgba(static_cast<std::size_t>(m_width) * static_cast<std::size_t>(m_height) * 4) {
+  fill_rect({0, 0, m_width, m_height}, fill);
+}
+
+Color Canvas::pixel(int x, int y) const {
+  if (x < 0 || y < 0 || x >= m_width || y >= m_height)
+    return {};
+  const uint8_t *p = &m_rgba[(static_cast<std::size_t>(y) * m_width + x) * 4];
+  return {p[0], p[1], p[2], p[3]};
+}
+
+void Canvas::set(int x, int y, Color c) {
+  if (x < 0 || y < 0 || x >= m_width || y >= m_height)
+    return;
+  uint8_t *p = &m_rgba[(static_cast<std::size_t>(y) * m_width + x) * 4];
+  p[0] = c.r;
+  p[1] = c.g;
+  p[2] = c.b;
+  p[3] = c.a;
+}
+
+void Canvas::blend(int x, int y, Color c, uint8_t coverage) {
+  if (x < 0 || y < 0 || x >= m_width || y >= m_height || coverage == 0)
+    return;
+  uint8_t *p = &m_rgba[(static_cast<std::size_t>(y) * m_width + x) * 4];
+  const unsigned a = coverage * c.a / 255u; // effective alpha, 0..255
+  auto over = [a](uint8_t dst, uint8_t src) {
+    return static_cast<uint8_t>((src * a + dst * (255u - a) + 127u) / 255u);
+  };
+  p[0] = over(p[0], c.r);
+  p[1] = over(p[1], c.g);
+  p[2] = over(p[2], c.b);
+  p[3] = static_cast<uint8_t>(a + p[3] * (255u - a) / 255u);
+}
+
+void Canvas::fill_rect(Rect r, Color c) {
+  const int x0 = std::max(0, r.x), y0 = std::max(0, r.y);
+  const int x1 = std::min(m_width, r.right()), y1 = std::min(m_height, r.bottom());
+  if (x0 >= x1 || y0 >= y1)
+    return;
+  for (int y = y0; y < y1; ++y) {
+    uint8_t *p = &m_rgba[(static_cast<std::size_t>(y) * m_width + x0) * 4];
+    for (int x = x0; x < x1; ++x, p += 4) {
+      p[0] = c.r;
+      p[1] = c.g;
+      p[2] = c.b;
+      p[3] = c.a;
+    }
+  }
+}
+
+void Canvas::outline_rect(Rect r, Color c) {
+  if (r.w <= 0 || r.h <= 0)
+    return;
+  hline(r.x, r.right() - 1, r.y, c);
+  hline(r.x, r.right() - 1, r.bottom() - 1, c);
+  vline(r.x, r.y, r.bottom() - 1, c);
+  vline(r.right() - 1, r.y, r.bottom() - 1, c);
+}
+
+void Canvas::hline(int x0, int x1, int y, Color c) {
+  if (x1 < x0)
+    std::swap(x0, x1);
+  fill_rect({x0, y, x1 - x0 + 1, 1}, c);
+}
+
+void Canvas::vline(int x, int y0, int y1, Color c) {
+  if (y1 < y0)
+    std::swap(y0, y1);
+  fill_rect({x, y0, 1, y1 - y0 + 1}, c);
+}
+
+void Canvas::blit(const Canvas &src, int x, int y) {
+  for (int sy = 0; sy < src.height(); ++sy)
+    for (int sx = 0; sx < src.width(); ++sx)
+      set(x + sx, y + sy, src.pixel(sx, sy));
+}
+
+void Canvas::save_png(const std::string &path) const {
+  if (m_width == 0 || m_height == 0)
+    throw std::runtime_error("cannot write an empty image to " + path);
+  sf::Image image;
+  image.create(static_cast<unsigned>(m_width), static_cast<unsigned>(m_height), m_rgba.data());
+  // sf::Image picks the format from the extension, so the temporary name ends in .png too.
+  const std::string tmp = path + ".partial-" + std::to_string(getpid()) + ".png";
+  if (!image.saveToFile(tmp)) {
+    std::remove(tmp.c_str());
+    throw std::runtime_error("cannot write " + path);
+  }
+  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
+    std::remove(tmp.c_str());
+    throw std::runtime_error("cannot write " + path);
+  }
+}
+
+Canvas load_png(const std::string &path) {
+  sf::Image image;
+  if (!image.loadFromFile(path))
+    throw std::runtime_error("cannot read image " + path);
+  const auto size = image.getSize();
+  Canvas c(static_cast<int>(size.x), static_cast<int>(size.y));
+  const uint8_t *p = image.getPixelsPtr();
+  for (unsigned y = 0; y < size.y; ++y)
+    for (unsigned x = 0; x < size.x; ++x, p += 4)
+      c.set(static_cast<int>(x), static_cast<int>(y), {p[0], p[1], p[2], p[3]});
+  return c;
+}
+
+} // namespace cbi::viz

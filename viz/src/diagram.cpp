@@ -1,0 +1,367 @@
+#include "cbi/viz/diagram.hpp"
+
+#include "cbi/error.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <sstream>
+
+namespace cbi::viz {
+
+namespace {
+
+constexpr int kMaxSidePx = 16384; // issue 3: the image stays within 16384 px on a side
+constexpr int kMarkStrip = 7;      // pixels above the grid for group/warp/block marks
+
+// Okabe & Ito (2008), "Color universal design": distinguishable with every common colour-vision
+// deficiency. Served-by-level colours run orange (L2), yellow (L3), ... and vermillion (memory).
+const char *const kLowerLevels[] = {"#e69f00", "#f0e442", "#cc79a7", "#009e73"};
+
+std::string level_name(int k) { return "L" + std::to_string(k + 1); }
+
+} // namespace
+
+Palette Palette::standard(int levels) {
+  Palette p;
+  p.not_cached = kWhite;
+  p.in_lower = hex_color("#dcdcdc");
+  p.in_l1 = mix(hex_color("#56b4e9"), kWhite, 0.55); // sky blue, lightened: present, not touched
+  p.hit = hex_color("#0072b2");                      // blue
+  for (int k = 1; k < levels; ++k)
+    p.served.push_back(hex_color(kLowerLevels[std::min(k - 1, 3)]));
+  p.served.push_back(hex_color("#d55e00")); // vermillion: fetched from memory
+  return p;
+}
+
+Palette Palette::greyscale(int levels) {
+  Palette p;
+  p.not_cached = kWhite;
+  p.in_lower = Color{232, 232, 232, 255};
+  p.in_l1 = Color{200, 200, 200, 255};
+  p.hit = Color{135, 135, 135, 255};
+  // L2 .. memory from dark grey to black.
+  for (int k = 1; k <= levels; ++k) {
+    const int v = levels == 1 ? 0 : 80 - 80 * (k - 1) / (levels - 1);
+    p.served.push_back(Color{static_cast<uint8_t>(v), static_cast<uint8_t>(v),
+                             static_cast<uint8_t>(v), 255});
+  }
+  return p;
+}
+
+Color Palette::of(uint8_t state) const {
+  switch (state) {
+  case cell::not_cached:
+    return not_cached;
+  case cell::in_lower:
+    return in_lower;
+  case cell::in_l1:
+    return in_l1;
+  case cell::served:
+    return hit;
+  default: {
+    const std::size_t k = std::min<std::size_t>(state - cell::served - 1u, served.size() - 1);
+    return served[k];
+  }
+  }
+}
+
+std::string state_label(uint8_t state, int levels) {
+  if (state == cell::not_cached)
+    return "not cached";
+  if (state == cell::in_lower)
+    return "in L2+ only";
+  if (state == cell::in_l1)
+    return levels == 1 ? "in cache" : "in L1";
+  if (state == cell::served)
+    return levels == 1 ? "hit" : "L1 hit";
+  const int k = state - cell::served; // served by level k (0-based), k == levels: memory
+  if (k >= levels)
+    return levels == 1 ? "miss (fetched)" : "from memory";
+  return "served by " + level_name(k);
+}
+
+std::string state_name(uint8_t state, int levels) {
+  if (state == cell::not_cached)
+    return "not_cached";
+  if (state == cell::in_lower)
+    return "in_lower";
+  if (state == cell::in_l1)
+    return "in_l1";
+  if (state == cell::served)
+    return "hit";
+  const int k = state - cell::served;
+  if (k >= levels)
+    return levels == 1 ? "miss" : "memory";
+  return "l" + std::to_string(k + 1);
+}
+
+std::vector<LegendItem> legend_items(const Palette &p, int levels) {
+  std::vector<LegendItem> items;
+  for (int k = levels; k >= 1; --k) {
+    const auto s = static_cast<uint8_t>(cell::served + k);
+    items.push_back({p.of(s), state_label(s, levels)});
+  }
+  items.push_back({p.hit, state_label(cell::served, levels)});
+  items.push_back({p.in_l1, state_label(cell::in_l1, levels)});
+  if (levels > 1)
+    items.push_back({p.in_lower, state_label(cell::in_lower, levels)});
+  items.push_back({p.not_cached, state_label(cell::not_cached, levels)});
+  return items;
+}
+
+std::vector<std::string> stats_lines(const Grid &g) {
+  std::vector<std::string> lines;
+  for (std::size_t k = 0; k < g.result.levels.size(); ++k) {
+    const sim::CacheStats &s = g.result.levels[k];
+    std::string line = level_name(static_cast<int>(k)) + ": accesses " + group_digits(s.accesses) +
+                       " \u00b7 hits " + group_digits(s.hits) + " \u00b7 misses " +
+                       group_digits(s.misses) + " \u00b7 fetches " + group_digits(s.fetches) +
+                       " \u00b7 hit rate " + percent(s.hit_rate());
+    lines.push_back(line);
+  }
+  return lines;
+}
+
+std::string bin_text(const Grid &g) {
+  const bool thread = g.sim.granularity == sim::Granularity::thread;
+  const int64_t t = g.bins.time_bin, l = g.bins.line_bin;
+  std::string s = group_digits(t) + (thread ? " thread" : " access") + (t == 1 ? "" : "s") +
+                  " x " + group_digits(l) + " line" + (l == 1 ? "" : "s") + " per cell";
+  if (t > 1 || l > 1)
+    s += " (any miss in a bin shows as a miss)";
+  return s;
+}
+
+std::string config_text(const Grid &g) {
+  std::string s = g.sim.workload.describe();
+  for (std::size_t k = 0; k < g.sim.levels.size(); ++k) {
+    const sim::CacheConfig &c = g.sim.levels[k];
+    s += " | " + level_name(static_cast<int>(k)) + " " + group_digits(c.capacity_lines) +
+         " lines, " + c.describe();
+  }
+  s += g.sim.granularity == sim::Granularity::thread ? " | thread granularity"
+                                                     : " | exact granularity";
+  return s;
+}
+
+void cell_size(const std::vector<Grid> &panels, const DiagramStyle &style, int &cell_w,
+               int &cell_h) {
+  const int64_t cols = panels.front().cols, rows = panels.front().rows;
+  const int auto_px = static_cast<int>(
+      std::clamp<int64_t>(std::min(1200 / std::max<int64_t>(1, cols),
+                                   800 / std::max<int64_t>(1, rows)),
+                          1, 16));
+  cell_w = style.cell_w > 0 ? style.cell_w : auto_px;
+  cell_h = style.cell_h > 0 ? style.cell_h : (style.cell_w > 0 ? style.cell_w : auto_px);
+  // Room for the axes, labels and gaps around each panel; the rest goes to cells.
+  const int64_t overhead_w = 260, overhead_h = 320;
+  const int64_t n = static_cast<int64_t>(panels.size());
+  const int64_t max_w = (kMaxSidePx - 2 * style.chart.margin) / n - overhead_w;
+  const int64_t max_h = kMaxSidePx - overhead_h;
+  if (cols > max_w || rows > max_h)
+    throw UsageError("--bin", "the grid has " + std::to_string(cols) + " x " +
+                                  std::to_string(rows) + " cells per panel, more than fits in " +
+                                  std::to_string(kMaxSidePx) + " px; allowed: larger bins or "
+                                  "--max-px");
+  while (cell_w > 1 && cols * cell_w > max_w)
+    --cell_w;
+  while (cell_h > 1 && rows * cell_h > max_h)
+    --cell_h;
+}
+
+void draw_cells(Canvas &canvas, const Grid &g, const Rect &area, int cell_w, int cell_h,
+                const Palette &p, int64_t upto_col) {
+  Color lut[256];
+  for (int s = 0; s < 256; ++s)
+    lut[s] = p.of(static_cast<uint8_t>(s));
+  const int64_t last = upto_col < 0 ? g.cols - 1 : std::min(upto_col, g.cols - 1);
+  for (int64_t col = 0; col <= last; ++col) {
+    const uint8_t *column = &g.cells[static_cast<std::size_t>(col * g.rows)];
+    const int x = area.x + static_cast<int>(col) * cell_w;
+    for (int64_t row = 0; row < g.rows; ++row) {
+      canvas.fill_rect({x, area.y + static_cast<int>(row) * cell_h, cell_w, cell_h}, lut[column[row]]);
+    }
+  }
+}
+
+namespace {
+
+// Array-row ticks on the line axis: one per array row (labelled every `step` rows so the labels do
+// not collide), plus the region names for the right axis.
+void line_ticks(const Grid &g, double px_per_line, std::vector<Tick> &rows,
+                std::vector<Tick> &regions) {
+  const sim::Workload &w = g.sim.workload;
+  const double unit = static_cast<double>(g.sim.levels.front().unit_bytes());
+  for (const ArrayRegion &r : array_regions(w)) {
+    const double lines_per_row = static_cast<double>(r.row_elems * w.elem_bytes) / unit;
+    const double px_per_row = lines_per_row * px_per_line;
+    // Label every 1, 2, 5, 10, 20, ... rows: the first step that leaves 16 px between labels.
+    int64_t step = 1;
+    for (int i = 1; px_per_row * static_cast<double>(step) < 16; ++i)
+      step = (i % 3 == 0 ? 1 : i % 3 == 1 ? 2 : 5) * static_cast<int64_t>(std::pow(10, i / 3));
+    const bool minor = px_per_row >= 3;
+    const double first_line = static_cast<double>(r.base_elem * w.elem_bytes) / unit;
+    for (int64_t k = 0; k < r.rows; ++k) {
+      const int64_t row = r.first_row + k;
+      const bool labelled = row % step == 0;
+      if (!labelled && !minor)
+        continue;
+      rows.push_back({first_line + static_cast<double>(k) * lines_per_row,
+                      labelled ? std::to_string(row) : "", labelled});
+    }
+    const double region_lines = static_cast<double>(r.rows) * lines_per_row;
+    regions.push_back({first_line, "", true});
+    regions.push_back({first_line + region_lines / 2, r.name, false});
+  }
+}
+
+} // namespace
+
+Canvas render_diagram(const std::vector<Grid> &panels, const DiagramStyle &style,
+                      DiagramLayout *layout, int64_t upto_col) {
+  if (panels.empty())
+    throw UsageError("--order", "no panels to draw; allowed: one or more --order");
+  for (const Grid &g : panels)
+    if (g.cols != panels.front().cols || g.rows != panels.front().rows)
+      throw UsageError("--order", "panels differ in size; allowed: one workload for all panels");
+  const Font &font = Font::standard();
+  const Style &st = style.chart;
+  int cell_w = 1, cell_h = 1;
+  cell_size(panels, style, cell_w, cell_h);
+  const Grid &first = panels.front();
+  const int levels = first.levels();
+  const Palette pal = style.greyscale ? Palette::greyscale(levels) : Palette::standard(levels);
+  const int grid_w = static_cast<int>(first.cols) * cell_w;
+  const int grid_h = static_cast<int>(first.rows) * cell_h;
+  const bool thread = first.sim.granularity == sim::Granularity::thread;
+
+  // Axis ticks and scales, shared by all panels.
+  const double steps_total = static_cast<double>(first.cols * first.bins.time_bin);
+  const double lines_total = static_cast<double>(first.rows * first.bins.line_bin);
+  std::vector<Tick> time_ticks;
+  for (double v : nice_ticks(0, static_cast<double>(first.steps - 1), std::max(2, grid_w / 90)))
+    time_ticks.push_back({v, short_number(v), true});
+  std::vector<Tick> row_ticks, region_ticks;
+  line_ticks(first, grid_h / lines_total, row_ticks, region_ticks);
+  const std::string time_title = thread ? "thread (time \u2192)" : "access (time \u2192)";
+  const std::string line_title = "cache line (ticks: array rows)";
+  const Rect probe{0, 0, grid_w, grid_h};
+  const Scale probe_scale{};
+  const int left_depth =
+      draw_axis(nullptr, font, probe, Side::left, probe_scale, row_ticks, line_title, st);
+  const int right_depth =
+      draw_axis(nullptr, font, probe, Side::right, probe_scale, region_ticks, "", st);
+  const int bottom_depth =
+      draw_axis(nullptr, font, probe, Side::bottom, probe_scale, time_ticks, time_title, st);
+
+  // Vertical layout: title, subtitle, then per panel header, mark strip, grid, axis, stats.
+  const std::string title = style.title.empty() ? config_text(first) : style.title;
+  const std::string subtitle = "cells: " + bin_text(first);
+  const Font::Extent title_e = font.measure(title, st.title_px);
+  const Font::Extent sub_e = font.measure(subtitle, st.tick_px);
+  const Font::Extent head_e = font.measure("Ag", st.label_px);
+  const Font::Extent tick_e = font.measure("Ag", st.tick_px);
+  const int line_gap = 3;
+  const int title_y = st.margin;
+  const int header_y = title_y + title_e.height() + line_gap + sub_e.height() + st.margin;
+  const int grid_y = header_y + head_e.height() + 4 + kMarkStrip;
+  const int stats_y = grid_y + grid_h + bottom_depth + 8;
+  int stats_lines_n = 0;
+  std::vector<std::vector<std::string>> stats;
+  for (const Grid &g : panels) {
+    stats.push_back(stats_lines(g));
+    stats_lines_n = std::max(stats_lines_n, static_cast<int>(stats.back().size()));
+  }
+  int stats_w = 0;
+  for (const auto &s : stats)
+    for (const std::string &line : s)
+      stats_w = std::max(stats_w, font.measure(line, st.tick_px).width);
+  const int panel_w = std::max(left_depth + grid_w + right_depth, stats_w);
+  const int panel_gap = 3 * st.margin;
+  const int n = static_cast<int>(panels.size());
+  const int content_w = n * panel_w + (n - 1) * panel_gap;
+  const int legend_y = stats_y + stats_lines_n * (tick_e.height() + line_gap) + st.margin;
+  const std::vector<LegendItem> items = legend_items(pal, levels);
+  const int width =
+      std::max({content_w, title_e.width, sub_e.width,
+                draw_legend(nullptr, font, 0, 0, 1 << 20, items, st).w}) +
+      2 * st.margin;
+  const Rect legend_box = draw_legend(nullptr, font, st.margin, legend_y, width - 2 * st.margin,
+                                      items, st);
+  const int height = legend_box.bottom() + st.margin;
+  if (width > kMaxSidePx || height > kMaxSidePx)
+    throw UsageError("--bin", "the diagram would be " + std::to_string(width) + " x " +
+                                  std::to_string(height) + " px; allowed: at most " +
+                                  std::to_string(kMaxSidePx) + " px a side (use larger bins)");
+
+  Canvas canvas(width, height, st.background);
+  DiagramLayout out;
+  out.cell_w = cell_w;
+  out.cell_h = cell_h;
+  out.title = font.draw(canvas, st.margin, title_y, title, st.title_px, st.text);
+  font.draw(canvas, st.margin, title_y + title_e.height() + line_gap, subtitle, st.tick_px,
+            st.muted);
+  for (int p = 0; p < n; ++p) {
+    const Grid &g = panels[static_cast<std::size_t>(p)];
+    const int px = st.margin + p * (panel_w + panel_gap);
+    const Rect area{px + left_depth, grid_y, grid_w, grid_h};
+    const std::string head =
+        p < static_cast<int>(style.panel_titles.size()) ? style.panel_titles[static_cast<std::size_t>(p)]
+                                                         : "order " + remap::to_string(g.sim.order);
+    font.draw(canvas, area.x, header_y, head, st.label_px, st.text);
+    draw_cells(canvas, g, area, cell_w, cell_h, pal, upto_col);
+    canvas.outline_rect({area.x - 1, area.y - 1, area.w + 2, area.h + 2}, st.frame);
+    // Group, warp and block starts on the time axis, in the strip above the grid.
+    for (int64_t col = 0; col < g.cols; ++col) {
+      const uint8_t m = g.marks[static_cast<std::size_t>(col)];
+      const int x = area.x + static_cast<int>(col) * cell_w;
+      if (m & mark::block)
+        canvas.vline(x, area.y - kMarkStrip, area.y - 2, st.text);
+      else if (m & mark::group)
+        canvas.vline(x, area.y - kMarkStrip + 2, area.y - 2, st.axis);
+      else if (m & mark::warp)
+        canvas.vline(x, area.y - 4, area.y - 2, st.frame);
+    }
+    const Scale ts{0, steps_total, static_cast<double>(area.x), static_cast<double>(area.right())};
+    const Scale ls{0, lines_total, static_cast<double>(area.y), static_cast<double>(area.bottom())};
+    draw_axis(&canvas, font, area, Side::bottom, ts, time_ticks, time_title, st);
+    draw_axis(&canvas, font, area, Side::left, ls, row_ticks, line_title, st);
+    draw_axis(&canvas, font, area, Side::right, ls, region_ticks, "", st);
+    int y = stats_y;
+    int sw = 0;
+    for (const std::string &line : stats[static_cast<std::size_t>(p)]) {
+      sw = std::max(sw, font.draw(canvas, px, y, line, st.tick_px, st.text).w);
+      y += tick_e.height() + line_gap;
+    }
+    out.grids.push_back(area);
+    out.stats.push_back({px, stats_y, sw, y - stats_y});
+    out.axes.push_back({px, header_y, panel_w, stats_y - header_y});
+  }
+  out.legend = draw_legend(&canvas, font, st.margin, legend_y, width - 2 * st.margin, items, st);
+  if (layout)
+    *layout = out;
+  return canvas;
+}
+
+std::string grid_csv(const std::vector<Grid> &panels) {
+  std::ostringstream os;
+  os << "panel,order,col,row,first_step,last_step,first_line,last_line,state\n";
+  for (std::size_t p = 0; p < panels.size(); ++p) {
+    const Grid &g = panels[p];
+    const std::string order = remap::to_string(g.sim.order);
+    for (int64_t col = 0; col < g.cols; ++col)
+      for (int64_t row = 0; row < g.rows; ++row) {
+        const uint8_t s = g.at(col, row);
+        if (s == cell::not_cached)
+          continue;
+        const int64_t t0 = col * g.bins.time_bin, l0 = row * g.bins.line_bin;
+        os << p << ',' << order << ',' << col << ',' << row << ',' << t0 << ','
+           << std::min(g.steps, t0 + g.bins.time_bin) - 1 << ',' << l0 << ','
+           << std::min(g.lines, l0 + g.bins.line_bin) - 1 << ',' << state_name(s, g.levels())
+           << '\n';
+      }
+  }
+  return os.str();
+}
+
+} // namespace cbi::viz

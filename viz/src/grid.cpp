@@ -1,0 +1,252 @@
+#include "cbi/viz/grid.hpp"
+
+#include "cbi/error.hpp"
+
+#include <algorithm>
+#include <limits>
+
+namespace cbi::viz {
+
+int64_t time_steps(const sim::SimConfig &c) {
+  return c.granularity == sim::Granularity::thread ? c.workload.tasks() : c.workload.accesses();
+}
+
+int64_t line_count(const sim::SimConfig &c) {
+  const int64_t unit = c.levels.at(0).unit_bytes();
+  return (c.workload.footprint_bytes() + unit - 1) / unit;
+}
+
+Binning fit_bins(int64_t steps, int64_t lines, int64_t max_cols, int64_t max_rows) {
+  Binning b;
+  b.time_bin = std::max<int64_t>(1, (steps + max_cols - 1) / std::max<int64_t>(1, max_cols));
+  const int64_t need = std::max<int64_t>(1, (lines + max_rows - 1) / std::max<int64_t>(1, max_rows));
+  while (b.line_bin < need)
+    b.line_bin *= 2;
+  return b;
+}
+
+int64_t Grid::count(uint8_t state) const {
+  return std::count(cells.begin(), cells.end(), state);
+}
+
+int64_t Grid::l1_miss_cells() const {
+  return std::count_if(cells.begin(), cells.end(),
+                       [](uint8_t s) { return s > cell::served; });
+}
+
+int64_t Grid::thread_at(int64_t step) const {
+  if (sim.granularity == sim::Granularity::thread || thread_steps.empty())
+    return step;
+  const auto it = std::upper_bound(thread_steps.begin(), thread_steps.end(), step);
+  return static_cast<int64_t>(it - thread_steps.begin()) - 1;
+}
+
+namespace {
+
+// Watches the replay (the observer interface of sim::simulate_observed) and writes cells.
+class Builder {
+public:
+  Builder(Grid &g, const sim::Hierarchy &h, const GridSpec &spec)
+      : m_g(g), m_h(h), m_exact(spec.sim.granularity == sim::Granularity::exact),
+        m_warp(spec.warp_threads), m_block(spec.block_threads), m_record(spec.record_thread_steps),
+        m_left(g.bins.time_bin), m_progress(spec.progress), m_threads(spec.sim.workload.tasks()) {
+    while ((int64_t{1} << m_line_shift) < g.bins.line_bin)
+      ++m_line_shift;
+    const remap::Order &o = spec.sim.order;
+    m_group_kind = o.kind;
+    m_group_w = std::max<int64_t>(1, o.param_w);
+    m_group_h = std::max<int64_t>(1, o.param_h);
+    m_tiles_per_row = (spec.sim.workload.width + m_group_w - 1) / m_group_w;
+    // Sampling L2+ residency walks every resident unit once per column; skip it when that would
+    // dominate the run (it is a shading hint, not a count).
+    const int64_t l1_unit = h.level(0).config().unit_bytes();
+    int64_t work = 0;
+    for (int k = 1; k < h.levels(); ++k) {
+      const sim::CacheConfig &lc = h.level(k).config();
+      work += g.cols * lc.capacity_lines * (lc.line_bytes / lc.unit_bytes());
+      m_lower.push_back({k, static_cast<uint64_t>(lc.unit_bytes()), static_cast<uint64_t>(l1_unit)});
+    }
+    if (work > (int64_t{1} << 27)) {
+      m_lower.clear();
+      g.lower_residency = false;
+    }
+    m_column = g.cells.data();
+  }
+
+  void on_thread(int64_t i, remap::Task<int64_t> t) {
+    if (m_progress && i > 0 && (i & ((int64_t{1} << 22) - 1)) == 0)
+      m_progress(i, m_threads);
+    if (!m_exact && i > 0 && m_left == 0)
+      close_column();
+    if (!m_exact)
+      --m_left; // this thread is the column's next step
+    const int64_t group = group_of(t);
+    uint8_t flags = 0;
+    if (i == 0 || group != m_last_group)
+      flags |= mark::group;
+    if (m_warp && i % m_warp == 0)
+      flags |= mark::warp;
+    if (m_block && i % m_block == 0)
+      flags |= mark::block;
+    m_last_group = group;
+    if (m_col < m_g.cols)
+      m_g.marks[static_cast<std::size_t>(m_col)] |= flags;
+    if (m_record)
+      m_g.thread_steps.push_back(m_step);
+  }
+
+  void on_access(uint64_t unit, int64_t count, bool, int served_level) {
+    const uint8_t state = static_cast<uint8_t>(cell::served + served_level);
+    if (!m_exact) {
+      put(unit, state);
+      return;
+    }
+    // Exact granularity: the first access of the run is served as reported, the other count-1
+    // are hits on the same unit; each is one step and may cross into the next column.
+    steps(unit, state, 1);
+    if (count > 1)
+      steps(unit, cell::served, count - 1);
+  }
+
+  void finish() {
+    if (m_progress)
+      m_progress(m_threads, m_threads);
+    if (m_col < m_g.cols && m_left < m_g.bins.time_bin)
+      close_column();
+  }
+
+private:
+  void put(uint64_t unit, uint8_t state) {
+    const uint64_t row = unit >> m_line_shift;
+    if (row < static_cast<uint64_t>(m_g.rows)) {
+      uint8_t &c = m_column[row];
+      c = std::max(c, state);
+    }
+  }
+
+  void steps(uint64_t unit, uint8_t state, int64_t n) {
+    while (n > 0) {
+      put(unit, state);
+      const int64_t take = std::min(n, m_left);
+      n -= take;
+      m_left -= take;
+      m_step += take;
+      if (m_left == 0)
+        close_column();
+    }
+  }
+
+  // Samples residency into the current column and moves to the next one.
+  void close_column() {
+    if (m_col >= m_g.cols)
+      return;
+    const uint64_t rows = static_cast<uint64_t>(m_g.rows);
+    m_h.level(0).for_each_resident([&](uint64_t unit) {
+      const uint64_t row = unit >> m_line_shift;
+      if (row < rows && m_column[row] < cell::in_l1)
+        m_column[row] = cell::in_l1;
+    });
+    for (const Lower &lower : m_lower)
+      m_h.level(lower.level).for_each_resident([&](uint64_t unit) {
+        // The level's unit covers bytes [unit*b, (unit+1)*b): L1 units first..last.
+        const uint64_t first = unit * lower.unit_bytes / lower.l1_unit_bytes;
+        const uint64_t last = ((unit + 1) * lower.unit_bytes - 1) / lower.l1_unit_bytes;
+        for (uint64_t row = first >> m_line_shift; row <= (last >> m_line_shift) && row < rows; ++row)
+          if (m_column[row] < cell::in_lower)
+            m_column[row] = cell::in_lower;
+      });
+    ++m_col;
+    m_left = m_g.bins.time_bin;
+    if (m_col < m_g.cols)
+      m_column += m_g.rows;
+  }
+
+  int64_t group_of(remap::Task<int64_t> t) const {
+    switch (m_group_kind) {
+    case remap::OrderKind::column:
+    case remap::OrderKind::zigzag:
+      return t.x / m_group_w;
+    case remap::OrderKind::tile:
+      return (t.y / m_group_h) * m_tiles_per_row + t.x / m_group_w;
+    default:
+      return t.y; // linear: a task row
+    }
+  }
+
+  struct Lower {
+    int level;
+    uint64_t unit_bytes, l1_unit_bytes;
+  };
+
+  Grid &m_g;
+  const sim::Hierarchy &m_h;
+  bool m_exact;
+  int64_t m_warp, m_block;
+  bool m_record;
+  int m_line_shift = 0;
+  remap::OrderKind m_group_kind;
+  int64_t m_group_w, m_group_h, m_tiles_per_row;
+  std::vector<Lower> m_lower;
+  uint8_t *m_column;
+  int64_t m_col = 0;
+  int64_t m_left;     // steps still to go in the current column
+  int64_t m_step = 0; // exact granularity: steps done
+  int64_t m_last_group = std::numeric_limits<int64_t>::min();
+  const sim::Progress &m_progress;
+  int64_t m_threads;
+};
+
+} // namespace
+
+Grid build_grid(const GridSpec &spec) {
+  sim::validate(spec.sim);
+  if (spec.bins.time_bin < 1 || spec.bins.line_bin < 1 ||
+      (spec.bins.line_bin & (spec.bins.line_bin - 1)) != 0)
+    throw UsageError("--bin", "bins must be positive and the line bin a power of two");
+  Grid g;
+  g.sim = spec.sim;
+  g.bins = spec.bins;
+  g.steps = time_steps(spec.sim);
+  g.lines = line_count(spec.sim);
+  g.cols = (g.steps + g.bins.time_bin - 1) / g.bins.time_bin;
+  g.rows = (g.lines + g.bins.line_bin - 1) / g.bins.line_bin;
+  g.cells.assign(static_cast<std::size_t>(g.cols * g.rows), cell::not_cached);
+  g.marks.assign(static_cast<std::size_t>(g.cols), 0);
+  if (spec.record_thread_steps && spec.sim.granularity == sim::Granularity::exact)
+    g.thread_steps.reserve(static_cast<std::size_t>(spec.sim.workload.tasks()));
+  sim::Hierarchy h(spec.sim.levels);
+  Builder builder(g, h, spec);
+  g.result = sim::simulate_observed(spec.sim, h, builder);
+  builder.finish();
+  return g;
+}
+
+std::vector<ArrayRegion> array_regions(const sim::Workload &w) {
+  std::vector<ArrayRegion> r;
+  if (w.kind == sim::WorkloadKind::matmul) {
+    r.push_back({"A", 0, w.depth, 0, w.height});
+    r.push_back({"B", w.height * w.depth, w.width, 0, w.depth});
+  } else if (w.boundary == sim::Boundary::none) {
+    // workload.hpp: input (row, col) sits at (row + ry) * I_w + col + rx, rows -ry .. I_h+ry-1.
+    const int64_t rx = w.stencil_w / 2, ry = w.stencil_h / 2;
+    r.push_back({"input", rx, w.width, -ry, w.height + 2 * ry});
+  } else {
+    r.push_back({"input", 0, w.width, 0, w.height});
+  }
+  if (w.writes)
+    r.push_back({"output", w.output_base_bytes() / w.elem_bytes, w.width, 0, w.height});
+  return r;
+}
+
+ElementPlace locate(const std::vector<ArrayRegion> &regions, int64_t elem) {
+  const ArrayRegion *best = &regions.front();
+  for (const ArrayRegion &r : regions)
+    if (r.base_elem <= elem)
+      best = &r;
+  const int64_t off = elem - best->base_elem;
+  // Floor division: the unclamped halo's first elements lie before base_elem.
+  const int64_t q = off >= 0 ? off / best->row_elems : -((-off + best->row_elems - 1) / best->row_elems);
+  return {best->name, best->first_row + q, off - q * best->row_elems};
+}
+
+} // namespace cbi::viz
