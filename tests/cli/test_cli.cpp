@@ -161,3 +161,18 @@ TEST(Cli, CsvMatchesGoldenFiles) {
     EXPECT_EQ(r.out, slurp(std::string(source) + "/tests/cli/golden/" + file)) << args;
   }
 }
+
+TEST(Cli, NdSizesFoldIntoTheVerticalDimension) {
+  // §4.1.2: a 16x4x4 task grid folds into 16x16, so it simulates exactly as --size 16x16 does; the
+  // first extent stays horizontal, so 4x4x16 (= 4x64) is a different trace.
+  const CliRun folded = cbi("simulate --size 16x4x4 --order column:8 --format csv");
+  const CliRun flat = cbi("simulate --size 16x16 --order column:8 --format csv");
+  const CliRun other = cbi("simulate --size 4x4x16 --order column:8 --format csv");
+  ASSERT_EQ(folded.exit_code, 0) << folded.err;
+  ASSERT_EQ(other.exit_code, 0) << other.err;
+  EXPECT_EQ(folded.out, flat.out);
+  EXPECT_NE(folded.out, other.out);
+  const CliRun bad = cbi("simulate --size 16x0x4");
+  EXPECT_EQ(bad.exit_code, 2);
+  EXPECT_NE(bad.err.find("--size"), std::string::npos) << bad.err;
+}
