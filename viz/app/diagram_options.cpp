@@ -130,8 +130,14 @@ DiagramRequest diagram_request(const po::variables_map &vm) {
   }
   r.style.greyscale = vm.count("greyscale") && vm["greyscale"].as<bool>();
   r.style.title = get(vm, "title", "");
-  if (r.style.title.empty() && !r.preset.empty())
-    r.style.title = viz::find_preset(r.preset).caption;
+  // The figure's caption titles the preset as the thesis draws it; once the user swaps its
+  // orders the caption no longer fits and the configuration is the title.
+  if (r.style.title.empty() && !r.preset.empty()) {
+    const viz::Preset &p = viz::find_preset(r.preset);
+    const auto it = std::find(p.args.begin(), p.args.end(), "--order");
+    if (it != p.args.end() && orders == std::vector<std::string>{*(it + 1)})
+      r.style.title = p.caption;
+  }
   return r;
 }
 

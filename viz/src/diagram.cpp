@@ -256,7 +256,8 @@ Canvas render_diagram(const std::vector<Grid> &panels, const DiagramStyle &style
 
   // Vertical layout: title, subtitle, then per panel header, mark strip, grid, axis, stats.
   const std::string title = style.title.empty() ? config_text(first) : style.title;
-  const std::string subtitle = "cells: " + bin_text(first);
+  const std::string subtitle =
+      (style.title.empty() ? "" : config_text(first) + " | ") + "cells: " + bin_text(first);
   const Font::Extent title_e = font.measure(title, st.title_px);
   const Font::Extent sub_e = font.measure(subtitle, st.tick_px);
   const Font::Extent head_e = font.measure("Ag", st.label_px);

@@ -1,0 +1,68 @@
+// The chart and text primitives: tick choice, number formats, UTF-8 and the FreeType rasteriser.
+#include "cbi/viz/chart.hpp"
+
+#include <gtest/gtest.h>
+
+namespace cbi::viz {
+namespace {
+
+TEST(Chart, NiceTicksAreRoundAndCoverTheRange) {
+  EXPECT_EQ(nice_ticks(0, 255, 6), (std::vector<double>{0, 50, 100, 150, 200, 250}));
+  EXPECT_EQ(nice_ticks(0, 1, 5), (std::vector<double>{0, 0.2, 0.4, 0.6000000000000001, 0.8, 1}));
+  for (int n : {2, 5, 10, 40})
+    EXPECT_LE(static_cast<int>(nice_ticks(3, 16777215, n).size()), n + 1);
+}
+
+TEST(Chart, NumberFormats) {
+  EXPECT_EQ(group_digits(4480), "4,480");
+  EXPECT_EQ(group_digits(-1234567), "-1,234,567");
+  EXPECT_EQ(group_digits(12), "12");
+  EXPECT_EQ(short_number(250), "250");
+  EXPECT_EQ(short_number(12544), "12.5k");
+  EXPECT_EQ(short_number(4194304), "4.19M");
+  EXPECT_EQ(short_number(0.25), "0.25");
+  EXPECT_EQ(percent(0.94921875), "94.92%");
+}
+
+TEST(Text, Utf8DecodesAndReplacesMalformedBytes) {
+  EXPECT_EQ(decode_utf8("a\xc2\xb7" "b"), (std::u32string{U'a', U'\u00b7', U'b'}));
+  EXPECT_EQ(decode_utf8("\xe2\x86\x92"), std::u32string{U'\u2192'});
+  EXPECT_EQ(decode_utf8("\xff" "a"), (std::u32string{0xFFFD, U'a'}));
+}
+
+TEST(Text, DrawsInsideTheMeasuredBoxWithoutADisplay) {
+  const Font &font = Font::standard();
+  const Font::Extent e = font.measure("miss 42", 13);
+  EXPECT_GT(e.width, 30);
+  EXPECT_GT(e.height(), 10);
+  Canvas c(200, 100);
+  const Rect box = font.draw(c, 100, 50, "miss 42", 13, kBlack, Align::center, Align::center);
+  int inked = 0, outside = 0;
+  for (int y = 0; y < c.height(); ++y)
+    for (int x = 0; x < c.width(); ++x)
+      if (c.pixel(x, y) != kWhite) {
+        ++inked;
+        outside += !box.contains(x, y);
+      }
+  EXPECT_GT(inked, 50);
+  EXPECT_EQ(outside, 0);
+  // Vertical text occupies a tall box.
+  const Rect v = font.draw(c, 10, 50, "cache line", 11, kBlack, Align::start, Align::center, true);
+  EXPECT_GT(v.h, v.w);
+}
+
+TEST(Canvas, PngRoundTripIsExact) {
+  Canvas c(7, 5, hex_color("#0072b2"));
+  c.set(3, 2, hex_color("#d55e00"));
+  const std::string path = ::testing::TempDir() + "/cbi_canvas_roundtrip.png";
+  c.save_png(path);
+  const Canvas back = load_png(path);
+  ASSERT_EQ(back.width(), 7);
+  ASSERT_EQ(back.height(), 5);
+  EXPECT_EQ(back.pixel(3, 2), hex_color("#d55e00"));
+  EXPECT_EQ(back.pixel(0, 0), hex_color("#0072b2"));
+  EXPECT_THROW(c.save_png("/nonexistent-dir/x.png"), std::runtime_error);
+}
+
+} // namespace
+} // namespace cbi::viz

@@ -1,0 +1,277 @@
+// Diagrams checked against the simulator: every preset renders headless with its legend, axes and
+// stats; the miss-coloured cells of the image number exactly the misses that sim::simulate counts
+// (thread granularity, no binning); binning keeps every miss; the stats strip matches a reviewed
+// golden file; bad options exit 2 and leave no file.
+#include "cbi/viz/presets.hpp"
+#include "diagram_options.hpp"
+
+#include <gtest/gtest.h>
+
+#include <array>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+#include <sys/wait.h>
+#include <unistd.h>
+
+namespace cbi::viz {
+namespace {
+
+using viz_app::build_panels;
+using viz_app::parse_diagram_args;
+
+std::string bin_dir() {
+  const char *b = std::getenv("CBI_BIN");
+  return b ? b : CBI_BIN_DIR;
+}
+
+std::string slurp(const std::string &path) {
+  std::ifstream f(path);
+  std::stringstream ss;
+  ss << f.rdbuf();
+  return ss.str();
+}
+
+struct CliRun {
+  int exit_code;
+  std::string out, err;
+};
+
+CliRun run(const std::string &args) {
+  const std::string err_path = ::testing::TempDir() + "/cbi_viz_err.txt";
+  const std::string cmd = bin_dir() + "/cbi " + args + " 2>" + err_path;
+  FILE *p = popen(cmd.c_str(), "r");
+  std::string out;
+  std::array<char, 4096> buf{};
+  std::size_t n;
+  while ((n = fread(buf.data(), 1, buf.size(), p)) > 0)
+    out.append(buf.data(), n);
+  const int status = pclose(p);
+  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, out, slurp(err_path)};
+}
+
+int64_t count_pixels(const Canvas &c, const Rect &r, Color color) {
+  int64_t n = 0;
+  for (int y = r.y; y < r.bottom(); ++y)
+    for (int x = r.x; x < r.right(); ++x)
+      n += c.pixel(x, y) == color;
+  return n;
+}
+
+bool has_ink(const Canvas &c, const Rect &r) {
+  for (int y = r.y; y < r.bottom(); ++y)
+    for (int x = r.x; x < r.right(); ++x)
+      if (c.pixel(x, y) != kWhite)
+        return true;
+  return false;
+}
+
+std::vector<std::string> preset_args(const std::string &name, std::vector<std::string> extra = {}) {
+  std::vector<std::string> a{"cbi diagram", "--preset", name};
+  a.insert(a.end(), extra.begin(), extra.end());
+  return a;
+}
+
+class PresetTest : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(PresetTest, RendersLabelledAndCountsEveryMiss) {
+  const viz_app::DiagramRequest req = parse_diagram_args(preset_args(GetParam(), {"--cell-px", "3"}));
+  ASSERT_EQ(req.panels.size(), 1u);
+  const sim::SimConfig &c = req.panels[0].sim;
+  EXPECT_EQ(c.granularity, sim::Granularity::thread);
+  const std::vector<Grid> grids = build_panels(req, false);
+  const Grid &g = grids[0];
+  EXPECT_EQ(g.bins.time_bin, 1);
+  EXPECT_EQ(g.bins.line_bin, 1);
+  EXPECT_EQ(g.cols, 256); // 16x16 tasks, one column each
+  DiagramLayout layout;
+  const Canvas img = render_diagram(grids, req.style, &layout);
+  const Rect grid = layout.grids.at(0);
+  EXPECT_EQ(grid.w, g.cols * 3);
+  EXPECT_EQ(grid.h, g.rows * 3);
+  EXPECT_LE(grid.right(), img.width());
+  EXPECT_LE(grid.bottom(), img.height());
+  // Legend, title, stats and both axes are drawn (ink beside and below the grid).
+  EXPECT_TRUE(has_ink(img, layout.legend));
+  EXPECT_TRUE(has_ink(img, layout.title));
+  EXPECT_TRUE(has_ink(img, layout.stats.at(0)));
+  EXPECT_TRUE(has_ink(img, {layout.axes[0].x, grid.y, grid.x - 1 - layout.axes[0].x, grid.h}));
+  EXPECT_TRUE(has_ink(img, {grid.x, grid.bottom() + 1, grid.w, 30}));
+  EXPECT_GT(layout.legend.y, grid.bottom());
+
+  // The simulator, run on its own, agrees with the picture cell for cell.
+  const sim::SimResult truth = sim::simulate(c);
+  const Palette pal = Palette::standard(1);
+  const int64_t cell_px = 9;
+  EXPECT_EQ(count_pixels(img, grid, pal.of(g.miss_state())), truth.levels[0].misses * cell_px);
+  EXPECT_EQ(count_pixels(img, grid, pal.hit), truth.levels[0].hits * cell_px);
+  EXPECT_EQ(g.count(g.miss_state()), truth.levels[0].misses);
+  // The legend carries the miss swatch too, outside the grid.
+  EXPECT_GT(count_pixels(img, layout.legend, pal.of(g.miss_state())), 0);
+}
+
+INSTANTIATE_TEST_SUITE_P(Presets, PresetTest,
+                         ::testing::Values("fig3.1", "fig3.2a", "fig3.2b", "fig3.3", "fig4.4",
+                                           "fig4.6", "tiling4"),
+                         [](const auto &info) {
+                           std::string n = info.param;
+                           for (char &ch : n)
+                             if (ch == '.')
+                               ch = '_';
+                           return n;
+                         });
+
+TEST(Diagram, EveryPresetIsTested) { EXPECT_EQ(presets().size(), 7u); }
+
+// Golden: the stats strip of every preset, reviewed (tests/viz/golden/stats.txt).
+TEST(Diagram, StatsStripMatchesGolden) {
+  std::string text;
+  for (const Preset &p : presets()) {
+    const auto grids = build_panels(parse_diagram_args(preset_args(p.name)), false);
+    text += p.name + "\n";
+    for (const std::string &line : stats_lines(grids[0]))
+      text += "  " + line + "\n";
+  }
+  EXPECT_EQ(text, slurp(std::string(CBI_SOURCE_DIR) + "/tests/viz/golden/stats.txt"));
+}
+
+TEST(Diagram, LevelsColourTheServingLevel) {
+  const auto req = parse_diagram_args({"cbi diagram", "--size", "24", "--stencil", "5x5",
+                                       "--level", "lines=12,line=16", "--level", "lines=64,line=32"});
+  const auto grids = build_panels(req, false);
+  const Grid &g = grids[0];
+  ASSERT_EQ(g.levels(), 2);
+  ASSERT_EQ(g.bins.time_bin, 1);
+  const sim::SimResult truth = sim::simulate(req.panels[0].sim);
+  EXPECT_EQ(g.l1_miss_cells(), truth.levels[0].misses);
+  EXPECT_EQ(g.count(g.miss_state()), truth.levels[1].misses); // from memory
+  EXPECT_EQ(g.count(cell::served + 1), truth.levels[1].hits); // served by L2
+  EXPECT_GT(g.count(cell::in_lower), 0);
+  DiagramLayout layout;
+  const Canvas img = render_diagram(grids, {}, &layout);
+  const Palette pal = Palette::standard(2);
+  const int64_t area = int64_t{layout.cell_w} * layout.cell_h;
+  EXPECT_EQ(count_pixels(img, layout.grids[0], pal.of(cell::served + 1)),
+            truth.levels[1].hits * area);
+}
+
+TEST(Diagram, ExactGranularityHasOneColumnPerAccess) {
+  const auto req = parse_diagram_args({"cbi diagram", "--size", "8", "--stencil", "3x3",
+                                       "--granularity", "exact", "--lines", "6"});
+  const auto grids = build_panels(req, false);
+  const sim::SimResult truth = sim::simulate(req.panels[0].sim);
+  EXPECT_EQ(grids[0].cols, truth.accesses);
+  EXPECT_EQ(grids[0].count(grids[0].miss_state()), truth.levels[0].misses);
+}
+
+TEST(Diagram, AnyMissInABinShowsAsAMiss) {
+  auto fine = parse_diagram_args({"cbi diagram", "--size", "40x24", "--stencil", "5x5",
+                                  "--lines", "20", "--order", "column:8"});
+  auto coarse = parse_diagram_args({"cbi diagram", "--size", "40x24", "--stencil", "5x5",
+                                    "--lines", "20", "--order", "column:8", "--bin", "7x4"});
+  const Grid f = build_panels(fine, false)[0], b = build_panels(coarse, false)[0];
+  ASSERT_EQ(b.cols, (f.cols + 6) / 7);
+  ASSERT_EQ(b.rows, (f.rows + 3) / 4);
+  for (int64_t col = 0; col < b.cols; ++col)
+    for (int64_t row = 0; row < b.rows; ++row) {
+      bool miss = false, hit = false;
+      for (int64_t c = col * 7; c < std::min(f.cols, col * 7 + 7); ++c)
+        for (int64_t r = row * 4; r < std::min(f.rows, row * 4 + 4); ++r) {
+          miss |= f.at(c, r) == f.miss_state();
+          hit |= f.at(c, r) == cell::served;
+        }
+      ASSERT_EQ(b.at(col, row) == b.miss_state(), miss) << col << "," << row;
+      if (!miss) {
+        ASSERT_EQ(b.at(col, row) == cell::served, hit) << col << "," << row;
+      }
+    }
+}
+
+TEST(Diagram, LargeTracesAreBinnedIntoABoundedImage) {
+  // 1024^2 threads, three panels: auto bins keep each panel within the 16384 px width.
+  const auto req = parse_diagram_args({"cbi diagram", "--size", "1024", "--stencil", "3x3",
+                                       "--line-bytes", "128", "--lines", "64", "--max-px", "4096",
+                                       "--order", "linear", "--order", "column:32", "--order",
+                                       "tile:32"});
+  ASSERT_EQ(req.panels.size(), 3u);
+  const Binning b = req.panels[0].bins;
+  EXPECT_GT(b.time_bin, 1);
+  const int64_t cols = (int64_t{1024} * 1024 + b.time_bin - 1) / b.time_bin;
+  EXPECT_LE(cols * 3, 16384);
+  EXPECT_EQ(fit_bins(int64_t{4096} * 4096, 4096 * 4096 / 4, 2048, 2048).time_bin, 8192);
+  EXPECT_EQ(fit_bins(int64_t{4096} * 4096, 4096 * 4096 / 4, 2048, 2048).line_bin, 2048);
+}
+
+TEST(Diagram, SidePanelsShareOneScaleAndGreyscaleHasNoHue) {
+  const auto req = parse_diagram_args(preset_args(
+      "fig3.1", {"--order", "linear", "--order", "column:4", "--order", "tile:4", "--greyscale"}));
+  const auto grids = build_panels(req, false);
+  DiagramLayout layout;
+  const Canvas img = render_diagram(grids, req.style, &layout);
+  ASSERT_EQ(layout.grids.size(), 3u);
+  for (const Rect &r : layout.grids) {
+    EXPECT_EQ(r.w, layout.grids[0].w);
+    EXPECT_EQ(r.h, layout.grids[0].h);
+    EXPECT_EQ(r.y, layout.grids[0].y);
+  }
+  EXPECT_LT(layout.grids[0].right(), layout.grids[1].x);
+  for (int y = 0; y < img.height(); ++y)
+    for (int x = 0; x < img.width(); ++x) {
+      const Color p = img.pixel(x, y);
+      ASSERT_TRUE(p.r == p.g && p.g == p.b) << x << "," << y;
+    }
+  // Each panel has its own misses (column:4 misses less than linear, Table 3.1).
+  EXPECT_LT(grids[1].result.levels[0].misses, grids[0].result.levels[0].misses);
+}
+
+TEST(Diagram, CsvHasOneRowPerCachedCell) {
+  const auto grids = build_panels(parse_diagram_args(preset_args("fig4.4")), false);
+  const std::string csv = grid_csv(grids);
+  std::istringstream in(csv);
+  std::string line;
+  std::getline(in, line);
+  EXPECT_EQ(line, "panel,order,col,row,first_step,last_step,first_line,last_line,state");
+  int64_t rows = 0, misses = 0;
+  while (std::getline(in, line)) {
+    ++rows;
+    misses += line.size() > 5 && line.substr(line.size() - 5) == ",miss";
+  }
+  EXPECT_EQ(misses, grids[0].result.levels[0].misses);
+  EXPECT_EQ(rows, grids[0].cols * grids[0].rows - grids[0].count(cell::not_cached));
+}
+
+TEST(DiagramCli, WritesPngThroughCbi) {
+  const std::string png = ::testing::TempDir() + "/cbi_fig3_1.png";
+  const std::string csv = ::testing::TempDir() + "/cbi_fig3_1.csv";
+  std::remove(png.c_str());
+  const CliRun r = run("diagram --preset fig3.1 -o " + png + " --csv " + csv);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("bin: 1 thread x 1 line per cell"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("misses 462"), std::string::npos) << r.out;
+  const Canvas img = load_png(png);
+  EXPECT_GT(img.width(), 1000);
+  EXPECT_GT(img.height(), 400);
+  EXPECT_NE(slurp(csv).find(",miss\n"), std::string::npos);
+}
+
+TEST(DiagramCli, BadOptionsExit2WithOneLineAndNoFile) {
+  const std::string png = ::testing::TempDir() + "/cbi_bad.png";
+  for (const std::string &args :
+       {std::string("--preset fig9"), std::string("--bin 3x3"), std::string("--order spiral"),
+        std::string("--max-px 0"), std::string("--granularity warp"), std::string("--cell-px 99")}) {
+    std::remove(png.c_str());
+    const CliRun r = run("diagram " + args + " -o " + png);
+    EXPECT_EQ(r.exit_code, 2) << args << ": " << r.err;
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+    EXPECT_NE(r.err.find("--" + args.substr(2, args.find(' ') - 2)), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("allowed"), std::string::npos) << r.err;
+    EXPECT_NE(access(png.c_str(), F_OK), 0) << args;
+  }
+  const CliRun r = run("diagram -o " + ::testing::TempDir() + "/x.jpg");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("--output"), std::string::npos);
+}
+
+} // namespace
+} // namespace cbi::viz
