@@ -19,6 +19,8 @@ const Command kCommands[] = {
     {"mrc", "miss-ratio curve: misses at every LRU cache size in one pass", cbi::cli::cmd_mrc},
     {"analyze", "the thesis's analytical model (eq. 3.2-3.10, 4.8) beside the simulation",
      cbi::cli::cmd_analyze},
+    {"sweep", "run a grid of configurations (thesis grids built in) on the simulator and/or GPU",
+     cbi::cli::cmd_sweep},
 };
 
 // Subcommands implemented by cbi-viz (SFML), found next to this binary.

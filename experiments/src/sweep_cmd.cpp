@@ -1,0 +1,210 @@
+// cbi sweep: run a grid of configurations (axes, nvbench style) on the simulator and/or the GPU,
+// streaming one tidy CSV row per point; `cbi sweep merge` joins the shards of a split sweep.
+#include "cli.hpp"
+#include "commands.hpp"
+#include "grids.hpp"
+#include "sweep.hpp"
+
+#include "cbi/parse.hpp"
+
+#include <iostream>
+#include <sstream>
+
+namespace cbi::cli {
+
+namespace {
+
+std::vector<std::string> split_list(const std::string &text) {
+  std::vector<std::string> v;
+  std::stringstream ss(text);
+  std::string part;
+  while (std::getline(ss, part, ','))
+    v.push_back(part);
+  return v;
+}
+
+double parse_fraction(const std::string &text, const std::string &option) {
+  char *end = nullptr;
+  const double v = std::strtod(text.c_str(), &end);
+  if (text.empty() || *end != 0 || !(v > 0) || v > 1e6)
+    throw UsageError(option, "'" + text + "' is not a positive number");
+  return v;
+}
+
+int cmd_sweep_merge(int argc, char **argv) {
+  po::options_description desc("Options");
+  desc.add_options()
+    ("input", po::value<std::vector<std::string>>()->composing(), "shard CSVs (also positional)")
+    ("json", po::value<std::string>(), "also write the merged rows as JSON to this file");
+  add_output_options(desc);
+  po::options_description all = desc;
+  all.add_options()("help,h", "show this help");
+  po::positional_options_description positional;
+  positional.add("input", -1);
+  po::variables_map vm;
+  try {
+    po::store(po::command_line_parser(argc, argv).options(all).positional(positional).run(), vm);
+  } catch (const po::error &e) {
+    throw UsageError("cbi sweep merge", e.what());
+  }
+  if (vm.count("help")) {
+    std::cout << "usage: cbi sweep merge [--output ALL.csv] SHARD.csv...\n\n"
+                 "Joins the CSVs of a sharded sweep (cbi sweep --shard k/n): the headers must "
+                 "match; rows are\nordered by point index as an unsharded run writes them, and "
+                 "a point present twice is kept once.\n\n"
+              << all
+              << "\nExamples:\n"
+                 "  cbi sweep merge --output fig5.1a.csv fig5.1a-*.csv\n"
+                 "  cbi sweep merge --format json part0.csv part1.csv\n";
+    return 0;
+  }
+  po::notify(vm);
+  if (!vm.count("input"))
+    throw UsageError("--input", "no CSV files to merge; allowed: one or more shard CSVs");
+  const Format format = has(vm, "format") ? format_from(vm) : Format::csv;
+  Table t = sweep::merge(vm["input"].as<std::vector<std::string>>());
+  std::ostringstream os;
+  print(os, t, format);
+  if (has(vm, "json")) {
+    std::ostringstream js;
+    print_json(js, t);
+    write_file_atomic(get(vm, "json", ""), js.str());
+  }
+  write_file_atomic(get(vm, "output", "-"), os.str());
+  return 0;
+}
+
+std::string grid_help() {
+  std::string s = "built-in grid (thesis ch. 5): ";
+  for (const auto &[name, what] : sweep::grid_list())
+    s += name + ", ";
+  return s + "each also NAME-half / NAME-double; see --list";
+}
+
+} // namespace
+
+int cmd_sweep(int argc, char **argv) {
+  if (argc > 1 && std::string(argv[1]) == "merge") {
+    std::string name = "cbi sweep merge";
+    argv[1] = name.data();
+    return cmd_sweep_merge(argc - 1, argv + 1);
+  }
+  static const std::string grid_text = grid_help();
+  static const std::string order_text =
+      std::string("thread orders, comma-separated: ") + remap::order_syntax();
+  po::options_description desc("Options");
+  desc.add_options()
+    ("grid", po::value<std::string>(), grid_text.c_str())
+    ("list", po::bool_switch(), "list the built-in grids and cache presets, then exit")
+    ("dry-run", po::bool_switch(), "print the points (id and key) of this shard, run nothing")
+    ("backend", po::value<std::string>(), "sim (default) | gpu | sim,gpu (both in one row)")
+    ("kernel", po::value<std::string>(), "axis: stencil, matmul (both backends); stencil-2d, "
+                                         "stencil-smem, sgemm-tiled, cublas (gpu only)")
+    ("size", po::value<std::string>(), "axis: input sizes N or WxH, comma-separated")
+    ("stencil", po::value<std::string>(), "axis: stencil windows, e.g. 3x3,9x9")
+    ("depth", po::value<std::string>(), "axis: matmul inner dimension D (0 = width)")
+    ("type", po::value<std::string>(), "axis: element types half, float, double")
+    ("block", po::value<std::string>(), "axis: threads per block, 32..1024 (gpu only)")
+    ("order", po::value<std::string>(), order_text.c_str())
+    ("cache", po::value<std::vector<std::string>>()->composing(),
+     "axis (sim only), repeatable: a preset (table3, l1-64k, l1-256k, turing, h100) or level "
+     "specs joined by '/', e.g. size=32KiB,line=128,ways=4/size=4MiB,line=128,ways=16")
+    ("shard", po::value<std::string>(), "run slice k/n of the grid (0 <= k < n), for Slurm arrays "
+                                        "and GNU parallel; join with cbi sweep merge")
+    ("output,o", po::value<std::string>(), "stream the CSV to this file (default stdout)")
+    ("json", po::value<std::string>(), "also write all rows as JSON (with device, date, command) "
+                                       "to this file at the end")
+    ("resume", po::bool_switch(), "continue an interrupted --output CSV: points already in it "
+                                  "are skipped")
+    ("jobs", po::value<std::string>(), "simulator threads (default: all cores)")
+    ("progress", po::bool_switch(), "progress bar with ETA on stderr (default on a terminal)")
+    ("metrics", po::bool_switch(), "gpu: read hardware counters (L1/L2 hit rates, L2->L1 bytes) "
+                                   "for every point (slower: replay passes)")
+    ("no-check", po::bool_switch(), "gpu: skip the comparison with the CPU reference")
+    ("cold", po::bool_switch(), "gpu: flush L2 before every timed sample")
+    ("min-samples", po::value<std::string>(), "gpu: timed samples at least (default 10)")
+    ("max-seconds", po::value<std::string>(), "gpu: sampling time per point (default 0.25)")
+    ("max-noise", po::value<std::string>(), "gpu: stop sampling at this stdev/mean (default 0.01)");
+  po::variables_map vm;
+  if (!parse_args(argc, argv, desc, vm,
+                  "usage: cbi sweep [--grid NAME] [axis overrides] [--backend sim|gpu|sim,gpu] "
+                  "[--output F.csv]\n       cbi sweep merge --output ALL.csv SHARD.csv...\n\n"
+                  "Runs every point of a grid (the Cartesian product of its axes: kernel, size, "
+                  "stencil, depth,\ntype, block, order, cache) and streams one CSV row per point, "
+                  "flushed as it is measured, so an\ninterrupted sweep keeps its rows and --resume "
+                  "continues it. Each row carries a stable point_id\n(a hash of its axis values). "
+                  "The sim backend replays the accesses through the cache (block\ndoes not apply; "
+                  "equal simulations are shared); the gpu backend times the kernels (exit 3\n"
+                  "without a device). See docs/sweeps.md for sharding over Slurm or GNU parallel.",
+                  "  cbi sweep --list\n"
+                  "  cbi sweep --grid fig5.1a --backend gpu --output fig5.1a.csv --json fig5.1a.json\n"
+                  "  cbi sweep --grid fig5.1b --size 512 --cache l1-64k --output mm512.csv   # sim\n"
+                  "  cbi sweep --order linear,column:32,column:64 --size 1024,2048 --block 128,256\n"
+                  "  cbi sweep --grid fig5.3 --shard 0/4 --output part0.csv     # 1 of 4 slices\n"
+                  "  cbi sweep merge --output fig5.3.csv part*.csv\n"
+                  "  cbi sweep --grid fig5.2 --output fig5.2.csv --resume        # continue a run"))
+    return 0;
+
+  if (vm["list"].as<bool>()) {
+    Table t;
+    t.title = "cbi sweep: built-in grids (each also NAME-half, NAME-double)";
+    t.columns = {"grid", "points", "what"};
+    for (const auto &[name, what] : sweep::grid_list())
+      t.add_row({name, static_cast<int64_t>(sweep::expand(sweep::thesis_grid(name)).size()), what});
+    for (const auto &[name, levels] : sweep::cache_presets())
+      t.notes.push_back("cache preset " + name + ": " + levels);
+    t.notes.push_back("L1 associativity is not published; the presets' 4 ways are a guess");
+    print_table(std::cout, t);
+    return 0;
+  }
+
+  sweep::Grid g = has(vm, "grid") ? sweep::thesis_grid(get(vm, "grid", "")) : sweep::default_grid();
+  for (const std::string &axis : sweep::axis_names()) {
+    if (axis == "cache") {
+      if (has(vm, "cache"))
+        g.set("cache", vm["cache"].as<std::vector<std::string>>());
+    } else if (has(vm, axis)) {
+      g.set(axis, split_list(get(vm, axis, "")));
+    }
+  }
+  sweep::RunOptions opts;
+  opts.backends = sweep::parse_backends(get(vm, "backend", "sim"));
+  if (has(vm, "shard"))
+    opts.shard = sweep::parse_shard(get(vm, "shard", ""));
+  if (vm["metrics"].as<bool>())
+    g.metrics = true;
+  opts.gpu.check = !vm["no-check"].as<bool>();
+  opts.gpu.cold = vm["cold"].as<bool>();
+  if (has(vm, "min-samples"))
+    opts.gpu.min_samples = static_cast<int>(parse_positive(get(vm, "min-samples", ""), "--min-samples", 100000));
+  if (has(vm, "max-seconds"))
+    opts.gpu.max_seconds = parse_fraction(get(vm, "max-seconds", ""), "--max-seconds");
+  if (has(vm, "max-noise"))
+    opts.gpu.max_noise = parse_fraction(get(vm, "max-noise", ""), "--max-noise");
+  opts.output = get(vm, "output", "-");
+  opts.json = get(vm, "json", "");
+  opts.resume = vm["resume"].as<bool>();
+  opts.progress = vm["progress"].as<bool>();
+  if (has(vm, "jobs"))
+    opts.jobs = static_cast<int>(parse_positive(get(vm, "jobs", ""), "--jobs", 1024));
+  opts.meta = {{"command", command_line(argc, argv)}, {"date", utc_timestamp()}};
+
+  if (vm["dry-run"].as<bool>()) {
+    for (const sweep::Point &p : sweep::expand(g))
+      if (opts.shard.contains(p))
+        std::cout << p.index << " " << p.id() << " " << p.key() << "\n";
+    return 0;
+  }
+  try {
+    const sweep::RunSummary s = sweep::run(g, opts);
+    std::cerr << "cbi sweep: grid " << g.name << ": " << s.measured << " points measured, "
+              << s.skipped << " already in the CSV, " << format_cell(s.seconds) << " s"
+              << (s.device.empty() ? "" : " on " + s.device) << "\n";
+  } catch (const sweep::GpuUnavailable &e) {
+    std::cerr << "cbi sweep: --backend gpu: " << e.what() << "\n";
+    return kExitNoDevice;
+  }
+  return 0;
+}
+
+} // namespace cbi::cli

@@ -1,0 +1,239 @@
+// End-to-end tests of `cbi sweep` and `cbi reproduce` on the simulator backend (no GPU needed): the
+// CSV's content agrees with `cbi simulate`, shards merged equal the unsharded run, --resume after an
+// interrupted write gives the same rows, bad values exit 2 without an output file, and the
+// reproduction report has its sections.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <array>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <set>
+#include <sstream>
+#include <string>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <vector>
+
+namespace {
+
+namespace fs = std::filesystem;
+
+struct CliRun {
+  int exit_code;
+  std::string out;
+  std::string err;
+};
+
+std::string bin_dir() {
+  const char *b = std::getenv("CBI_BIN");
+  return b ? b : CBI_BIN_DIR;
+}
+
+std::string slurp(const std::string &path) {
+  std::ifstream f(path);
+  std::stringstream ss;
+  ss << f.rdbuf();
+  return ss.str();
+}
+
+CliRun cbi(const std::string &args) {
+  char err_path[] = "/tmp/cbi_sweep_err_XXXXXX";
+  const int fd = mkstemp(err_path);
+  close(fd);
+  const std::string cmd = bin_dir() + "/cbi " + args + " 2>" + err_path;
+  FILE *p = popen(cmd.c_str(), "r");
+  std::string out;
+  std::array<char, 4096> buf{};
+  std::size_t n;
+  while ((n = fread(buf.data(), 1, buf.size(), p)) > 0)
+    out.append(buf.data(), n);
+  const int status = pclose(p);
+  CliRun r{WIFEXITED(status) ? WEXITSTATUS(status) : -1, out, slurp(err_path)};
+  std::remove(err_path);
+  return r;
+}
+
+std::vector<std::string> split(const std::string &s, char sep) {
+  std::vector<std::string> v;
+  std::stringstream ss(s);
+  std::string part;
+  while (std::getline(ss, part, sep))
+    v.push_back(part);
+  if (!s.empty() && s.back() == sep)
+    v.emplace_back();
+  return v;
+}
+
+// A parsed CSV: header + rows of cells (quotes removed; no doubled quotes in these outputs).
+struct Csv {
+  std::vector<std::string> header;
+  std::vector<std::vector<std::string>> rows;
+  std::size_t col(const std::string &name) const {
+    for (std::size_t i = 0; i < header.size(); ++i)
+      if (header[i] == name)
+        return i;
+    ADD_FAILURE() << "no column " << name;
+    return 0;
+  }
+  std::string at(std::size_t row, const std::string &name) const { return rows[row][col(name)]; }
+};
+
+Csv parse_csv(const std::string &text) {
+  Csv c;
+  for (const std::string &line : split(text, '\n')) {
+    if (line.empty())
+      continue;
+    std::vector<std::string> cells(1);
+    bool quoted = false;
+    for (char ch : line) {
+      if (ch == '"')
+        quoted = !quoted;
+      else if (ch == ',' && !quoted)
+        cells.emplace_back();
+      else
+        cells.back() += ch;
+    }
+    if (c.header.empty())
+      c.header = cells;
+    else
+      c.rows.push_back(cells);
+  }
+  return c;
+}
+
+// Rows without the wall-time column, which differs from run to run.
+std::vector<std::vector<std::string>> timeless(const Csv &c) {
+  const std::size_t t = c.col("sim_seconds");
+  std::vector<std::vector<std::string>> rows = c.rows;
+  for (auto &r : rows)
+    r.erase(r.begin() + static_cast<std::ptrdiff_t>(t));
+  return rows;
+}
+
+struct TempDir {
+  fs::path path;
+  TempDir() {
+    char tmpl[] = "/tmp/cbi_sweep_test_XXXXXX";
+    path = mkdtemp(tmpl);
+  }
+  ~TempDir() { fs::remove_all(path); }
+  std::string operator/(const std::string &name) const { return (path / name).string(); }
+};
+
+const std::string kSmall = "--size 64 --stencil 3x3 --order linear,column:8,column:16 "
+                           "--block 128,256 --cache table3";
+
+TEST(Sweep, CsvRowsMatchSimulate) {
+  TempDir dir;
+  const CliRun r = cbi("sweep " + kSmall + " --output " + (dir / "s.csv"));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const Csv c = parse_csv(slurp(dir / "s.csv"));
+  ASSERT_EQ(c.rows.size(), 6u); // 2 blocks x 3 orders
+  std::set<std::string> ids;
+  std::map<std::string, std::string> misses_by_order;
+  for (std::size_t i = 0; i < c.rows.size(); ++i) {
+    ASSERT_EQ(c.rows[i].size(), c.header.size());
+    EXPECT_EQ(c.at(i, "point"), std::to_string(i));
+    ids.insert(c.at(i, "point_id"));
+    EXPECT_EQ(c.at(i, "backend"), "sim");
+    EXPECT_EQ(c.at(i, "depth"), "-"); // does not apply to stencils
+    EXPECT_EQ(c.at(i, "sim_l1_accesses"), std::to_string(64 * 64 * 9));
+    EXPECT_EQ(c.at(i, "gpu_time_ms"), "");
+    // The simulator ignores the block size: the same order gives the same counts in every block.
+    const auto [it, fresh] = misses_by_order.emplace(c.at(i, "order"), c.at(i, "sim_l1_misses"));
+    if (!fresh) {
+      EXPECT_EQ(it->second, c.at(i, "sim_l1_misses")) << c.at(i, "order");
+    }
+  }
+  EXPECT_EQ(ids.size(), 6u);
+  // Each row agrees with `cbi simulate` on the same configuration (Table 3.1 cache: 24 lines).
+  for (const std::string order : {"linear", "column:8"}) {
+    const CliRun s = cbi("simulate --size 64 --stencil 3x3 --order " + order + " --format csv");
+    ASSERT_EQ(s.exit_code, 0) << s.err;
+    const Csv sc = parse_csv(s.out);
+    EXPECT_EQ(sc.at(0, "misses"), misses_by_order[order]) << order;
+  }
+  EXPECT_NE(misses_by_order["linear"], misses_by_order["column:8"]);
+}
+
+TEST(Sweep, ShardsMergedEqualUnsharded) {
+  TempDir dir;
+  ASSERT_EQ(cbi("sweep " + kSmall + " --output " + (dir / "all.csv")).exit_code, 0);
+  std::string parts;
+  for (int k = 0; k < 4; ++k) { // 4 shards of 6 points: two shards hold 1 point, two hold 2
+    const std::string part = dir / ("part" + std::to_string(k) + ".csv");
+    const CliRun r = cbi("sweep " + kSmall + " --shard " + std::to_string(k) + "/4 --output " + part);
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_EQ(parse_csv(slurp(part)).rows.size(), k < 2 ? 2u : 1u);
+    parts = " " + part + parts; // reversed, so merge must reorder
+  }
+  const CliRun m = cbi("sweep merge --output " + (dir / "merged.csv") + parts);
+  ASSERT_EQ(m.exit_code, 0) << m.err;
+  const Csv all = parse_csv(slurp(dir / "all.csv")), merged = parse_csv(slurp(dir / "merged.csv"));
+  EXPECT_EQ(merged.header, all.header);
+  EXPECT_EQ(timeless(merged), timeless(all));
+  // A shard given twice is kept once.
+  const CliRun twice = cbi("sweep merge " + (dir / "part0.csv") + " " + (dir / "part0.csv"));
+  EXPECT_EQ(parse_csv(twice.out).rows.size(), 2u);
+}
+
+TEST(Sweep, ResumeAfterInterruptedWrite) {
+  TempDir dir;
+  ASSERT_EQ(cbi("sweep " + kSmall + " --output " + (dir / "all.csv")).exit_code, 0);
+  const std::string full = slurp(dir / "all.csv");
+  // Keep the header and two rows, then half of the third row, as a killed run leaves it.
+  std::vector<std::string> lines = split(full, '\n');
+  std::string cut = lines[0] + "\n" + lines[1] + "\n" + lines[2] + "\n" + lines[3].substr(0, 20);
+  std::ofstream(dir / "part.csv") << cut;
+  const CliRun r = cbi("sweep " + kSmall + " --resume --output " + (dir / "part.csv"));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.err.find("4 points measured, 2 already in the CSV"), std::string::npos) << r.err;
+  EXPECT_EQ(timeless(parse_csv(slurp(dir / "part.csv"))), timeless(parse_csv(full)));
+  // Resuming a finished sweep measures nothing.
+  const CliRun again = cbi("sweep " + kSmall + " --resume --output " + (dir / "part.csv"));
+  EXPECT_NE(again.err.find("0 points measured, 6 already"), std::string::npos) << again.err;
+}
+
+TEST(Sweep, JsonCarriesMetaAndRows) {
+  TempDir dir;
+  const CliRun r = cbi("sweep --grid table3.1 --output " + (dir / "t.csv") + " --json " +
+                       (dir / "t.json"));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const std::string json = slurp(dir / "t.json");
+  for (const char *key : {"\"grid\": \"table3.1\"", "\"device\": \"none (simulator)\"",
+                          "\"command\":", "\"date\":", "\"sim_l1_misses\":"})
+    EXPECT_NE(json.find(key), std::string::npos) << key;
+  EXPECT_EQ(parse_csv(slurp(dir / "t.csv")).rows.size(), 6u);
+}
+
+TEST(Sweep, BadValuesExit2WithoutOutput) {
+  TempDir dir;
+  const std::string out = dir / "bad.csv";
+  for (const char *args :
+       {"--shard 4/4", "--order column:0", "--block 16", "--type quad", "--cache size=100",
+        "--backend cpu", "--grid fig9.9", "--jobs 0"}) {
+    const CliRun r = cbi(std::string("sweep ") + args + " --output " + out);
+    EXPECT_EQ(r.exit_code, 2) << args << ": " << r.err;
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+    EXPECT_FALSE(fs::exists(out)) << args;
+  }
+  ASSERT_EQ(cbi("sweep " + kSmall + " --output " + out).exit_code, 0);
+  const CliRun mismatch = cbi("sweep " + kSmall + " --backend sim,gpu --resume --output " + out);
+  EXPECT_TRUE(mismatch.exit_code == 2 || mismatch.exit_code == 3) << mismatch.err;
+}
+
+TEST(Sweep, GpuBackendWithoutDeviceExits3) {
+  TempDir dir;
+  const CliRun r = cbi("sweep --backend gpu --size 64 --output " + (dir / "g.csv"));
+  if (r.exit_code == 0)
+    GTEST_SKIP() << "a CUDA device is present";
+  EXPECT_EQ(r.exit_code, 3) << r.err;
+  EXPECT_NE(r.err.find("--backend gpu"), std::string::npos) << r.err;
+  EXPECT_FALSE(fs::exists(dir / "g.csv"));
+}
+
+} // namespace
