@@ -1,53 +1,22 @@
 // End-to-end tests of the `cbi` binary: bad values exit 2 with one line naming the option and the
 // allowed values, no partial output file is left behind, JSON carries the per-level counts, and the
 // CSV output matches reviewed golden files line by line.
+#include "cli_run.hpp"
+
 #include <gtest/gtest.h>
 
-#include <array>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
 #include <sstream>
 #include <string>
-#include <sys/wait.h>
-#include <unistd.h>
 
 namespace {
 
-struct CliRun {
-  int exit_code;
-  std::string out;
-  std::string err;
-};
+using cbi::test::CliRun;
+using cbi::test::slurp;
 
-std::string bin_dir() {
-  const char *b = std::getenv("CBI_BIN");
-  return b ? b : CBI_BIN_DIR;
-}
-
-std::string slurp(const std::string &path) {
-  std::ifstream f(path);
-  std::stringstream ss;
-  ss << f.rdbuf();
-  return ss.str();
-}
-
-CliRun cbi(const std::string &args) {
-  char err_path[] = "/tmp/cbi_test_err_XXXXXX";
-  const int fd = mkstemp(err_path);
-  close(fd);
-  const std::string cmd = bin_dir() + "/cbi " + args + " 2>" + err_path;
-  FILE *p = popen(cmd.c_str(), "r");
-  std::string out;
-  std::array<char, 4096> buf{};
-  std::size_t n;
-  while ((n = fread(buf.data(), 1, buf.size(), p)) > 0)
-    out.append(buf.data(), n);
-  const int status = pclose(p);
-  CliRun r{WIFEXITED(status) ? WEXITSTATUS(status) : -1, out, slurp(err_path)};
-  std::remove(err_path);
-  return r;
-}
+using cbi::test::cbi_run;
 
 int count_lines(const std::string &s) {
   int n = 0;
@@ -85,20 +54,20 @@ TEST(Cli, BadValuesExitTwoWithOneLineNamingTheOption) {
       {"analyze --threads x", "--threads"},
   };
   for (const auto &[args, option] : cases) {
-    const CliRun r = cbi(args);
+    const CliRun r = cbi_run(args);
     EXPECT_EQ(r.exit_code, 2) << args << "\n" << r.err;
     EXPECT_EQ(count_lines(r.err), 1) << args << "\n" << r.err;
     EXPECT_NE(r.err.find(option), std::string::npos) << args << "\n" << r.err;
     EXPECT_TRUE(r.out.empty()) << args;
   }
   // Messages say what is allowed.
-  EXPECT_NE(cbi("simulate --policy mru").err.find("lru, fifo, random, volta"), std::string::npos);
-  EXPECT_NE(cbi("simulate --order spiral").err.find("column:W"), std::string::npos);
+  EXPECT_NE(cbi_run("simulate --policy mru").err.find("lru, fifo, random, volta"), std::string::npos);
+  EXPECT_NE(cbi_run("simulate --order spiral").err.find("column:W"), std::string::npos);
 }
 
 TEST(Cli, UnknownCommandAndNoArgumentsAreUsageErrors) {
-  EXPECT_EQ(cbi("frobnicate").exit_code, 2);
-  const CliRun none = cbi("");
+  EXPECT_EQ(cbi_run("frobnicate").exit_code, 2);
+  const CliRun none = cbi_run("");
   EXPECT_EQ(none.exit_code, 2);
   EXPECT_NE(none.out.find("simulate"), std::string::npos);
 }
@@ -106,16 +75,16 @@ TEST(Cli, UnknownCommandAndNoArgumentsAreUsageErrors) {
 TEST(Cli, NoPartialOutputFileOnBadInput) {
   const std::string path = "/tmp/cbi_cli_test_output.json";
   std::remove(path.c_str());
-  EXPECT_EQ(cbi("simulate --format json --output " + path + " --ways 7").exit_code, 2);
+  EXPECT_EQ(cbi_run("simulate --format json --output " + path + " --ways 7").exit_code, 2);
   EXPECT_FALSE(std::ifstream(path).good());
-  EXPECT_EQ(cbi("simulate --format json --output " + path).exit_code, 0);
+  EXPECT_EQ(cbi_run("simulate --format json --output " + path).exit_code, 0);
   const std::string json = slurp(path);
   EXPECT_NE(json.find("\"misses\": 316"), std::string::npos) << json;
   std::remove(path.c_str());
 }
 
 TEST(Cli, JsonCarriesPerLevelCounts) {
-  const CliRun r = cbi("simulate --size 64 --stencil 5x5 --level size=1KiB,line=64,ways=4 "
+  const CliRun r = cbi_run("simulate --size 64 --stencil 5x5 --level size=1KiB,line=64,ways=4 "
                     "--level size=16KiB,line=64,ways=8 --format json");
   ASSERT_EQ(r.exit_code, 0) << r.err;
   for (const char *key : {"\"accesses\"", "\"hits\"", "\"misses\"", "\"fetches\"", "\"evictions\""}) {
@@ -137,7 +106,7 @@ TEST(Cli, JsonCarriesPerLevelCounts) {
 
 TEST(Cli, HelpTeachesWithExamples) {
   for (const char *cmd : {"simulate", "mrc", "analyze"}) {
-    const CliRun r = cbi(std::string(cmd) + " --help");
+    const CliRun r = cbi_run(std::string(cmd) + " --help");
     EXPECT_EQ(r.exit_code, 0) << cmd;
     EXPECT_NE(r.out.find("Examples:"), std::string::npos) << cmd;
     EXPECT_NE(r.out.find("--order"), std::string::npos) << cmd;
@@ -156,7 +125,7 @@ TEST(Cli, CsvMatchesGoldenFiles) {
        "analyze_issue_example.csv"},
   };
   for (const auto &[args, file] : cases) {
-    const CliRun r = cbi(args);
+    const CliRun r = cbi_run(args);
     ASSERT_EQ(r.exit_code, 0) << args << r.err;
     EXPECT_EQ(r.out, slurp(std::string(source) + "/tests/cli/golden/" + file)) << args;
   }
@@ -165,14 +134,14 @@ TEST(Cli, CsvMatchesGoldenFiles) {
 TEST(Cli, NdSizesFoldIntoTheVerticalDimension) {
   // §4.1.2: a 16x4x4 task grid folds into 16x16, so it simulates exactly as --size 16x16 does; the
   // first extent stays horizontal, so 4x4x16 (= 4x64) is a different trace.
-  const CliRun folded = cbi("simulate --size 16x4x4 --order column:8 --format csv");
-  const CliRun flat = cbi("simulate --size 16x16 --order column:8 --format csv");
-  const CliRun other = cbi("simulate --size 4x4x16 --order column:8 --format csv");
+  const CliRun folded = cbi_run("simulate --size 16x4x4 --order column:8 --format csv");
+  const CliRun flat = cbi_run("simulate --size 16x16 --order column:8 --format csv");
+  const CliRun other = cbi_run("simulate --size 4x4x16 --order column:8 --format csv");
   ASSERT_EQ(folded.exit_code, 0) << folded.err;
   ASSERT_EQ(other.exit_code, 0) << other.err;
   EXPECT_EQ(folded.out, flat.out);
   EXPECT_NE(folded.out, other.out);
-  const CliRun bad = cbi("simulate --size 16x0x4");
+  const CliRun bad = cbi_run("simulate --size 16x0x4");
   EXPECT_EQ(bad.exit_code, 2);
   EXPECT_NE(bad.err.find("--size"), std::string::npos) << bad.err;
 }

@@ -1,0 +1,61 @@
+// Running the built binaries from end-to-end tests: cbi_run("simulate --size 16") runs
+// $CBI_BIN/cbi (or the build's bin/) with those arguments and captures exit code, stdout and stderr.
+#pragma once
+
+#include <array>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <sys/wait.h>
+#include <unistd.h>
+
+namespace cbi::test {
+
+struct CliRun {
+  int exit_code = -1; // -1 when the process did not exit normally
+  std::string out;
+  std::string err;
+};
+
+// The folder holding cbi and cbi-viz: $CBI_BIN, else the build's bin/ (CBI_BIN_DIR).
+inline std::string bin_dir() {
+  const char *b = std::getenv("CBI_BIN");
+  return b ? b : CBI_BIN_DIR;
+}
+
+// The whole file, or "" if it cannot be read.
+inline std::string slurp(const std::string &path) {
+  std::ifstream f(path);
+  std::stringstream ss;
+  ss << f.rdbuf();
+  return ss.str();
+}
+
+// Runs `<bin_dir>/<program> <args>` through the shell (args may hold quotes and redirections of
+// stdin, not of stdout or stderr).
+inline CliRun run_program(const std::string &program, const std::string &args) {
+  char err_path[] = "/tmp/cbi_test_err_XXXXXX";
+  const int fd = mkstemp(err_path);
+  if (fd >= 0)
+    close(fd);
+  const std::string cmd = bin_dir() + "/" + program + " " + args + " 2>" + err_path;
+  FILE *p = popen(cmd.c_str(), "r");
+  CliRun r;
+  if (!p)
+    return r;
+  std::array<char, 4096> buf{};
+  std::size_t n;
+  while ((n = fread(buf.data(), 1, buf.size(), p)) > 0)
+    r.out.append(buf.data(), n);
+  const int status = pclose(p);
+  r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  r.err = slurp(err_path);
+  std::remove(err_path);
+  return r;
+}
+
+inline CliRun cbi_run(const std::string &args) { return run_program("cbi", args); }
+
+} // namespace cbi::test
