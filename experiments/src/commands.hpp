@@ -7,5 +7,6 @@ int cmd_simulate(int argc, char **argv);
 int cmd_mrc(int argc, char **argv);
 int cmd_analyze(int argc, char **argv);
 int cmd_sweep(int argc, char **argv);
+int cmd_bench(int argc, char **argv);
 
 } // namespace cbi::cli

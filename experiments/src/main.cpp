@@ -21,6 +21,8 @@ const Command kCommands[] = {
      cbi::cli::cmd_analyze},
     {"sweep", "run a grid of configurations (thesis grids built in) on the simulator and/or GPU",
      cbi::cli::cmd_sweep},
+    {"bench", "run the CUDA kernels: check, time and read hardware hit rates (needs a GPU)",
+     cbi::cli::cmd_bench},
 };
 
 // Subcommands implemented by cbi-viz (SFML), found next to this binary.
@@ -85,7 +87,7 @@ int main(int argc, char **argv) {
       return 1;
     }
   }
-  std::cerr << "cbi: unknown command '" << argv[1] << "'; allowed: simulate, mrc, analyze, "
+  std::cerr << "cbi: unknown command '" << argv[1] << "'; allowed: simulate, mrc, analyze, bench, "
             << "diagram, view (see cbi --help)\n";
   return cbi::cli::kExitUsage;
 }

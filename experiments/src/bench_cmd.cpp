@@ -1,0 +1,374 @@
+// cbi bench: run the CUDA kernels (listing 3 stencil, listing 4 matmul, tiled baselines, cuBLAS)
+// under any thread order, check them against the CPU reference, time them nvbench-style and read
+// their cache hit rates from the hardware counters. Comma lists in --kernel/--order/--type run
+// every combination in one process (one Harness: the copy bandwidth is measured once).
+#include "cli.hpp"
+#include "commands.hpp"
+
+#include "cbi/kernels/bench.hpp"
+#include "cbi/parse.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <iostream>
+#include <sstream>
+
+namespace cbi::cli {
+
+namespace {
+
+std::vector<std::string> split_list(const std::string &text) {
+  std::vector<std::string> items;
+  std::stringstream ss(text);
+  std::string item;
+  while (std::getline(ss, item, ','))
+    if (!item.empty())
+      items.push_back(item);
+  return items;
+}
+
+std::string fmt(double v, int precision = 4) {
+  std::ostringstream os;
+  os.precision(precision);
+  os << v;
+  return os.str();
+}
+
+std::vector<std::pair<std::string, std::string>> device_meta(const kernels::DeviceInfo &d) {
+  return {
+      {"device", d.name + " (cc " + std::to_string(d.cc_major) + "." + std::to_string(d.cc_minor) +
+                     ")"},
+      {"sms", std::to_string(d.sms)},
+      {"sm_clock_mhz", fmt(d.sm_clock_mhz)},
+      {"memory_clock_mhz", fmt(d.memory_clock_mhz)},
+      {"l2_bytes", std::to_string(d.l2_bytes)},
+      {"memory_gbs_theoretical", fmt(d.memory_gbs_theoretical)},
+      {"copy_gbs_measured", fmt(d.copy_gbs)},
+      {"fp32_gflops_peak", fmt(d.fp32_gflops_peak)},
+      {"fp64_gflops_peak", fmt(d.fp64_gflops_peak)},
+      {"driver_runtime", std::to_string(d.driver_version) + "/" + std::to_string(d.runtime_version)},
+  };
+}
+
+std::string json_number(double v) {
+  if (!std::isfinite(v))
+    return "null";
+  std::ostringstream os;
+  os.precision(9);
+  os << v;
+  return os.str();
+}
+
+// Every sample and the full device block, which the flat table cannot hold.
+void print_bench_json(std::ostream &os, const kernels::DeviceInfo &d,
+                      const std::vector<kernels::BenchResult> &results, const std::string &command,
+                      const std::vector<std::string> &notes) {
+  os << "{\n  \"command\": " << json_escape(command) << ",\n  \"date\": "
+     << json_escape(utc_timestamp()) << ",\n  \"device\": {";
+  const auto meta = device_meta(d);
+  for (size_t i = 0; i < meta.size(); ++i)
+    os << (i ? ", " : "") << json_escape(meta[i].first) << ": " << json_escape(meta[i].second);
+  os << "},\n  \"results\": [";
+  for (size_t i = 0; i < results.size(); ++i) {
+    const kernels::BenchResult &r = results[i];
+    const kernels::BenchConfig &c = r.config;
+    os << (i ? "," : "") << "\n    {\"config\": " << json_escape(c.describe())
+       << ", \"kernel\": " << json_escape(kernels::to_string(c.kernel))
+       << ", \"order\": " << json_escape(remap::to_string(c.order))
+       << ", \"type\": " << json_escape(kernels::to_string(c.type)) << ", \"width\": " << c.width
+       << ", \"height\": " << c.height << ", \"stencil_w\": " << c.stencil_w
+       << ", \"stencil_h\": " << c.stencil_h << ", \"depth\": " << c.effective_depth()
+       << ", \"block_threads\": " << c.block_threads << ", \"cold\": " << (c.cold ? "true" : "false")
+       << ",\n     \"check\": {\"ran\": " << (r.check.ran ? "true" : "false")
+       << ", \"passed\": " << (r.check.passed ? "true" : "false")
+       << ", \"rel_error\": " << json_number(r.check.rel_error)
+       << ", \"bound\": " << json_number(r.check.bound) << ", \"checked\": " << r.check.checked
+       << ", \"unwritten\": " << r.check.unwritten << ", \"note\": " << json_escape(r.check.note)
+       << "},\n     \"resources\": {\"name\": " << json_escape(r.resources.name)
+       << ", \"registers\": " << r.resources.registers
+       << ", \"static_shared_bytes\": " << r.resources.static_shared_bytes
+       << ", \"dynamic_shared_bytes\": " << r.resources.dynamic_shared_bytes
+       << ", \"local_bytes\": " << r.resources.local_bytes
+       << ", \"grid_blocks\": " << r.resources.grid_blocks
+       << ", \"block_threads\": " << r.resources.block_threads << "},\n     \"median_ms\": "
+       << json_number(r.median_ms) << ", \"mean_ms\": " << json_number(r.mean_ms)
+       << ", \"noise\": " << json_number(r.noise)
+       << ", \"noise_target_met\": " << (r.noise_target_met ? "true" : "false")
+       << ", \"bytes\": " << json_number(r.bytes) << ", \"flops\": " << json_number(r.flops)
+       << ", \"gbs\": " << json_number(r.gbs) << ", \"gflops\": " << json_number(r.gflops)
+       << ", \"roofline_gflops\": " << json_number(r.roofline_gflops)
+       << ", \"roofline_fraction\": " << json_number(r.roofline_fraction)
+       << ", \"bound\": " << json_escape(r.bound) << ",\n     \"metrics\": {\"available\": "
+       << (r.metrics.available ? "true" : "false");
+    if (r.metrics.available) {
+      const double values[] = {r.metrics.l1_hit_pct,          r.metrics.l1_global_load_hits,
+                               r.metrics.l1_global_load_misses, r.metrics.l2_hit_pct,
+                               r.metrics.l2_to_l1_sectors,     r.metrics.dram_read_bytes};
+      for (size_t k = 0; k < kernels::metric_names().size(); ++k)
+        os << ", " << json_escape(kernels::metric_names()[k]) << ": " << json_number(values[k]);
+      os << ", \"passes\": " << r.metrics.passes;
+    } else if (!r.metrics.why.empty()) {
+      os << ", \"why\": " << json_escape(r.metrics.why);
+    }
+    os << "},\n     \"samples_ms\": [";
+    for (size_t k = 0; k < r.samples_ms.size(); ++k)
+      os << (k ? ", " : "") << json_number(r.samples_ms[k]);
+    os << "]}";
+  }
+  os << "\n  ]";
+  if (!notes.empty()) {
+    os << ",\n  \"notes\": [";
+    for (size_t i = 0; i < notes.size(); ++i)
+      os << (i ? ", " : "") << json_escape(notes[i]);
+    os << "]";
+  }
+  os << "\n}\n";
+}
+
+Table bench_table(const kernels::DeviceInfo &d, const std::vector<kernels::BenchResult> &results,
+                  bool metrics) {
+  Table t;
+  t.title = "cbi bench on " + d.name;
+  t.columns = {"kernel", "order", "type", "size", "shape", "block", "check", "rel_error",
+               "median_ms", "noise", "samples", "gbs", "gflops", "roofline_frac", "bound", "regs",
+               "smem_bytes", "local_bytes"};
+  if (metrics)
+    t.columns.insert(t.columns.end(), {"l1_hit_pct", "l1_ld_hit_sectors", "l1_ld_miss_sectors",
+                                       "l2_hit_pct", "l2_to_l1_sectors", "dram_read_bytes"});
+  for (const kernels::BenchResult &r : results) {
+    const kernels::BenchConfig &c = r.config;
+    const std::string shape =
+        kernels::is_stencil(c.kernel)
+            ? std::to_string(c.stencil_w) + "x" + std::to_string(c.stencil_h)
+            : "D=" + std::to_string(c.effective_depth());
+    const std::string block =
+        c.kernel == kernels::KernelKind::cublas ? "-"
+        : c.kernel == kernels::KernelKind::stencil_2d
+            ? std::to_string(c.block_x) + "x" + std::to_string(c.block_threads / c.block_x)
+            : std::to_string(r.resources.block_threads);
+    std::vector<Cell> row{std::string(kernels::to_string(c.kernel)),
+                          remap::to_string(c.order),
+                          std::string(kernels::to_string(c.type)),
+                          std::to_string(c.width) + "x" + std::to_string(c.height),
+                          shape,
+                          block,
+                          std::string(!r.check.ran ? "off" : r.check.passed ? "pass" : "FAIL"),
+                          r.check.rel_error,
+                          r.median_ms,
+                          r.noise,
+                          int64_t(r.samples_ms.size()),
+                          r.gbs,
+                          r.gflops,
+                          r.roofline_fraction,
+                          r.bound,
+                          int64_t(r.resources.registers),
+                          r.resources.static_shared_bytes + r.resources.dynamic_shared_bytes,
+                          r.resources.local_bytes};
+    if (metrics) {
+      if (r.metrics.available)
+        row.insert(row.end(), {r.metrics.l1_hit_pct, r.metrics.l1_global_load_hits,
+                               r.metrics.l1_global_load_misses, r.metrics.l2_hit_pct,
+                               r.metrics.l2_to_l1_sectors, r.metrics.dram_read_bytes});
+      else
+        row.insert(row.end(), 6, Cell(std::string("n/a")));
+    }
+    t.add_row(row);
+  }
+  t.meta = device_meta(d);
+  return t;
+}
+
+} // namespace
+
+int cmd_bench(int argc, char **argv) {
+  static const std::string kernel_help = std::string("kernel, or a comma list: ") +
+                                         kernels::kernel_syntax() + " (default stencil)";
+  static const std::string order_help = std::string("thread order for stencil/matmul, or a comma "
+                                                    "list: ") +
+                                        remap::order_syntax() + "; default linear";
+  po::options_description desc("Options");
+  desc.add_options()
+    ("kernel", po::value<std::string>(), kernel_help.c_str())
+    ("order", po::value<std::string>(), order_help.c_str())
+    ("block", po::value<std::string>(), "threads per block, 32..1024 (default 256); for "
+                                        "stencil-2d WxH (default 32x8)")
+    ("size", po::value<std::string>(), "output I_w x I_h as WxH or N (default 4096x4096)")
+    ("stencil", po::value<std::string>(), "stencil window SxS, odd (default 9x9)")
+    ("depth", po::value<std::string>(), "matmul inner dimension D (default I_w)")
+    ("type", po::value<std::string>(), "half | float | double, or a comma list (default float)")
+    ("metrics", po::bool_switch(), "read L1/L2/DRAM counters with the CUPTI range profiler")
+    ("cold", po::bool_switch(), "flush L2 before every timed sample")
+    ("no-check", po::bool_switch(), "skip the CPU-reference check (on by default)")
+    ("no-time", po::bool_switch(), "check (and profile) only; take no timed samples")
+    ("min-samples", po::value<std::string>(), "timed samples at least (default 20)")
+    ("max-noise", po::value<std::string>(), "stop once stdev/mean <= this (default 0.005)")
+    ("max-seconds", po::value<std::string>(), "... or once this much kernel time was sampled "
+                                              "(default 1)")
+    ("seed", po::value<std::string>(), "seed of the random inputs (default 1)");
+  add_output_options(desc);
+  po::variables_map vm;
+  if (!parse_args(argc, argv, desc, vm,
+                  "usage: cbi bench [options]\n\n"
+                  "Runs a CUDA kernel on the GPU: checks it against a double-precision CPU "
+                  "reference on random\ninputs (poisoned output, relative-error bound per type), "
+                  "then times it with CUDA events (median\nof >= 20 samples, stops at the noise "
+                  "target) and relates it to the measured device-to-device\ncopy bandwidth and the "
+                  "FP peak (roofline). --metrics adds hardware hit rates (CUPTI).\nNeeds a CUDA "
+                  "device: exits 3 without one.",
+                  "  cbi bench --kernel stencil --order column:32 --size 4096 --stencil 9x9\n"
+                  "  cbi bench --kernel stencil --order linear,column:32 --type half,float,double "
+                  "--metrics\n"
+                  "  cbi bench --kernel matmul --order column:32 --size 2048 --block 128 --format "
+                  "json\n"
+                  "  cbi bench --kernel sgemm-tiled,cublas --size 4096 --format csv --output "
+                  "gemm.csv\n"
+                  "  cbi bench --kernel stencil-smem --size 4096 --cold"))
+    return 0;
+
+  // Every option is validated before the device is touched, so bad input exits 2 on any machine.
+  kernels::BenchConfig base;
+  if (has(vm, "size")) {
+    const auto [w, h] = parse_extent(get(vm, "size", ""), "--size", true, 1LL << 31);
+    base.width = w;
+    base.height = h;
+  }
+  const auto [sw, sh] = parse_extent(get(vm, "stencil", "9x9"), "--stencil", true, 1 << 15);
+  base.stencil_w = int(sw);
+  base.stencil_h = int(sh);
+  if (has(vm, "depth"))
+    base.depth = parse_positive(get(vm, "depth", ""), "--depth", 1LL << 31);
+  const bool block_given = has(vm, "block");
+  const std::string block = get(vm, "block", "256");
+  base.check = !vm["no-check"].as<bool>();
+  base.time = !vm["no-time"].as<bool>();
+  base.metrics = vm["metrics"].as<bool>();
+  base.cold = vm["cold"].as<bool>();
+  if (has(vm, "min-samples"))
+    base.min_samples = int(parse_positive(get(vm, "min-samples", ""), "--min-samples", 1 << 20));
+  base.max_samples = std::max(base.max_samples, base.min_samples);
+  auto parse_double = [&](const char *name, double fallback) {
+    if (!has(vm, name))
+      return fallback;
+    const std::string text = get(vm, name, "");
+    try {
+      size_t used = 0;
+      const double v = std::stod(text, &used);
+      if (used == text.size())
+        return v;
+    } catch (const std::exception &) {
+    }
+    throw UsageError(std::string("--") + name, "'" + text + "' is not a number; allowed: a "
+                                                           "decimal number such as 0.01");
+  };
+  base.max_noise = parse_double("max-noise", base.max_noise);
+  base.max_seconds = parse_double("max-seconds", base.max_seconds);
+  if (has(vm, "seed"))
+    base.seed = uint64_t(parse_positive(get(vm, "seed", ""), "--seed", 1LL << 62));
+  const Format format = format_from(vm);
+
+  std::vector<kernels::KernelKind> kinds;
+  for (const std::string &k : split_list(get(vm, "kernel", "stencil")))
+    kinds.push_back(kernels::parse_kernel(k));
+  std::vector<remap::Order> orders;
+  for (const std::string &o : split_list(get(vm, "order", "linear")))
+    orders.push_back(remap::parse_order(o));
+  std::vector<kernels::ElemType> types;
+  for (const std::string &t : split_list(get(vm, "type", "float")))
+    types.push_back(kernels::parse_type(t));
+  if (kinds.empty() || orders.empty() || types.empty())
+    throw UsageError(kinds.empty() ? "--kernel" : orders.empty() ? "--order" : "--type",
+                     "empty list; allowed: one value or a comma list");
+
+  // The cross product; orders apply to remapped kernels only, and in a list a combination a kernel
+  // lacks (sgemm-tiled in half) is skipped with a note. A single configuration must be valid.
+  std::vector<kernels::BenchConfig> configs;
+  std::vector<std::string> notes;
+  const bool listed = kinds.size() * orders.size() * types.size() > 1;
+  const bool any_remapped = std::any_of(kinds.begin(), kinds.end(), kernels::is_remapped);
+  for (kernels::KernelKind k : kinds)
+    for (kernels::ElemType t : types)
+      for (size_t oi = 0; oi < (kernels::is_remapped(k) ? orders.size() : 1); ++oi) {
+        kernels::BenchConfig c = base;
+        c.kernel = k;
+        c.type = t;
+        // An --order that no listed kernel takes is an error (validate says so), not ignored.
+        c.order = kernels::is_remapped(k) || !any_remapped ? orders[oi] : remap::Order{};
+        // --block N or WxH: 1D kernels take W*H threads, stencil-2d a W-wide block (32 for N).
+        const bool two_d = block.find_first_of("xX") != std::string::npos;
+        const auto [bx, by] = parse_extent(two_d ? block : "32x" + block, "--block", false, 1024);
+        if (k == kernels::KernelKind::stencil_2d) {
+          c.block_x = two_d ? int(bx) : 32;
+          c.block_threads = two_d ? int(bx * by) : int(parse_positive(block, "--block", 1 << 20));
+        } else if (block_given) {
+          c.block_threads = two_d ? int(bx * by) : int(parse_positive(block, "--block", 1 << 20));
+        }
+        try {
+          kernels::validate(c);
+        } catch (const UsageError &e) {
+          if (!listed || e.option() != "--type")
+            throw;
+          notes.push_back("skipped " + c.describe() + ": " + e.what());
+          continue;
+        }
+        configs.push_back(c);
+      }
+  if (configs.empty())
+    throw UsageError("--type", "no kernel in --kernel offers these types; allowed: float for "
+                               "sgemm-tiled, half|float|double for the others");
+
+  std::string why;
+  if (!kernels::device_available(&why)) {
+    std::cerr << "cbi bench: no CUDA device: " << why << "\n";
+    return kExitNoDevice;
+  }
+  kernels::Harness harness(0);
+  const kernels::DeviceInfo &d = harness.device();
+  std::cerr << "device: " << d.name << ", " << d.sms << " SMs at " << fmt(d.sm_clock_mhz)
+            << " MHz, L2 " << d.l2_bytes / 1024 << " KiB, memory " << fmt(d.memory_gbs_theoretical)
+            << " GB/s theoretical, copy " << fmt(d.copy_gbs) << " GB/s measured, FP32 "
+            << fmt(d.fp32_gflops_peak / 1e3) << " TFLOP/s, FP64 " << fmt(d.fp64_gflops_peak / 1e3)
+            << " TFLOP/s peak\n";
+  if (base.metrics) {
+    const std::string no_counters = harness.counters_unavailable_reason();
+    if (!no_counters.empty()) {
+      std::cerr << "cbi bench: hardware counters unavailable: " << no_counters << "\n";
+      notes.push_back("hardware counters unavailable: " + no_counters);
+    }
+  }
+
+  std::vector<kernels::BenchResult> results;
+  int failed = 0;
+  for (size_t i = 0; i < configs.size(); ++i) {
+    if (configs.size() > 1)
+      std::cerr << "[" << i + 1 << "/" << configs.size() << "] " << configs[i].describe() << "\n";
+    results.push_back(harness.measure(configs[i]));
+    const kernels::BenchResult &r = results.back();
+    if (r.check.ran && !r.check.passed) {
+      ++failed;
+      notes.push_back("CHECK FAILED: " + configs[i].describe() + ": relative error " +
+                      fmt(r.check.rel_error) + " > bound " + fmt(r.check.bound) + ", " +
+                      std::to_string(r.check.unwritten) + " outputs unwritten");
+    }
+    if (r.config.metrics && !r.metrics.available && !r.metrics.why.empty() &&
+        harness.counters_unavailable_reason().empty())
+      notes.push_back("counters of " + configs[i].describe() + " unavailable: " + r.metrics.why);
+  }
+
+  const std::string command = command_line(argc, argv);
+  std::ostringstream os;
+  if (format == Format::json) {
+    print_bench_json(os, d, results, command, notes);
+  } else {
+    Table t = bench_table(d, results, base.metrics);
+    t.meta.push_back({"command", command});
+    t.meta.push_back({"date", utc_timestamp()});
+    t.notes = notes;
+    print(os, t, format);
+  }
+  write_file_atomic(get(vm, "output", "-"), os.str());
+  if (failed)
+    std::cerr << "cbi bench: " << failed << " configuration(s) failed the correctness check\n";
+  return failed ? 1 : 0;
+}
+
+} // namespace cbi::cli
