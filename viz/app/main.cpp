@@ -12,6 +12,8 @@ namespace {
 const cbi::cli::Command kCommands[] = {
     {"diagram", "spatial-temporal diagrams (§3.2) as labelled PNG; no display needed",
      cbi::viz_app::cmd_diagram},
+    {"plot", "heatmap, line and scatter plots of a tidy CSV (cbi sweep) as PNG",
+     cbi::viz_app::cmd_plot},
 };
 
 void usage(std::ostream &os) {

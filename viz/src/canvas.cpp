@@ -3,6 +3,7 @@
 #include <SFML/Graphics/Image.hpp>
 
 #include <algorithm>
+#include <cstdlib>
 #include <cstdio>
 #include <stdexcept>
 #include <unistd.h>
@@ -101,6 +102,34 @@ void Canvas::blit(const Canvas &src, int x, int y) {
   for (int sy = 0; sy < src.height(); ++sy)
     for (int sx = 0; sx < src.width(); ++sx)
       set(x + sx, y + sy, src.pixel(sx, sy));
+}
+
+void Canvas::line(int x0, int y0, int x1, int y1, Color c, int width) {
+  const int dx = std::abs(x1 - x0), dy = -std::abs(y1 - y0);
+  const int sx = x0 < x1 ? 1 : -1, sy = y0 < y1 ? 1 : -1;
+  const int half = (width - 1) / 2;
+  int err = dx + dy;
+  for (;;) {
+    fill_rect({x0 - half, y0 - half, width, width}, c);
+    if (x0 == x1 && y0 == y1)
+      return;
+    const int e2 = 2 * err;
+    if (e2 >= dy) {
+      err += dy;
+      x0 += sx;
+    }
+    if (e2 <= dx) {
+      err += dx;
+      y0 += sy;
+    }
+  }
+}
+
+void Canvas::disc(int cx, int cy, int radius, Color c) {
+  for (int y = -radius; y <= radius; ++y)
+    for (int x = -radius; x <= radius; ++x)
+      if (x * x + y * y <= radius * radius + radius)
+        set(cx + x, cy + y, c);
 }
 
 void Canvas::save_png(const std::string &path) const {

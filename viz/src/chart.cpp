@@ -95,7 +95,10 @@ int draw_axis(Canvas *canvas, const Font &font, const Rect &area, Side side, con
   else
     canvas->vline(edge, area.y, area.bottom() - 1, style.axis);
 
-  int last_label_end = -1000000; // pixel extent of the previous label, to skip overlaps
+  // Pixel extent of the previous label along the axis, to skip overlaps; ticks may run either way
+  // along it (a y axis grows upward).
+  int last_lo = 0, last_hi = 0;
+  bool any_label = false;
   for (const Tick &t : ticks) {
     const int p = static_cast<int>(std::lround(scale(t.value)));
     const int len = t.major ? style.tick_len : (style.tick_len + 1) / 2;
@@ -108,9 +111,11 @@ int draw_axis(Canvas *canvas, const Font &font, const Rect &area, Side side, con
     const Font::Extent e = font.measure(t.label, style.tick_px);
     const int along = horizontal ? e.width : e.height();
     const int start = p - along / 2;
-    if (start <= last_label_end + 4)
+    if (any_label && start < last_hi + 4 && start + along > last_lo - 4)
       continue;
-    last_label_end = start + along;
+    any_label = true;
+    last_lo = start;
+    last_hi = start + along;
     const int out = edge + sign * (style.tick_len + gap);
     if (horizontal)
       font.draw(*canvas, p, out, t.label, style.tick_px, style.muted, Align::center,

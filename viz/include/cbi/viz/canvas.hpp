@@ -48,6 +48,9 @@ public:
   void hline(int x0, int x1, int y, Color c); // inclusive ends
   void vline(int x, int y0, int y1, Color c);
   void blit(const Canvas &src, int x, int y);
+  // A straight line of `width` px (a square brush stepped along Bresenham's line), ends included.
+  void line(int x0, int y0, int x1, int y1, Color c, int width = 1);
+  void disc(int cx, int cy, int radius, Color c); // a filled circle
 
   // Writes a PNG through a temporary file and a rename, so a failed run leaves no partial image.
   // Throws std::runtime_error when the file cannot be written.

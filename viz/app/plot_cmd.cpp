@@ -1,0 +1,76 @@
+// cbi plot heatmap|lines|scatter: PNG plots of a tidy CSV (what `cbi sweep` writes), headless.
+#include "cli.hpp"
+#include "commands.hpp"
+
+#include "cbi/viz/plot.hpp"
+
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+namespace cbi::viz_app {
+
+namespace po = boost::program_options;
+
+int cmd_plot(int argc, char **argv) {
+  po::options_description desc("Options");
+  desc.add_options()
+    ("input", po::value<std::string>(), "tidy CSV with a header row (e.g. from cbi sweep); required")
+    ("output,o", po::value<std::string>(), "PNG to write (default plot.png); written atomically")
+    ("x", po::value<std::string>(), "x column. heatmap: default the W of column:W orders; lines: "
+                                    "default size; scatter: required")
+    ("y", po::value<std::string>(), "y column. heatmap: default block; lines: default the value "
+                                    "column; scatter: required")
+    ("value", po::value<std::string>(), "value column (heatmap colour, lines y); default the first "
+                                        "of value, gpu_time_ms, sim_l1_misses, sim_l1_hit_pct with "
+                                        "numbers")
+    ("series", po::value<std::string>(), "column naming each line (lines) or point label (scatter); "
+                                         "default order")
+    ("title", po::value<std::string>(), "title (default: from the columns)");
+  const std::string kind_text = argc >= 2 && argv[1][0] != '-' ? argv[1] : "";
+  po::variables_map vm;
+  if (!cli::parse_args(
+          argc - (kind_text.empty() ? 0 : 1), argv + (kind_text.empty() ? 0 : 1), desc, vm,
+          "usage: cbi plot heatmap|lines|scatter --input F.csv --output F.png [--x COL] [--y COL]\n"
+          "                [--value COL] [--series COL] [--title T]\n\n"
+          "heatmap: column width (x) by block size (y); each cell's colour and number is the value "
+          "relative to\n  the naive (linear) order at that block size, blue better, vermillion "
+          "worse; the best cell is\n  outlined. Rows of the largest input size are used; repeated "
+          "cells are averaged.\n"
+          "lines:   x = input size (log2 axis when it spans 16x or more), one line per order.\n"
+          "scatter: one labelled point per row, x column against y column.\n"
+          "Whether larger is better is read from the column name (hit, gbs, gflops, speedup: "
+          "larger; else smaller).\nNumbers are read from the start of a cell: 4096x4096 -> 4096, "
+          "column:32 -> 32. Needs no display.",
+          "  cbi plot heatmap --input sweep.csv --output heat.png --value gpu_time_ms\n"
+          "  cbi plot lines --input sweep.csv --output lines.png --y sim_l1_hit_pct\n"
+          "  cbi plot scatter --input sweep.csv --output sc.png --x sim_l1_hit_pct --y gpu_time_ms"))
+    return 0;
+  viz::PlotSpec spec;
+  spec.kind = viz::parse_plot_kind(kind_text);
+  if (!cli::has(vm, "input"))
+    throw UsageError("--input", "missing; allowed: a CSV file path");
+  const std::string input = cli::get(vm, "input", "");
+  std::ifstream in(input);
+  if (!in)
+    throw UsageError("--input", "cannot read '" + input + "'; allowed: a readable CSV file");
+  std::stringstream ss;
+  ss << in.rdbuf();
+  const std::string output = cli::get(vm, "output", "plot.png");
+  if (output.size() < 4 || output.substr(output.size() - 4) != ".png")
+    throw UsageError("--output", "'" + output + "' does not end in .png; allowed: a .png path");
+  spec.x = cli::get(vm, "x", "");
+  spec.y = cli::get(vm, "y", "");
+  spec.value = cli::get(vm, "value", "");
+  spec.series = cli::get(vm, "series", "");
+  spec.title = cli::get(vm, "title", "");
+  viz::PlotLayout layout;
+  const viz::Canvas c = viz::plot(viz::parse_csv(ss.str()), spec, &layout);
+  c.save_png(output);
+  std::cout << "wrote " << output << " (" << c.width() << " x " << c.height() << " px, "
+            << layout.cells << (spec.kind == viz::PlotKind::heatmap ? " cells" : " points")
+            << ")\n";
+  return 0;
+}
+
+} // namespace cbi::viz_app

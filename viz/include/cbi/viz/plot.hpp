@@ -1,0 +1,54 @@
+// Plots of tidy CSV tables (one row per measurement, as `cbi sweep` writes them): a heatmap of
+// column width x block size relative to the naive order, lines over input size with one line per
+// order, and a labelled scatter of one column against another. Drawn headless into a Canvas.
+#pragma once
+
+#include "cbi/viz/canvas.hpp"
+
+#include <string>
+#include <vector>
+
+namespace cbi::viz {
+
+struct CsvTable {
+  std::vector<std::string> columns;
+  std::vector<std::vector<std::string>> rows; // every row has columns.size() cells
+  int index(const std::string &column) const; // -1 if absent
+};
+
+// RFC 4180: commas, double quotes ("" inside quotes), CRLF or LF. Throws UsageError(option) on
+// ragged rows.
+CsvTable parse_csv(const std::string &text, const std::string &option = "--input");
+
+// A number at the start of a cell: "4096" -> 4096, "4096x4096" -> 4096, "column:32" -> 32,
+// "12.5%" -> 12.5. Returns false for empty or non-numeric cells.
+bool leading_number(const std::string &cell, double &value);
+
+enum class PlotKind { heatmap, lines, scatter };
+PlotKind parse_plot_kind(const std::string &text); // UsageError naming the subcommand
+
+struct PlotSpec {
+  PlotKind kind = PlotKind::lines;
+  // Column names; empty picks the kind's default (see plot_defaults).
+  std::string x, y, value, series, title;
+};
+
+// Fills the empty names of `spec` for `table` and checks that every named column exists (UsageError
+// naming --x, --y, --value or --series). Defaults: heatmap x = the order's column width, y = block,
+// value = the first of value, gpu_time_ms, sim_l1_misses, sim_l1_hit_pct with numbers; lines x =
+// size, y = that value column, series = order; scatter x and y required, series = order (labels).
+PlotSpec plot_defaults(const CsvTable &table, PlotSpec spec);
+
+// True where a larger value is better (hit rates, GB/s, GFLOP/s, speed-ups), by column name.
+bool higher_is_better(const std::string &column);
+
+struct PlotLayout {
+  Rect plot;    // the data area
+  Rect legend;  // lines: the series legend
+  Rect best;    // heatmap: the best cell
+  int cells = 0; // heatmap cells drawn / points drawn
+};
+
+Canvas plot(const CsvTable &table, const PlotSpec &spec, PlotLayout *layout = nullptr);
+
+} // namespace cbi::viz

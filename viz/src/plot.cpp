@@ -1,0 +1,494 @@
+#include "cbi/viz/plot.hpp"
+
+#include "cbi/error.hpp"
+#include "cbi/viz/chart.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <map>
+#include <set>
+
+namespace cbi::viz {
+
+int CsvTable::index(const std::string &column) const {
+  const auto it = std::find(columns.begin(), columns.end(), column);
+  return it == columns.end() ? -1 : static_cast<int>(it - columns.begin());
+}
+
+CsvTable parse_csv(const std::string &text, const std::string &option) {
+  std::vector<std::vector<std::string>> records;
+  std::vector<std::string> record;
+  std::string cell;
+  bool quoted = false, any = false;
+  auto end_record = [&] {
+    record.push_back(cell);
+    cell.clear();
+    if (!(record.size() == 1 && record[0].empty()))
+      records.push_back(record);
+    record.clear();
+    any = false;
+  };
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const char ch = text[i];
+    if (quoted) {
+      if (ch == '"' && i + 1 < text.size() && text[i + 1] == '"') {
+        cell += '"';
+        ++i;
+      } else if (ch == '"') {
+        quoted = false;
+      } else {
+        cell += ch;
+      }
+      continue;
+    }
+    any = true;
+    if (ch == '"')
+      quoted = true;
+    else if (ch == ',') {
+      record.push_back(cell);
+      cell.clear();
+    } else if (ch == '\n')
+      end_record();
+    else if (ch != '\r')
+      cell += ch;
+  }
+  if (any || !cell.empty() || !record.empty())
+    end_record();
+  if (records.empty())
+    throw UsageError(option, "the CSV is empty; allowed: a CSV with a header row");
+  CsvTable t;
+  t.columns = records.front();
+  for (std::size_t r = 1; r < records.size(); ++r) {
+    if (records[r].size() != t.columns.size())
+      throw UsageError(option, "row " + std::to_string(r + 1) + " has " +
+                                   std::to_string(records[r].size()) + " cells, the header " +
+                                   std::to_string(t.columns.size()) +
+                                   "; allowed: a rectangular CSV (cbi sweep's output)");
+    t.rows.push_back(records[r]);
+  }
+  return t;
+}
+
+bool leading_number(const std::string &cell, double &value) {
+  std::size_t start = cell.find(':');
+  start = start == std::string::npos ? 0 : start + 1;
+  const char *begin = cell.c_str() + start;
+  char *end = nullptr;
+  value = std::strtod(begin, &end);
+  return end != begin && std::isfinite(value);
+}
+
+PlotKind parse_plot_kind(const std::string &text) {
+  if (text == "heatmap")
+    return PlotKind::heatmap;
+  if (text == "lines")
+    return PlotKind::lines;
+  if (text == "scatter")
+    return PlotKind::scatter;
+  throw UsageError("plot", "unknown plot '" + text + "'; allowed: heatmap, lines, scatter");
+}
+
+bool higher_is_better(const std::string &column) {
+  for (const char *good : {"hit", "gbs", "gb_s", "gflops", "speedup", "throughput", "bandwidth"})
+    if (column.find(good) != std::string::npos)
+      return true;
+  return false;
+}
+
+namespace {
+
+bool has_numbers(const CsvTable &t, int col) {
+  double v;
+  for (const auto &row : t.rows)
+    if (leading_number(row[static_cast<std::size_t>(col)], v))
+      return true;
+  return false;
+}
+
+void require(const CsvTable &t, const std::string &name, const char *option) {
+  if (t.index(name) < 0) {
+    std::string cols;
+    for (const std::string &c : t.columns)
+      cols += (cols.empty() ? "" : ", ") + c;
+    throw UsageError(option, "no column '" + name + "' in the CSV; allowed: " + cols);
+  }
+}
+
+bool is_naive(const std::string &order) { return order == "linear" || order == "naive"; }
+
+// Okabe & Ito's eight colours, black last (it is the axis colour too).
+const char *const kSeries[] = {"#0072b2", "#d55e00", "#009e73", "#cc79a7",
+                               "#e69f00", "#56b4e9", "#f0e442", "#000000"};
+
+struct Frame {
+  const Font &font = Font::standard();
+  Style st;
+  Rect plot;
+  int title_y = 0;
+};
+
+} // namespace
+
+PlotSpec plot_defaults(const CsvTable &t, PlotSpec s) {
+  if (s.value.empty() && s.kind != PlotKind::scatter) {
+    for (const char *c : {"value", "gpu_time_ms", "sim_l1_misses", "sim_l1_hit_pct"})
+      if (t.index(c) >= 0 && has_numbers(t, t.index(c))) {
+        s.value = c;
+        break;
+      }
+    if (s.value.empty())
+      throw UsageError("--value", "no default value column with numbers; allowed: --value NAME of "
+                                  "a numeric column");
+  }
+  switch (s.kind) {
+  case PlotKind::heatmap:
+    if (s.y.empty())
+      s.y = "block";
+    if (s.x.empty())
+      require(t, "order", "--x");
+    else
+      require(t, s.x, "--x");
+    require(t, s.y, "--y");
+    require(t, s.value, "--value");
+    break;
+  case PlotKind::lines:
+    if (s.x.empty())
+      s.x = "size";
+    if (s.y.empty())
+      s.y = s.value;
+    if (s.series.empty())
+      s.series = "order";
+    require(t, s.x, "--x");
+    require(t, s.y, "--y");
+    require(t, s.series, "--series");
+    break;
+  case PlotKind::scatter:
+    if (s.x.empty() || s.y.empty())
+      throw UsageError(s.x.empty() ? "--x" : "--y",
+                       "scatter needs both columns; allowed: --x NAME --y NAME");
+    if (s.series.empty() && t.index("order") >= 0)
+      s.series = "order";
+    require(t, s.x, "--x");
+    require(t, s.y, "--y");
+    if (!s.series.empty())
+      require(t, s.series, "--series");
+    break;
+  }
+  return s;
+}
+
+namespace {
+
+Canvas heatmap(const CsvTable &t, const PlotSpec &s, PlotLayout &out) {
+  Frame f;
+  const int order_col = t.index("order"), size_col = t.index("size");
+  const int x_col = s.x.empty() ? order_col : t.index(s.x), y_col = t.index(s.y),
+            v_col = t.index(s.value);
+  // The largest input size only: sizes are not comparable cell to cell.
+  double size = -1;
+  std::set<double> sizes;
+  for (const auto &row : t.rows) {
+    double v;
+    if (size_col >= 0 && leading_number(row[static_cast<std::size_t>(size_col)], v))
+      sizes.insert(v);
+  }
+  if (!sizes.empty())
+    size = *sizes.rbegin();
+  auto at = [](const std::vector<std::string> &row, int c) -> const std::string & {
+    return row[static_cast<std::size_t>(c)];
+  };
+  std::map<double, std::pair<double, int>> naive;                  // y -> sum, count
+  std::map<std::pair<double, double>, std::pair<double, int>> cell; // (x, y) -> sum, count
+  for (const auto &row : t.rows) {
+    double x, y, v, sz;
+    if (!leading_number(at(row, y_col), y) || !leading_number(at(row, v_col), v))
+      continue;
+    if (size >= 0 && (!leading_number(at(row, size_col), sz) || sz != size))
+      continue;
+    const std::string order = order_col >= 0 ? at(row, order_col) : "";
+    if (is_naive(order)) {
+      naive[y].first += v;
+      ++naive[y].second;
+      continue;
+    }
+    if (s.x.empty() && order.rfind("column:", 0) != 0)
+      continue; // the default x axis is the column width of column:W orders
+    if (!leading_number(at(row, x_col), x))
+      continue;
+    auto &c = cell[{x, y}];
+    c.first += v;
+    ++c.second;
+  }
+  if (cell.empty())
+    throw UsageError("--input", "no rows with a numeric " + (s.x.empty() ? "column:W order" : s.x) +
+                                    ", " + s.y + " and " + s.value +
+                                    "; allowed: a sweep over column orders and block sizes");
+  std::set<double> xs, ys;
+  for (const auto &kv : cell) {
+    xs.insert(kv.first.first);
+    ys.insert(kv.first.second);
+  }
+  const bool relative = !naive.empty();
+  const bool up = higher_is_better(s.value);
+  // Per cell: the shown value (relative to naive where a naive row exists) and its goodness.
+  std::map<std::pair<double, double>, double> shown;
+  double best_good = -1e300;
+  std::pair<double, double> best{};
+  double lo = 1e300, hi = -1e300;
+  for (const auto &kv : cell) {
+    double v = kv.second.first / kv.second.second;
+    if (relative) {
+      const auto n = naive.find(kv.first.second);
+      if (n == naive.end())
+        continue;
+      v /= n->second.first / n->second.second;
+    }
+    shown[kv.first] = v;
+    lo = std::min(lo, v);
+    hi = std::max(hi, v);
+    const double good = up ? v : -v;
+    if (good > best_good) {
+      best_good = good;
+      best = kv.first;
+    }
+  }
+  const Color better = hex_color("#0072b2"), worse = hex_color("#d55e00");
+  auto colour = [&](double v) {
+    if (relative) { // log2 of the gain, saturating at 2x either way
+      const double gain = std::clamp(std::log2(up ? v : 1 / v), -1.0, 1.0);
+      return gain >= 0 ? mix(kWhite, better, 0.85 * gain) : mix(kWhite, worse, -0.85 * gain);
+    }
+    const double g = hi > lo ? (v - lo) / (hi - lo) : 1;
+    return mix(kWhite, better, 0.85 * (up ? g : 1 - g));
+  };
+  auto label = [&](double v) {
+    char buf[32];
+    if (relative)
+      std::snprintf(buf, sizeof buf, "%.2fx", v);
+    else
+      return short_number(v);
+    return std::string(buf);
+  };
+  int cell_w = 64;
+  for (const auto &kv : shown)
+    cell_w = std::max(cell_w, f.font.measure(label(kv.second), f.st.tick_px).width + 14);
+  const int cell_h = 34;
+  const int nx = static_cast<int>(xs.size()), ny = static_cast<int>(ys.size());
+  std::vector<Tick> xt, yt;
+  const std::vector<double> xv(xs.begin(), xs.end()), yv(ys.begin(), ys.end());
+  for (int i = 0; i < nx; ++i)
+    xt.push_back({i + 0.5, short_number(xv[static_cast<std::size_t>(i)]), true});
+  for (int j = 0; j < ny; ++j)
+    yt.push_back({j + 0.5, short_number(yv[static_cast<std::size_t>(j)]), true});
+  const std::string x_title = s.x.empty() ? "column width W (order column:W)" : s.x;
+  const Rect probe{0, 0, nx * cell_w, ny * cell_h};
+  const int left = draw_axis(nullptr, f.font, probe, Side::left, {}, yt, s.y, f.st);
+  const int bottom = draw_axis(nullptr, f.font, probe, Side::bottom, {}, xt, x_title, f.st);
+  const std::string title =
+      !s.title.empty() ? s.title
+      : relative       ? s.value + " relative to the naive order (linear)"
+                       : s.value;
+  std::string subtitle = (up ? "higher is better" : "lower is better") +
+                         std::string("; best cell outlined");
+  if (size >= 0)
+    subtitle += "; size " + short_number(size) + (sizes.size() > 1 ? " (the largest)" : "");
+  if (!relative)
+    subtitle += "; no linear rows, so absolute values";
+  const Font::Extent te = f.font.measure(title, f.st.title_px);
+  const Font::Extent se = f.font.measure(subtitle, f.st.tick_px);
+  const int top = f.st.margin + te.height() + 3 + se.height() + f.st.margin;
+  const Rect area{f.st.margin + left, top, nx * cell_w, ny * cell_h};
+  std::vector<LegendItem> items;
+  if (relative)
+    items = {{mix(kWhite, better, 0.85), "2x better than naive"},
+             {kWhite, "same as naive"},
+             {mix(kWhite, worse, 0.85), "2x worse"}};
+  const int legend_y = area.bottom() + bottom + f.st.margin;
+  const int width =
+      std::max({area.right() + f.st.margin, te.width + 2 * f.st.margin, se.width + 2 * f.st.margin,
+                draw_legend(nullptr, f.font, 0, 0, 1 << 20, items, f.st).w + 2 * f.st.margin});
+  const Rect lbox = draw_legend(nullptr, f.font, f.st.margin, legend_y, width, items, f.st);
+  Canvas c(width, (items.empty() ? legend_y : lbox.bottom()) + f.st.margin, f.st.background);
+  f.font.draw(c, f.st.margin, f.st.margin, title, f.st.title_px, f.st.text);
+  f.font.draw(c, f.st.margin, f.st.margin + te.height() + 3, subtitle, f.st.tick_px, f.st.muted);
+  for (const auto &kv : shown) {
+    const int i = static_cast<int>(std::distance(xs.begin(), xs.find(kv.first.first)));
+    const int j = static_cast<int>(std::distance(ys.begin(), ys.find(kv.first.second)));
+    const Rect r{area.x + i * cell_w, area.y + j * cell_h, cell_w, cell_h};
+    const Color fill = colour(kv.second);
+    c.fill_rect(r, fill);
+    const int luma = (fill.r * 299 + fill.g * 587 + fill.b * 114) / 1000;
+    f.font.draw(c, r.x + r.w / 2, r.y + r.h / 2, label(kv.second), f.st.tick_px,
+                luma < 110 ? kWhite : f.st.text, Align::center, Align::center);
+    c.outline_rect(r, f.st.frame);
+    ++out.cells;
+    if (kv.first == best)
+      out.best = r;
+  }
+  for (int k = 0; k < 3; ++k) // the best cell: a heavy outline
+    c.outline_rect({out.best.x + k, out.best.y + k, out.best.w - 2 * k, out.best.h - 2 * k},
+                   kBlack);
+  const Scale sx{0, static_cast<double>(nx), static_cast<double>(area.x),
+                 static_cast<double>(area.right())};
+  const Scale sy{0, static_cast<double>(ny), static_cast<double>(area.y),
+                 static_cast<double>(area.bottom())};
+  draw_axis(&c, f.font, area, Side::bottom, sx, xt, x_title, f.st);
+  draw_axis(&c, f.font, area, Side::left, sy, yt, s.y, f.st);
+  out.plot = area;
+  out.legend = draw_legend(&c, f.font, f.st.margin, legend_y, width, items, f.st);
+  return c;
+}
+
+// Axis ticks for [lo, hi]: powers of two on a log2 axis, else round steps.
+std::vector<Tick> ticks_for(double lo, double hi, bool log2_axis, int max_ticks) {
+  std::vector<Tick> ticks;
+  if (log2_axis) {
+    for (double e = std::ceil(std::log2(lo) - 1e-9); e <= std::log2(hi) + 1e-9; ++e)
+      ticks.push_back({e, short_number(std::pow(2.0, e)), true});
+    return ticks;
+  }
+  for (double v : nice_ticks(lo, hi, max_ticks))
+    ticks.push_back({v, short_number(v), true});
+  return ticks;
+}
+
+Canvas xy_plot(const CsvTable &t, const PlotSpec &s, PlotLayout &out) {
+  Frame f;
+  const bool lines = s.kind == PlotKind::lines;
+  const int x_col = t.index(s.x), y_col = t.index(s.y);
+  const int s_col = s.series.empty() ? -1 : t.index(s.series);
+  struct Point {
+    double x, y;
+    std::string label;
+  };
+  std::vector<std::string> series_names; // in order of first appearance
+  std::map<std::string, std::vector<Point>> series;
+  for (const auto &row : t.rows) {
+    double x, y;
+    if (!leading_number(row[static_cast<std::size_t>(x_col)], x) ||
+        !leading_number(row[static_cast<std::size_t>(y_col)], y))
+      continue;
+    const std::string name = s_col >= 0 ? row[static_cast<std::size_t>(s_col)] : "";
+    if (!series.count(name))
+      series_names.push_back(name);
+    series[name].push_back({x, y, name});
+  }
+  if (series.empty())
+    throw UsageError("--input", "no rows with numbers in both " + s.x + " and " + s.y +
+                                    "; allowed: numeric columns (see the CSV header)");
+  double x_lo = 1e300, x_hi = -1e300, y_lo = 1e300, y_hi = -1e300;
+  for (auto &kv : series) {
+    if (lines) { // one point per x: the mean of the rows that share it
+      std::map<double, std::pair<double, int>> by_x;
+      for (const Point &p : kv.second) {
+        by_x[p.x].first += p.y;
+        ++by_x[p.x].second;
+      }
+      kv.second.clear();
+      for (const auto &b : by_x)
+        kv.second.push_back({b.first, b.second.first / b.second.second, kv.first});
+    }
+    for (const Point &p : kv.second) {
+      x_lo = std::min(x_lo, p.x);
+      x_hi = std::max(x_hi, p.x);
+      y_lo = std::min(y_lo, p.y);
+      y_hi = std::max(y_hi, p.y);
+    }
+  }
+  const bool log_x = x_lo > 0 && x_hi / x_lo >= 16;
+  if (y_lo >= 0 && y_lo < 0.5 * y_hi)
+    y_lo = 0;
+  if (y_hi == y_lo)
+    y_hi = y_lo + 1;
+  if (!log_x && x_hi == x_lo) {
+    x_lo -= 1;
+    x_hi += 1;
+  }
+  const double y_pad = (y_hi - y_lo) * 0.05;
+  const double ax_lo = log_x ? std::log2(x_lo) : x_lo, ax_hi = log_x ? std::log2(x_hi) : x_hi;
+  const double x_pad = std::max((ax_hi - ax_lo) * 0.04, log_x ? 0.25 : 0.0);
+  const Scale sx0{ax_lo - x_pad, ax_hi + x_pad, 0, 1};
+  const int plot_w = 760, plot_h = 440;
+  const std::vector<Tick> xt = ticks_for(x_lo, x_hi, log_x, 8);
+  const std::vector<Tick> yt = ticks_for(y_lo, y_hi + y_pad, false, 8);
+  const std::string x_title = s.x + (log_x ? " (log scale)" : "");
+  const Rect probe{0, 0, plot_w, plot_h};
+  const int left = draw_axis(nullptr, f.font, probe, Side::left, {}, yt, s.y, f.st);
+  const int bottom = draw_axis(nullptr, f.font, probe, Side::bottom, {}, xt, x_title, f.st);
+  const std::string title =
+      !s.title.empty() ? s.title
+                       : s.y + " vs " + s.x + (s.series.empty() ? "" : ", by " + s.series);
+  const Font::Extent te = f.font.measure(title, f.st.title_px);
+  const Rect area{f.st.margin + left, f.st.margin + te.height() + f.st.margin, plot_w, plot_h};
+  std::vector<LegendItem> items;
+  for (std::size_t k = 0; k < series_names.size() && (lines || series_names.size() <= 16); ++k)
+    items.push_back({hex_color(kSeries[k % 8]), series_names[k]});
+  const int label_room = lines ? 0 : 90; // scatter labels to the right of the last points
+  const int width = std::max(area.right() + f.st.margin + label_room, te.width + 2 * f.st.margin);
+  const int legend_y = area.bottom() + bottom + f.st.margin;
+  const Rect lbox = draw_legend(nullptr, f.font, f.st.margin, legend_y, width - 2 * f.st.margin,
+                                items, f.st);
+  Canvas c(width, (items.empty() ? legend_y : lbox.bottom()) + f.st.margin, f.st.background);
+  f.font.draw(c, f.st.margin, f.st.margin, title, f.st.title_px, f.st.text);
+  const Scale sx{sx0.lo, sx0.hi, static_cast<double>(area.x), static_cast<double>(area.right())};
+  const Scale sy{y_lo, y_hi + y_pad, static_cast<double>(area.bottom()),
+                 static_cast<double>(area.y)};
+  // Light grid lines at the y ticks, under the data.
+  for (const Tick &tk : yt)
+    c.hline(area.x, area.right() - 1, static_cast<int>(std::lround(sy(tk.value))),
+            Color{235, 235, 235, 255});
+  c.outline_rect({area.x - 1, area.y - 1, area.w + 2, area.h + 2}, f.st.frame);
+  auto px = [&](const Point &p) {
+    return std::make_pair(static_cast<int>(std::lround(sx(log_x ? std::log2(p.x) : p.x))),
+                          static_cast<int>(std::lround(sy(p.y))));
+  };
+  std::vector<Rect> labels;
+  for (std::size_t k = 0; k < series_names.size(); ++k) {
+    const Color col = hex_color(kSeries[k % 8]);
+    const std::vector<Point> &pts = series[series_names[k]];
+    for (std::size_t i = 0; i < pts.size(); ++i) {
+      const auto [x, y] = px(pts[i]);
+      if (lines && i > 0) {
+        const auto [x0, y0] = px(pts[i - 1]);
+        c.line(x0, y0, x, y, col, 2);
+      }
+      // Markers differ by series too (disc, square), for print and colour-blind readers.
+      if (k % 2 == 0)
+        c.disc(x, y, 4, col);
+      else
+        c.fill_rect({x - 4, y - 4, 9, 9}, col);
+      ++out.cells;
+      if (!lines && !pts[i].label.empty()) {
+        // Labels that would overprint an earlier one are left out (the legend names the colour).
+        const Font::Extent e = f.font.measure(pts[i].label, f.st.tick_px);
+        const Rect box{x + 7, y - e.height() / 2, e.width, e.height()};
+        const bool clash = std::any_of(labels.begin(), labels.end(), [&](const Rect &r) {
+          return box.x < r.right() && r.x < box.right() && box.y < r.bottom() && r.y < box.bottom();
+        });
+        if (!clash) {
+          f.font.draw(c, box.x, box.y, pts[i].label, f.st.tick_px, f.st.text);
+          labels.push_back(box);
+        }
+      }
+    }
+  }
+  draw_axis(&c, f.font, area, Side::bottom, sx, xt, x_title, f.st);
+  draw_axis(&c, f.font, area, Side::left, sy, yt, s.y, f.st);
+  out.plot = area;
+  out.legend = draw_legend(&c, f.font, f.st.margin, legend_y, width - 2 * f.st.margin, items, f.st);
+  return c;
+}
+
+} // namespace
+
+Canvas plot(const CsvTable &table, const PlotSpec &spec, PlotLayout *layout) {
+  const PlotSpec s = plot_defaults(table, spec);
+  PlotLayout out;
+  Canvas c = s.kind == PlotKind::heatmap ? heatmap(table, s, out) : xy_plot(table, s, out);
+  if (layout)
+    *layout = out;
+  return c;
+}
+
+} // namespace cbi::viz
