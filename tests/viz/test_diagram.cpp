@@ -241,6 +241,28 @@ TEST(Diagram, CsvHasOneRowPerCachedCell) {
   EXPECT_EQ(rows, grids[0].cols * grids[0].rows - grids[0].count(cell::not_cached));
 }
 
+TEST(Diagram, LocatesElementsInTheirArrays) {
+  sim::Workload w; // 16x16, 7x7, clamp
+  EXPECT_EQ(locate(array_regions(w), 17).row, 1);
+  EXPECT_EQ(locate(array_regions(w), 17).col, 1);
+  w.boundary = sim::Boundary::none; // rows -3..18 of stride 16, element 0 is (-3, -3)
+  const ElementPlace first = locate(array_regions(w), 0);
+  EXPECT_EQ(first.row, -3);
+  EXPECT_EQ(first.col, -3);
+  const ElementPlace p = locate(array_regions(w), (2 + 3) * 16 + 12 + 3); // (row 2, col 12)
+  EXPECT_EQ(p.row, 2);
+  EXPECT_EQ(p.col, 12);
+  // (row 2, col 15) is the same memory as (row 3, col -1); columns are read in [-3, 13).
+  const ElementPlace q = locate(array_regions(w), (2 + 3) * 16 + 15 + 3);
+  EXPECT_EQ(q.row, 3);
+  EXPECT_EQ(q.col, -1);
+  w.kind = sim::WorkloadKind::matmul; // A 16x16 then B 16x16
+  const ElementPlace b = locate(array_regions(w), 256 + 16 * 3 + 2);
+  EXPECT_EQ(b.array, "B");
+  EXPECT_EQ(b.row, 3);
+  EXPECT_EQ(b.col, 2);
+}
+
 TEST(DiagramCli, WritesPngThroughCbi) {
   const std::string png = ::testing::TempDir() + "/cbi_fig3_1.png";
   const std::string csv = ::testing::TempDir() + "/cbi_fig3_1.csv";

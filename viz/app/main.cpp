@@ -12,6 +12,8 @@ namespace {
 const cbi::cli::Command kCommands[] = {
     {"diagram", "spatial-temporal diagrams (§3.2) as labelled PNG; no display needed",
      cbi::viz_app::cmd_diagram},
+    {"view", "explore a diagram in a window: pan, zoom, hover, play through time",
+     cbi::viz_app::cmd_view},
     {"plot", "heatmap, line and scatter plots of a tidy CSV (cbi sweep) as PNG",
      cbi::viz_app::cmd_plot},
 };

@@ -229,7 +229,9 @@ std::vector<ArrayRegion> array_regions(const sim::Workload &w) {
   } else if (w.boundary == sim::Boundary::none) {
     // workload.hpp: input (row, col) sits at (row + ry) * I_w + col + rx, rows -ry .. I_h+ry-1.
     const int64_t rx = w.stencil_w / 2, ry = w.stencil_h / 2;
-    r.push_back({"input", rx, w.width, -ry, w.height + 2 * ry});
+    // Columns run -rx .. I_w-1+rx, overlapping the neighbouring rows: read an element as the row
+    // whose window [-rx, I_w - rx) holds it, so (row -ry, col -rx) is element 0.
+    r.push_back({"input", rx, w.width, -ry, w.height + 2 * ry, -rx});
   } else {
     r.push_back({"input", 0, w.width, 0, w.height});
   }
@@ -241,12 +243,12 @@ std::vector<ArrayRegion> array_regions(const sim::Workload &w) {
 ElementPlace locate(const std::vector<ArrayRegion> &regions, int64_t elem) {
   const ArrayRegion *best = &regions.front();
   for (const ArrayRegion &r : regions)
-    if (r.base_elem <= elem)
+    if (r.base_elem + r.first_col <= elem)
       best = &r;
-  const int64_t off = elem - best->base_elem;
-  // Floor division: the unclamped halo's first elements lie before base_elem.
+  const int64_t off = elem - (best->base_elem + best->first_col);
+  // Floor division: elements before the region's first window belong to its row -1.
   const int64_t q = off >= 0 ? off / best->row_elems : -((-off + best->row_elems - 1) / best->row_elems);
-  return {best->name, best->first_row + q, off - q * best->row_elems};
+  return {best->name, best->first_row + q, off - q * best->row_elems + best->first_col};
 }
 
 } // namespace cbi::viz

@@ -87,6 +87,7 @@ struct ArrayRegion {
   int64_t row_elems = 1;  // elements per row
   int64_t first_row = 0;  // row number at base_elem (negative for the unclamped halo)
   int64_t rows = 0;
+  int64_t first_col = 0;  // column number at base_elem (-S_w/2 for the unclamped halo)
 };
 struct ElementPlace {
   std::string array;

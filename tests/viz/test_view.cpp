@@ -1,0 +1,103 @@
+// The viewer under Xvfb: a scripted sequence of events (hover, playback, order and cache-size keys)
+// drives `cbi view`, whose printed readout and window screenshots are checked. Skipped where
+// xvfb-run is not installed.
+#include "cbi/viz/canvas.hpp"
+#include "cbi/viz/diagram.hpp"
+
+#include <gtest/gtest.h>
+
+#include <array>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <sys/wait.h>
+#include <unistd.h>
+
+namespace cbi::viz {
+namespace {
+
+std::string bin_dir() {
+  const char *b = std::getenv("CBI_BIN");
+  return b ? b : CBI_BIN_DIR;
+}
+
+bool have_xvfb() { return std::system("command -v xvfb-run >/dev/null 2>&1") == 0; }
+
+int64_t count(const Canvas &c, Color colour, int x0, int x1) {
+  int64_t n = 0;
+  for (int y = 0; y < c.height(); ++y)
+    for (int x = x0; x < x1; ++x)
+      n += c.pixel(x, y) == colour;
+  return n;
+}
+
+// The line of the readout printed after a script step ("view: STEP | ..."), its last occurrence.
+std::string after(const std::string &out, const std::string &step) {
+  const auto at = out.rfind("view: " + step + " |");
+  if (at == std::string::npos)
+    return "";
+  return out.substr(at, out.find('\n', at) - at);
+}
+
+TEST(View, ScriptedSessionUnderXvfb) {
+  if (!have_xvfb())
+    GTEST_SKIP() << "xvfb-run is not installed";
+  const std::string dir = ::testing::TempDir();
+  const std::string end_png = dir + "/cbi_view_end.png", start_png = dir + "/cbi_view_start.png";
+  std::remove(end_png.c_str());
+  std::remove(start_png.c_str());
+  const std::string script = "hover:0,0;shot:" + end_png + ";key:Home;shot:" + start_png +
+                             ";key:Space;wait:30;key:Space;key:O;key:RBracket;key:Shift+Right;"
+                             "zoom:2;drag:40,20;quit";
+  const std::string cmd = "xvfb-run -a -s '-screen 0 1400x900x24' " + bin_dir() +
+                          "/cbi view --preset fig3.1 --order linear --order column:4 "
+                          "--window 1200x700 --script '" + script + "' 2>/dev/null";
+  FILE *p = popen(cmd.c_str(), "r");
+  ASSERT_NE(p, nullptr);
+  std::string out;
+  std::array<char, 4096> buf{};
+  std::size_t n;
+  while ((n = fread(buf.data(), 1, buf.size(), p)) > 0)
+    out.append(buf.data(), n);
+  const int status = pclose(p);
+  ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << out;
+
+  // Hover readout of the first cell: thread 0 is task (0, 0); line 0 holds input (-3, -3) of the
+  // unclamped 7x7 window and is thread 0's first fetch.
+  EXPECT_NE(after(out, "hover:0,0").find("hover: thread 0, task (0, 0), line 0, address 0, input "
+                                         "row -3 col -3, state miss (fetched)"),
+            std::string::npos)
+      << out;
+  EXPECT_NE(after(out, "key:Home").find("t 0/255 paused"), std::string::npos) << out;
+  // Playback moved the cursor, and pausing stopped it.
+  const std::string paused = after(out, "key:Space");
+  EXPECT_NE(paused.find("paused"), std::string::npos) << out;
+  EXPECT_EQ(paused.find("t 0/255"), std::string::npos) << out;
+  // Keys switch the order and the cache size; the stats follow (Table 3.1: column:4 misses less).
+  EXPECT_NE(after(out, "key:O").find("order column:4, L1 24 lines"), std::string::npos) << out;
+  EXPECT_NE(after(out, "key:O").find("misses 264"), std::string::npos) << out;
+  EXPECT_NE(after(out, "key:RBracket").find("order column:4, L1 48 lines"), std::string::npos)
+      << out;
+
+  // Screenshots of the window: the diagram is on screen, the side panel has text, and at t = 0
+  // almost every miss is still ahead (only the first column and the legend swatch show one).
+  const Canvas end = load_png(end_png), start = load_png(start_png);
+  ASSERT_EQ(end.width(), 1200);
+  ASSERT_EQ(end.height(), 700);
+  const Color miss = Palette::standard(1).of(cell::served + 1);
+  const int64_t miss_end = count(end, miss, 0, 1200 - 380);
+  const int64_t miss_start = count(start, miss, 0, 1200 - 380);
+  EXPECT_GT(miss_end, 1000);
+  EXPECT_LT(miss_start * 5, miss_end);
+  EXPECT_GT(count(end, Color{25, 25, 25, 255}, 1200 - 380, 1200), 100); // panel text
+}
+
+TEST(View, NeedsADisplayAndSaysSo) {
+  const std::string cmd = "env -u DISPLAY " + bin_dir() + "/cbi view --preset fig3.1 >/dev/null 2>&1";
+  const int status = std::system(cmd.c_str());
+  EXPECT_TRUE(WIFEXITED(status));
+  EXPECT_EQ(WEXITSTATUS(status), 1);
+}
+
+} // namespace
+} // namespace cbi::viz

@@ -1,0 +1,521 @@
+// cbi view: the diagram in an SFML window: pan and zoom, a hover readout (thread, task, address,
+// array row and column, state), playback through time with the cache contents, and keys to switch
+// orders and cache sizes. --script drives the same handlers for tests (under xvfb-run).
+#include "commands.hpp"
+#include "diagram_options.hpp"
+
+#include <SFML/Graphics.hpp>
+
+#include <cstdlib>
+#include <iostream>
+#include <map>
+#include <sstream>
+
+namespace cbi::viz_app {
+
+namespace {
+
+const char *const kKeysHelp =
+    "keys: Space play/pause | Right/Left step (Shift: 10%) | Home/End | O or Tab next order, 1-9 "
+    "pick one\n      ] / [ double / halve the L1 lines | + / - or wheel zoom | drag or Up/Down pan "
+    "| R reset\n      G greyscale | P screenshot (--screenshot) | Q or Escape quit";
+
+struct KeyName {
+  const char *name;
+  sf::Keyboard::Key key;
+};
+const KeyName kKeyNames[] = {
+    {"Space", sf::Keyboard::Space},   {"Right", sf::Keyboard::Right},
+    {"Left", sf::Keyboard::Left},     {"Up", sf::Keyboard::Up},
+    {"Down", sf::Keyboard::Down},     {"Home", sf::Keyboard::Home},
+    {"End", sf::Keyboard::End},       {"O", sf::Keyboard::O},
+    {"Tab", sf::Keyboard::Tab},       {"G", sf::Keyboard::G},
+    {"R", sf::Keyboard::R},           {"P", sf::Keyboard::P},
+    {"Q", sf::Keyboard::Q},           {"Escape", sf::Keyboard::Escape},
+    {"LBracket", sf::Keyboard::LBracket}, {"RBracket", sf::Keyboard::RBracket},
+    {"Add", sf::Keyboard::Add},       {"Subtract", sf::Keyboard::Subtract},
+    {"Equal", sf::Keyboard::Equal},   {"Hyphen", sf::Keyboard::Hyphen},
+    {"1", sf::Keyboard::Num1},        {"2", sf::Keyboard::Num2},
+    {"3", sf::Keyboard::Num3},        {"4", sf::Keyboard::Num4},
+    {"5", sf::Keyboard::Num5},        {"6", sf::Keyboard::Num6},
+    {"7", sf::Keyboard::Num7},        {"8", sf::Keyboard::Num8},
+    {"9", sf::Keyboard::Num9},
+};
+
+// Line indices as ranges: "0-1, 4-5, 9".
+std::string ranges(const std::vector<int64_t> &v, std::size_t max_items) {
+  std::string s;
+  std::size_t items = 0;
+  for (std::size_t i = 0; i < v.size(); ++i) {
+    std::size_t j = i;
+    while (j + 1 < v.size() && v[j + 1] == v[j] + 1)
+      ++j;
+    if (items++ == max_items)
+      return s + ", ...";
+    s += (s.empty() ? "" : ", ") + std::to_string(v[i]) +
+         (j > i ? "-" + std::to_string(v[j]) : "");
+    i = j;
+  }
+  return s;
+}
+
+class Viewer {
+public:
+  Viewer(DiagramRequest req, int width, int height, std::string screenshot)
+      : m_req(std::move(req)), m_width(width), m_height(height), m_shot_path(std::move(screenshot)) {
+    m_l1_lines = m_req.panels.front().sim.levels.front().capacity_lines;
+    for (viz::GridSpec &s : m_req.panels)
+      s.record_thread_steps = true;
+  }
+
+  int run(const std::vector<std::string> &script) {
+    m_window.create(sf::VideoMode(static_cast<unsigned>(m_width), static_cast<unsigned>(m_height)),
+                    "cbi view");
+    m_window.setFramerateLimit(script.empty() ? 60 : 0);
+    rebuild();
+    std::size_t next = 0;
+    int wait_frames = 0;
+    while (m_window.isOpen()) {
+      sf::Event e;
+      while (m_window.pollEvent(e))
+        handle(e);
+      if (!script.empty() && wait_frames == 0 && next < script.size())
+        wait_frames = step_script(script[next++]);
+      else if (wait_frames > 0)
+        --wait_frames;
+      if (!script.empty() && next == script.size() && wait_frames == 0)
+        m_quit = true;
+      if (m_playing)
+        move_cursor(std::max<int64_t>(1, grid().cols / 240));
+      draw_frame();
+      if (m_quit)
+        m_window.close();
+    }
+    return 0;
+  }
+
+private:
+  const viz::Grid &grid() {
+    const auto key = std::make_pair(m_order, m_l1_lines);
+    auto it = m_grids.find(key);
+    if (it == m_grids.end()) {
+      viz::GridSpec spec = m_req.panels[static_cast<std::size_t>(m_order)];
+      sim::CacheConfig &l1 = spec.sim.levels.front();
+      l1.capacity_lines = m_l1_lines;
+      if (l1.ways > l1.capacity_lines || (l1.ways && l1.capacity_lines % l1.ways))
+        l1.ways = 0; // the halved cache no longer divides into the sets: fully associative
+      it = m_grids.emplace(key, viz::build_grid(spec)).first;
+    }
+    return it->second;
+  }
+
+  void rebuild() {
+    const viz::Grid &g = grid();
+    m_cursor = std::min(m_cursor < 0 ? g.cols - 1 : m_cursor, g.cols - 1);
+    m_dirty = true;
+    m_fit = true;
+  }
+
+  void move_cursor(int64_t by) {
+    const int64_t cols = grid().cols;
+    m_cursor = std::clamp<int64_t>(m_cursor + by, 0, cols - 1);
+    if (m_cursor == cols - 1)
+      m_playing = false;
+    m_dirty = true;
+  }
+
+  void zoom(float factor, sf::Vector2i at) {
+    const sf::Vector2f before = m_window.mapPixelToCoords(at, m_view);
+    m_view.zoom(factor);
+    const sf::Vector2f after = m_window.mapPixelToCoords(at, m_view);
+    m_view.move(before - after);
+  }
+
+  void key(sf::Keyboard::Key k, bool shift) {
+    const int64_t cols = grid().cols;
+    switch (k) {
+    case sf::Keyboard::Space:
+      m_playing = !m_playing;
+      if (m_playing && m_cursor >= cols - 1)
+        m_cursor = 0;
+      break;
+    case sf::Keyboard::Right:
+      move_cursor(shift ? std::max<int64_t>(1, cols / 10) : 1);
+      break;
+    case sf::Keyboard::Left:
+      move_cursor(shift ? -std::max<int64_t>(1, cols / 10) : -1);
+      break;
+    case sf::Keyboard::Home:
+      move_cursor(-cols);
+      break;
+    case sf::Keyboard::End:
+      move_cursor(cols);
+      break;
+    case sf::Keyboard::O:
+    case sf::Keyboard::Tab:
+      m_order = (m_order + 1) % static_cast<int>(m_req.panels.size());
+      rebuild();
+      break;
+    case sf::Keyboard::RBracket:
+      m_l1_lines = std::min<int64_t>(m_l1_lines * 2, int64_t{1} << 30);
+      rebuild();
+      break;
+    case sf::Keyboard::LBracket:
+      m_l1_lines = std::max<int64_t>(1, m_l1_lines / 2);
+      rebuild();
+      break;
+    case sf::Keyboard::Add:
+    case sf::Keyboard::Equal:
+      zoom(0.8f, {m_width / 2, m_height / 2});
+      break;
+    case sf::Keyboard::Subtract:
+    case sf::Keyboard::Hyphen:
+      zoom(1.25f, {m_width / 2, m_height / 2});
+      break;
+    case sf::Keyboard::Up:
+      m_view.move(0, -m_view.getSize().y / 10);
+      break;
+    case sf::Keyboard::Down:
+      m_view.move(0, m_view.getSize().y / 10);
+      break;
+    case sf::Keyboard::R:
+      m_fit = true;
+      break;
+    case sf::Keyboard::G:
+      m_req.style.greyscale = !m_req.style.greyscale;
+      m_dirty = true;
+      break;
+    case sf::Keyboard::P:
+      m_shot_pending = true;
+      break;
+    case sf::Keyboard::Q:
+    case sf::Keyboard::Escape:
+      m_quit = true;
+      break;
+    default:
+      if (k >= sf::Keyboard::Num1 && k <= sf::Keyboard::Num9 &&
+          k - sf::Keyboard::Num1 < static_cast<int>(m_req.panels.size())) {
+        m_order = k - sf::Keyboard::Num1;
+        rebuild();
+      }
+    }
+  }
+
+  void hover_pixel(sf::Vector2i p) {
+    const sf::Vector2f w = m_window.mapPixelToCoords(p, m_view);
+    const viz::Rect &r = m_layout.grids.empty() ? viz::Rect{} : m_layout.grids.front();
+    const int x = static_cast<int>(std::floor(w.x)), y = static_cast<int>(std::floor(w.y));
+    if (p.x >= m_width - kPanelW || !r.contains(x, y)) {
+      m_hover_col = m_hover_row = -1;
+      return;
+    }
+    m_hover_col = (x - r.x) / m_layout.cell_w;
+    m_hover_row = (y - r.y) / m_layout.cell_h;
+  }
+
+  void handle(const sf::Event &e) {
+    switch (e.type) {
+    case sf::Event::Closed:
+      m_quit = true;
+      break;
+    case sf::Event::Resized:
+      m_width = static_cast<int>(e.size.width);
+      m_height = static_cast<int>(e.size.height);
+      m_fit = true;
+      break;
+    case sf::Event::KeyPressed:
+      key(e.key.code, e.key.shift);
+      break;
+    case sf::Event::MouseWheelScrolled:
+      zoom(e.mouseWheelScroll.delta > 0 ? 0.8f : 1.25f, {e.mouseWheelScroll.x, e.mouseWheelScroll.y});
+      break;
+    case sf::Event::MouseButtonPressed:
+      m_drag = true;
+      m_drag_from = {e.mouseButton.x, e.mouseButton.y};
+      break;
+    case sf::Event::MouseButtonReleased:
+      m_drag = false;
+      break;
+    case sf::Event::MouseMoved: {
+      const sf::Vector2i p{e.mouseMove.x, e.mouseMove.y};
+      if (m_drag) {
+        m_view.move(m_window.mapPixelToCoords(m_drag_from, m_view) -
+                    m_window.mapPixelToCoords(p, m_view));
+        m_drag_from = p;
+      }
+      hover_pixel(p);
+      break;
+    }
+    default:
+      break;
+    }
+  }
+
+  // One script step; returns the frames to wait after it.
+  int step_script(const std::string &token) {
+    const auto colon = token.find(':');
+    const std::string verb = token.substr(0, colon);
+    const std::string arg = colon == std::string::npos ? "" : token.substr(colon + 1);
+    int wait = 0;
+    if (verb == "key") {
+      std::string name = arg;
+      int times = 1;
+      if (const auto star = arg.find('*'); star != std::string::npos) {
+        name = arg.substr(0, star);
+        times = std::atoi(arg.c_str() + star + 1);
+      }
+      const bool shift = name.rfind("Shift+", 0) == 0;
+      if (shift)
+        name = name.substr(6);
+      const KeyName *k = nullptr;
+      for (const KeyName &kn : kKeyNames)
+        if (name == kn.name)
+          k = &kn;
+      if (!k)
+        throw UsageError("--script", "unknown key '" + name + "'; allowed: Space, Right, Left, "
+                                     "Up, Down, Home, End, O, Tab, G, R, P, Q, Escape, LBracket, "
+                                     "RBracket, Add, Subtract, 1-9 (Shift+ prefix, *N repeat)");
+      for (int i = 0; i < times; ++i)
+        key(k->key, shift);
+    } else if (verb == "wait") {
+      wait = std::max(0, std::atoi(arg.c_str()));
+    } else if (verb == "move" || verb == "hover" || verb == "drag") {
+      int a = 0, b = 0;
+      if (std::sscanf(arg.c_str(), "%d,%d", &a, &b) != 2)
+        throw UsageError("--script", "'" + token + "' needs two numbers; allowed: " + verb + ":A,B");
+      if (verb == "move") {
+        draw_frame(false); // the layout must be current before a pixel maps to a cell
+        hover_pixel({a, b});
+      } else if (verb == "hover") {
+        m_hover_col = a;
+        m_hover_row = b;
+      } else {
+        m_view.move(static_cast<float>(-a) * m_view.getSize().x / static_cast<float>(m_width),
+                    static_cast<float>(-b) * m_view.getSize().y / static_cast<float>(m_height));
+      }
+    } else if (verb == "zoom") {
+      const float f = static_cast<float>(std::atof(arg.c_str()));
+      if (f <= 0)
+        throw UsageError("--script", "'" + token + "': allowed: zoom:F with F > 0 (2 = twice as big)");
+      zoom(1 / f, {m_width / 2, m_height / 2});
+    } else if (verb == "shot") {
+      m_shot_path = arg.empty() ? m_shot_path : arg;
+      m_shot_pending = true;
+    } else if (verb == "quit") {
+      m_quit = true;
+    } else {
+      throw UsageError("--script", "unknown step '" + token + "'; allowed: key:K[*N], wait:N, "
+                                   "move:X,Y, hover:COL,ROW, drag:DX,DY, zoom:F, shot:PATH, quit");
+    }
+    std::cout << "view: " << token << " | " << status_line() << " | " << hover_line() << "\n";
+    return wait;
+  }
+
+  std::string status_line() {
+    const viz::Grid &g = grid();
+    const sim::CacheStats &s = g.result.levels.front();
+    std::ostringstream os;
+    os << "order " << remap::to_string(g.sim.order) << ", L1 " << m_l1_lines << " lines, t "
+       << m_cursor << "/" << g.cols - 1 << (m_playing ? " playing" : " paused") << ", misses "
+       << s.misses << ", hit rate " << viz::percent(s.hit_rate());
+    return os.str();
+  }
+
+  std::string hover_line() {
+    const viz::Grid &g = grid();
+    if (m_hover_col < 0 || m_hover_row < 0 || m_hover_col >= g.cols || m_hover_row >= g.rows)
+      return "hover: -";
+    const sim::Workload &w = g.sim.workload;
+    const int64_t step = m_hover_col * g.bins.time_bin;
+    const int64_t thread = g.thread_at(step);
+    const remap::Task<int64_t> t = g.sim.order.map(thread, remap::Shape<int64_t>{w.width, w.height});
+    const int64_t unit = g.sim.levels.front().unit_bytes();
+    const int64_t line = m_hover_row * g.bins.line_bin;
+    const int64_t address = line * unit;
+    const viz::ElementPlace at = viz::locate(viz::array_regions(w), address / w.elem_bytes);
+    std::ostringstream os;
+    os << "hover: thread " << thread;
+    if (g.bins.time_bin > 1)
+      os << " (+" << g.bins.time_bin - 1 << " more steps)";
+    os << ", task (" << t.x << ", " << t.y << "), line " << line;
+    if (g.bins.line_bin > 1)
+      os << "-" << line + g.bins.line_bin - 1;
+    os << ", address " << address << ", " << at.array << " row " << at.row << " col " << at.col
+       << ", state " << viz::state_label(g.at(m_hover_col, m_hover_row), g.levels());
+    return os.str();
+  }
+
+  // Renders the diagram (when something changed) and the side panel, then shows the frame.
+  void draw_frame(bool show = true) {
+    const viz::Grid &g = grid();
+    if (m_dirty) {
+      viz::DiagramStyle style = m_req.style;
+      style.title.clear(); // the configuration: the cache size changes with [ and ]
+      m_canvas = viz::render_diagram({g}, style, &m_layout, m_cursor);
+      const viz::Rect &r = m_layout.grids.front();
+      const int x = r.x + static_cast<int>(m_cursor + 1) * m_layout.cell_w;
+      m_canvas.vline(x, r.y - 8, r.bottom() + 1, viz::Color{20, 20, 20, 255}); // the cursor
+      if (m_texture.getSize() != sf::Vector2u(static_cast<unsigned>(m_canvas.width()),
+                                                static_cast<unsigned>(m_canvas.height())))
+        m_texture.create(static_cast<unsigned>(m_canvas.width()),
+                         static_cast<unsigned>(m_canvas.height()));
+      m_texture.update(m_canvas.rgba());
+      m_dirty = false;
+    }
+    if (m_fit) { // the whole diagram in the area left of the panel
+      const float avail_w = static_cast<float>(m_width - kPanelW);
+      const float scale = std::max(static_cast<float>(m_canvas.width()) / avail_w,
+                                   static_cast<float>(m_canvas.height()) / static_cast<float>(m_height));
+      m_view.setSize(static_cast<float>(m_width) * scale, static_cast<float>(m_height) * scale);
+      m_view.setCenter(static_cast<float>(m_width) * scale / 2,
+                       static_cast<float>(m_canvas.height()) / 2);
+      m_view.setViewport({0, 0, 1, 1});
+      m_fit = false;
+    }
+    // The side panel: state, readout, cache contents, keys.
+    viz::Canvas panel(kPanelW, m_height, viz::Color{246, 246, 246, 255});
+    const viz::Font &font = viz::Font::standard();
+    int y = 12;
+    auto text = [&](const std::string &s, int px, viz::Color c) {
+      // Wrap at the panel width on spaces.
+      std::string line;
+      std::istringstream words(s);
+      std::string word;
+      auto flush = [&] {
+        font.draw(panel, 12, y, line, px, c);
+        y += font.measure("Ag", px).height() + 2;
+        line.clear();
+      };
+      while (words >> word) {
+        const std::string next = line.empty() ? word : line + " " + word;
+        if (!line.empty() && font.measure(next, px).width > kPanelW - 24)
+          flush();
+        line = line.empty() ? word : line + " " + word;
+      }
+      if (!line.empty())
+        flush();
+      y += 4;
+    };
+    const viz::Color ink{25, 25, 25, 255}, muted{95, 95, 95, 255};
+    text("cbi view", 17, ink);
+    text(status_line(), 12, ink);
+    text(hover_line(), 12, ink);
+    std::vector<int64_t> resident;
+    for (int64_t row = 0; row < g.rows; ++row)
+      if (g.at(m_cursor, row) >= viz::cell::in_l1)
+        resident.push_back(row * g.bins.line_bin);
+    text("in L1 after t " + std::to_string(m_cursor) + ": " + std::to_string(resident.size()) +
+             (g.bins.line_bin > 1 ? " line bins: " : " lines: ") + ranges(resident, 24),
+         12, ink);
+    for (const std::string &line : viz::stats_lines(g))
+      text(line, 11, muted);
+    text(kKeysHelp, 11, muted);
+    if (m_panel_texture.getSize() != sf::Vector2u(kPanelW, static_cast<unsigned>(m_height)))
+      m_panel_texture.create(kPanelW, static_cast<unsigned>(m_height));
+    m_panel_texture.update(panel.rgba());
+
+    m_window.clear(sf::Color::White);
+    m_window.setView(m_view);
+    m_window.draw(sf::Sprite(m_texture));
+    m_window.setView(m_window.getDefaultView());
+    sf::Sprite side(m_panel_texture);
+    side.setPosition(static_cast<float>(m_width - kPanelW), 0);
+    m_window.draw(side);
+    if (m_shot_pending && !m_shot_path.empty()) {
+      sf::Texture shot;
+      shot.create(m_window.getSize().x, m_window.getSize().y);
+      shot.update(m_window);
+      const sf::Image image = shot.copyToImage();
+      viz::Canvas c(static_cast<int>(image.getSize().x), static_cast<int>(image.getSize().y));
+      const sf::Uint8 *p = image.getPixelsPtr();
+      for (int yy = 0; yy < c.height(); ++yy)
+        for (int xx = 0; xx < c.width(); ++xx, p += 4)
+          c.set(xx, yy, {p[0], p[1], p[2], p[3]});
+      c.save_png(m_shot_path);
+      std::cout << "view: screenshot " << m_shot_path << "\n";
+      m_shot_pending = false;
+    }
+    if (show)
+      m_window.display();
+  }
+
+  static constexpr int kPanelW = 380;
+  DiagramRequest m_req;
+  int m_width, m_height;
+  std::string m_shot_path;
+  sf::RenderWindow m_window;
+  sf::View m_view;
+  sf::Texture m_texture, m_panel_texture;
+  viz::Canvas m_canvas;
+  viz::DiagramLayout m_layout;
+  std::map<std::pair<int, int64_t>, viz::Grid> m_grids; // (order, L1 lines) -> grid
+  int m_order = 0;
+  int64_t m_l1_lines = 0;
+  int64_t m_cursor = -1;
+  int64_t m_hover_col = -1, m_hover_row = -1;
+  bool m_playing = false, m_dirty = true, m_fit = true, m_quit = false, m_shot_pending = false;
+  bool m_drag = false;
+  sf::Vector2i m_drag_from;
+};
+
+} // namespace
+
+int cmd_view(int argc, char **argv) {
+  po::options_description desc("Options");
+  add_diagram_options(desc);
+  desc.add_options()
+    ("window", po::value<std::string>(), "window size WxH in pixels (default 1400x800)")
+    ("screenshot", po::value<std::string>(), "PNG the P key (or a script's shot step) writes")
+    ("script", po::value<std::string>(), "steps to run instead of waiting for input, ';'-separated: "
+                                         "key:K[*N] wait:N move:X,Y hover:COL,ROW drag:DX,DY zoom:F "
+                                         "shot:PATH quit; prints the state after each step");
+  const std::vector<std::string> args = expand_preset(std::vector<std::string>(argv, argv + argc));
+  std::vector<char *> ptrs;
+  for (const std::string &a : args)
+    ptrs.push_back(const_cast<char *>(a.c_str()));
+  po::variables_map vm;
+  if (!cli::parse_args(
+          static_cast<int>(ptrs.size()), ptrs.data(), desc, vm,
+          std::string("usage: cbi view [--preset NAME] [options]\n\n"
+                      "Opens the diagram of `cbi diagram` in a window (needs a display; "
+                      "xvfb-run works). The cursor plays\nthrough time; cells after it are blank and "
+                      "the side panel lists the lines in L1 at the cursor.\nHovering a cell shows "
+                      "its thread, task (x, y), line, address, array row and column and state.\n"
+                      "Each --order is one choice for the O key.\n") +
+              kKeysHelp,
+          "  cbi view --preset fig3.1 --order linear --order column:4 --order tile:4\n"
+          "  cbi view --size 256 --stencil 9x9 --lines 64 --granularity exact\n"
+          "  xvfb-run -a cbi view --preset fig4.4 --script 'key:Space;wait:30;hover:10,5;shot:a.png'"))
+    return 0;
+  DiagramRequest req = diagram_request(vm);
+  if (!cli::has(vm, "max-px")) { // textures stay modest: 1024 cells a side unless asked
+    const sim::SimConfig &c = req.panels.front().sim;
+    if (!cli::has(vm, "bin"))
+      for (viz::GridSpec &s : req.panels)
+        s.bins = viz::fit_bins(viz::time_steps(c), viz::line_count(c), 1024, 1024);
+  }
+  int width = 1400, height = 800;
+  if (cli::has(vm, "window")) {
+    const auto [w, h] = parse_extent(cli::get(vm, "window", ""), "--window", false, 8192);
+    width = static_cast<int>(std::max<int64_t>(w, 600));
+    height = static_cast<int>(std::max<int64_t>(h, 400));
+  }
+  std::vector<std::string> script;
+  {
+    std::istringstream ss(cli::get(vm, "script", ""));
+    std::string step;
+    while (std::getline(ss, step, ';'))
+      if (!step.empty())
+        script.push_back(step);
+  }
+  const char *display = std::getenv("DISPLAY");
+  if (!display || !*display) {
+    std::cerr << "cbi view: needs a display (DISPLAY is not set); run it under xvfb-run, or use "
+                 "cbi diagram, which needs none\n";
+    return 1;
+  }
+  Viewer viewer(std::move(req), width, height, cli::get(vm, "screenshot", ""));
+  return viewer.run(script);
+}
+
+} // namespace cbi::viz_app
