@@ -396,6 +396,9 @@ BenchResult Harness::measure(const BenchConfig &config) {
   upload(a_dev, a, c.type);
   if (b_elems)
     upload(b_dev, b, c.type);
+  // A pageable cudaMemcpy may return before its DMA lands, and the harness stream does not
+  // synchronise with the legacy stream: wait here.
+  check_cuda(cudaDeviceSynchronize(), "copying inputs to the device");
 
   detail::LaunchContext ctx;
   ctx.stream = s.stream;

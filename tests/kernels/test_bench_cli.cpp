@@ -4,40 +4,18 @@
 
 #include <gtest/gtest.h>
 
+#include "cli_run.hpp"
+
 #include <algorithm>
-#include <array>
 #include <cstdio>
-#include <cstdlib>
-#include <fstream>
-#include <sstream>
-#include <sys/wait.h>
 #include <unistd.h>
 
 namespace {
 
-struct CliRun {
-  int exit_code;
-  std::string out, err;
-};
+using cbi::test::CliRun;
+using cbi::test::slurp;
 
-CliRun cbi(const std::string &args) {
-  const char *bin = std::getenv("CBI_BIN");
-  char err_path[] = "/tmp/cbi_bench_err_XXXXXX";
-  close(mkstemp(err_path));
-  const std::string cmd = std::string(bin ? bin : CBI_BIN_DIR) + "/cbi " + args + " 2>" + err_path;
-  FILE *p = popen(cmd.c_str(), "r");
-  std::string out;
-  std::array<char, 4096> buf{};
-  size_t n;
-  while ((n = fread(buf.data(), 1, buf.size(), p)) > 0)
-    out.append(buf.data(), n);
-  const int status = pclose(p);
-  std::ifstream f(err_path);
-  std::stringstream err;
-  err << f.rdbuf();
-  std::remove(err_path);
-  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, out, err.str()};
-}
+CliRun cbi(const std::string &args) { return cbi::test::cbi_run(args); }
 
 TEST(BenchCli, BadOptionsExit2NamingTheOption) {
   const std::vector<std::pair<std::string, std::string>> cases = {
@@ -83,10 +61,7 @@ TEST(BenchCli, NoDeviceExits3OrDeviceGivesJson) {
     return;
   }
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  std::ifstream f(path);
-  std::stringstream ss;
-  ss << f.rdbuf();
-  const std::string json = ss.str();
+  const std::string json = slurp(path);
   std::remove(path.c_str());
   for (const char *key :
        {"\"device\"", "\"copy_gbs_measured\"", "\"samples_ms\"", "\"median_ms\"", "\"noise\"",
