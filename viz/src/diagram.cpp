@@ -151,8 +151,13 @@ void cell_size(const std::vector<Grid> &panels, const DiagramStyle &style, int &
       std::clamp<int64_t>(std::min(1200 / std::max<int64_t>(1, cols),
                                    800 / std::max<int64_t>(1, rows)),
                           1, 16));
+  // Square cells, except that a short grid (few lines, many steps) grows up to 4x taller cells
+  // so that it is at least ~400 px high.
+  const int tall_px = static_cast<int>(std::clamp<int64_t>(400 / std::max<int64_t>(1, rows), 1, 16));
   cell_w = style.cell_w > 0 ? style.cell_w : auto_px;
-  cell_h = style.cell_h > 0 ? style.cell_h : (style.cell_w > 0 ? style.cell_w : auto_px);
+  cell_h = style.cell_h > 0   ? style.cell_h
+           : style.cell_w > 0 ? style.cell_w
+                              : std::max(auto_px, std::min(4 * auto_px, tall_px));
   // Room for the axes, labels and gaps around each panel; the rest goes to cells.
   const int64_t overhead_w = 260, overhead_h = 320;
   const int64_t n = static_cast<int64_t>(panels.size());
@@ -256,8 +261,25 @@ Canvas render_diagram(const std::vector<Grid> &panels, const DiagramStyle &style
 
   // Vertical layout: title, subtitle, then per panel header, mark strip, grid, axis, stats.
   const std::string title = style.title.empty() ? config_text(first) : style.title;
-  const std::string subtitle =
-      (style.title.empty() ? "" : config_text(first) + " | ") + "cells: " + bin_text(first);
+  // What the marks above the grid are: the order's groups, warps and blocks that were asked for.
+  std::string marks;
+  bool any_warp = false, any_block = false;
+  for (const Grid &g : panels) {
+    const remap::OrderKind k = g.sim.order.kind;
+    const std::string group = k == remap::OrderKind::linear ? "task rows"
+                              : k == remap::OrderKind::tile ? "tiles"
+                                                            : "columns";
+    if (marks.find(group) == std::string::npos)
+      marks += (marks.empty() ? "" : ", ") + group;
+    for (uint8_t m : g.marks) {
+      any_warp = any_warp || (m & mark::warp);
+      any_block = any_block || (m & mark::block);
+    }
+  }
+  marks += any_warp ? ", warps (short)" : "";
+  marks += any_block ? ", blocks (tall)" : "";
+  const std::string subtitle = (style.title.empty() ? "" : config_text(first) + " | ") +
+                               "cells: " + bin_text(first) + " | marks above: starts of " + marks;
   const Font::Extent title_e = font.measure(title, st.title_px);
   const Font::Extent sub_e = font.measure(subtitle, st.tick_px);
   const Font::Extent head_e = font.measure("Ag", st.label_px);
@@ -312,15 +334,21 @@ Canvas render_diagram(const std::vector<Grid> &panels, const DiagramStyle &style
     font.draw(canvas, area.x, header_y, head, st.label_px, st.text);
     draw_cells(canvas, g, area, cell_w, cell_h, pal, upto_col);
     canvas.outline_rect({area.x - 1, area.y - 1, area.w + 2, area.h + 2}, st.frame);
-    // Group, warp and block starts on the time axis, in the strip above the grid.
+    // Group, warp and block starts on the time axis, in the strip above the grid; a kind of mark
+    // closer than 3 px apart on average would only paint a bar, so it is left out.
+    int64_t per_kind[3] = {0, 0, 0};
+    for (uint8_t m : g.marks)
+      for (int k = 0; k < 3; ++k)
+        per_kind[k] += (m >> k) & 1;
+    auto shown = [&](int k) { return per_kind[k] * 3 <= grid_w; };
     for (int64_t col = 0; col < g.cols; ++col) {
       const uint8_t m = g.marks[static_cast<std::size_t>(col)];
       const int x = area.x + static_cast<int>(col) * cell_w;
-      if (m & mark::block)
+      if ((m & mark::block) && shown(2))
         canvas.vline(x, area.y - kMarkStrip, area.y - 2, st.text);
-      else if (m & mark::group)
+      else if ((m & mark::group) && shown(0))
         canvas.vline(x, area.y - kMarkStrip + 2, area.y - 2, st.axis);
-      else if (m & mark::warp)
+      else if ((m & mark::warp) && shown(1))
         canvas.vline(x, area.y - 4, area.y - 2, st.frame);
     }
     const Scale ts{0, steps_total, static_cast<double>(area.x), static_cast<double>(area.right())};
