@@ -36,6 +36,7 @@ void usage(std::ostream &os) {
     os << "  " << c.name << std::string(12 - std::strlen(c.name), ' ') << c.summary << "\n";
   os << "  diagram     spatial-temporal diagrams as PNG (runs cbi-viz)\n"
         "  view        explore a diagram in a window (runs cbi-viz)\n"
+        "  plot        heatmap, line and scatter plots of a sweep CSV as PNG (runs cbi-viz)\n"
         "\nThread orders (--order): " << cbi::remap::order_syntax() << "\n"
         "Exit codes: 0 ok, 1 runtime failure, 2 bad option value, 3 no CUDA device.\n";
 }
@@ -88,6 +89,6 @@ int main(int argc, char **argv) {
     }
   }
   std::cerr << "cbi: unknown command '" << argv[1] << "'; allowed: simulate, mrc, analyze, bench, "
-            << "diagram, view (see cbi --help)\n";
+            << "diagram, view, plot (see cbi --help)\n";
   return cbi::cli::kExitUsage;
 }
