@@ -7,6 +7,7 @@ int cmd_simulate(int argc, char **argv);
 int cmd_mrc(int argc, char **argv);
 int cmd_analyze(int argc, char **argv);
 int cmd_sweep(int argc, char **argv);
+int cmd_reproduce(int argc, char **argv);
 int cmd_bench(int argc, char **argv);
 
 } // namespace cbi::cli

@@ -21,6 +21,8 @@ const Command kCommands[] = {
      cbi::cli::cmd_analyze},
     {"sweep", "run a grid of configurations (thesis grids built in) on the simulator and/or GPU",
      cbi::cli::cmd_sweep},
+    {"reproduce", "rerun the thesis's chapter 5; write report.md with verdicts, CSVs and PNGs",
+     cbi::cli::cmd_reproduce},
     {"bench", "run the CUDA kernels: check, time and read hardware hit rates (needs a GPU)",
      cbi::cli::cmd_bench},
 };

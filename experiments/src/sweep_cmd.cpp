@@ -108,7 +108,7 @@ int cmd_sweep(int argc, char **argv) {
     ("order", po::value<std::string>(), order_text.c_str())
     ("cache", po::value<std::vector<std::string>>()->composing(),
      "axis (sim only), repeatable: a preset (table3, l1-64k, l1-256k, turing, h100) or level "
-     "specs joined by '/', e.g. size=32KiB,line=128,ways=4/size=4MiB,line=128,ways=16")
+     "specs joined by '/', e.g. size=32KiB,line=128/size=4MiB,line=128,ways=16")
     ("shard", po::value<std::string>(), "run slice k/n of the grid (0 <= k < n), for Slurm arrays "
                                         "and GNU parallel; join with cbi sweep merge")
     ("output,o", po::value<std::string>(), "stream the CSV to this file (default stdout)")
@@ -153,7 +153,8 @@ int cmd_sweep(int argc, char **argv) {
       t.add_row({name, static_cast<int64_t>(sweep::expand(sweep::thesis_grid(name)).size()), what});
     for (const auto &[name, levels] : sweep::cache_presets())
       t.notes.push_back("cache preset " + name + ": " + levels);
-    t.notes.push_back("L1 associativity is not published; the presets' 4 ways are a guess");
+    t.notes.push_back("presets are fully associative LRU (the thesis's model; GPUs hash set "
+                      "indices, which a modulo-indexed set-associative model does not)");
     print_table(std::cout, t);
     return 0;
   }
@@ -187,7 +188,7 @@ int cmd_sweep(int argc, char **argv) {
   opts.progress = vm["progress"].as<bool>();
   if (has(vm, "jobs"))
     opts.jobs = static_cast<int>(parse_positive(get(vm, "jobs", ""), "--jobs", 1024));
-  opts.meta = {{"command", command_line(argc, argv)}, {"date", utc_timestamp()}};
+  opts.meta = {{"command", "cbi sweep " + command_line(argc - 1, argv + 1)}, {"date", utc_timestamp()}};
 
   if (vm["dry-run"].as<bool>()) {
     for (const sweep::Point &p : sweep::expand(g))

@@ -1,0 +1,86 @@
+// cbi reproduce: one command that reruns the thesis's chapter 5 and writes a report folder.
+#include "cli.hpp"
+#include "commands.hpp"
+#include "reproduce.hpp"
+
+#include "cbi/parse.hpp"
+
+#include <algorithm>
+#include <iostream>
+#include <sstream>
+#include <unistd.h>
+
+namespace cbi::cli {
+
+int cmd_reproduce(int argc, char **argv) {
+  po::options_description desc("Options");
+  desc.add_options()
+    ("out", po::value<std::string>(), "report folder (created): report.md, CSVs, PNGs; required")
+    ("sim-only", po::bool_switch(), "no GPU: simulated sweeps, model against simulation, "
+                                    "diagrams (a few minutes on 2 cores)")
+    ("only", po::value<std::string>(), "comma-separated parts to run (gpu-fig5.1a, sim-fig5.2, "
+                                       "...; see the report's command list); the report covers "
+                                       "every CSV already in the folder")
+    ("tiny", po::bool_switch(), "CI smoke scale: every size cut to tens of elements; the "
+                                "numbers mean nothing")
+    ("jobs", po::value<std::string>(), "simulator threads (default: all cores)")
+    ("progress", po::bool_switch(), "progress bars on stderr (default on a terminal)");
+  po::variables_map vm;
+  if (!parse_args(argc, argv, desc, vm,
+                  "usage: cbi reproduce --out DIR [--sim-only] [--only PARTS]\n\n"
+                  "Reruns the thesis's results (Prasetya 2022, ch. 5) and writes DIR/report.md: "
+                  "for each result the\nthesis's number (RTX 2080 Super), ours (device, date, "
+                  "command) and a verdict computed from the data\n(holds / partly holds / does not "
+                  "hold). Every experiment is a `cbi sweep` into DIR/<part>.csv, run\nwith --resume: "
+                  "if a run is cut short, the same command continues it. PNGs need cbi-viz next\nto "
+                  "this binary; without it the report says so and the CSVs are still complete.\n"
+                  "With a GPU the full run takes the thesis's grids (Figs 5.1a/b, 5.2 at all blocks, "
+                  "5.3, 5.4, §5.2\ncounters, half/double at block 256); split it with --only if one "
+                  "run must stay short.",
+                  "  cbi reproduce --sim-only --out results           # no GPU needed\n"
+                  "  cbi reproduce --out docs/results/reproduce        # full, on a CUDA machine\n"
+                  "  cbi reproduce --out R --only gpu-fig5.1a,gpu-fig5.2   # one slice; rerun for the rest"))
+    return 0;
+  if (!has(vm, "out"))
+    throw UsageError("--out", "missing; allowed: a folder path for the report");
+  reproduce::Options o;
+  o.out_dir = get(vm, "out", "");
+  o.sim_only = vm["sim-only"].as<bool>();
+  o.tiny = vm["tiny"].as<bool>();
+  o.progress = vm["progress"].as<bool>();
+  if (has(vm, "jobs"))
+    o.jobs = static_cast<int>(parse_positive(get(vm, "jobs", ""), "--jobs", 1024));
+  if (has(vm, "only")) {
+    std::stringstream ss(get(vm, "only", ""));
+    std::string part;
+    while (std::getline(ss, part, ','))
+      o.only.push_back(part);
+    reproduce::Options all = o;
+    all.only.clear();
+    std::string allowed;
+    std::vector<std::string> names;
+    for (const reproduce::Part &p : reproduce::plan(all)) {
+      allowed += (allowed.empty() ? "" : ", ") + p.name;
+      names.push_back(p.name);
+    }
+    for (const std::string &p : o.only)
+      if (std::find(names.begin(), names.end(), p) == names.end())
+        throw UsageError("--only", "unknown part '" + p + "'; allowed: " + allowed);
+  }
+  o.command = "cbi reproduce " + command_line(argc - 1, argv + 1);
+  char self[4096];
+  const ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+  if (n > 0) {
+    self[n] = 0;
+    o.self_dir = std::string(self);
+    o.self_dir = o.self_dir.substr(0, o.self_dir.rfind('/'));
+  }
+  try {
+    return reproduce::run(o);
+  } catch (const sweep::GpuUnavailable &e) {
+    std::cerr << "cbi reproduce: " << e.what() << " (use --sim-only on machines without a GPU)\n";
+    return kExitNoDevice;
+  }
+}
+
+} // namespace cbi::cli
