@@ -62,6 +62,11 @@ TEST(Canvas, PngRoundTripIsExact) {
   EXPECT_EQ(back.pixel(3, 2), hex_color("#d55e00"));
   EXPECT_EQ(back.pixel(0, 0), hex_color("#0072b2"));
   EXPECT_THROW(c.save_png("/nonexistent-dir/x.png"), std::runtime_error);
+  // Translucent pixels take the RGBA path.
+  c.set(1, 1, {10, 20, 30, 128});
+  c.save_png(path);
+  EXPECT_EQ(load_png(path).pixel(1, 1), (Color{10, 20, 30, 128}));
+  EXPECT_EQ(load_png(path).pixel(3, 2), hex_color("#d55e00"));
 }
 
 } // namespace

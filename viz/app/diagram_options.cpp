@@ -4,6 +4,10 @@
 #include "cbi/viz/presets.hpp"
 
 #include <algorithm>
+#include <atomic>
+#include <exception>
+#include <mutex>
+#include <thread>
 #include <iostream>
 #include <set>
 #include <unistd.h>
@@ -142,19 +146,41 @@ DiagramRequest diagram_request(const po::variables_map &vm) {
 }
 
 std::vector<viz::Grid> build_panels(const DiagramRequest &r, bool progress) {
-  std::vector<viz::Grid> grids;
-  for (std::size_t p = 0; p < r.panels.size(); ++p) {
-    viz::GridSpec spec = r.panels[p];
-    if (progress) {
-      const std::string what = remap::to_string(spec.sim.order);
-      spec.progress = [what](int64_t done, int64_t total) {
-        std::cerr << "\r  " << what << ": " << done << " / " << total << " threads ("
-                  << (100 * done / std::max<int64_t>(1, total)) << "%)"
-                  << (done == total ? "\n" : "") << std::flush;
-      };
+  // Panels replay independently: one thread each, as many at once as there are cores.
+  const std::size_t n = r.panels.size();
+  const std::size_t workers =
+      std::max<std::size_t>(1, std::min<std::size_t>(n, std::thread::hardware_concurrency()));
+  std::vector<viz::Grid> grids(n);
+  std::vector<std::exception_ptr> errors(n);
+  std::mutex print;
+  std::atomic<std::size_t> next{0};
+  auto work = [&] {
+    for (std::size_t p; (p = next++) < n;) {
+      viz::GridSpec spec = r.panels[p];
+      if (progress) {
+        const std::string what = remap::to_string(spec.sim.order);
+        spec.progress = [what, &print](int64_t done, int64_t total) {
+          std::lock_guard<std::mutex> lock(print);
+          std::cerr << "  " << what << ": " << done << " / " << total << " threads ("
+                    << (100 * done / std::max<int64_t>(1, total)) << "%)\n";
+        };
+      }
+      try {
+        grids[p] = viz::build_grid(spec);
+      } catch (...) {
+        errors[p] = std::current_exception();
+      }
     }
-    grids.push_back(viz::build_grid(spec));
-  }
+  };
+  std::vector<std::thread> threads;
+  for (std::size_t w = 1; w < workers; ++w)
+    threads.emplace_back(work);
+  work();
+  for (std::thread &t : threads)
+    t.join();
+  for (const std::exception_ptr &e : errors)
+    if (e)
+      std::rethrow_exception(e);
   return grids;
 }
 

@@ -3,6 +3,8 @@
 #include <SFML/Graphics/Image.hpp>
 
 #include <algorithm>
+#include <cstring>
+#include <zlib.h>
 #include <cstdlib>
 #include <cstdio>
 #include <stdexcept>
@@ -132,18 +134,84 @@ void Canvas::disc(int cx, int cy, int radius, Color c) {
         set(cx + x, cy + y, c);
 }
 
+namespace {
+
+void put_u32(std::string &out, uint32_t v) {
+  for (int shift = 24; shift >= 0; shift -= 8)
+    out += static_cast<char>((v >> shift) & 0xFF);
+}
+
+void put_chunk(std::string &out, const char *type, const std::string &data) {
+  put_u32(out, static_cast<uint32_t>(data.size()));
+  const std::size_t start = out.size();
+  out += type;
+  out += data;
+  const auto *p = reinterpret_cast<const Bytef *>(out.data() + start);
+  put_u32(out, static_cast<uint32_t>(crc32(0, p, static_cast<uInt>(out.size() - start))));
+}
+
+} // namespace
+
+// PNG written directly with zlib (sf::Image's encoder took ~0.6 s for a 2k x 2k diagram): RGB when
+// every pixel is opaque, rows filtered with "Up" (diagram cells repeat row to row) and deflated at
+// level 1, which on flat diagrams is both the fastest and within a few percent of the smallest.
 void Canvas::save_png(const std::string &path) const {
   if (m_width == 0 || m_height == 0)
     throw std::runtime_error("cannot write an empty image to " + path);
-  sf::Image image;
-  image.create(static_cast<unsigned>(m_width), static_cast<unsigned>(m_height), m_rgba.data());
-  // sf::Image picks the format from the extension, so the temporary name ends in .png too.
-  const std::string tmp = path + ".partial-" + std::to_string(getpid()) + ".png";
-  if (!image.saveToFile(tmp)) {
-    std::remove(tmp.c_str());
-    throw std::runtime_error("cannot write " + path);
+  bool opaque = true;
+  for (std::size_t i = 3; i < m_rgba.size() && opaque; i += 4)
+    opaque = m_rgba[i] == 255;
+  const int channels = opaque ? 3 : 4;
+  const std::size_t row_bytes = static_cast<std::size_t>(m_width) * channels;
+  std::vector<uint8_t> prev(row_bytes, 0), row(row_bytes), filtered(row_bytes + 1);
+  z_stream z{};
+  if (deflateInit(&z, 1) != Z_OK)
+    throw std::runtime_error("cannot write " + path + ": zlib failed to start");
+  std::string idat;
+  std::vector<uint8_t> buf(1 << 16);
+  auto pump = [&](int flush) {
+    do {
+      z.next_out = buf.data();
+      z.avail_out = static_cast<uInt>(buf.size());
+      deflate(&z, flush);
+      idat.append(reinterpret_cast<const char *>(buf.data()), buf.size() - z.avail_out);
+    } while (z.avail_out == 0);
+  };
+  for (int y = 0; y < m_height; ++y) {
+    const uint8_t *src = &m_rgba[static_cast<std::size_t>(y) * m_width * 4];
+    if (opaque)
+      for (int x = 0; x < m_width; ++x)
+        std::memcpy(&row[static_cast<std::size_t>(x) * 3], src + x * 4, 3);
+    else
+      std::memcpy(row.data(), src, row_bytes);
+    filtered[0] = 2; // Up
+    for (std::size_t i = 0; i < row_bytes; ++i)
+      filtered[i + 1] = static_cast<uint8_t>(row[i] - prev[i]);
+    prev.swap(row);
+    z.next_in = filtered.data();
+    z.avail_in = static_cast<uInt>(filtered.size());
+    pump(Z_NO_FLUSH);
   }
-  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
+  pump(Z_FINISH);
+  deflateEnd(&z);
+
+  std::string png("\x89PNG\r\n\x1a\n", 8);
+  std::string ihdr;
+  put_u32(ihdr, static_cast<uint32_t>(m_width));
+  put_u32(ihdr, static_cast<uint32_t>(m_height));
+  ihdr += static_cast<char>(8);                  // bit depth
+  ihdr += static_cast<char>(opaque ? 2 : 6);     // colour type: RGB or RGBA
+  ihdr += std::string("\0\0\0", 3);           // deflate, adaptive filtering, no interlace
+  put_chunk(png, "IHDR", ihdr);
+  put_chunk(png, "IDAT", idat);
+  put_chunk(png, "IEND", "");
+
+  const std::string tmp = path + ".partial-" + std::to_string(getpid());
+  std::FILE *f = std::fopen(tmp.c_str(), "wb");
+  bool written = f && std::fwrite(png.data(), 1, png.size(), f) == png.size();
+  if (f && std::fclose(f) != 0)
+    written = false;
+  if (!written || std::rename(tmp.c_str(), path.c_str()) != 0) {
     std::remove(tmp.c_str());
     throw std::runtime_error("cannot write " + path);
   }

@@ -125,7 +125,8 @@ std::vector<std::string> stats_lines(const Grid &g) {
 std::string bin_text(const Grid &g) {
   const bool thread = g.sim.granularity == sim::Granularity::thread;
   const int64_t t = g.bins.time_bin, l = g.bins.line_bin;
-  std::string s = group_digits(t) + (thread ? " thread" : " access") + (t == 1 ? "" : "s") +
+  std::string s = group_digits(t) + (thread ? " thread" : " access") +
+                  (t == 1 ? "" : thread ? "s" : "es") +
                   " x " + group_digits(l) + " line" + (l == 1 ? "" : "s") + " per cell";
   if (t > 1 || l > 1)
     s += " (any miss in a bin shows as a miss)";
