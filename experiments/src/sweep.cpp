@@ -387,15 +387,16 @@ Shard parse_shard(const std::string &text, const std::string &option) {
 }
 
 std::vector<std::pair<std::string, std::string>> cache_presets() {
-  // Fully associative LRU, the thesis's model: GPUs hash addresses onto sets, while a modulo-indexed
+  // L1s fully associative LRU, the thesis's model: GPUs hash addresses onto sets, while a modulo-indexed
   // 4-way model maps the 9 rows of a 4096-wide stencil window (16 KiB apart) onto one set and
   // thrashes for every order alike.
   return {{"table3", "Table 3.1/3.2: 24 (stencil) or 32 (matmul) lines of 4 elements, fully "
                      "associative LRU"},
           {"l1-64k", "size=64KiB,line=128,sector=32"},
           {"l1-256k", "size=256KiB,line=128,sector=32"},
-          {"turing", "size=64KiB,line=128,sector=32/size=4MiB,line=128,sector=32"},
-          {"h100", "size=256KiB,line=128,sector=32/size=50MiB,line=128,sector=32"}};
+          // L2s 16-way: a fully associative 4 MiB LRU costs 3x the simulation time.
+          {"turing", "size=64KiB,line=128,sector=32/size=4MiB,line=128,ways=16,sector=32"},
+          {"h100", "size=256KiB,line=128,sector=32/size=50MiB,line=128,ways=16,sector=32"}};
 }
 
 const std::vector<std::string> &columns() {
@@ -491,36 +492,46 @@ RunSummary run(const Grid &g, const RunOptions &opts) {
   if (opts.backends.sim)
     for (std::size_t i = 0; i < mine.size(); ++i)
       configs[i] = sim_config(mine[i]);
-  std::unique_ptr<GpuBackend> gpu;
-  if (opts.backends.gpu)
-    gpu = make_gpu_backend(opts.gpu);
   if (opts.resume && (opts.output.empty() || opts.output == "-"))
     throw UsageError("--resume", "needs --output FILE.csv to continue; allowed: with --output");
 
-  // Open the stream: continue a previous run's file, or start a new one with the header.
+  // What a previous run's file already holds (--resume).
   std::set<std::string> done_ids;
   const bool to_stdout = opts.output.empty() || opts.output == "-";
+  const bool continuing = !to_stdout && opts.resume && std::filesystem::exists(opts.output) &&
+                          std::filesystem::file_size(opts.output) > 0;
+  std::size_t complete_bytes = 0;
+  if (continuing) {
+    const std::vector<std::string> lines = complete_lines(opts.output, &complete_bytes);
+    if (lines.empty() || parse_csv_line(lines[0]) != columns())
+      throw UsageError("--resume", "'" + opts.output + "' is not a cbi sweep CSV of this version "
+                                   "(its header differs); allowed: a CSV this command wrote");
+    for (std::size_t i = 1; i < lines.size(); ++i) {
+      const std::vector<std::string> cells = parse_csv_line(lines[i]);
+      if (cells.size() != columns().size())
+        continue;
+      if (cells[2] != backend)
+        throw UsageError("--resume", "'" + opts.output + "' holds " + cells[2] +
+                                         " rows, this run is " + backend +
+                                         "; allowed: the same --backend as the first run");
+      done_ids.insert(cells[1]);
+    }
+  }
+  std::vector<std::size_t> pending;
+  for (std::size_t i = 0; i < mine.size(); ++i)
+    if (!done_ids.count(mine[i].id()))
+      pending.push_back(i);
+  // The GPU is needed only for points still to measure, so a finished sweep's report can be
+  // rebuilt on a machine without one.
+  std::unique_ptr<GpuBackend> gpu;
+  if (opts.backends.gpu && !pending.empty())
+    gpu = make_gpu_backend(opts.gpu);
+
+  // Open the stream: continue the previous file, or start a new one with the header.
   std::ofstream file;
   if (!to_stdout) {
-    const bool continuing = opts.resume && std::filesystem::exists(opts.output) &&
-                            std::filesystem::file_size(opts.output) > 0;
     if (continuing) {
-      std::size_t bytes = 0;
-      const std::vector<std::string> lines = complete_lines(opts.output, &bytes);
-      if (lines.empty() || parse_csv_line(lines[0]) != columns())
-        throw UsageError("--resume", "'" + opts.output + "' is not a cbi sweep CSV of this version "
-                                     "(its header differs); allowed: a CSV this command wrote");
-      for (std::size_t i = 1; i < lines.size(); ++i) {
-        const std::vector<std::string> cells = parse_csv_line(lines[i]);
-        if (cells.size() != columns().size())
-          continue;
-        if (cells[2] != backend)
-          throw UsageError("--resume", "'" + opts.output + "' holds " + cells[2] +
-                                           " rows, this run is " + backend +
-                                           "; allowed: the same --backend as the first run");
-        done_ids.insert(cells[1]);
-      }
-      std::filesystem::resize_file(opts.output, bytes); // drop an interrupted last line
+      std::filesystem::resize_file(opts.output, complete_bytes); // drop an interrupted last line
       file.open(opts.output, std::ios::app | std::ios::binary);
     } else {
       file.open(opts.output, std::ios::trunc | std::ios::binary);
@@ -532,11 +543,6 @@ RunSummary run(const Grid &g, const RunOptions &opts) {
     std::cout << csv_line(std::vector<cli::Cell>(columns().begin(), columns().end()));
   }
   std::ostream &out = to_stdout ? std::cout : static_cast<std::ostream &>(file);
-
-  std::vector<std::size_t> pending;
-  for (std::size_t i = 0; i < mine.size(); ++i)
-    if (!done_ids.count(mine[i].id()))
-      pending.push_back(i);
 
   RunSummary summary;
   summary.points = static_cast<int64_t>(mine.size());
