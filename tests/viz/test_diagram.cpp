@@ -3,16 +3,12 @@
 // (thread granularity, no binning); binning keeps every miss; the stats strip matches a reviewed
 // golden file; bad options exit 2 and leave no file.
 #include "cbi/viz/presets.hpp"
+#include "cli_run.hpp"
 #include "diagram_options.hpp"
 
 #include <gtest/gtest.h>
 
-#include <array>
-#include <cstdio>
-#include <cstdlib>
-#include <fstream>
 #include <sstream>
-#include <sys/wait.h>
 #include <unistd.h>
 
 namespace cbi::viz {
@@ -21,35 +17,8 @@ namespace {
 using viz_app::build_panels;
 using viz_app::parse_diagram_args;
 
-std::string bin_dir() {
-  const char *b = std::getenv("CBI_BIN");
-  return b ? b : CBI_BIN_DIR;
-}
-
-std::string slurp(const std::string &path) {
-  std::ifstream f(path);
-  std::stringstream ss;
-  ss << f.rdbuf();
-  return ss.str();
-}
-
-struct CliRun {
-  int exit_code;
-  std::string out, err;
-};
-
-CliRun run(const std::string &args) {
-  const std::string err_path = ::testing::TempDir() + "/cbi_viz_err.txt";
-  const std::string cmd = bin_dir() + "/cbi " + args + " 2>" + err_path;
-  FILE *p = popen(cmd.c_str(), "r");
-  std::string out;
-  std::array<char, 4096> buf{};
-  std::size_t n;
-  while ((n = fread(buf.data(), 1, buf.size(), p)) > 0)
-    out.append(buf.data(), n);
-  const int status = pclose(p);
-  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, out, slurp(err_path)};
-}
+using test::cbi_run;
+using test::slurp;
 
 int64_t count_pixels(const Canvas &c, const Rect &r, Color color) {
   int64_t n = 0;
@@ -267,7 +236,7 @@ TEST(DiagramCli, WritesPngThroughCbi) {
   const std::string png = ::testing::TempDir() + "/cbi_fig3_1.png";
   const std::string csv = ::testing::TempDir() + "/cbi_fig3_1.csv";
   std::remove(png.c_str());
-  const CliRun r = run("diagram --preset fig3.1 -o " + png + " --csv " + csv);
+  const test::CliRun r = cbi_run("diagram --preset fig3.1 -o " + png + " --csv " + csv);
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_NE(r.out.find("bin: 1 thread x 1 line per cell"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("misses 462"), std::string::npos) << r.out;
@@ -283,14 +252,14 @@ TEST(DiagramCli, BadOptionsExit2WithOneLineAndNoFile) {
        {std::string("--preset fig9"), std::string("--bin 3x3"), std::string("--order spiral"),
         std::string("--max-px 0"), std::string("--granularity warp"), std::string("--cell-px 99")}) {
     std::remove(png.c_str());
-    const CliRun r = run("diagram " + args + " -o " + png);
+    const test::CliRun r = cbi_run("diagram " + args + " -o " + png);
     EXPECT_EQ(r.exit_code, 2) << args << ": " << r.err;
     EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
     EXPECT_NE(r.err.find("--" + args.substr(2, args.find(' ') - 2)), std::string::npos) << r.err;
     EXPECT_NE(r.err.find("allowed"), std::string::npos) << r.err;
     EXPECT_NE(access(png.c_str(), F_OK), 0) << args;
   }
-  const CliRun r = run("diagram -o " + ::testing::TempDir() + "/x.jpg");
+  const test::CliRun r = cbi_run("diagram -o " + ::testing::TempDir() + "/x.jpg");
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_NE(r.err.find("--output"), std::string::npos);
 }

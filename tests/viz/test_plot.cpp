@@ -2,13 +2,12 @@
 // point per (series, x) in line plots, and the `cbi plot` command's errors.
 #include "cbi/error.hpp"
 #include "cbi/viz/plot.hpp"
+#include "cli_run.hpp"
 
 #include <gtest/gtest.h>
 
 #include <cstdio>
-#include <cstdlib>
 #include <fstream>
-#include <sys/wait.h>
 #include <unistd.h>
 
 namespace cbi::viz {
@@ -121,15 +120,7 @@ TEST(Plot, ScatterHasOnePointPerRow) {
   EXPECT_EQ(layout.cells, 7);
 }
 
-std::string bin_dir() {
-  const char *b = std::getenv("CBI_BIN");
-  return b ? b : CBI_BIN_DIR;
-}
-
-int run_status(const std::string &args) {
-  const int status = std::system((bin_dir() + "/cbi plot " + args + " >/dev/null 2>&1").c_str());
-  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-}
+int run_status(const std::string &args) { return test::cbi_run("plot " + args).exit_code; }
 
 TEST(PlotCli, WritesPngsAndRejectsBadOptions) {
   const std::string dir = ::testing::TempDir();

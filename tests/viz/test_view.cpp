@@ -3,6 +3,7 @@
 // xvfb-run is not installed.
 #include "cbi/viz/canvas.hpp"
 #include "cbi/viz/diagram.hpp"
+#include "cli_run.hpp"
 
 #include <gtest/gtest.h>
 
@@ -16,10 +17,7 @@
 namespace cbi::viz {
 namespace {
 
-std::string bin_dir() {
-  const char *b = std::getenv("CBI_BIN");
-  return b ? b : CBI_BIN_DIR;
-}
+using test::bin_dir;
 
 bool have_xvfb() { return std::system("command -v xvfb-run >/dev/null 2>&1") == 0; }
 
