@@ -250,7 +250,7 @@ TEST(DiagramCli, BadOptionsExit2WithOneLineAndNoFile) {
   const std::string png = ::testing::TempDir() + "/cbi_bad.png";
   for (const std::string &args :
        {std::string("--preset fig9"), std::string("--bin 3x3"), std::string("--order spiral"),
-        std::string("--max-px 0"), std::string("--granularity warp"), std::string("--cell-px 99")}) {
+        std::string("--max-px 0"), std::string("--bin 1x1 --size 4096"), std::string("--granularity warp"), std::string("--cell-px 99")}) {
     std::remove(png.c_str());
     const test::CliRun r = cbi_run("diagram " + args + " -o " + png);
     EXPECT_EQ(r.exit_code, 2) << args << ": " << r.err;

@@ -103,6 +103,9 @@ DiagramRequest diagram_request(const po::variables_map &vm) {
                              ? parse_positive(get(vm, "max-px", ""), "--max-px", kMaxSidePx)
                              : 2048;
   const int64_t n = static_cast<int64_t>(orders.size());
+  // Side by side the panels share the 16384 px width, less room for axes and labels.
+  const int64_t max_cols = std::min(max_px, kMaxSidePx / n - 300);
+  const int64_t max_rows = std::min(max_px, kMaxSidePx - 400);
   viz::Binning bins;
   if (has(vm, "bin")) {
     const auto [t, l] = parse_extent(get(vm, "bin", ""), "--bin", true, 1LL << 40);
@@ -110,11 +113,17 @@ DiagramRequest diagram_request(const po::variables_map &vm) {
       throw UsageError("--bin", "line bin " + std::to_string(l) + " is not a power of two; "
                                 "allowed: TxL with L = 1, 2, 4, ...");
     bins = {t, l};
+    // Checked before any cell is allocated: an unbinned 4096^2 trace would need terabytes.
+    const int64_t steps = viz::time_steps(base), lines = viz::line_count(base);
+    if ((steps + t - 1) / t > max_cols || (lines + l - 1) / l > max_rows) {
+      const viz::Binning least = viz::fit_bins(steps, lines, max_cols, max_rows);
+      throw UsageError("--bin", get(vm, "bin", "") + " leaves more cells than fit in " +
+                                    std::to_string(kMaxSidePx) + " px a side; allowed: at least " +
+                                    std::to_string(least.time_bin) + "x" +
+                                    std::to_string(least.line_bin) + " for this trace");
+    }
   } else {
-    sim::SimConfig c = base;
-    // Side by side the panels share the 16384 px width (less ~300 px of axes each).
-    const int64_t cols = std::min(max_px, kMaxSidePx / n - 300);
-    bins = viz::fit_bins(viz::time_steps(c), viz::line_count(c), cols, max_px);
+    bins = viz::fit_bins(viz::time_steps(base), viz::line_count(base), max_cols, max_rows);
   }
   for (const std::string &o : orders) {
     viz::GridSpec spec;
