@@ -55,6 +55,6 @@ echo "exit $?"; grep -E "ERROR SUMMARY|========= " "$out/memcheck.log" | tail -5
 
 step "ncu cross-check"
 mkdir -p /tmp/ncu
-timeout 200 bash kernels/scripts/ncu_crosscheck.sh "$bin/cbi" /tmp/ncu 2>&1 | tee "$out/ncu-crosscheck.txt"
+timeout 280 bash kernels/scripts/ncu_crosscheck.sh "$bin/cbi" /tmp/ncu 2>&1 | tee "$out/ncu-crosscheck.txt"
 tar czf "$out/ncu-raw.tar.gz" -C /tmp ncu
 step "done"

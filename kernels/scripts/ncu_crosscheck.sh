@@ -6,12 +6,13 @@
 # the CUPTI range profiler (after an L2 flush); (2) ncu profiles the single checked launch of
 # cbi bench --no-time with the same metrics (--cache-control all flushes caches first,
 # --clock-control none as the range profiler leaves clocks alone). Rates are compared in
-# percentage points, counts as relative differences, each side the mean of REPS (default 3)
+# percentage points, counts as relative differences, each side the mean of REPS (default 5)
 # separate runs: block scheduling differs from run to run, and with it the hit rates of kernels
 # whose blocks share data (matmul), so the run-to-run range is printed beside each mean.
 #
 # usage: kernels/scripts/ncu_crosscheck.sh [CBI_BINARY] [OUT_DIR]
 #   CBI_BINARY defaults to build-gpu/bin/cbi; OUT_DIR (default .) receives ncu's raw CSV files.
+# ONLY=REGEX restricts the run to configurations whose name matches.
 # Exit status: 0 when every rate agrees within 1 pp, 1 otherwise, 2 when ncu is missing.
 set -uo pipefail
 cbi=${1:-build-gpu/bin/cbi}
@@ -29,16 +30,17 @@ configs=(
   "stencil-zigzag32-half|stencil_remap|--kernel stencil --order zigzag:32 --size 2048 --type half"
   "stencil-2d|stencil_2d|--kernel stencil-2d --size 2048 --stencil 9x9"
   "stencil-smem|stencil_smem|--kernel stencil-smem --size 2048 --stencil 9x9"
-  "matmul-linear|matmul_remap|--kernel matmul --order linear --size 1024"
-  "matmul-column32|matmul_remap|--kernel matmul --order column:32 --size 1024"
-  "sgemm-tiled|sgemm_tiled|--kernel sgemm-tiled --size 1024"
+  "matmul-linear|matmul_remap|--kernel matmul --order linear --size 2048"
+  "matmul-column32|matmul_remap|--kernel matmul --order column:32 --size 2048"
+  "sgemm-tiled|sgemm_tiled|--kernel sgemm-tiled --size 2048"
 )
 
 status=0
-reps=${REPS:-3}
+reps=${REPS:-5}
 printf '%-22s %-58s %21s %21s %10s\n' config metric "cupti mean [min,max]" "ncu mean [min,max]" diff
 for entry in "${configs[@]}"; do
   IFS='|' read -r name regex args <<<"$entry"
+  [[ $name =~ ${ONLY:-.} ]] || continue
   failed=0
   for rep in $(seq 1 "$reps"); do
     # shellcheck disable=SC2086

@@ -6,6 +6,10 @@
 
 #include "cbi/remap/order.hpp"
 
+#include <cuda_pipeline.h>
+
+#include <type_traits>
+
 namespace cbi::kernels::detail {
 
 namespace {
@@ -61,8 +65,7 @@ __global__ void stencil_2d(const T *__restrict__ in, T *__restrict__ out, int wi
 constexpr int kSmemTileW = 64;
 constexpr int kSmemTileH = 32;
 constexpr int kSmemThreads = 256;
-constexpr int kSmemRun = 8;        // outputs per running sum
-constexpr int kSmemLoadBatch = 8;  // global loads in flight per thread while filling the tile
+constexpr int kSmemRun = 8; // outputs per running sum
 
 struct SmemLayout {
   int rows_in, cols_in, pitch_in, pitch_h;
@@ -82,33 +85,26 @@ __global__ void __launch_bounds__(kSmemThreads)
   const SmemLayout L(rx, ry);
   A *hsum = tile + L.rows_in * L.pitch_in;
   const int x0 = blockIdx.x * kSmemTileW, y0 = blockIdx.y * kSmemTileH;
+  const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
   const int sw = 2 * rx + 1, sh = 2 * ry + 1;
 
-  // 1. The block loads the tile in batches of kSmemLoadBatch elements per thread, all global loads
-  //    of a batch issued before any shared store, so that each thread has that many loads in
-  //    flight (one row at a time left the load phase latency-bound). Consecutive threads take
-  //    consecutive columns: coalesced.
-  const int tile_elements = L.rows_in * L.cols_in;
-  for (int base = 0; base < tile_elements; base += kSmemThreads * kSmemLoadBatch) {
-    A v[kSmemLoadBatch];
-#pragma unroll
-    for (int u = 0; u < kSmemLoadBatch; ++u) {
-      const int item = base + u * kSmemThreads + int(threadIdx.x);
-      if (item < tile_elements) {
-        const int r = item / L.cols_in, c = item - r * L.cols_in;
-        const int gy = min(height - 1, max(0, y0 - ry + r));
-        const int gx = min(width - 1, max(0, x0 - rx + c));
-        v[u] = to_acc(in[gy * width + gx]);
-      }
+  // 1. Each warp loads whole rows: coalesced, no divisions. Where the accumulator is the stored
+  //    type (float, double), the loads are asynchronous copies (cp.async) straight into shared
+  //    memory: every load of the tile is in flight at once and none holds a register. Half is
+  //    widened to float on the way, which cp.async cannot do, so it loads through registers.
+  for (int r = warp; r < L.rows_in; r += kSmemThreads / 32) {
+    const int gy = min(height - 1, max(0, y0 - ry + r));
+    for (int c = lane; c < L.cols_in; c += 32) {
+      const int gx = min(width - 1, max(0, x0 - rx + c));
+      if constexpr (std::is_same_v<T, A>)
+        __pipeline_memcpy_async(&tile[r * L.pitch_in + c], &in[gy * width + gx], sizeof(T));
+      else
+        tile[r * L.pitch_in + c] = to_acc(in[gy * width + gx]);
     }
-#pragma unroll
-    for (int u = 0; u < kSmemLoadBatch; ++u) {
-      const int item = base + u * kSmemThreads + int(threadIdx.x);
-      if (item < tile_elements) {
-        const int r = item / L.cols_in;
-        tile[r * L.pitch_in + item - r * L.cols_in] = v[u];
-      }
-    }
+  }
+  if constexpr (std::is_same_v<T, A>) {
+    __pipeline_commit();
+    __pipeline_wait_prior(0);
   }
   __syncthreads();
 
