@@ -25,9 +25,13 @@ TEST(Chart, NumberFormats) {
 }
 
 TEST(Text, Utf8DecodesAndReplacesMalformedBytes) {
-  EXPECT_EQ(decode_utf8("a\xc2\xb7" "b"), (std::u32string{U'a', U'\u00b7', U'b'}));
+  EXPECT_EQ(decode_utf8("a\xc2\xb7"
+                        "b"),
+            (std::u32string{U'a', U'\u00b7', U'b'}));
   EXPECT_EQ(decode_utf8("\xe2\x86\x92"), std::u32string{U'\u2192'});
-  EXPECT_EQ(decode_utf8("\xff" "a"), (std::u32string{0xFFFD, U'a'}));
+  EXPECT_EQ(decode_utf8("\xff"
+                        "a"),
+            (std::u32string{0xFFFD, U'a'}));
 }
 
 TEST(Text, DrawsInsideTheMeasuredBoxWithoutADisplay) {

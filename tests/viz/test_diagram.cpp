@@ -45,7 +45,8 @@ std::vector<std::string> preset_args(const std::string &name, std::vector<std::s
 class PresetTest : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(PresetTest, RendersLabelledAndCountsEveryMiss) {
-  const viz_app::DiagramRequest req = parse_diagram_args(preset_args(GetParam(), {"--cell-px", "3"}));
+  const viz_app::DiagramRequest req =
+      parse_diagram_args(preset_args(GetParam(), {"--cell-px", "3"}));
   ASSERT_EQ(req.panels.size(), 1u);
   const sim::SimConfig &c = req.panels[0].sim;
   EXPECT_EQ(c.granularity, sim::Granularity::thread);
@@ -106,8 +107,8 @@ TEST(Diagram, StatsStripMatchesGolden) {
 }
 
 TEST(Diagram, LevelsColourTheServingLevel) {
-  const auto req = parse_diagram_args({"cbi diagram", "--size", "24", "--stencil", "5x5",
-                                       "--level", "lines=12,line=16", "--level", "lines=64,line=32"});
+  const auto req = parse_diagram_args({"cbi diagram", "--size", "24", "--stencil", "5x5", "--level",
+                                       "lines=12,line=16", "--level", "lines=64,line=32"});
   const auto grids = build_panels(req, false);
   const Grid &g = grids[0];
   ASSERT_EQ(g.levels(), 2);
@@ -126,8 +127,8 @@ TEST(Diagram, LevelsColourTheServingLevel) {
 }
 
 TEST(Diagram, ExactGranularityHasOneColumnPerAccess) {
-  const auto req = parse_diagram_args({"cbi diagram", "--size", "8", "--stencil", "3x3",
-                                       "--granularity", "exact", "--lines", "6"});
+  const auto req = parse_diagram_args(
+      {"cbi diagram", "--size", "8", "--stencil", "3x3", "--granularity", "exact", "--lines", "6"});
   const auto grids = build_panels(req, false);
   const sim::SimResult truth = sim::simulate(req.panels[0].sim);
   EXPECT_EQ(grids[0].cols, truth.accesses);
@@ -135,10 +136,10 @@ TEST(Diagram, ExactGranularityHasOneColumnPerAccess) {
 }
 
 TEST(Diagram, AnyMissInABinShowsAsAMiss) {
-  auto fine = parse_diagram_args({"cbi diagram", "--size", "40x24", "--stencil", "5x5",
-                                  "--lines", "20", "--order", "column:8"});
-  auto coarse = parse_diagram_args({"cbi diagram", "--size", "40x24", "--stencil", "5x5",
-                                    "--lines", "20", "--order", "column:8", "--bin", "7x4"});
+  auto fine = parse_diagram_args({"cbi diagram", "--size", "40x24", "--stencil", "5x5", "--lines",
+                                  "20", "--order", "column:8"});
+  auto coarse = parse_diagram_args({"cbi diagram", "--size", "40x24", "--stencil", "5x5", "--lines",
+                                    "20", "--order", "column:8", "--bin", "7x4"});
   const Grid f = build_panels(fine, false)[0], b = build_panels(coarse, false)[0];
   ASSERT_EQ(b.cols, (f.cols + 6) / 7);
   ASSERT_EQ(b.rows, (f.rows + 3) / 4);
@@ -159,10 +160,9 @@ TEST(Diagram, AnyMissInABinShowsAsAMiss) {
 
 TEST(Diagram, LargeTracesAreBinnedIntoABoundedImage) {
   // 1024^2 threads, three panels: auto bins keep each panel within the 16384 px width.
-  const auto req = parse_diagram_args({"cbi diagram", "--size", "1024", "--stencil", "3x3",
-                                       "--line-bytes", "128", "--lines", "64", "--max-px", "4096",
-                                       "--order", "linear", "--order", "column:32", "--order",
-                                       "tile:32"});
+  const auto req = parse_diagram_args(
+      {"cbi diagram", "--size", "1024", "--stencil", "3x3", "--line-bytes", "128", "--lines", "64",
+       "--max-px", "4096", "--order", "linear", "--order", "column:32", "--order", "tile:32"});
   ASSERT_EQ(req.panels.size(), 3u);
   const Binning b = req.panels[0].bins;
   EXPECT_GT(b.time_bin, 1);
@@ -250,7 +250,8 @@ TEST(DiagramCli, BadOptionsExit2WithOneLineAndNoFile) {
   const std::string png = ::testing::TempDir() + "/cbi_bad.png";
   for (const std::string &args :
        {std::string("--preset fig9"), std::string("--bin 3x3"), std::string("--order spiral"),
-        std::string("--max-px 0"), std::string("--bin 1x1 --size 4096"), std::string("--granularity warp"), std::string("--cell-px 99")}) {
+        std::string("--max-px 0"), std::string("--bin 1x1 --size 4096"),
+        std::string("--granularity warp"), std::string("--cell-px 99")}) {
     std::remove(png.c_str());
     const test::CliRun r = cbi_run("diagram " + args + " -o " + png);
     EXPECT_EQ(r.exit_code, 2) << args << ": " << r.err;

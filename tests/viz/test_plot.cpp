@@ -15,15 +15,14 @@ namespace {
 
 // A miniature of cbi sweep's output: two block sizes, the naive order and two column widths, and a
 // smaller size that the heatmap must ignore.
-const char *kSweep =
-    "point,size,block,order,gpu_time_ms,sim_l1_hit_pct\n"
-    "0,1024x1024,64,linear,10,50\n"
-    "1,1024x1024,64,column:8,5,80\n"
-    "2,1024x1024,64,column:16,8,70\n"
-    "3,1024x1024,128,linear,12,50\n"
-    "4,1024x1024,128,column:8,12,60\n"
-    "5,1024x1024,128,column:16,\"24\",90\n"
-    "6,256x256,64,column:8,0.1,99\n";
+const char *kSweep = "point,size,block,order,gpu_time_ms,sim_l1_hit_pct\n"
+                     "0,1024x1024,64,linear,10,50\n"
+                     "1,1024x1024,64,column:8,5,80\n"
+                     "2,1024x1024,64,column:16,8,70\n"
+                     "3,1024x1024,128,linear,12,50\n"
+                     "4,1024x1024,128,column:8,12,60\n"
+                     "5,1024x1024,128,column:16,\"24\",90\n"
+                     "6,256x256,64,column:8,0.1,99\n";
 
 TEST(Csv, ParsesQuotesAndCrlf) {
   const CsvTable t = parse_csv("a,b\r\n\"x,1\",\"say \"\"hi\"\"\"\r\n2,\n");

@@ -49,7 +49,8 @@ TEST(View, ScriptedSessionUnderXvfb) {
                              "zoom:2;drag:40,20;quit";
   const std::string cmd = "xvfb-run -a -s '-screen 0 1400x900x24' " + bin_dir() +
                           "/cbi view --preset fig3.1 --order linear --order column:4 "
-                          "--window 1200x700 --script '" + script + "' 2>/dev/null";
+                          "--window 1200x700 --script '" +
+                          script + "' 2>/dev/null";
   FILE *p = popen(cmd.c_str(), "r");
   ASSERT_NE(p, nullptr);
   std::string out;
@@ -62,8 +63,9 @@ TEST(View, ScriptedSessionUnderXvfb) {
 
   // Hover readout of the first cell: thread 0 is task (0, 0); line 0 holds input (-3, -3) of the
   // unclamped 7x7 window and is thread 0's first fetch.
-  EXPECT_NE(after(out, "hover:0,0").find("hover: thread 0, task (0, 0), line 0, address 0, input "
-                                         "row -3 col -3, state miss (fetched)"),
+  EXPECT_NE(after(out, "hover:0,0")
+                .find("hover: thread 0, task (0, 0), line 0, address 0, input "
+                      "row -3 col -3, state miss (fetched)"),
             std::string::npos)
       << out;
   EXPECT_NE(after(out, "key:Home").find("t 0/255 paused"), std::string::npos) << out;
@@ -91,7 +93,8 @@ TEST(View, ScriptedSessionUnderXvfb) {
 }
 
 TEST(View, NeedsADisplayAndSaysSo) {
-  const std::string cmd = "env -u DISPLAY " + bin_dir() + "/cbi view --preset fig3.1 >/dev/null 2>&1";
+  const std::string cmd =
+      "env -u DISPLAY " + bin_dir() + "/cbi view --preset fig3.1 >/dev/null 2>&1";
   const int status = std::system(cmd.c_str());
   EXPECT_TRUE(WIFEXITED(status));
   EXPECT_EQ(WEXITSTATUS(status), 1);

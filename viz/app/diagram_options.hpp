@@ -26,7 +26,7 @@ std::vector<std::string> expand_preset(const std::vector<std::string> &argv);
 struct DiagramRequest {
   std::vector<viz::GridSpec> panels; // one per --order, identical bins
   viz::DiagramStyle style;
-  std::string preset;                // name, if one was used
+  std::string preset; // name, if one was used
 };
 
 // Throws UsageError naming the offending option.

@@ -25,20 +25,34 @@ struct KeyName {
   sf::Keyboard::Key key;
 };
 const KeyName kKeyNames[] = {
-    {"Space", sf::Keyboard::Space},   {"Right", sf::Keyboard::Right},
-    {"Left", sf::Keyboard::Left},     {"Up", sf::Keyboard::Up},
-    {"Down", sf::Keyboard::Down},     {"Home", sf::Keyboard::Home},
-    {"End", sf::Keyboard::End},       {"O", sf::Keyboard::O},
-    {"Tab", sf::Keyboard::Tab},       {"G", sf::Keyboard::G},
-    {"R", sf::Keyboard::R},           {"P", sf::Keyboard::P},
-    {"Q", sf::Keyboard::Q},           {"Escape", sf::Keyboard::Escape},
-    {"LBracket", sf::Keyboard::LBracket}, {"RBracket", sf::Keyboard::RBracket},
-    {"Add", sf::Keyboard::Add},       {"Subtract", sf::Keyboard::Subtract},
-    {"Equal", sf::Keyboard::Equal},   {"Hyphen", sf::Keyboard::Hyphen},
-    {"1", sf::Keyboard::Num1},        {"2", sf::Keyboard::Num2},
-    {"3", sf::Keyboard::Num3},        {"4", sf::Keyboard::Num4},
-    {"5", sf::Keyboard::Num5},        {"6", sf::Keyboard::Num6},
-    {"7", sf::Keyboard::Num7},        {"8", sf::Keyboard::Num8},
+    {"Space", sf::Keyboard::Space},
+    {"Right", sf::Keyboard::Right},
+    {"Left", sf::Keyboard::Left},
+    {"Up", sf::Keyboard::Up},
+    {"Down", sf::Keyboard::Down},
+    {"Home", sf::Keyboard::Home},
+    {"End", sf::Keyboard::End},
+    {"O", sf::Keyboard::O},
+    {"Tab", sf::Keyboard::Tab},
+    {"G", sf::Keyboard::G},
+    {"R", sf::Keyboard::R},
+    {"P", sf::Keyboard::P},
+    {"Q", sf::Keyboard::Q},
+    {"Escape", sf::Keyboard::Escape},
+    {"LBracket", sf::Keyboard::LBracket},
+    {"RBracket", sf::Keyboard::RBracket},
+    {"Add", sf::Keyboard::Add},
+    {"Subtract", sf::Keyboard::Subtract},
+    {"Equal", sf::Keyboard::Equal},
+    {"Hyphen", sf::Keyboard::Hyphen},
+    {"1", sf::Keyboard::Num1},
+    {"2", sf::Keyboard::Num2},
+    {"3", sf::Keyboard::Num3},
+    {"4", sf::Keyboard::Num4},
+    {"5", sf::Keyboard::Num5},
+    {"6", sf::Keyboard::Num6},
+    {"7", sf::Keyboard::Num7},
+    {"8", sf::Keyboard::Num8},
     {"9", sf::Keyboard::Num9},
 };
 
@@ -52,8 +66,7 @@ std::string ranges(const std::vector<int64_t> &v, std::size_t max_items) {
       ++j;
     if (items++ == max_items)
       return s + ", ...";
-    s += (s.empty() ? "" : ", ") + std::to_string(v[i]) +
-         (j > i ? "-" + std::to_string(v[j]) : "");
+    s += (s.empty() ? "" : ", ") + std::to_string(v[i]) + (j > i ? "-" + std::to_string(v[j]) : "");
     i = j;
   }
   return s;
@@ -62,7 +75,8 @@ std::string ranges(const std::vector<int64_t> &v, std::size_t max_items) {
 class Viewer {
 public:
   Viewer(DiagramRequest req, int width, int height, std::string screenshot)
-      : m_req(std::move(req)), m_width(width), m_height(height), m_shot_path(std::move(screenshot)) {
+      : m_req(std::move(req)), m_width(width), m_height(height),
+        m_shot_path(std::move(screenshot)) {
     m_l1_lines = m_req.panels.front().sim.levels.front().capacity_lines;
     for (viz::GridSpec &s : m_req.panels)
       s.record_thread_steps = true;
@@ -227,7 +241,8 @@ private:
       key(e.key.code, e.key.shift);
       break;
     case sf::Event::MouseWheelScrolled:
-      zoom(e.mouseWheelScroll.delta > 0 ? 0.8f : 1.25f, {e.mouseWheelScroll.x, e.mouseWheelScroll.y});
+      zoom(e.mouseWheelScroll.delta > 0 ? 0.8f : 1.25f,
+           {e.mouseWheelScroll.x, e.mouseWheelScroll.y});
       break;
     case sf::Event::MouseButtonPressed:
       m_drag = true;
@@ -272,9 +287,11 @@ private:
         if (name == kn.name)
           k = &kn;
       if (!k)
-        throw UsageError("--script", "unknown key '" + name + "'; allowed: Space, Right, Left, "
-                                     "Up, Down, Home, End, O, Tab, G, R, P, Q, Escape, LBracket, "
-                                     "RBracket, Add, Subtract, 1-9 (Shift+ prefix, *N repeat)");
+        throw UsageError("--script",
+                         "unknown key '" + name +
+                             "'; allowed: Space, Right, Left, "
+                             "Up, Down, Home, End, O, Tab, G, R, P, Q, Escape, LBracket, "
+                             "RBracket, Add, Subtract, 1-9 (Shift+ prefix, *N repeat)");
       for (int i = 0; i < times; ++i)
         key(k->key, shift);
     } else if (verb == "wait") {
@@ -282,7 +299,8 @@ private:
     } else if (verb == "move" || verb == "hover" || verb == "drag") {
       int a = 0, b = 0;
       if (std::sscanf(arg.c_str(), "%d,%d", &a, &b) != 2)
-        throw UsageError("--script", "'" + token + "' needs two numbers; allowed: " + verb + ":A,B");
+        throw UsageError("--script",
+                         "'" + token + "' needs two numbers; allowed: " + verb + ":A,B");
       if (verb == "move") {
         draw_frame(false); // the layout must be current before a pixel maps to a cell
         hover_pixel({a, b});
@@ -296,7 +314,8 @@ private:
     } else if (verb == "zoom") {
       const float f = static_cast<float>(std::atof(arg.c_str()));
       if (f <= 0)
-        throw UsageError("--script", "'" + token + "': allowed: zoom:F with F > 0 (2 = twice as big)");
+        throw UsageError("--script",
+                         "'" + token + "': allowed: zoom:F with F > 0 (2 = twice as big)");
       zoom(1 / f, {m_width / 2, m_height / 2});
     } else if (verb == "shot") {
       m_shot_path = arg.empty() ? m_shot_path : arg;
@@ -304,8 +323,10 @@ private:
     } else if (verb == "quit") {
       m_quit = true;
     } else {
-      throw UsageError("--script", "unknown step '" + token + "'; allowed: key:K[*N], wait:N, "
-                                   "move:X,Y, hover:COL,ROW, drag:DX,DY, zoom:F, shot:PATH, quit");
+      throw UsageError("--script",
+                       "unknown step '" + token +
+                           "'; allowed: key:K[*N], wait:N, "
+                           "move:X,Y, hover:COL,ROW, drag:DX,DY, zoom:F, shot:PATH, quit");
     }
     std::cout << "view: " << token << " | " << status_line() << " | " << hover_line() << "\n";
     return wait;
@@ -328,7 +349,8 @@ private:
     const sim::Workload &w = g.sim.workload;
     const int64_t step = m_hover_col * g.bins.time_bin;
     const int64_t thread = g.thread_at(step);
-    const remap::Task<int64_t> t = g.sim.order.map(thread, remap::Shape<int64_t>{w.width, w.height});
+    const remap::Task<int64_t> t =
+        g.sim.order.map(thread, remap::Shape<int64_t>{w.width, w.height});
     const int64_t unit = g.sim.levels.front().unit_bytes();
     const int64_t line = m_hover_row * g.bins.line_bin;
     const int64_t address = line * unit;
@@ -356,7 +378,7 @@ private:
       const int x = r.x + static_cast<int>(m_cursor + 1) * m_layout.cell_w;
       m_canvas.vline(x, r.y - 8, r.bottom() + 1, viz::Color{20, 20, 20, 255}); // the cursor
       if (m_texture.getSize() != sf::Vector2u(static_cast<unsigned>(m_canvas.width()),
-                                                static_cast<unsigned>(m_canvas.height())))
+                                              static_cast<unsigned>(m_canvas.height())))
         m_texture.create(static_cast<unsigned>(m_canvas.width()),
                          static_cast<unsigned>(m_canvas.height()));
       m_texture.update(m_canvas.rgba());
@@ -364,8 +386,9 @@ private:
     }
     if (m_fit) { // the whole diagram in the area left of the panel
       const float avail_w = static_cast<float>(m_width - kPanelW);
-      const float scale = std::max(static_cast<float>(m_canvas.width()) / avail_w,
-                                   static_cast<float>(m_canvas.height()) / static_cast<float>(m_height));
+      const float scale =
+          std::max(static_cast<float>(m_canvas.width()) / avail_w,
+                   static_cast<float>(m_canvas.height()) / static_cast<float>(m_height));
       m_view.setSize(static_cast<float>(m_width) * scale, static_cast<float>(m_height) * scale);
       m_view.setCenter(static_cast<float>(m_width) * scale / 2,
                        static_cast<float>(m_canvas.height()) / 2);
@@ -463,12 +486,13 @@ private:
 int cmd_view(int argc, char **argv) {
   po::options_description desc("Options");
   add_diagram_options(desc);
-  desc.add_options()
-    ("window", po::value<std::string>(), "window size WxH in pixels (default 1400x800)")
-    ("screenshot", po::value<std::string>(), "PNG the P key (or a script's shot step) writes")
-    ("script", po::value<std::string>(), "steps to run instead of waiting for input, ';'-separated: "
-                                         "key:K[*N] wait:N move:X,Y hover:COL,ROW drag:DX,DY zoom:F "
-                                         "shot:PATH quit; prints the state after each step");
+  desc.add_options()("window", po::value<std::string>(),
+                     "window size WxH in pixels (default 1400x800)")(
+      "screenshot", po::value<std::string>(), "PNG the P key (or a script's shot step) writes")(
+      "script", po::value<std::string>(),
+      "steps to run instead of waiting for input, ';'-separated: "
+      "key:K[*N] wait:N move:X,Y hover:COL,ROW drag:DX,DY zoom:F "
+      "shot:PATH quit; prints the state after each step");
   const std::vector<std::string> args = expand_preset(std::vector<std::string>(argv, argv + argc));
   std::vector<char *> ptrs;
   for (const std::string &a : args)
@@ -476,16 +500,18 @@ int cmd_view(int argc, char **argv) {
   po::variables_map vm;
   if (!cli::parse_args(
           static_cast<int>(ptrs.size()), ptrs.data(), desc, vm,
-          std::string("usage: cbi view [--preset NAME] [options]\n\n"
-                      "Opens the diagram of `cbi diagram` in a window (needs a display; "
-                      "xvfb-run works). The cursor plays\nthrough time; cells after it are blank and "
-                      "the side panel lists the lines in L1 at the cursor.\nHovering a cell shows "
-                      "its thread, task (x, y), line, address, array row and column and state.\n"
-                      "Each --order is one choice for the O key.\n") +
+          std::string(
+              "usage: cbi view [--preset NAME] [options]\n\n"
+              "Opens the diagram of `cbi diagram` in a window (needs a display; "
+              "xvfb-run works). The cursor plays\nthrough time; cells after it are blank and "
+              "the side panel lists the lines in L1 at the cursor.\nHovering a cell shows "
+              "its thread, task (x, y), line, address, array row and column and state.\n"
+              "Each --order is one choice for the O key.\n") +
               kKeysHelp,
           "  cbi view --preset fig3.1 --order linear --order column:4 --order tile:4\n"
           "  cbi view --size 256 --stencil 9x9 --lines 64 --granularity exact\n"
-          "  xvfb-run -a cbi view --preset fig4.4 --script 'key:Space;wait:30;hover:10,5;shot:a.png'"))
+          "  xvfb-run -a cbi view --preset fig4.4 --script "
+          "'key:Space;wait:30;hover:10,5;shot:a.png'"))
     return 0;
   DiagramRequest req = diagram_request(vm);
   if (!cli::has(vm, "max-px")) { // textures stay modest: 1024 cells a side unless asked

@@ -9,16 +9,18 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <ctime>
 #include <fstream>
 #include <string>
-#include <ctime>
 #include <unistd.h>
 #include <vector>
 
 namespace {
 
 using Clock = std::chrono::steady_clock;
-double since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
+double since(Clock::time_point t) {
+  return std::chrono::duration<double>(Clock::now() - t).count();
+}
 
 // CPU seconds of this thread: unlike wall time, not inflated while other processes hold the cores
 // (the CI machine is shared).
@@ -62,8 +64,10 @@ int main(int argc, char **argv) {
   viz::GridSpec spec;
   spec.sim.workload.width = spec.sim.workload.height = size;
   spec.sim.workload.stencil_w = spec.sim.workload.stencil_h = 9;
-  spec.sim.granularity = granularity == "exact" ? sim::Granularity::exact : sim::Granularity::thread;
-  // Table 3.1's cache (24 lines of 16 B, LRU) and cbi diagram's default binning (2048 cells a side).
+  spec.sim.granularity =
+      granularity == "exact" ? sim::Granularity::exact : sim::Granularity::thread;
+  // Table 3.1's cache (24 lines of 16 B, LRU) and cbi diagram's default binning (2048 cells a
+  // side).
   spec.bins = viz::fit_bins(viz::time_steps(spec.sim), viz::line_count(spec.sim), 2048, 2048);
   double load[3] = {0, 0, 0};
   getloadavg(load, 3);
@@ -71,7 +75,8 @@ int main(int argc, char **argv) {
               sysconf(_SC_NPROCESSORS_ONLN), load[0]);
   std::printf("# %s, %s granularity, %lld x %lld steps x lines per cell\n\n",
               spec.sim.workload.describe().c_str(), granularity.c_str(),
-              static_cast<long long>(spec.bins.time_bin), static_cast<long long>(spec.bins.line_bin));
+              static_cast<long long>(spec.bins.time_bin),
+              static_cast<long long>(spec.bins.line_bin));
   std::vector<double> replay, draw, png, total, floor, total_cpu, floor_cpu;
   const std::string out = "/tmp/viz_bench_" + std::to_string(getpid()) + ".png";
   for (int r = 0; r < runs; ++r) {

@@ -3,12 +3,12 @@
 #include <SFML/Graphics/Image.hpp>
 
 #include <algorithm>
-#include <cstring>
-#include <zlib.h>
-#include <cstdlib>
 #include <cstdio>
+#include <cstdlib>
+#include <cstring>
 #include <stdexcept>
 #include <unistd.h>
+#include <zlib.h>
 
 namespace cbi::viz {
 
@@ -199,9 +199,9 @@ void Canvas::save_png(const std::string &path) const {
   std::string ihdr;
   put_u32(ihdr, static_cast<uint32_t>(m_width));
   put_u32(ihdr, static_cast<uint32_t>(m_height));
-  ihdr += static_cast<char>(8);                  // bit depth
-  ihdr += static_cast<char>(opaque ? 2 : 6);     // colour type: RGB or RGBA
-  ihdr += std::string("\0\0\0", 3);           // deflate, adaptive filtering, no interlace
+  ihdr += static_cast<char>(8);              // bit depth
+  ihdr += static_cast<char>(opaque ? 2 : 6); // colour type: RGB or RGBA
+  ihdr += std::string("\0\0\0", 3);          // deflate, adaptive filtering, no interlace
   put_chunk(png, "IHDR", ihdr);
   put_chunk(png, "IDAT", idat);
   put_chunk(png, "IEND", "");

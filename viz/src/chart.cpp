@@ -80,7 +80,8 @@ int draw_axis(Canvas *canvas, const Font &font, const Rect &area, Side side, con
   }
   const Font::Extent title_extent = font.measure(title, style.label_px);
   const int title_depth = title.empty() ? 0 : title_extent.height();
-  const int depth = style.tick_len + gap + label_depth + (title.empty() ? 0 : gap + 2 + title_depth);
+  const int depth =
+      style.tick_len + gap + label_depth + (title.empty() ? 0 : gap + 2 + title_depth);
   if (!canvas)
     return depth;
 

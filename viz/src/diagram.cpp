@@ -11,7 +11,7 @@ namespace cbi::viz {
 namespace {
 
 constexpr int kMaxSidePx = 16384; // issue 3: the image stays within 16384 px on a side
-constexpr int kMarkStrip = 7;      // pixels above the grid for group/warp/block marks
+constexpr int kMarkStrip = 7;     // pixels above the grid for group/warp/block marks
 
 // Okabe & Ito (2008), "Color universal design": distinguishable with every common colour-vision
 // deficiency. Served-by-level colours run orange (L2), yellow (L3), ... and vermillion (memory).
@@ -42,8 +42,8 @@ Palette Palette::greyscale(int levels) {
   // L2 .. memory from dark grey to black.
   for (int k = 1; k <= levels; ++k) {
     const int v = levels == 1 ? 0 : 80 - 80 * (k - 1) / (levels - 1);
-    p.served.push_back(Color{static_cast<uint8_t>(v), static_cast<uint8_t>(v),
-                             static_cast<uint8_t>(v), 255});
+    p.served.push_back(
+        Color{static_cast<uint8_t>(v), static_cast<uint8_t>(v), static_cast<uint8_t>(v), 255});
   }
   return p;
 }
@@ -126,7 +126,9 @@ std::string bin_text(const Grid &g) {
   const bool thread = g.sim.granularity == sim::Granularity::thread;
   const int64_t t = g.bins.time_bin, l = g.bins.line_bin;
   std::string s = group_digits(t) + (thread ? " thread" : " access") +
-                  (t == 1 ? "" : thread ? "s" : "es") +
+                  (t == 1   ? ""
+                   : thread ? "s"
+                            : "es") +
                   " x " + group_digits(l) + " line" + (l == 1 ? "" : "s") + " per cell";
   if (t > 1 || l > 1)
     s += " (any miss in a bin shows as a miss)";
@@ -148,13 +150,12 @@ std::string config_text(const Grid &g) {
 void cell_size(const std::vector<Grid> &panels, const DiagramStyle &style, int &cell_w,
                int &cell_h) {
   const int64_t cols = panels.front().cols, rows = panels.front().rows;
-  const int auto_px = static_cast<int>(
-      std::clamp<int64_t>(std::min(1200 / std::max<int64_t>(1, cols),
-                                   800 / std::max<int64_t>(1, rows)),
-                          1, 16));
+  const int auto_px = static_cast<int>(std::clamp<int64_t>(
+      std::min(1200 / std::max<int64_t>(1, cols), 800 / std::max<int64_t>(1, rows)), 1, 16));
   // Square cells, except that a short grid (few lines, many steps) grows up to 4x taller cells
   // so that it is at least ~400 px high.
-  const int tall_px = static_cast<int>(std::clamp<int64_t>(400 / std::max<int64_t>(1, rows), 1, 16));
+  const int tall_px =
+      static_cast<int>(std::clamp<int64_t>(400 / std::max<int64_t>(1, rows), 1, 16));
   cell_w = style.cell_w > 0 ? style.cell_w : auto_px;
   cell_h = style.cell_h > 0   ? style.cell_h
            : style.cell_w > 0 ? style.cell_w
@@ -167,7 +168,8 @@ void cell_size(const std::vector<Grid> &panels, const DiagramStyle &style, int &
   if (cols > max_w || rows > max_h)
     throw UsageError("--bin", "the grid has " + std::to_string(cols) + " x " +
                                   std::to_string(rows) + " cells per panel, more than fits in " +
-                                  std::to_string(kMaxSidePx) + " px; allowed: larger bins or "
+                                  std::to_string(kMaxSidePx) +
+                                  " px; allowed: larger bins or "
                                   "--max-px");
   while (cell_w > 1 && cols * cell_w > max_w)
     --cell_w;
@@ -185,7 +187,8 @@ void draw_cells(Canvas &canvas, const Grid &g, const Rect &area, int cell_w, int
     const uint8_t *column = &g.cells[static_cast<std::size_t>(col * g.rows)];
     const int x = area.x + static_cast<int>(col) * cell_w;
     for (int64_t row = 0; row < g.rows; ++row) {
-      canvas.fill_rect({x, area.y + static_cast<int>(row) * cell_h, cell_w, cell_h}, lut[column[row]]);
+      canvas.fill_rect({x, area.y + static_cast<int>(row) * cell_h, cell_w, cell_h},
+                       lut[column[row]]);
     }
   }
 }
@@ -306,12 +309,11 @@ Canvas render_diagram(const std::vector<Grid> &panels, const DiagramStyle &style
   const int content_w = n * panel_w + (n - 1) * panel_gap;
   const int legend_y = stats_y + stats_lines_n * (tick_e.height() + line_gap) + st.margin;
   const std::vector<LegendItem> items = legend_items(pal, levels);
-  const int width =
-      std::max({content_w, title_e.width, sub_e.width,
-                draw_legend(nullptr, font, 0, 0, 1 << 20, items, st).w}) +
-      2 * st.margin;
-  const Rect legend_box = draw_legend(nullptr, font, st.margin, legend_y, width - 2 * st.margin,
-                                      items, st);
+  const int width = std::max({content_w, title_e.width, sub_e.width,
+                              draw_legend(nullptr, font, 0, 0, 1 << 20, items, st).w}) +
+                    2 * st.margin;
+  const Rect legend_box =
+      draw_legend(nullptr, font, st.margin, legend_y, width - 2 * st.margin, items, st);
   const int height = legend_box.bottom() + st.margin;
   if (width > kMaxSidePx || height > kMaxSidePx)
     throw UsageError("--bin", "the diagram would be " + std::to_string(width) + " x " +
@@ -329,9 +331,9 @@ Canvas render_diagram(const std::vector<Grid> &panels, const DiagramStyle &style
     const Grid &g = panels[static_cast<std::size_t>(p)];
     const int px = st.margin + p * (panel_w + panel_gap);
     const Rect area{px + left_depth, grid_y, grid_w, grid_h};
-    const std::string head =
-        p < static_cast<int>(style.panel_titles.size()) ? style.panel_titles[static_cast<std::size_t>(p)]
-                                                         : "order " + remap::to_string(g.sim.order);
+    const std::string head = p < static_cast<int>(style.panel_titles.size())
+                                 ? style.panel_titles[static_cast<std::size_t>(p)]
+                                 : "order " + remap::to_string(g.sim.order);
     font.draw(canvas, area.x, header_y, head, st.label_px, st.text);
     draw_cells(canvas, g, area, cell_w, cell_h, pal, upto_col);
     canvas.outline_rect({area.x - 1, area.y - 1, area.w + 2, area.h + 2}, st.frame);

@@ -19,19 +19,17 @@ int64_t line_count(const sim::SimConfig &c) {
 Binning fit_bins(int64_t steps, int64_t lines, int64_t max_cols, int64_t max_rows) {
   Binning b;
   b.time_bin = std::max<int64_t>(1, (steps + max_cols - 1) / std::max<int64_t>(1, max_cols));
-  const int64_t need = std::max<int64_t>(1, (lines + max_rows - 1) / std::max<int64_t>(1, max_rows));
+  const int64_t need =
+      std::max<int64_t>(1, (lines + max_rows - 1) / std::max<int64_t>(1, max_rows));
   while (b.line_bin < need)
     b.line_bin *= 2;
   return b;
 }
 
-int64_t Grid::count(uint8_t state) const {
-  return std::count(cells.begin(), cells.end(), state);
-}
+int64_t Grid::count(uint8_t state) const { return std::count(cells.begin(), cells.end(), state); }
 
 int64_t Grid::l1_miss_cells() const {
-  return std::count_if(cells.begin(), cells.end(),
-                       [](uint8_t s) { return s > cell::served; });
+  return std::count_if(cells.begin(), cells.end(), [](uint8_t s) { return s > cell::served; });
 }
 
 int64_t Grid::thread_at(int64_t step) const {
@@ -64,7 +62,8 @@ public:
     for (int k = 1; k < h.levels(); ++k) {
       const sim::CacheConfig &lc = h.level(k).config();
       work += g.cols * lc.capacity_lines * (lc.line_bytes / lc.unit_bytes());
-      m_lower.push_back({k, static_cast<uint64_t>(lc.unit_bytes()), static_cast<uint64_t>(l1_unit)});
+      m_lower.push_back(
+          {k, static_cast<uint64_t>(lc.unit_bytes()), static_cast<uint64_t>(l1_unit)});
     }
     if (work > (int64_t{1} << 27)) {
       m_lower.clear();
@@ -151,7 +150,8 @@ private:
         // The level's unit covers bytes [unit*b, (unit+1)*b): L1 units first..last.
         const uint64_t first = unit * lower.unit_bytes / lower.l1_unit_bytes;
         const uint64_t last = ((unit + 1) * lower.unit_bytes - 1) / lower.l1_unit_bytes;
-        for (uint64_t row = first >> m_line_shift; row <= (last >> m_line_shift) && row < rows; ++row)
+        for (uint64_t row = first >> m_line_shift; row <= (last >> m_line_shift) && row < rows;
+             ++row)
           if (m_column[row] < cell::in_lower)
             m_column[row] = cell::in_lower;
       });
@@ -247,7 +247,8 @@ ElementPlace locate(const std::vector<ArrayRegion> &regions, int64_t elem) {
       best = &r;
   const int64_t off = elem - (best->base_elem + best->first_col);
   // Floor division: elements before the region's first window belong to its row -1.
-  const int64_t q = off >= 0 ? off / best->row_elems : -((-off + best->row_elems - 1) / best->row_elems);
+  const int64_t q =
+      off >= 0 ? off / best->row_elems : -((-off + best->row_elems - 1) / best->row_elems);
   return {best->name, best->first_row + q, off - q * best->row_elems + best->first_col};
 }
 

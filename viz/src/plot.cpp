@@ -198,7 +198,7 @@ Canvas heatmap(const CsvTable &t, const PlotSpec &s, PlotLayout &out) {
   auto at = [](const std::vector<std::string> &row, int c) -> const std::string & {
     return row[static_cast<std::size_t>(c)];
   };
-  std::map<double, std::pair<double, int>> naive;                  // y -> sum, count
+  std::map<double, std::pair<double, int>> naive;                   // y -> sum, count
   std::map<std::pair<double, double>, std::pair<double, int>> cell; // (x, y) -> sum, count
   for (const auto &row : t.rows) {
     double x, y, v, sz;
@@ -285,12 +285,11 @@ Canvas heatmap(const CsvTable &t, const PlotSpec &s, PlotLayout &out) {
   const Rect probe{0, 0, nx * cell_w, ny * cell_h};
   const int left = draw_axis(nullptr, f.font, probe, Side::left, {}, yt, s.y, f.st);
   const int bottom = draw_axis(nullptr, f.font, probe, Side::bottom, {}, xt, x_title, f.st);
-  const std::string title =
-      !s.title.empty() ? s.title
-      : relative       ? s.value + " relative to the naive order (linear)"
-                       : s.value;
-  std::string subtitle = (up ? "higher is better" : "lower is better") +
-                         std::string("; best cell outlined");
+  const std::string title = !s.title.empty() ? s.title
+                            : relative       ? s.value + " relative to the naive order (linear)"
+                                             : s.value;
+  std::string subtitle =
+      (up ? "higher is better" : "lower is better") + std::string("; best cell outlined");
   if (size >= 0)
     subtitle += "; size " + short_number(size) + (sizes.size() > 1 ? " (the largest)" : "");
   if (!relative)
@@ -416,9 +415,9 @@ Canvas xy_plot(const CsvTable &t, const PlotSpec &s, PlotLayout &out) {
   const Rect probe{0, 0, plot_w, plot_h};
   const int left = draw_axis(nullptr, f.font, probe, Side::left, {}, yt, s.y, f.st);
   const int bottom = draw_axis(nullptr, f.font, probe, Side::bottom, {}, xt, x_title, f.st);
-  const std::string title =
-      !s.title.empty() ? s.title
-                       : s.y + " vs " + s.x + (s.series.empty() ? "" : ", by " + s.series);
+  const std::string title = !s.title.empty()
+                                ? s.title
+                                : s.y + " vs " + s.x + (s.series.empty() ? "" : ", by " + s.series);
   const Font::Extent te = f.font.measure(title, f.st.title_px);
   const Rect area{f.st.margin + left, f.st.margin + te.height() + f.st.margin, plot_w, plot_h};
   std::vector<LegendItem> items;
@@ -427,8 +426,8 @@ Canvas xy_plot(const CsvTable &t, const PlotSpec &s, PlotLayout &out) {
   const int label_room = lines ? 0 : 90; // scatter labels to the right of the last points
   const int width = std::max(area.right() + f.st.margin + label_room, te.width + 2 * f.st.margin);
   const int legend_y = area.bottom() + bottom + f.st.margin;
-  const Rect lbox = draw_legend(nullptr, f.font, f.st.margin, legend_y, width - 2 * f.st.margin,
-                                items, f.st);
+  const Rect lbox =
+      draw_legend(nullptr, f.font, f.st.margin, legend_y, width - 2 * f.st.margin, items, f.st);
   Canvas c(width, (items.empty() ? legend_y : lbox.bottom()) + f.st.margin, f.st.background);
   f.font.draw(c, f.st.margin, f.st.margin, title, f.st.title_px, f.st.text);
   const Scale sx{sx0.lo, sx0.hi, static_cast<double>(area.x), static_cast<double>(area.right())};

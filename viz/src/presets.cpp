@@ -10,15 +10,20 @@ namespace {
 // diagrams are per thread (§3.2: "we do not need the granularity of the individual memory
 // accesses within a thread") and their footprint is I_w + S_w per row (eq. 3.2), i.e. unclamped.
 std::vector<std::string> stencil(const std::string &order, const std::string &lines) {
+  // Option and value pairs, as typed on the command line.
+  // clang-format off
   return {"--workload", "stencil", "--size", "16x16", "--stencil", "7x7", "--boundary", "none",
-          "--line-bytes", "16", "--lines", lines, "--policy", "lru", "--granularity", "thread",
-          "--order", order};
+          "--line-bytes", "16", "--lines", lines, "--policy", "lru",
+          "--granularity", "thread", "--order", order};
+  // clang-format on
 }
 
 // Table 3.2 (matmul): 32 lines of 4 floats, LRU, 16x16 matrices.
 std::vector<std::string> matmul(const std::string &order) {
+  // clang-format off
   return {"--workload", "matmul", "--size", "16x16", "--line-bytes", "16", "--lines", "32",
           "--policy", "lru", "--granularity", "thread", "--order", order};
+  // clang-format on
 }
 
 } // namespace

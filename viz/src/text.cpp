@@ -20,7 +20,7 @@ std::string find_font_file() {
       throw std::runtime_error(std::string("CBI_FONT=") + env + " is not a readable font file");
     return env;
   }
-  for (const char *path : {"/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf", // Debian, Ubuntu
+  for (const char *path : {"/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf",   // Debian, Ubuntu
                            "/usr/share/fonts/dejavu-sans-fonts/DejaVuSans.ttf", // Fedora
                            "/usr/share/fonts/dejavu/DejaVuSans.ttf",
                            "/usr/share/fonts/TTF/DejaVuSans.ttf", // Arch
@@ -46,8 +46,9 @@ std::string find_font_file() {
       return p;
   if (!found.empty())
     return found.front();
-  throw std::runtime_error("no TrueType font found for the labels; install fonts-dejavu-core or set "
-                           "CBI_FONT=/path/to/font.ttf");
+  throw std::runtime_error(
+      "no TrueType font found for the labels; install fonts-dejavu-core or set "
+      "CBI_FONT=/path/to/font.ttf");
 }
 
 std::u32string decode_utf8(const std::string &text) {

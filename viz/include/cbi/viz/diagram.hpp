@@ -51,9 +51,9 @@ struct DiagramStyle {
 // Where things went, for tests and the viewer's hit testing.
 struct DiagramLayout {
   Rect title, legend;
-  std::vector<Rect> grids;  // one per panel: exactly cols*cell_w x rows*cell_h
-  std::vector<Rect> stats;  // the stats strip of each panel
-  std::vector<Rect> axes;   // per panel: the box around grid and its axis labels
+  std::vector<Rect> grids; // one per panel: exactly cols*cell_w x rows*cell_h
+  std::vector<Rect> stats; // the stats strip of each panel
+  std::vector<Rect> axes;  // per panel: the box around grid and its axis labels
   int cell_w = 1, cell_h = 1;
 };
 

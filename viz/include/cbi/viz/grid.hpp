@@ -56,10 +56,10 @@ Binning fit_bins(int64_t steps, int64_t lines, int64_t max_cols, int64_t max_row
 struct Grid {
   sim::SimConfig sim;
   Binning bins;
-  int64_t steps = 0, lines = 0; // before binning
-  int64_t cols = 0, rows = 0;   // after binning
-  std::vector<uint8_t> cells;   // column-major: cells[col * rows + row]
-  std::vector<uint8_t> marks;   // per column, mark:: flags
+  int64_t steps = 0, lines = 0;      // before binning
+  int64_t cols = 0, rows = 0;        // after binning
+  std::vector<uint8_t> cells;        // column-major: cells[col * rows + row]
+  std::vector<uint8_t> marks;        // per column, mark:: flags
   std::vector<int64_t> thread_steps; // exact granularity with record_thread_steps: first step
   sim::SimResult result;
   bool lower_residency = true; // false when L2+ residency was skipped as too costly to sample
@@ -82,12 +82,12 @@ Grid build_grid(const GridSpec &spec);
 
 // Where an element index of the workload's flat address space lies: which array, row and column.
 struct ArrayRegion {
-  std::string name;       // "input", "A", "B", "output"
-  int64_t base_elem = 0;  // element index of (first_row, 0)
-  int64_t row_elems = 1;  // elements per row
-  int64_t first_row = 0;  // row number at base_elem (negative for the unclamped halo)
+  std::string name;      // "input", "A", "B", "output"
+  int64_t base_elem = 0; // element index of (first_row, 0)
+  int64_t row_elems = 1; // elements per row
+  int64_t first_row = 0; // row number at base_elem (negative for the unclamped halo)
   int64_t rows = 0;
-  int64_t first_col = 0;  // column number at base_elem (-S_w/2 for the unclamped halo)
+  int64_t first_col = 0; // column number at base_elem (-S_w/2 for the unclamped halo)
 };
 struct ElementPlace {
   std::string array;

@@ -43,9 +43,9 @@ PlotSpec plot_defaults(const CsvTable &table, PlotSpec spec);
 bool higher_is_better(const std::string &column);
 
 struct PlotLayout {
-  Rect plot;    // the data area
-  Rect legend;  // lines: the series legend
-  Rect best;    // heatmap: the best cell
+  Rect plot;     // the data area
+  Rect legend;   // lines: the series legend
+  Rect best;     // heatmap: the best cell
   int cells = 0; // heatmap cells drawn / points drawn
 };
 

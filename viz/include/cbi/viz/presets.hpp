@@ -8,8 +8,8 @@
 namespace cbi::viz {
 
 struct Preset {
-  std::string name;    // "fig3.1"
-  std::string caption; // what the figure shows, with its thesis number
+  std::string name;              // "fig3.1"
+  std::string caption;           // what the figure shows, with its thesis number
   std::vector<std::string> args; // e.g. {"--size", "16x16", "--stencil", "7x7", ...}
 };
 
