@@ -58,16 +58,18 @@ int cmd_diagram(int argc, char **argv) {
   canvas.save_png(output);
   if (vm.count("csv"))
     cli::write_file_atomic(cli::get(vm, "csv", "-"), viz::grid_csv(grids));
+  // With the CSV on stdout the summary goes to stderr, so the CSV stays machine-readable.
+  std::ostream &report = cli::get(vm, "csv", "") == "-" ? std::cerr : std::cout;
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  std::cout << "wrote " << output << " (" << canvas.width() << " x " << canvas.height()
+  report << "wrote " << output << " (" << canvas.width() << " x " << canvas.height()
             << " px, " << grids.front().cols << " x " << grids.front().rows << " cells of "
             << layout.cell_w << " x " << layout.cell_h << " px, " << seconds << " s)\n"
             << "bin: " << viz::bin_text(grids.front()) << "\n";
   for (const viz::Grid &g : grids) {
-    std::cout << "order " << remap::to_string(g.sim.order) << "\n";
+    report << "order " << remap::to_string(g.sim.order) << "\n";
     for (const std::string &line : viz::stats_lines(g))
-      std::cout << "  " << line << "\n";
+      report << "  " << line << "\n";
   }
   return 0;
 }
