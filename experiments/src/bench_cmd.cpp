@@ -46,7 +46,8 @@ std::vector<std::pair<std::string, std::string>> device_meta(const kernels::Devi
       {"copy_gbs_measured", fmt(d.copy_gbs)},
       {"fp32_gflops_peak", fmt(d.fp32_gflops_peak)},
       {"fp64_gflops_peak", fmt(d.fp64_gflops_peak)},
-      {"driver_runtime", std::to_string(d.driver_version) + "/" + std::to_string(d.runtime_version)},
+      {"driver_runtime",
+       std::to_string(d.driver_version) + "/" + std::to_string(d.runtime_version)},
   };
 }
 
@@ -78,7 +79,8 @@ void print_bench_json(std::ostream &os, const kernels::DeviceInfo &d,
        << ", \"type\": " << json_escape(kernels::to_string(c.type)) << ", \"width\": " << c.width
        << ", \"height\": " << c.height << ", \"stencil_w\": " << c.stencil_w
        << ", \"stencil_h\": " << c.stencil_h << ", \"depth\": " << c.effective_depth()
-       << ", \"block_threads\": " << c.block_threads << ", \"cold\": " << (c.cold ? "true" : "false")
+       << ", \"block_threads\": " << c.block_threads
+       << ", \"cold\": " << (c.cold ? "true" : "false")
        << ",\n     \"check\": {\"ran\": " << (r.check.ran ? "true" : "false")
        << ", \"passed\": " << (r.check.passed ? "true" : "false")
        << ", \"rel_error\": " << json_number(r.check.rel_error)
