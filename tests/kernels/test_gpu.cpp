@@ -180,3 +180,21 @@ TEST(Gpu, CountersAreReadOrExplained) {
 }
 
 } // namespace
+
+namespace {
+
+// The other side: without a device every entry point says so with NoDeviceError (exit 3 in the
+// CLI), never a crash or a generic error. Runs on machines without a GPU, such as CI.
+TEST(NoGpu, EntryPointsThrowNoDeviceError) {
+  std::string why;
+  if (device_available(&why))
+    GTEST_SKIP() << "a CUDA device is present; this checks the no-device path";
+  EXPECT_FALSE(why.empty());
+  EXPECT_THROW(Harness h(0), NoDeviceError);
+  BenchConfig c;
+  c.width = c.height = 64;
+  EXPECT_THROW(measure(c), NoDeviceError);
+  EXPECT_THROW(device_task_index(parse_order("column:8"), 16, 16, 64), NoDeviceError);
+}
+
+} // namespace
