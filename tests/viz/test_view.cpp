@@ -47,7 +47,10 @@ TEST(View, ScriptedSessionUnderXvfb) {
   const std::string script = "hover:0,0;shot:" + end_png + ";key:Home;shot:" + start_png +
                              ";key:Space;wait:30;key:Space;key:O;key:RBracket;key:Shift+Right;"
                              "zoom:2;drag:40,20;quit";
-  const std::string cmd = "xvfb-run -a -s '-screen 0 1400x900x24' " + bin_dir() +
+  // Under the sanitizer build, Mesa's software GL keeps 112 bytes from JIT-compiled code until
+  // exit, which LeakSanitizer reports; leaks in viz itself are covered by the headless tests.
+  const std::string cmd = "ASAN_OPTIONS=detect_leaks=0 xvfb-run -a -s '-screen 0 1400x900x24' " +
+                          bin_dir() +
                           "/cbi view --preset fig3.1 --order linear --order column:4 "
                           "--window 1200x700 --script '" +
                           script + "' 2>/dev/null";
