@@ -308,7 +308,12 @@ Canvas render_diagram(const std::vector<Grid> &panels, const DiagramStyle &style
   const int n = static_cast<int>(panels.size());
   const int content_w = n * panel_w + (n - 1) * panel_gap;
   const int legend_y = stats_y + stats_lines_n * (tick_e.height() + line_gap) + st.margin;
-  const std::vector<LegendItem> items = legend_items(pal, levels);
+  std::vector<LegendItem> items = legend_items(pal, levels);
+  // L2+ residency is skipped on traces where sampling it would dominate the run (grid.cpp).
+  if (std::any_of(panels.begin(), panels.end(), [](const Grid &g) { return !g.lower_residency; }))
+    for (LegendItem &item : items)
+      if (item.label == state_label(cell::in_lower, levels))
+        item.label += " (not sampled: too large)";
   const int width = std::max({content_w, title_e.width, sub_e.width,
                               draw_legend(nullptr, font, 0, 0, 1 << 20, items, st).w}) +
                     2 * st.margin;
