@@ -93,6 +93,21 @@ TEST(Plot, HeatmapIsRelativeToNaiveAndMarksTheBest) {
   EXPECT_GT(c2.width(), 100);
 }
 
+TEST(Plot, HeatmapOverSizesKeepsEverySize) {
+  const CsvTable t = parse_csv(kSweep);
+  PlotSpec s;
+  s.kind = PlotKind::heatmap;
+  s.y = "size";
+  s.value = "gpu_time_ms";
+  PlotLayout layout;
+  plot(t, s, &layout);
+  // column:8 and column:16 at 1024 (relative to its linear rows); 256 has no linear row.
+  EXPECT_EQ(layout.cells, 2);
+  s.y = "block"; // back to the largest size only
+  plot(t, s, &layout);
+  EXPECT_EQ(layout.cells, 4);
+}
+
 TEST(Plot, LinesHaveOnePointPerSeriesAndX) {
   const CsvTable t = parse_csv(kSweep);
   PlotSpec s;

@@ -37,7 +37,7 @@ int cmd_plot(int argc, char **argv) {
           "relative to\n  the naive (linear) order at that block size, blue better, vermillion "
           "worse; the best cell is\n  outlined. Rows of the largest input size are used; repeated "
           "cells are averaged.\n"
-          "lines:   x = input size (log2 axis when it spans 16x or more), one line per order.\n"
+          "lines:   x = input size (log2 axis when it spans 8x or more), one line per order.\n"
           "scatter: one labelled point per row, x column against y column.\n"
           "Whether larger is better is read from the column name (hit, gbs, gflops, speedup: "
           "larger; else smaller).\nNumbers are read from the start of a cell: 4096x4096 -> 4096, "

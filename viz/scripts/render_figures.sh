@@ -23,4 +23,13 @@ cbi diagram --size 32 --stencil 5x5 --level lines=16,line=32 --level lines=64,li
 # A 4096^2 9x9 stencil, binned (the bin size is in the subtitle).
 cbi diagram --size 4096 --stencil 9x9 --line-bytes 128 --cache-bytes 32KiB \
   --order linear --order column:64 -o "$out/stencil-4096-binned.png"
+# cbi plot on a simulator sweep: column widths against linear order, and hit rate over size.
+sweep="$(mktemp --suffix=.csv)"
+trap 'rm -f "$sweep"' EXIT
+cbi sweep --size 256,512,1024,2048 --stencil 9x9 --cache l1-64k \
+  --order linear,column:8,column:16,column:32,column:64,tile:16 -o "$sweep"
+cbi plot heatmap --input "$sweep" --output "$out/plot-heatmap.png" --y size --value sim_l1_misses \
+  --title "Simulated L1 misses relative to linear (9x9 stencil, 64 KiB L1)"
+cbi plot lines --input "$sweep" --output "$out/plot-lines.png" --y sim_l1_hit_pct \
+  --title "Simulated L1 hit rate (9x9 stencil, 64 KiB L1)"
 echo "figures in $out"

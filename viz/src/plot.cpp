@@ -185,12 +185,14 @@ Canvas heatmap(const CsvTable &t, const PlotSpec &s, PlotLayout &out) {
   const int order_col = t.index("order"), size_col = t.index("size");
   const int x_col = s.x.empty() ? order_col : t.index(s.x), y_col = t.index(s.y),
             v_col = t.index(s.value);
-  // The largest input size only: sizes are not comparable cell to cell.
+  // The largest input size only: sizes are not comparable cell to cell (unless size is an axis).
   double size = -1;
   std::set<double> sizes;
+  const bool size_is_axis = size_col >= 0 && (size_col == x_col || size_col == y_col);
   for (const auto &row : t.rows) {
     double v;
-    if (size_col >= 0 && leading_number(row[static_cast<std::size_t>(size_col)], v))
+    if (size_col >= 0 && !size_is_axis &&
+        leading_number(row[static_cast<std::size_t>(size_col)], v))
       sizes.insert(v);
   }
   if (!sizes.empty())
@@ -395,7 +397,7 @@ Canvas xy_plot(const CsvTable &t, const PlotSpec &s, PlotLayout &out) {
       y_hi = std::max(y_hi, p.y);
     }
   }
-  const bool log_x = x_lo > 0 && x_hi / x_lo >= 16;
+  const bool log_x = x_lo > 0 && x_hi / x_lo >= 8; // sizes that double: 256 .. 2048
   if (y_lo >= 0 && y_lo < 0.5 * y_hi)
     y_lo = 0;
   if (y_hi == y_lo)
