@@ -46,8 +46,9 @@ class Builder {
 public:
   Builder(Grid &g, const sim::Hierarchy &h, const GridSpec &spec)
       : m_g(g), m_h(h), m_exact(spec.sim.granularity == sim::Granularity::exact),
-        m_warp(spec.warp_threads), m_block(spec.block_threads), m_record(spec.record_thread_steps),
-        m_left(g.bins.time_bin), m_progress(spec.progress), m_threads(spec.sim.workload.tasks()) {
+        m_warp(spec.warp_threads), m_block(spec.block_threads),
+        m_record(spec.record_thread_steps && m_exact), m_left(g.bins.time_bin),
+        m_progress(spec.progress), m_threads(spec.sim.workload.tasks()) {
     while ((int64_t{1} << m_line_shift) < g.bins.line_bin)
       ++m_line_shift;
     const remap::Order &o = spec.sim.order;
