@@ -144,6 +144,25 @@ TEST(Diagram, ExactGranularityHasOneColumnPerAccess) {
   EXPECT_EQ(grids[0].count(grids[0].miss_state()), truth.levels[0].misses);
 }
 
+TEST(Diagram, ExactColumnsMapBackToTheirThreads) {
+  // 3x3 stencil: 9 loads per thread, so access columns 0..8 are thread 0, 9..17 thread 1, ...
+  GridSpec spec = parse_diagram_args({"cbi diagram", "--size", "8", "--stencil", "3x3",
+                                      "--granularity", "exact", "--order", "column:4"})
+                      .panels[0];
+  spec.record_thread_steps = true;
+  const Grid g = build_grid(spec);
+  ASSERT_EQ(g.cols, 64 * 9);
+  EXPECT_EQ(g.thread_at(0), 0);
+  EXPECT_EQ(g.thread_at(8), 0);
+  EXPECT_EQ(g.thread_at(9), 1);
+  EXPECT_EQ(g.thread_at(g.cols - 1), 63);
+  // Thread granularity needs no table: a column is a thread.
+  spec.sim.granularity = sim::Granularity::thread;
+  const Grid t = build_grid(spec);
+  EXPECT_TRUE(t.thread_steps.empty());
+  EXPECT_EQ(t.thread_at(37), 37);
+}
+
 TEST(Diagram, AnyMissInABinShowsAsAMiss) {
   auto fine = parse_diagram_args({"cbi diagram", "--size", "40x24", "--stencil", "5x5", "--lines",
                                   "20", "--order", "column:8"});
