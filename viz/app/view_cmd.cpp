@@ -17,8 +17,8 @@ namespace {
 
 const char *const kKeysHelp =
     "keys: Space play/pause | Right/Left step (Shift: 10%) | Home/End | O or Tab next order, 1-9 "
-    "pick one\n      ] / [ double / halve the L1 lines | + / - or wheel zoom | drag or Up/Down pan "
-    "| R reset\n      G greyscale | P screenshot (--screenshot) | Q or Escape quit";
+    "pick one |\n      ] / [ double / halve the L1 lines | + / - or wheel zoom | drag or Up/Down pan "
+    "| R reset |\n      G greyscale | P screenshot (--screenshot) | Q or Escape quit";
 
 struct KeyName {
   const char *name;
