@@ -100,6 +100,11 @@ TEST(Diagram, PresetsAreTheIssuesFigures) {
   EXPECT_EQ(names, (std::vector<std::string>{"fig3.1", "fig3.2a", "fig3.2b", "fig3.3", "fig4.4",
                                              "fig4.6", "tiling4"}));
   EXPECT_EQ(find_preset("fig4.4").args.back(), "column:4");
+  // The caption titles a preset only as the thesis draws it.
+  EXPECT_EQ(parse_diagram_args(preset_args("fig4.4")).style.title, find_preset("fig4.4").caption);
+  EXPECT_EQ(parse_diagram_args(preset_args("fig4.4", {"--lines", "48"})).style.title, "");
+  EXPECT_EQ(parse_diagram_args(preset_args("fig4.4", {"--order", "linear"})).style.title, "");
+  EXPECT_EQ(parse_diagram_args(preset_args("fig4.4", {"--cache-bytes", "1KiB"})).style.title, "");
   EXPECT_THROW(find_preset("fig9"), UsageError);
 }
 

@@ -143,12 +143,18 @@ DiagramRequest diagram_request(const po::variables_map &vm) {
   }
   r.style.greyscale = vm.count("greyscale") && vm["greyscale"].as<bool>();
   r.style.title = get(vm, "title", "");
-  // The figure's caption titles the preset as the thesis draws it; once the user swaps its
-  // orders the caption no longer fits and the configuration is the title.
+  // The figure's caption titles the preset as the thesis draws it; once the user changes any of
+  // its options the caption no longer fits and the configuration is the title.
   if (r.style.title.empty() && !r.preset.empty()) {
     const viz::Preset &p = viz::find_preset(r.preset);
-    const auto it = std::find(p.args.begin(), p.args.end(), "--order");
-    if (it != p.args.end() && orders == std::vector<std::string>{*(it + 1)})
+    bool as_drawn = true;
+    for (std::size_t i = 0; i + 1 < p.args.size(); i += 2) {
+      const std::string opt = p.args[i].substr(2), &value = p.args[i + 1];
+      as_drawn = as_drawn && has(vm, opt) &&
+                 (opt == "order" ? orders == std::vector<std::string>{value}
+                                 : get(vm, opt, "") == value);
+    }
+    if (as_drawn)
       r.style.title = p.caption;
   }
   return r;
