@@ -34,15 +34,18 @@ std::vector<LegendItem> legend_items(const Palette &p, int levels);
 // The stats strip of one panel: one line per cache level, e.g.
 // "L1: accesses 1,588 · hits 1,204 · misses 384 · fetches 384 · hit rate 75.82%".
 std::vector<std::string> stats_lines(const Grid &g);
-// "thread", "task" or their binned forms: "1 thread x 1 line per cell", "64 threads x 2 lines per
-// cell".
+// "1 thread x 1 line per cell"; binned: "64 threads x 2 lines per cell (any miss in a bin shows as
+// a miss)"; "accesses" in exact granularity.
 std::string bin_text(const Grid &g);
-// "stencil 7x7 on 16x16 float, clamp | L1 24 lines x 16 B fully-assoc. LRU | thread granularity".
+// "stencil 7x7 on 16x16 float, clamp | L1 24 lines, 384 B fully associative lru, 16 B lines |
+// thread granularity".
 std::string config_text(const Grid &g);
 
 struct DiagramStyle {
   bool greyscale = false;
-  int cell_w = 0, cell_h = 0; // pixels per cell; 0 = chosen so a panel is about 1000 px wide
+  // Pixels per cell; 0 = square cells of 1..16 px that make a panel about 1200 x 800 px, up to 4x
+  // taller for short grids.
+  int cell_w = 0, cell_h = 0;
   std::string title;          // empty: config_text of the first panel
   std::vector<std::string> panel_titles; // empty: each panel's order
   Style chart;
