@@ -46,7 +46,7 @@ struct DiagramStyle {
   // Pixels per cell; 0 = square cells of 1..16 px that make a panel about 1200 x 800 px, up to 4x
   // taller for short grids.
   int cell_w = 0, cell_h = 0;
-  std::string title;          // empty: config_text of the first panel
+  std::string title;                     // empty: config_text of the first panel
   std::vector<std::string> panel_titles; // empty: each panel's order
   Style chart;
 };
