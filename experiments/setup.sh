@@ -12,6 +12,7 @@ packages=(
   libgtest-dev googletest        # tests
   libbenchmark-dev               # micro-benchmarks
   libfreetype-dev fonts-dejavu-core  # headless text rendering for labelled PNGs
+  zlib1g-dev                     # PNG writing in viz/
   xvfb xauth                     # the viewer's window test runs under Xvfb
 )
 export DEBIAN_FRONTEND=noninteractive
