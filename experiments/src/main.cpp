@@ -90,7 +90,15 @@ int main(int argc, char **argv) {
       return 1;
     }
   }
-  std::cerr << "cbi: unknown command '" << argv[1] << "'; allowed: simulate, mrc, analyze, bench, "
-            << "diagram, view, plot (see cbi --help)\n";
+  // The allowed list comes from the registries, so it never drifts from what cbi runs.
+  std::cerr << "cbi: unknown command '" << argv[1] << "'; allowed:";
+  const char *sep = " ";
+  for (const Command &c : kCommands) {
+    std::cerr << sep << c.name;
+    sep = ", ";
+  }
+  for (const char *v : kVizCommands)
+    std::cerr << sep << v;
+  std::cerr << " (see cbi --help)\n";
   return cbi::cli::kExitUsage;
 }
