@@ -17,13 +17,10 @@ namespace cbi::cli {
 
 namespace {
 
-std::vector<std::string> split_list(const std::string &text) {
-  std::vector<std::string> items;
-  std::stringstream ss(text);
-  std::string item;
-  while (std::getline(ss, item, ','))
-    if (!item.empty())
-      items.push_back(item);
+// A comma list with empty items dropped ("stencil,,matmul," is two kernels).
+std::vector<std::string> nonempty_items(const std::string &text) {
+  std::vector<std::string> items = split_list(text);
+  items.erase(std::remove(items.begin(), items.end(), std::string()), items.end());
   return items;
 }
 
@@ -269,13 +266,13 @@ int cmd_bench(int argc, char **argv) {
   const Format format = format_from(vm);
 
   std::vector<kernels::KernelKind> kinds;
-  for (const std::string &k : split_list(get(vm, "kernel", "stencil")))
+  for (const std::string &k : nonempty_items(get(vm, "kernel", "stencil")))
     kinds.push_back(kernels::parse_kernel(k));
   std::vector<remap::Order> orders;
-  for (const std::string &o : split_list(get(vm, "order", "linear")))
+  for (const std::string &o : nonempty_items(get(vm, "order", "linear")))
     orders.push_back(remap::parse_order(o));
   std::vector<kernels::ElemType> types;
-  for (const std::string &t : split_list(get(vm, "type", "float")))
+  for (const std::string &t : nonempty_items(get(vm, "type", "float")))
     types.push_back(kernels::parse_type(t));
   if (kinds.empty() || orders.empty() || types.empty())
     throw UsageError(kinds.empty() ? "--kernel" : orders.empty() ? "--order" : "--type",

@@ -27,6 +27,13 @@ struct Command {
   int (*run)(int argc, char **argv); // argv[0] is "cbi <name>"
 };
 
+// Runs `c` on argv[1..] (argv[1] is the command's name) and turns its exceptions into exit codes:
+// UsageError -> one line naming the option, kExitUsage; any other exception -> one line, 1.
+int run_command(const Command &c, int argc, char **argv);
+
+// "a,b,c" -> {"a", "b", "c"}; inner empty items are kept, a trailing separator adds none.
+std::vector<std::string> split_list(const std::string &text, char sep = ',');
+
 // Parses argv against `desc`; all values are strings and validated by the caller. Prints help and
 // returns false on --help. Unknown options and missing values become UsageError.
 bool parse_args(int argc, char **argv, const po::options_description &desc, po::variables_map &vm,

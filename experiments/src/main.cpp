@@ -75,21 +75,9 @@ int main(int argc, char **argv) {
   for (const char *v : kVizCommands)
     if (!std::strcmp(argv[1], v))
       return exec_viz(argv);
-  for (const Command &c : kCommands) {
-    if (std::strcmp(argv[1], c.name) != 0)
-      continue;
-    std::string name = std::string("cbi ") + c.name;
-    argv[1] = name.data();
-    try {
-      return c.run(argc - 1, argv + 1);
-    } catch (const cbi::UsageError &e) {
-      std::cerr << "cbi " << c.name << ": " << e.option() << ": " << e.what() << "\n";
-      return cbi::cli::kExitUsage;
-    } catch (const std::exception &e) {
-      std::cerr << "cbi " << c.name << ": error: " << e.what() << "\n";
-      return 1;
-    }
-  }
+  for (const Command &c : kCommands)
+    if (!std::strcmp(argv[1], c.name))
+      return cbi::cli::run_command(c, argc, argv);
   // The allowed list comes from the registries, so it never drifts from what cbi runs.
   std::cerr << "cbi: unknown command '" << argv[1] << "'; allowed:";
   const char *sep = " ";

@@ -34,9 +34,7 @@ int cmd_mrc(int argc, char **argv) {
 
   std::vector<int64_t> sizes;
   if (has(vm, "sizes")) {
-    std::stringstream ss(get(vm, "sizes", ""));
-    std::string item;
-    while (std::getline(ss, item, ','))
+    for (const std::string &item : split_list(get(vm, "sizes", "")))
       sizes.push_back(parse_positive(item, "--sizes", 1LL << 31));
   } else {
     for (int64_t s = 1; s < 2 * std::max<int64_t>(1, curve.distinct_units()); s *= 2)

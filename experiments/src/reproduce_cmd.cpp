@@ -51,10 +51,7 @@ int cmd_reproduce(int argc, char **argv) {
   if (has(vm, "jobs"))
     o.jobs = static_cast<int>(parse_positive(get(vm, "jobs", ""), "--jobs", 1024));
   if (has(vm, "only")) {
-    std::stringstream ss(get(vm, "only", ""));
-    std::string part;
-    while (std::getline(ss, part, ','))
-      o.only.push_back(part);
+    o.only = split_list(get(vm, "only", ""));
     reproduce::Options all = o;
     all.only.clear();
     std::string allowed;

@@ -14,14 +14,6 @@ namespace cbi::cli {
 
 namespace {
 
-std::vector<std::string> split_list(const std::string &text) {
-  std::vector<std::string> v;
-  std::stringstream ss(text);
-  std::string part;
-  while (std::getline(ss, part, ','))
-    v.push_back(part);
-  return v;
-}
 
 double parse_fraction(const std::string &text, const std::string &option) {
   char *end = nullptr;

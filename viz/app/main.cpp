@@ -33,21 +33,9 @@ int main(int argc, char **argv) {
     usage(std::cout);
     return argc < 2 ? cbi::cli::kExitUsage : 0;
   }
-  for (const auto &c : kCommands) {
-    if (std::strcmp(argv[1], c.name) != 0)
-      continue;
-    std::string name = std::string("cbi ") + c.name;
-    argv[1] = name.data();
-    try {
-      return c.run(argc - 1, argv + 1);
-    } catch (const cbi::UsageError &e) {
-      std::cerr << "cbi " << c.name << ": " << e.option() << ": " << e.what() << "\n";
-      return cbi::cli::kExitUsage;
-    } catch (const std::exception &e) {
-      std::cerr << "cbi " << c.name << ": error: " << e.what() << "\n";
-      return 1;
-    }
-  }
+  for (const auto &c : kCommands)
+    if (!std::strcmp(argv[1], c.name))
+      return cbi::cli::run_command(c, argc, argv);
   std::cerr << "cbi-viz: unknown command '" << argv[1] << "'; allowed: diagram, view, plot\n";
   return cbi::cli::kExitUsage;
 }
