@@ -2,11 +2,10 @@
 // under any thread order, check them against the CPU reference, time them nvbench-style and read
 // their cache hit rates from the hardware counters. Comma lists in --kernel/--order/--type run
 // every combination in one process (one Harness: the copy bandwidth is measured once).
-#include "cli.hpp"
-#include "commands.hpp"
+#include "cbi/cli/options.hpp"
+#include "cbi/cli/command.hpp"
 
 #include "cbi/kernels/bench.hpp"
-#include "cbi/parse.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -316,10 +315,8 @@ int cmd_bench(int argc, char **argv) {
                                "sgemm-tiled, half|float|double for the others");
 
   std::string why;
-  if (!kernels::device_available(&why)) {
-    std::cerr << "cbi bench: no CUDA device: " << why << "\n";
-    return kExitNoDevice;
-  }
+  if (!kernels::device_available(&why))
+    throw NoDeviceError("no CUDA device: " + why);
   kernels::Harness harness(0);
   const kernels::DeviceInfo &d = harness.device();
   std::cerr << "device: " << d.name << ", " << d.sms << " SMs at " << fmt(d.sm_clock_mhz)
@@ -369,5 +366,9 @@ int cmd_bench(int argc, char **argv) {
     std::cerr << "cbi bench: " << failed << " configuration(s) failed the correctness check\n";
   return failed ? 1 : 0;
 }
+
+const cli::Registration kRegistration{
+    {"bench", "run the CUDA kernels: check, time and read hardware hit rates (needs a GPU)",
+     cmd_bench, 60}};
 
 } // namespace cbi::cli

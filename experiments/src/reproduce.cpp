@@ -5,7 +5,8 @@
 #include "reproduce.hpp"
 
 #include "cbi/sim/model.hpp"
-#include "cli.hpp"
+#include "cbi/cli/command.hpp"
+#include "cbi/cli/options.hpp"
 #include "grids.hpp"
 
 #include <algorithm>
@@ -271,18 +272,12 @@ struct Viz {
       log.push_back("- not run (no cbi-viz in this build): `" + cmd + "`");
       return false;
     }
-    std::string line = shell_quote(binary);
-    for (const std::string &a : args)
-      line += " " + shell_quote(a);
+    std::vector<std::string> argv{binary};
+    argv.insert(argv.end(), args.begin(), args.end());
     std::cerr << "+ " << cmd << "\n";
-    const int status = std::system((line + " >/dev/null 2>/tmp/cbi_reproduce_viz.err").c_str());
-    const bool ok = status == 0;
-    std::string err;
-    if (!ok) {
-      std::ifstream f("/tmp/cbi_reproduce_viz.err");
-      std::getline(f, err);
-    }
-    std::remove("/tmp/cbi_reproduce_viz.err");
+    std::string err; // cbi-viz's stderr, through a pipe
+    const bool ok = cli::run_program(argv, &err) == 0;
+    err = err.substr(0, err.find('\n'));
     log.push_back(std::string("- ") + (ok ? "" : "FAILED (" + err + "): ") + "`" + cmd + "`");
     return ok;
   }

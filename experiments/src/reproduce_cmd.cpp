@@ -1,9 +1,8 @@
 // cbi reproduce: one command that reruns the thesis's chapter 5 and writes a report folder.
-#include "cli.hpp"
-#include "commands.hpp"
+#include "cbi/cli/options.hpp"
+#include "cbi/cli/command.hpp"
 #include "reproduce.hpp"
 
-#include "cbi/parse.hpp"
 
 #include <algorithm>
 #include <iostream>
@@ -65,19 +64,16 @@ int cmd_reproduce(int argc, char **argv) {
         throw UsageError("--only", "unknown part '" + p + "'; allowed: " + allowed);
   }
   o.command = "cbi reproduce " + command_line(argc - 1, argv + 1);
-  char self[4096];
-  const ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
-  if (n > 0) {
-    self[n] = 0;
-    o.self_dir = std::string(self);
-    o.self_dir = o.self_dir.substr(0, o.self_dir.rfind('/'));
-  }
+  o.self_dir = self_dir();
   try {
     return reproduce::run(o);
   } catch (const sweep::GpuUnavailable &e) {
-    std::cerr << "cbi reproduce: " << e.what() << " (use --sim-only on machines without a GPU)\n";
-    return kExitNoDevice;
+    throw NoDeviceError(std::string(e.what()) + " (use --sim-only on machines without a GPU)");
   }
 }
+
+const cli::Registration kRegistration{
+    {"reproduce", "rerun the thesis's chapter 5; write report.md with verdicts, CSVs and PNGs",
+     cmd_reproduce, 50}};
 
 } // namespace cbi::cli

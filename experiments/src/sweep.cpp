@@ -5,7 +5,8 @@
 #include "cbi/parse.hpp"
 #include "cbi/remap/order.hpp"
 #include "cbi/sim/simulate.hpp"
-#include "cli.hpp"
+#include "cbi/cli/options.hpp"
+#include "cbi/cli/progress.hpp"
 
 #include <algorithm>
 #include <atomic>
@@ -35,17 +36,6 @@ const std::vector<std::string> kKernels = {"stencil",      "matmul",      "stenc
 
 bool is_stencil_kernel(const std::string &k) { return k.rfind("stencil", 0) == 0; }
 bool is_remapped_kernel(const std::string &k) { return k == "stencil" || k == "matmul"; }
-
-std::vector<std::string> split(const std::string &text, char sep) {
-  std::vector<std::string> parts;
-  std::stringstream ss(text);
-  std::string part;
-  while (std::getline(ss, part, sep))
-    parts.push_back(part);
-  if (!text.empty() && text.back() == sep)
-    parts.emplace_back();
-  return parts;
-}
 
 std::string join(const std::vector<std::string> &parts, const std::string &sep) {
   std::string s;
@@ -147,7 +137,7 @@ std::optional<sim::SimConfig> sim_config(const Point &p) {
       spec = levels;
   c.levels.clear();
   try {
-    for (const std::string &level : split(spec, '/'))
+    for (const std::string &level : split_list(spec, '/'))
       c.levels.push_back(cli::parse_level(level, w));
     sim::validate(c);
   } catch (const UsageError &e) {
@@ -165,61 +155,6 @@ std::string sim_key(const Point &p) {
 std::string backend_name(const Backends &b) {
   return b.sim && b.gpu ? "sim+gpu" : b.gpu ? "gpu" : "sim";
 }
-
-// A progress bar with an ETA on stderr: redrawn in place on a terminal, one line per tenth
-// otherwise (logs, batch jobs).
-class ProgressBar {
-public:
-  ProgressBar(int64_t total, bool enabled)
-      : m_total(total), m_enabled(enabled && total > 0), m_tty(isatty(2)),
-        m_start(std::chrono::steady_clock::now()) {}
-
-  void update(int64_t done, const std::string &label) {
-    if (!m_enabled)
-      return;
-    const double elapsed =
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - m_start).count();
-    const double eta = done > 0 ? elapsed / double(done) * double(m_total - done) : 0.0;
-    const int tenth = static_cast<int>(10 * done / m_total);
-    if (!m_tty && tenth == m_last_tenth && done != m_total)
-      return;
-    m_last_tenth = tenth;
-    constexpr int kWidth = 30;
-    const int filled = static_cast<int>(kWidth * done / m_total);
-    std::ostringstream os;
-    os << "  [" << std::string(filled, '#') << std::string(kWidth - filled, '.') << "] " << done
-       << "/" << m_total << " points, " << format_duration(elapsed) << " elapsed, ETA "
-       << format_duration(eta) << "  " << label;
-    std::string line = os.str();
-    if (m_tty) {
-      if (line.size() < m_last_len)
-        line += std::string(m_last_len - line.size(), ' ');
-      m_last_len = os.str().size();
-      std::cerr << "\r" << line << (done == m_total ? "\n" : "") << std::flush;
-    } else {
-      std::cerr << line << "\n" << std::flush;
-    }
-  }
-
-  static std::string format_duration(double s) {
-    const int64_t t = static_cast<int64_t>(s + 0.5);
-    std::ostringstream os;
-    if (t >= 3600)
-      os << t / 3600 << "h" << std::setw(2) << std::setfill('0') << (t / 60) % 60 << "m";
-    else if (t >= 60)
-      os << t / 60 << "m" << std::setw(2) << std::setfill('0') << t % 60 << "s";
-    else
-      os << t << "s";
-    return os.str();
-  }
-
-private:
-  int64_t m_total;
-  bool m_enabled, m_tty;
-  std::chrono::steady_clock::time_point m_start;
-  int m_last_tenth = -1;
-  std::size_t m_last_len = 0;
-};
 
 std::string csv_line(const std::vector<cli::Cell> &row) {
   std::string s;
@@ -417,7 +352,7 @@ const std::vector<std::string> &columns() {
 
 Backends parse_backends(const std::string &text, const std::string &option) {
   Backends b{false, false};
-  for (const std::string &part : split(text, ',')) {
+  for (const std::string &part : split_list(text)) {
     if (part == "sim")
       b.sim = true;
     else if (part == "gpu")
@@ -604,7 +539,7 @@ RunSummary run(const Grid &g, const RunOptions &opts) {
     }
   } joiner{workers, cancel};
 
-  ProgressBar bar(static_cast<int64_t>(pending.size()), opts.progress || isatty(2));
+  cli::ProgressBar bar(static_cast<int64_t>(pending.size()), opts.progress || isatty(2));
   int64_t count = 0;
   std::vector<std::vector<cli::Cell>> written; // for the JSON when the CSV goes to stdout
   for (std::size_t i : pending) {

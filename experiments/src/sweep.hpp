@@ -3,7 +3,8 @@
 // streamed as a tidy CSV (one row per point, flushed per row) that --resume continues.
 #pragma once
 
-#include "output.hpp"
+#include "cbi/cli/output.hpp"
+#include "cbi/error.hpp"
 
 #include <cstdint>
 #include <functional>
@@ -70,10 +71,10 @@ std::vector<std::pair<std::string, std::string>> cache_presets();
 const std::vector<std::string> &columns();
 
 // Thrown when the gpu backend cannot run (no device, or a build without the CUDA kernels); the CLI
-// turns it into exit code 3.
-class GpuUnavailable : public std::runtime_error {
+// boundary turns it into exit code 3.
+class GpuUnavailable : public NoDeviceError {
 public:
-  using std::runtime_error::runtime_error;
+  using NoDeviceError::NoDeviceError;
 };
 
 struct GpuSettings {

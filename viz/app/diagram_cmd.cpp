@@ -1,6 +1,6 @@
 // cbi diagram: labelled spatial-temporal diagrams as PNG (and the cell grid as CSV), rendered with
 // no display: text comes from FreeType, the PNG from sf::Image.
-#include "commands.hpp"
+#include "cbi/cli/command.hpp"
 #include "diagram_options.hpp"
 
 #include <chrono>
@@ -73,5 +73,9 @@ int cmd_diagram(int argc, char **argv) {
   }
   return 0;
 }
+
+const cli::Registration kRegistration{
+    {"diagram", "spatial-temporal diagrams (§3.2) as labelled PNG; no display needed", cmd_diagram,
+     10}};
 
 } // namespace cbi::viz_app

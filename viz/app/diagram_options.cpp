@@ -1,6 +1,5 @@
 #include "diagram_options.hpp"
 
-#include "cbi/parse.hpp"
 #include "cbi/viz/presets.hpp"
 
 #include <algorithm>

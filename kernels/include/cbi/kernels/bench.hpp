@@ -7,6 +7,7 @@
 // a sweep constructs one and calls measure() many times.
 #pragma once
 
+#include "cbi/error.hpp"
 #include "cbi/kernels/config.hpp"
 
 #include <cstdint>
@@ -17,10 +18,10 @@
 
 namespace cbi::kernels {
 
-// Thrown when no CUDA device can be used; the CLI turns it into exit code 3.
-class NoDeviceError : public std::runtime_error {
+// Thrown when no CUDA device can be used; the CLI turns it (a cbi::NoDeviceError) into exit code 3.
+class NoDeviceError : public cbi::NoDeviceError {
 public:
-  using std::runtime_error::runtime_error;
+  using cbi::NoDeviceError::NoDeviceError;
 };
 
 // True when a CUDA device is usable; otherwise `why` says why (no driver, no device, ...).

@@ -1,4 +1,4 @@
-#include "output.hpp"
+#include "cbi/cli/output.hpp"
 
 #include "cbi/error.hpp"
 
@@ -180,7 +180,8 @@ void write_file_atomic(const std::string &path, const std::string &text) {
   {
     std::ofstream f(tmp, std::ios::binary);
     if (!f)
-      throw UsageError("--output", "cannot write '" + path + "'; allowed: a path in a writable folder");
+      throw UsageError("--output",
+                       "cannot write '" + path + "'; allowed: a path in a writable folder");
     f << text;
     f.flush();
     if (!f) {
