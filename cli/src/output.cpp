@@ -1,5 +1,7 @@
 #include "cbi/cli/output.hpp"
 
+#include "cbi/cli/csv.hpp"
+
 #include "cbi/error.hpp"
 
 #include <cmath>
@@ -64,15 +66,6 @@ std::string json_escape(const std::string &s) {
       }
     }
   }
-  return out + "\"";
-}
-
-std::string csv_escape(const std::string &s) {
-  if (s.find_first_of(",\"\n") == std::string::npos)
-    return s;
-  std::string out = "\"";
-  for (char ch : s)
-    out += ch == '"' ? std::string("\"\"") : std::string(1, ch);
   return out + "\"";
 }
 

@@ -29,7 +29,6 @@ struct Table {
 
 std::string format_cell(const Cell &c); // text form; doubles with up to 6 significant digits
 std::string json_escape(const std::string &s);
-std::string csv_escape(const std::string &s);
 
 void print_table(std::ostream &os, const Table &t);
 void print_csv(std::ostream &os, const Table &t, bool header = true);
