@@ -1,10 +1,9 @@
 // cbi analyze: the thesis's analytical model beside the simulated counts, with the model's blind
 // spots spelled out.
 #include "cbi/sim/model.hpp"
-#include "cli.hpp"
-#include "commands.hpp"
+#include "cbi/cli/options.hpp"
+#include "cbi/cli/command.hpp"
 
-#include "cbi/parse.hpp"
 
 namespace cbi::cli {
 
@@ -70,5 +69,9 @@ int cmd_analyze(int argc, char **argv) {
   emit(vm, t);
   return 0;
 }
+
+const cli::Registration kRegistration{
+    {"analyze", "the thesis's analytical model (eq. 3.2-3.10, 4.8) beside the simulation",
+     cmd_analyze, 30}};
 
 } // namespace cbi::cli

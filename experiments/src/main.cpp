@@ -1,8 +1,8 @@
 // cbi: cache simulation and thread remapping for GPU kernels. Dispatches to one subcommand; the
 // SFML tools (diagram, view) live in the sibling binary cbi-viz so that this one needs no display
 // libraries and runs on GPU machines.
-#include "cli.hpp"
-#include "commands.hpp"
+#include "cbi/cli/command.hpp"
+#include "cbi/remap/order.hpp"
 
 #include <cstring>
 #include <iostream>
@@ -11,22 +11,6 @@
 
 namespace {
 
-using cbi::cli::Command;
-
-const Command kCommands[] = {
-    {"simulate", "replay a kernel's accesses through a cache hierarchy; count hits and misses",
-     cbi::cli::cmd_simulate},
-    {"mrc", "miss-ratio curve: misses at every LRU cache size in one pass", cbi::cli::cmd_mrc},
-    {"analyze", "the thesis's analytical model (eq. 3.2-3.10, 4.8) beside the simulation",
-     cbi::cli::cmd_analyze},
-    {"sweep", "run a grid of configurations (thesis grids built in) on the simulator and/or GPU",
-     cbi::cli::cmd_sweep},
-    {"reproduce", "rerun the thesis's chapter 5; write report.md with verdicts, CSVs and PNGs",
-     cbi::cli::cmd_reproduce},
-    {"bench", "run the CUDA kernels: check, time and read hardware hit rates (needs a GPU)",
-     cbi::cli::cmd_bench},
-};
-
 // Subcommands implemented by cbi-viz (SFML), found next to this binary.
 const char *const kVizCommands[] = {"diagram", "view", "plot"};
 
@@ -34,25 +18,18 @@ void usage(std::ostream &os) {
   os << "cbi: cache simulation and thread remapping for GPU kernels\n\n"
         "usage: cbi <command> [options]    (cbi <command> --help for each command's options)\n\n"
         "commands:\n";
-  for (const Command &c : kCommands)
-    os << "  " << c.name << std::string(12 - std::strlen(c.name), ' ') << c.summary << "\n";
+  cbi::cli::print_commands(os, 12);
   os << "  diagram     spatial-temporal diagrams as PNG (runs cbi-viz)\n"
         "  view        explore a diagram in a window (runs cbi-viz)\n"
         "  plot        heatmap, line and scatter plots of a sweep CSV as PNG (runs cbi-viz)\n"
-        "\nThread orders (--order): " << cbi::remap::order_syntax() << "\n"
+        "\nThread orders (--order): "
+     << cbi::remap::order_syntax()
+     << "\n"
         "Exit codes: 0 ok, 1 runtime failure, 2 bad option value, 3 no CUDA device.\n";
 }
 
 int exec_viz(char **argv) {
-  char self[4096];
-  const ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
-  std::string dir = ".";
-  if (n > 0) {
-    self[n] = 0;
-    dir = std::string(self);
-    dir = dir.substr(0, dir.rfind('/'));
-  }
-  const std::string viz = dir + "/cbi-viz";
+  const std::string viz = cbi::cli::self_dir() + "/cbi-viz";
   if (access(viz.c_str(), X_OK) != 0) {
     std::cerr << "cbi: " << argv[1] << ": needs " << viz
               << ", which this build lacks (configure with SFML and -DCBI_BUILD_VIZ=ON)\n";
@@ -75,13 +52,12 @@ int main(int argc, char **argv) {
   for (const char *v : kVizCommands)
     if (!std::strcmp(argv[1], v))
       return exec_viz(argv);
-  for (const Command &c : kCommands)
-    if (!std::strcmp(argv[1], c.name))
-      return cbi::cli::run_command(c, argc, argv);
+  if (const cbi::cli::Command *c = cbi::cli::find_command(argv[1]))
+    return cbi::cli::run_command(*c, argc, argv);
   // The allowed list comes from the registries, so it never drifts from what cbi runs.
   std::cerr << "cbi: unknown command '" << argv[1] << "'; allowed:";
   const char *sep = " ";
-  for (const Command &c : kCommands) {
+  for (const cbi::cli::Command &c : cbi::cli::commands()) {
     std::cerr << sep << c.name;
     sep = ", ";
   }

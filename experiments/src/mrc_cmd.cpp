@@ -1,9 +1,8 @@
 // cbi mrc: the miss-ratio curve of a fully associative LRU cache, every size from one pass.
 #include "cbi/sim/mrc.hpp"
-#include "cli.hpp"
-#include "commands.hpp"
+#include "cbi/cli/options.hpp"
+#include "cbi/cli/command.hpp"
 
-#include "cbi/parse.hpp"
 
 #include <sstream>
 
@@ -65,5 +64,8 @@ int cmd_mrc(int argc, char **argv) {
   emit(vm, t);
   return 0;
 }
+
+const cli::Registration kRegistration{
+    {"mrc", "miss-ratio curve: misses at every LRU cache size in one pass", cmd_mrc, 20}};
 
 } // namespace cbi::cli

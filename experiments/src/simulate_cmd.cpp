@@ -1,6 +1,7 @@
 // cbi simulate: one workload, one order, one cache hierarchy -> exact per-level counts.
-#include "cli.hpp"
-#include "commands.hpp"
+#include "cbi/cli/options.hpp"
+#include "cbi/cli/progress.hpp"
+#include "cbi/cli/command.hpp"
 
 #include <iostream>
 #include <unistd.h>
@@ -53,15 +54,13 @@ int cmd_simulate(int argc, char **argv) {
   const sim::SimConfig c = sim_config_from(vm);
   const bool progress = (vm.count("progress") && vm["progress"].as<bool>()) ||
                         (isatty(2) && c.workload.accesses() > (int64_t{1} << 30));
-  sim::Progress report;
-  if (progress)
-    report = [](int64_t done, int64_t total) {
-      std::cerr << "\r  simulated " << done << " / " << total << " threads ("
-                << (100 * done / total) << "%)" << (done == total ? "\n" : "") << std::flush;
-    };
-  const sim::SimResult r = sim::simulate(c, report);
+  const sim::SimResult r = sim::simulate(c, progress ? thread_counter() : sim::Progress());
   emit(vm, simulation_table(c, r));
   return 0;
 }
+
+const cli::Registration kRegistration{
+    {"simulate", "replay a kernel's accesses through a cache hierarchy; count hits and misses",
+     cmd_simulate, 10}};
 
 } // namespace cbi::cli

@@ -1,11 +1,10 @@
 // cbi sweep: run a grid of configurations (axes, nvbench style) on the simulator and/or the GPU,
 // streaming one tidy CSV row per point; `cbi sweep merge` joins the shards of a split sweep.
-#include "cli.hpp"
-#include "commands.hpp"
+#include "cbi/cli/options.hpp"
+#include "cbi/cli/command.hpp"
 #include "grids.hpp"
 #include "sweep.hpp"
 
-#include "cbi/parse.hpp"
 
 #include <iostream>
 #include <sstream>
@@ -53,10 +52,10 @@ int cmd_sweep_merge(int argc, char **argv) {
   po::notify(vm);
   if (!vm.count("input"))
     throw UsageError("--input", "no CSV files to merge; allowed: one or more shard CSVs");
-  const Format format = has(vm, "format") ? format_from(vm) : Format::csv;
+  const Printer &format = has(vm, "format") ? format_from(vm) : find_printer("csv");
   Table t = sweep::merge(vm["input"].as<std::vector<std::string>>());
   std::ostringstream os;
-  print(os, t, format);
+  format.print(os, t);
   if (has(vm, "json")) {
     std::ostringstream js;
     print_json(js, t);
@@ -194,10 +193,13 @@ int cmd_sweep(int argc, char **argv) {
               << s.skipped << " already in the CSV, " << format_cell(s.seconds) << " s"
               << (s.device.empty() ? "" : " on " + s.device) << "\n";
   } catch (const sweep::GpuUnavailable &e) {
-    std::cerr << "cbi sweep: --backend gpu: " << e.what() << "\n";
-    return kExitNoDevice;
+    throw NoDeviceError(std::string("--backend gpu: ") + e.what());
   }
   return 0;
 }
+
+const cli::Registration kRegistration{
+    {"sweep", "run a grid of configurations (thesis grids built in) on the simulator and/or GPU",
+     cmd_sweep, 40}};
 
 } // namespace cbi::cli

@@ -73,5 +73,23 @@ TEST(Canvas, PngRoundTripIsExact) {
   EXPECT_EQ(load_png(path).pixel(3, 2), hex_color("#d55e00"));
 }
 
+// The binned diagrams' scale reads "more is darker": relative luminance falls strictly with the
+// share, in colour and in grey, and the ends are viridis' published colours.
+TEST(Chart, SequentialScaleDarkensWithTheShare) {
+  auto luminance = [](Color c) { return 0.2126 * c.r + 0.7152 * c.g + 0.0722 * c.b; };
+  for (bool grey : {false, true}) {
+    double last = 1e9;
+    for (int i = 0; i <= 100; ++i) {
+      const double l = luminance(sequential_color(i / 100.0, grey));
+      EXPECT_LT(l, last) << i << (grey ? " grey" : "");
+      last = l;
+    }
+    EXPECT_LT(luminance(sequential_color(0.0, grey)), 250.0); // 0% stays distinct from white
+  }
+  EXPECT_EQ(sequential_color(0), hex_color("#fde725"));
+  EXPECT_EQ(sequential_color(1), hex_color("#440154"));
+  EXPECT_EQ(sequential_color(2), hex_color("#440154")); // clamped
+}
+
 } // namespace
 } // namespace cbi::viz

@@ -168,27 +168,96 @@ TEST(Diagram, ExactColumnsMapBackToTheirThreads) {
   EXPECT_EQ(t.thread_at(37), 37);
 }
 
-TEST(Diagram, AnyMissInABinShowsAsAMiss) {
-  auto fine = parse_diagram_args({"cbi diagram", "--size", "40x24", "--stencil", "5x5", "--lines",
-                                  "20", "--order", "column:8"});
-  auto coarse = parse_diagram_args({"cbi diagram", "--size", "40x24", "--stencil", "5x5", "--lines",
-                                    "20", "--order", "column:8", "--bin", "7x4"});
-  const Grid f = build_panels(fine, false)[0], b = build_panels(coarse, false)[0];
-  ASSERT_EQ(b.cols, (f.cols + 6) / 7);
-  ASSERT_EQ(b.rows, (f.rows + 3) / 4);
-  for (int64_t col = 0; col < b.cols; ++col)
-    for (int64_t row = 0; row < b.rows; ++row) {
-      bool miss = false, hit = false;
-      for (int64_t c = col * 7; c < std::min(f.cols, col * 7 + 7); ++c)
-        for (int64_t r = row * 4; r < std::min(f.rows, row * 4 + 4); ++r) {
-          miss |= f.at(c, r) == f.miss_state();
-          hit |= f.at(c, r) == cell::served;
+// Issue 12: a binned cell is coloured by the share of its accesses that missed, so the shares,
+// weighted by the accesses, sum to the misses the simulator counts, in every granularity, with
+// bins that split a thread's accesses across columns, and for every level.
+TEST(Diagram, BinnedMissSharesWeightedByAccessesSumToTheMisses) {
+  const std::vector<std::vector<std::string>> cases = {
+      {"--size", "40x24", "--stencil", "5x5", "--lines", "20", "--order", "column:8", "--bin",
+       "7x4"},
+      {"--size", "40x24", "--stencil", "5x5", "--lines", "20", "--order", "linear", "--bin", "3x1"},
+      {"--size", "24", "--stencil", "3x3", "--granularity", "exact", "--lines", "12", "--bin",
+       "5x2", "--order", "tile:4"}, // 5 steps a column: runs of a thread split across columns
+      {"--size", "24", "--stencil", "5x5", "--level", "lines=12,line=16", "--level",
+       "lines=64,line=16", "--bin", "6x2", "--order", "zigzag:4"},
+      {"--workload", "matmul", "--size", "16", "--depth", "16", "--lines", "24", "--bin", "4x8"},
+  };
+  for (const auto &extra : cases) {
+    std::vector<std::string> argv{"cbi diagram"};
+    argv.insert(argv.end(), extra.begin(), extra.end());
+    const auto req = parse_diagram_args(argv);
+    const Grid g = build_panels(req, false)[0];
+    ASSERT_TRUE(g.binned());
+    const sim::SimResult truth = sim::simulate(req.panels[0].sim);
+    int64_t accesses = 0;
+    std::vector<double> weighted(static_cast<std::size_t>(g.levels()), 0.0);
+    for (int64_t col = 0; col < g.cols; ++col)
+      for (int64_t row = 0; row < g.rows; ++row) {
+        const int64_t n = g.accesses_at(col, row);
+        accesses += n;
+        for (int k = 0; k < g.levels() && n > 0; ++k) {
+          const double share = static_cast<double>(g.missed_at(col, row, k)) / n;
+          ASSERT_LE(share, 1.0);
+          weighted[static_cast<std::size_t>(k)] += share * static_cast<double>(n);
         }
-      ASSERT_EQ(b.at(col, row) == b.miss_state(), miss) << col << "," << row;
-      if (!miss) {
-        ASSERT_EQ(b.at(col, row) == cell::served, hit) << col << "," << row;
       }
-    }
+    EXPECT_EQ(accesses, truth.levels[0].accesses) << argv[2];
+    // Equal line sizes: every L1 miss is one access of the next level, so each level's misses
+    // are the accesses that missed it.
+    for (int k = 0; k < g.levels(); ++k)
+      EXPECT_NEAR(weighted[static_cast<std::size_t>(k)],
+                  static_cast<double>(truth.levels[static_cast<std::size_t>(k)].misses), 1e-6)
+          << argv[2] << " level " << k + 1;
+  }
+}
+
+// The picture of a binned grid is its shares: every cell's pixels have the colour of its share
+// on the shared scale, darker for more misses, and the colour bar is drawn.
+TEST(Diagram, BinnedCellsAreDrawnByTheirShare) {
+  const auto req = parse_diagram_args({"cbi diagram", "--size", "40x24", "--stencil", "5x5",
+                                       "--lines", "20", "--order", "linear", "--order", "column:8",
+                                       "--bin", "4x2", "--cell-px", "2"});
+  const auto grids = build_panels(req, false);
+  DiagramLayout layout;
+  const Canvas img = render_diagram(grids, req.style, &layout);
+  const BinScale &s = layout.bins;
+  EXPECT_GT(s.top, 0.0);
+  EXPECT_LE(s.top, 1.0);
+  int64_t accessed = 0;
+  for (std::size_t p = 0; p < grids.size(); ++p) {
+    const Grid &g = grids[p];
+    for (int64_t col = 0; col < g.cols; ++col)
+      for (int64_t row = 0; row < g.rows; ++row) {
+        const Rect &a = layout.grids[p];
+        const Color c = img.pixel(a.x + static_cast<int>(col) * 2, a.y + static_cast<int>(row) * 2);
+        const int64_t n = g.accesses_at(col, row);
+        if (n == 0) {
+          ASSERT_TRUE(c == kWhite || c == s.in_l1()) << col << "," << row;
+          continue;
+        }
+        ++accessed;
+        const double share = static_cast<double>(g.missed_at(col, row, 0)) / n;
+        ASSERT_LE(share, s.top);
+        ASSERT_EQ(c, sequential_color(share / s.top)) << col << "," << row;
+      }
+  }
+  EXPECT_GT(accessed, 0);
+  EXPECT_TRUE(has_ink(img, layout.colorbar));
+  EXPECT_GT(layout.colorbar.y, layout.grids[0].bottom());
+}
+
+// --miss-level picks the level whose misses colour the bins; a level that is not there is exit 2.
+TEST(Diagram, MissLevelPicksTheLevel) {
+  const auto req = parse_diagram_args({"cbi diagram", "--size", "24", "--stencil", "5x5", "--level",
+                                       "lines=12,line=16", "--level", "lines=32,line=16", "--bin",
+                                       "4x2", "--miss-level", "2"});
+  EXPECT_EQ(req.style.miss_level, 1);
+  const auto grids = build_panels(req, false);
+  EXPECT_EQ(bin_scale(grids, 1, false).title(2), "share of the bin's accesses served from memory");
+  EXPECT_EQ(bin_scale(grids, 0, false).title(2), "share of the bin's accesses that missed L1");
+  EXPECT_THROW(bin_scale(grids, 2, false), UsageError);
+  EXPECT_THROW(parse_diagram_args({"cbi diagram", "--lines", "8", "--miss-level", "2"}),
+               UsageError);
 }
 
 TEST(Diagram, LargeTracesAreBinnedIntoABoundedImage) {
@@ -233,11 +302,12 @@ TEST(Diagram, CsvHasOneRowPerCachedCell) {
   std::istringstream in(csv);
   std::string line;
   std::getline(in, line);
-  EXPECT_EQ(line, "panel,order,col,row,first_step,last_step,first_line,last_line,state");
+  EXPECT_EQ(line, "panel,order,col,row,first_step,last_step,first_line,last_line,state,accesses,"
+                  "l1_misses");
   int64_t rows = 0, misses = 0;
   while (std::getline(in, line)) {
     ++rows;
-    misses += line.size() > 5 && line.substr(line.size() - 5) == ",miss";
+    misses += line.find(",miss,1,1") != std::string::npos;
   }
   EXPECT_EQ(misses, grids[0].result.levels[0].misses);
   EXPECT_EQ(rows, grids[0].cols * grids[0].rows - grids[0].count(cell::not_cached));
@@ -276,7 +346,7 @@ TEST(DiagramCli, WritesPngThroughCbi) {
   const Canvas img = load_png(png);
   EXPECT_GT(img.width(), 1000);
   EXPECT_GT(img.height(), 400);
-  EXPECT_NE(slurp(csv).find(",miss\n"), std::string::npos);
+  EXPECT_NE(slurp(csv).find(",miss,1,1\n"), std::string::npos);
 }
 
 TEST(DiagramCli, BadOptionsExit2WithOneLineAndNoFile) {

@@ -1,6 +1,6 @@
 // cbi diagram: labelled spatial-temporal diagrams as PNG (and the cell grid as CSV), rendered with
 // no display: text comes from FreeType, the PNG from sf::Image.
-#include "commands.hpp"
+#include "cbi/cli/command.hpp"
 #include "diagram_options.hpp"
 
 #include <chrono>
@@ -32,8 +32,8 @@ int cmd_diagram(int argc, char **argv) {
           "--level options, coloured by the level\nthat served the access. Ticks on the line axis "
           "mark array rows; marks above the grid the order's\ngroups (task rows, columns or tiles), "
           "--warp and --block starts. Each --order adds a panel at the\nsame scale, with its own "
-          "stats. Large traces are binned (the bin size is printed; any miss in a\nbin shows as a "
-          "miss). Needs no display.",
+          "stats. Large traces are binned (the bin size is printed; a bin's colour is\nthe share of "
+          "its accesses that missed L1, or --miss-level). Needs no display.",
           "  cbi diagram --preset fig3.1 -o fig3.1.png          # thesis figure 3.1 (Table 3.1)\n"
           "  cbi diagram --preset fig3.1 --order linear --order column:4 --order tile:4 -o cmp.png\n"
           "  cbi diagram --preset fig4.6 --greyscale --csv fig4.6.csv -o fig4.6.png\n"
@@ -73,5 +73,9 @@ int cmd_diagram(int argc, char **argv) {
   }
   return 0;
 }
+
+const cli::Registration kRegistration{
+    {"diagram", "spatial-temporal diagrams (§3.2) as labelled PNG; no display needed", cmd_diagram,
+     10}};
 
 } // namespace cbi::viz_app

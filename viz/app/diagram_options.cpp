@@ -1,6 +1,5 @@
 #include "diagram_options.hpp"
 
-#include "cbi/parse.hpp"
 #include "cbi/viz/presets.hpp"
 
 #include <algorithm>
@@ -45,6 +44,9 @@ void add_diagram_options(po::options_description &desc) {
                                           "panel, 1..16 px per cell)")
     ("warp", po::value<std::string>(), "mark every N threads on the time axis (e.g. 32)")
     ("block", po::value<std::string>(), "mark every N threads as a block boundary (e.g. 256)")
+    ("miss-level", po::value<std::string>(), "binned cells: colour by the share of accesses that "
+                                             "missed this level (1 = L1, default; the last: "
+                                             "fetched from memory)")
     ("greyscale", po::bool_switch(), "grey shades instead of the colour-blind-safe palette")
     ("title", po::value<std::string>(), "title (default: the configuration)");
   cli::add_workload_options(desc);
@@ -142,6 +144,10 @@ DiagramRequest diagram_request(const po::variables_map &vm) {
     r.style.cell_h = static_cast<int>(h);
   }
   r.style.greyscale = vm.count("greyscale") && vm["greyscale"].as<bool>();
+  if (has(vm, "miss-level"))
+    r.style.miss_level = static_cast<int>(parse_positive(get(vm, "miss-level", ""), "--miss-level",
+                                                         static_cast<int64_t>(base.levels.size()))) -
+                         1;
   r.style.title = get(vm, "title", "");
   // The figure's caption titles the preset as the thesis draws it; once the user changes any of
   // its options the caption no longer fits and the configuration is the title.

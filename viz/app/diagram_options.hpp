@@ -1,11 +1,11 @@
 // The options `cbi diagram` and `cbi view` share: a preset, the workload and cache options of
-// `cbi simulate` (experiments/src/cli.hpp), one --order per panel, binning and styling. Turned into
+// `cbi simulate` (cbi/cli/options.hpp), one --order per panel, binning and styling. Turned into
 // the grid specs and the style that viz renders.
 #pragma once
 
 #include "cbi/viz/diagram.hpp"
 #include "cbi/viz/grid.hpp"
-#include "cli.hpp"
+#include "cbi/cli/options.hpp"
 
 #include <string>
 #include <vector>

@@ -1,6 +1,6 @@
 // cbi plot heatmap|lines|scatter: PNG plots of a tidy CSV (what `cbi sweep` writes), headless.
-#include "cli.hpp"
-#include "commands.hpp"
+#include "cbi/cli/options.hpp"
+#include "cbi/cli/command.hpp"
 
 #include "cbi/viz/plot.hpp"
 
@@ -72,5 +72,8 @@ int cmd_plot(int argc, char **argv) {
             << ")\n";
   return 0;
 }
+
+const cli::Registration kRegistration{
+    {"plot", "heatmap, line and scatter plots of a tidy CSV (cbi sweep) as PNG", cmd_plot, 30}};
 
 } // namespace cbi::viz_app

@@ -1,7 +1,7 @@
 // cbi view: the diagram in an SFML window: pan and zoom, a hover readout (thread, task, address,
 // array row and column, state), playback through time with the cache contents, and keys to switch
 // orders and cache sizes. --script drives the same handlers for tests (under xvfb-run).
-#include "commands.hpp"
+#include "cbi/cli/command.hpp"
 #include "diagram_options.hpp"
 
 #include <SFML/Graphics.hpp>
@@ -543,5 +543,8 @@ int cmd_view(int argc, char **argv) {
   Viewer viewer(std::move(req), width, height, cli::get(vm, "screenshot", ""));
   return viewer.run(script);
 }
+
+const cli::Registration kRegistration{
+    {"view", "explore a diagram in a window: pan, zoom, hover, play through time", cmd_view, 20}};
 
 } // namespace cbi::viz_app

@@ -62,7 +62,8 @@ std::string short_number(double value) {
 
 std::string percent(double fraction, int decimals) {
   char buf[32];
-  std::snprintf(buf, sizeof buf, "%.*f%%", decimals, fraction * 100.0);
+  // + 0.0 turns -0 into 0, which would print as "-0.00%".
+  std::snprintf(buf, sizeof buf, "%.*f%%", decimals, fraction * 100.0 + 0.0);
   return buf;
 }
 
@@ -161,6 +162,47 @@ Rect draw_legend(Canvas *canvas, const Font &font, int x, int y, int max_width,
     used_w = std::max(used_w, cx - x - 16);
   }
   return {x, y, used_w, items.empty() ? 0 : cy - y + row_h};
+}
+
+Color sequential_color(double t, bool greyscale) {
+  t = std::clamp(t, 0.0, 1.0);
+  if (greyscale) {
+    const auto v = static_cast<uint8_t>(std::lround(190.0 * (1.0 - t)));
+    return Color{v, v, v, 255};
+  }
+  // matplotlib's viridis at 1.0, 0.9, ..., 0.0 (reversed: more is darker).
+  static const char *const kViridis[] = {"#fde725", "#bddf26", "#7ad151", "#44bf70",
+                                         "#22a884", "#21918c", "#2a788e", "#355f8d",
+                                         "#414487", "#482475", "#440154"};
+  const double pos = t * 10.0;
+  const int i = std::min(9, static_cast<int>(pos));
+  return mix(hex_color(kViridis[i]), hex_color(kViridis[i + 1]), pos - i);
+}
+
+Rect draw_colorbar(Canvas *canvas, const Font &font, int x, int y, int width, double top,
+                   bool greyscale, const std::string &title, const Style &style) {
+  const Font::Extent probe = font.measure("Ag", style.tick_px);
+  const int bar_h = std::max(10, probe.height());
+  const int title_w = font.measure(title, style.tick_px).width;
+  const int bar_x = x + title_w + 10;
+  const int bar_w = std::max(60, width - (bar_x - x) - 20);
+  const int tick_y = y + bar_h + 2;
+  const Rect box{x, y, bar_x + bar_w + 20 - x, bar_h + 2 + style.tick_len + probe.height()};
+  if (!canvas)
+    return box;
+  font.draw(*canvas, x, y + bar_h / 2, title, style.tick_px, style.text, Align::start,
+            Align::center);
+  for (int i = 0; i < bar_w; ++i)
+    canvas->vline(bar_x + i, y, y + bar_h - 1, sequential_color((i + 0.5) / bar_w, greyscale));
+  canvas->outline_rect({bar_x - 1, y - 1, bar_w + 2, bar_h + 2}, style.frame);
+  const int decimals = top < 0.0999 ? 1 : 0;
+  for (double v : nice_ticks(0, top, std::max(2, bar_w / 70))) {
+    const int px = bar_x + static_cast<int>(std::lround(v / top * (bar_w - 1)));
+    canvas->vline(px, tick_y, tick_y + style.tick_len - 1, style.axis);
+    font.draw(*canvas, px, tick_y + style.tick_len, percent(v, decimals), style.tick_px,
+              style.muted, Align::center, Align::start);
+  }
+  return box;
 }
 
 } // namespace cbi::viz

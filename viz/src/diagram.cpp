@@ -65,6 +65,59 @@ Color Palette::of(uint8_t state) const {
   }
 }
 
+Color BinScale::in_l1() const {
+  return greyscale ? Color{228, 228, 228, 255} : hex_color("#d4d4d4");
+}
+
+Color BinScale::in_lower() const {
+  return greyscale ? Color{244, 244, 244, 255} : hex_color("#eeeeee");
+}
+
+Color BinScale::of(const Grid &g, int64_t col, int64_t row) const {
+  const int64_t n = g.accesses_at(col, row);
+  if (n > 0)
+    return sequential_color(static_cast<double>(g.missed_at(col, row, level)) /
+                                static_cast<double>(n) / top,
+                            greyscale);
+  const uint8_t s = g.at(col, row);
+  return s == cell::in_l1 ? in_l1() : s == cell::in_lower ? in_lower() : kWhite;
+}
+
+std::string BinScale::title(int levels) const {
+  if (levels > 1 && level == levels - 1)
+    return "share of the bin's accesses served from memory";
+  return "share of the bin's accesses that missed " + level_name(level);
+}
+
+BinScale bin_scale(const std::vector<Grid> &panels, int level, bool greyscale) {
+  BinScale s;
+  s.level = level;
+  s.greyscale = greyscale;
+  if (panels.empty())
+    return s;
+  const int levels = panels.front().levels();
+  if (level < 0 || level >= levels)
+    throw UsageError("--miss-level", std::to_string(level + 1) +
+                                         " is not a cache level; allowed: 1" +
+                                         (levels > 1 ? " to " + std::to_string(levels) : ""));
+  double most = 0;
+  for (const Grid &g : panels) {
+    if (!g.binned())
+      continue;
+    const auto &missed = g.missed[static_cast<std::size_t>(level)];
+    for (std::size_t i = 0; i < g.accesses.size(); ++i)
+      if (g.accesses[i] > 0)
+        most = std::max(most, static_cast<double>(missed[i]) / g.accesses[i]);
+  }
+  s.top = 1;
+  for (double t : {0.01, 0.02, 0.05, 0.1, 0.2, 0.5})
+    if (most <= t) {
+      s.top = t;
+      break;
+    }
+  return s;
+}
+
 std::string state_label(uint8_t state, int levels) {
   if (state == cell::not_cached)
     return "not cached";
@@ -109,6 +162,15 @@ std::vector<LegendItem> legend_items(const Palette &p, int levels) {
   return items;
 }
 
+std::vector<LegendItem> binned_legend_items(const BinScale &s, int levels) {
+  std::vector<LegendItem> items{
+      {s.in_l1(), levels == 1 ? "in cache, no access in the bin" : "in L1, no access in the bin"}};
+  if (levels > 1)
+    items.push_back({s.in_lower(), "in L2+ only"});
+  items.push_back({kWhite, "not cached"});
+  return items;
+}
+
 std::vector<std::string> stats_lines(const Grid &g) {
   std::vector<std::string> lines;
   for (std::size_t k = 0; k < g.result.levels.size(); ++k) {
@@ -122,7 +184,7 @@ std::vector<std::string> stats_lines(const Grid &g) {
   return lines;
 }
 
-std::string bin_text(const Grid &g) {
+std::string bin_text(const Grid &g, int miss_level) {
   const bool thread = g.sim.granularity == sim::Granularity::thread;
   const int64_t t = g.bins.time_bin, l = g.bins.line_bin;
   std::string s = group_digits(t) + (thread ? " thread" : " access") +
@@ -130,8 +192,11 @@ std::string bin_text(const Grid &g) {
                    : thread ? "s"
                             : "es") +
                   " x " + group_digits(l) + " line" + (l == 1 ? "" : "s") + " per cell";
-  if (t > 1 || l > 1)
-    s += " (any miss in a bin shows as a miss)";
+  if (g.binned())
+    s += " (colour: share of its accesses that " +
+         (g.levels() > 1 && miss_level == g.levels() - 1 ? std::string("came from memory")
+                                                         : "missed " + level_name(miss_level)) +
+         ")";
   return s;
 }
 
@@ -178,17 +243,18 @@ void cell_size(const std::vector<Grid> &panels, const DiagramStyle &style, int &
 }
 
 void draw_cells(Canvas &canvas, const Grid &g, const Rect &area, int cell_w, int cell_h,
-                const Palette &p, int64_t upto_col) {
+                const Palette &p, const BinScale &s, int64_t upto_col) {
   Color lut[256];
-  for (int s = 0; s < 256; ++s)
-    lut[s] = p.of(static_cast<uint8_t>(s));
+  for (int k = 0; k < 256; ++k)
+    lut[k] = p.of(static_cast<uint8_t>(k));
+  const bool binned = g.binned();
   const int64_t last = upto_col < 0 ? g.cols - 1 : std::min(upto_col, g.cols - 1);
   for (int64_t col = 0; col <= last; ++col) {
     const uint8_t *column = &g.cells[static_cast<std::size_t>(col * g.rows)];
     const int x = area.x + static_cast<int>(col) * cell_w;
     for (int64_t row = 0; row < g.rows; ++row) {
       canvas.fill_rect({x, area.y + static_cast<int>(row) * cell_h, cell_w, cell_h},
-                       lut[column[row]]);
+                       binned ? s.of(g, col, row) : lut[column[row]]);
     }
   }
 }
@@ -240,6 +306,8 @@ Canvas render_diagram(const std::vector<Grid> &panels, const DiagramStyle &style
   const Grid &first = panels.front();
   const int levels = first.levels();
   const Palette pal = style.greyscale ? Palette::greyscale(levels) : Palette::standard(levels);
+  const BinScale bscale = bin_scale(panels, style.miss_level, style.greyscale);
+  const bool binned = first.binned();
   const int grid_w = static_cast<int>(first.cols) * cell_w;
   const int grid_h = static_cast<int>(first.rows) * cell_h;
   const bool thread = first.sim.granularity == sim::Granularity::thread;
@@ -283,7 +351,8 @@ Canvas render_diagram(const std::vector<Grid> &panels, const DiagramStyle &style
   marks += any_warp ? ", warps (short)" : "";
   marks += any_block ? ", blocks (tall)" : "";
   const std::string subtitle = (style.title.empty() ? "" : config_text(first) + " | ") +
-                               "cells: " + bin_text(first) + " | marks above: starts of " + marks;
+                               "cells: " + bin_text(first, style.miss_level) +
+                               " | marks above: starts of " + marks;
   const Font::Extent title_e = font.measure(title, st.title_px);
   const Font::Extent sub_e = font.measure(subtitle, st.tick_px);
   const Font::Extent head_e = font.measure("Ag", st.label_px);
@@ -308,7 +377,8 @@ Canvas render_diagram(const std::vector<Grid> &panels, const DiagramStyle &style
   const int n = static_cast<int>(panels.size());
   const int content_w = n * panel_w + (n - 1) * panel_gap;
   const int legend_y = stats_y + stats_lines_n * (tick_e.height() + line_gap) + st.margin;
-  std::vector<LegendItem> items = legend_items(pal, levels);
+  std::vector<LegendItem> items =
+      binned ? binned_legend_items(bscale, levels) : legend_items(pal, levels);
   // L2+ residency is skipped on traces where sampling it would dominate the run (grid.cpp).
   if (std::any_of(panels.begin(), panels.end(), [](const Grid &g) { return !g.lower_residency; }))
     for (LegendItem &item : items)
@@ -319,7 +389,14 @@ Canvas render_diagram(const std::vector<Grid> &panels, const DiagramStyle &style
                     2 * st.margin;
   const Rect legend_box =
       draw_legend(nullptr, font, st.margin, legend_y, width - 2 * st.margin, items, st);
-  const int height = legend_box.bottom() + st.margin;
+  const std::string bar_title = bscale.title(levels) + ":";
+  const int bar_y = legend_box.bottom() + 6;
+  const int bar_w =
+      std::min(width - 2 * st.margin, 520 + font.measure(bar_title, st.tick_px).width);
+  const Rect bar_box = binned ? draw_colorbar(nullptr, font, st.margin, bar_y, bar_w, bscale.top,
+                                              style.greyscale, bar_title, st)
+                              : Rect{st.margin, legend_box.bottom(), 0, 0};
+  const int height = bar_box.bottom() + st.margin;
   if (width > kMaxSidePx || height > kMaxSidePx)
     throw UsageError("--bin", "the diagram would be " + std::to_string(width) + " x " +
                                   std::to_string(height) + " px; allowed: at most " +
@@ -340,7 +417,7 @@ Canvas render_diagram(const std::vector<Grid> &panels, const DiagramStyle &style
                                  ? style.panel_titles[static_cast<std::size_t>(p)]
                                  : "order " + remap::to_string(g.sim.order);
     font.draw(canvas, area.x, header_y, head, st.label_px, st.text);
-    draw_cells(canvas, g, area, cell_w, cell_h, pal, upto_col);
+    draw_cells(canvas, g, area, cell_w, cell_h, pal, bscale, upto_col);
     canvas.outline_rect({area.x - 1, area.y - 1, area.w + 2, area.h + 2}, st.frame);
     // Group, warp and block starts on the time axis, in the strip above the grid; a kind of mark
     // closer than 3 px apart on average would only paint a bar, so it is left out.
@@ -375,6 +452,10 @@ Canvas render_diagram(const std::vector<Grid> &panels, const DiagramStyle &style
     out.axes.push_back({px, header_y, panel_w, stats_y - header_y});
   }
   out.legend = draw_legend(&canvas, font, st.margin, legend_y, width - 2 * st.margin, items, st);
+  out.bins = bscale;
+  if (binned)
+    out.colorbar = draw_colorbar(&canvas, font, st.margin, bar_y, bar_w, bscale.top,
+                                 style.greyscale, bar_title, st);
   if (layout)
     *layout = out;
   return canvas;
@@ -382,7 +463,10 @@ Canvas render_diagram(const std::vector<Grid> &panels, const DiagramStyle &style
 
 std::string grid_csv(const std::vector<Grid> &panels) {
   std::ostringstream os;
-  os << "panel,order,col,row,first_step,last_step,first_line,last_line,state\n";
+  os << "panel,order,col,row,first_step,last_step,first_line,last_line,state,accesses";
+  for (int k = 0; k < (panels.empty() ? 0 : panels.front().levels()); ++k)
+    os << ',' << "l" << k + 1 << "_misses";
+  os << '\n';
   for (std::size_t p = 0; p < panels.size(); ++p) {
     const Grid &g = panels[p];
     const std::string order = remap::to_string(g.sim.order);
@@ -394,8 +478,11 @@ std::string grid_csv(const std::vector<Grid> &panels) {
         const int64_t t0 = col * g.bins.time_bin, l0 = row * g.bins.line_bin;
         os << p << ',' << order << ',' << col << ',' << row << ',' << t0 << ','
            << std::min(g.steps, t0 + g.bins.time_bin) - 1 << ',' << l0 << ','
-           << std::min(g.lines, l0 + g.bins.line_bin) - 1 << ',' << state_name(s, g.levels())
-           << '\n';
+           << std::min(g.lines, l0 + g.bins.line_bin) - 1 << ',' << state_name(s, g.levels()) << ','
+           << g.accesses_at(col, row);
+        for (int k = 0; k < g.levels(); ++k)
+          os << ',' << g.missed_at(col, row, k);
+        os << '\n';
       }
   }
   return os.str();

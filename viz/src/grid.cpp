@@ -32,6 +32,16 @@ int64_t Grid::l1_miss_cells() const {
   return std::count_if(cells.begin(), cells.end(), [](uint8_t s) { return s > cell::served; });
 }
 
+int64_t Grid::accesses_at(int64_t col, int64_t row) const {
+  const auto i = static_cast<std::size_t>(col * rows + row);
+  return binned() ? accesses[i] : cells[i] >= cell::served;
+}
+
+int64_t Grid::missed_at(int64_t col, int64_t row, int level) const {
+  const auto i = static_cast<std::size_t>(col * rows + row);
+  return binned() ? missed[static_cast<std::size_t>(level)][i] : cells[i] > cell::served + level;
+}
+
 int64_t Grid::thread_at(int64_t step) const {
   if (sim.granularity == sim::Granularity::thread || thread_steps.empty())
     return step;
@@ -71,6 +81,7 @@ public:
       g.lower_residency = false;
     }
     m_column = g.cells.data();
+    m_counts = g.binned();
   }
 
   void on_thread(int64_t i, remap::Task<int64_t> t) {
@@ -98,14 +109,14 @@ public:
   void on_access(uint64_t unit, int64_t count, bool, int served_level) {
     const uint8_t state = static_cast<uint8_t>(cell::served + served_level);
     if (!m_exact) {
-      put(unit, state);
+      put(unit, state, count, served_level); // count is 1: one distinct line of the thread
       return;
     }
     // Exact granularity: the first access of the run is served as reported, the other count-1
     // are hits on the same unit; each is one step and may cross into the next column.
-    steps(unit, state, 1);
+    steps(unit, state, 1, served_level);
     if (count > 1)
-      steps(unit, cell::served, count - 1);
+      steps(unit, cell::served, count - 1, 0);
   }
 
   void finish() {
@@ -116,18 +127,27 @@ public:
   }
 
 private:
-  void put(uint64_t unit, uint8_t state) {
+  // n accesses to `unit` in the current column, the first served by `served_level`, the rest hits.
+  void put(uint64_t unit, uint8_t state, int64_t n, int served_level) {
     const uint64_t row = unit >> m_line_shift;
     if (row < static_cast<uint64_t>(m_g.rows)) {
       uint8_t &c = m_column[row];
       c = std::max(c, state);
+      if (m_counts) {
+        const auto i = static_cast<std::size_t>(m_col * m_g.rows) + row;
+        m_g.accesses[i] += static_cast<uint32_t>(n);
+        for (int k = 0; k < served_level; ++k)
+          ++m_g.missed[static_cast<std::size_t>(k)][i];
+      }
     }
   }
 
-  void steps(uint64_t unit, uint8_t state, int64_t n) {
+  void steps(uint64_t unit, uint8_t state, int64_t n, int served_level) {
     while (n > 0) {
-      put(unit, state);
       const int64_t take = std::min(n, m_left);
+      put(unit, state, take, served_level);
+      served_level = 0; // only the run's first access can miss
+      state = cell::served;
       n -= take;
       m_left -= take;
       m_step += take;
@@ -189,6 +209,7 @@ private:
   int64_t m_group_w, m_group_h, m_tiles_per_row;
   std::vector<Lower> m_lower;
   uint8_t *m_column;
+  bool m_counts = false; // binned: count accesses and misses per cell
   int64_t m_col = 0;
   int64_t m_left;     // steps still to go in the current column
   int64_t m_step = 0; // exact granularity: steps done
@@ -213,6 +234,20 @@ Grid build_grid(const GridSpec &spec) {
   g.rows = (g.lines + g.bins.line_bin - 1) / g.bins.line_bin;
   g.cells.assign(static_cast<std::size_t>(g.cols * g.rows), cell::not_cached);
   g.marks.assign(static_cast<std::size_t>(g.cols), 0);
+  if (g.binned()) {
+    // A cell holds at most time_bin x line_bin accesses (one per thread and distinct line) in
+    // thread granularity, time_bin (one per step) in exact granularity: 32-bit counts suffice.
+    const bool thread = spec.sim.granularity == sim::Granularity::thread;
+    const double most =
+        static_cast<double>(g.bins.time_bin) * static_cast<double>(thread ? g.bins.line_bin : 1);
+    if (most > 4294967295.0)
+      throw UsageError("--bin", "bins of " + std::to_string(g.bins.time_bin) + "x" +
+                                    std::to_string(g.bins.line_bin) +
+                                    " may hold more than 2^32 accesses a cell; allowed: smaller "
+                                    "bins");
+    g.accesses.assign(g.cells.size(), 0);
+    g.missed.assign(spec.sim.levels.size(), std::vector<uint32_t>(g.cells.size(), 0));
+  }
   if (spec.record_thread_steps && spec.sim.granularity == sim::Granularity::exact)
     g.thread_steps.reserve(static_cast<std::size_t>(spec.sim.workload.tasks()));
   sim::Hierarchy h(spec.sim.levels);

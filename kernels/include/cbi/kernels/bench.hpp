@@ -7,6 +7,7 @@
 // a sweep constructs one and calls measure() many times.
 #pragma once
 
+#include "cbi/error.hpp"
 #include "cbi/kernels/config.hpp"
 
 #include <cstdint>
@@ -17,10 +18,10 @@
 
 namespace cbi::kernels {
 
-// Thrown when no CUDA device can be used; the CLI turns it into exit code 3.
-class NoDeviceError : public std::runtime_error {
+// Thrown when no CUDA device can be used; the CLI turns it (a cbi::NoDeviceError) into exit code 3.
+class NoDeviceError : public cbi::NoDeviceError {
 public:
-  using std::runtime_error::runtime_error;
+  using cbi::NoDeviceError::NoDeviceError;
 };
 
 // True when a CUDA device is usable; otherwise `why` says why (no driver, no device, ...).
@@ -130,8 +131,10 @@ private:
 BenchResult measure(const BenchConfig &config);
 
 // For tests: the task index y*I_w + x that thread i of a 1D launch with `block_threads` per block
-// computes under `order`, evaluated on the device by the same remap code the kernels call.
+// computes under `order`, evaluated on the device by the same remap code the kernels call (the
+// exact map for div, the order's Params for fast).
 std::vector<int64_t> device_task_index(const remap::Order &order, int64_t width, int64_t height,
-                                       int block_threads);
+                                       int block_threads,
+                                       remap::RemapMath math = remap::RemapMath::fast);
 
 } // namespace cbi::kernels

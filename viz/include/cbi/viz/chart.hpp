@@ -69,4 +69,15 @@ struct LegendItem {
 Rect draw_legend(Canvas *canvas, const Font &font, int x, int y, int max_width,
                  const std::vector<LegendItem> &items, const Style &style);
 
+// A sequential, colour-blind-safe scale for fractions: viridis (van der Walt and Smith, the
+// matplotlib default), reversed so that 0 is light yellow and 1 dark purple, i.e. more is darker.
+// With greyscale, mid grey (0) to black (1). t is clamped to [0, 1].
+Color sequential_color(double t, bool greyscale = false);
+
+// A horizontal colour bar of `width` px at (x, y): the scale over [0, top] (fractions, labelled
+// as percentages at round ticks) with `title` to its left. Returns the box used; measures only
+// with a null canvas.
+Rect draw_colorbar(Canvas *canvas, const Font &font, int x, int y, int width, double top,
+                   bool greyscale, const std::string &title, const Style &style);
+
 } // namespace cbi::viz

@@ -23,20 +23,40 @@ struct Palette {
   Color of(uint8_t state) const;
 };
 
+// How binned cells are coloured: by the share of their accesses that missed `level` (0 = L1; the
+// last level: fetched from memory), on sequential_color over [0, top]. Cells with no access show
+// their residency in greys, which the sequential scale does not use.
+struct BinScale {
+  int level = 0;
+  double top = 1;
+  bool greyscale = false;
+  Color in_l1() const;
+  Color in_lower() const;
+  Color of(const Grid &g, int64_t col, int64_t row) const;
+  // "share of the bin's accesses that missed L1" / "... served from memory".
+  std::string title(int levels) const;
+};
+// The scale shared by all panels: top is the smallest of 1, 2, 5, 10, 20, 50, 100% that holds
+// every binned cell's share, so panels compare at one scale. Throws UsageError naming
+// --miss-level when level is not one of the grids' levels.
+BinScale bin_scale(const std::vector<Grid> &panels, int level, bool greyscale);
+
 // "not cached", "in L2+", "in cache" / "in L1", "hit", "served by L2", ..., "miss (fetched)" /
 // "from memory".
 std::string state_label(uint8_t state, int levels);
 // Short machine names for the CSV: not_cached, in_lower, in_l1, hit, l2, l3, ..., miss / memory.
 std::string state_name(uint8_t state, int levels);
-// Legend entries for `levels` cache levels, most important first.
+// Legend entries for `levels` cache levels, most important first; for binned grids the residency
+// greys only (the colour bar explains the rest).
 std::vector<LegendItem> legend_items(const Palette &p, int levels);
+std::vector<LegendItem> binned_legend_items(const BinScale &s, int levels);
 
 // The stats strip of one panel: one line per cache level, e.g.
 // "L1: accesses 1,588 · hits 1,204 · misses 384 · fetches 384 · hit rate 75.82%".
 std::vector<std::string> stats_lines(const Grid &g);
-// "1 thread x 1 line per cell"; binned: "64 threads x 2 lines per cell (any miss in a bin shows as
-// a miss)"; "accesses" in exact granularity.
-std::string bin_text(const Grid &g);
+// "1 thread x 1 line per cell"; binned: "64 threads x 2 lines per cell (colour: share of the
+// accesses that missed L1)"; "accesses" in exact granularity.
+std::string bin_text(const Grid &g, int miss_level = 0);
 // "stencil 7x7 on 16x16 float, clamp | L1 24 lines, 384 B fully associative lru, 16 B lines |
 // thread granularity".
 std::string config_text(const Grid &g);
@@ -48,12 +68,15 @@ struct DiagramStyle {
   int cell_w = 0, cell_h = 0;
   std::string title;                     // empty: config_text of the first panel
   std::vector<std::string> panel_titles; // empty: each panel's order
+  int miss_level = 0;                    // binned cells: the level whose misses colour them
   Style chart;
 };
 
 // Where things went, for tests and the viewer's hit testing.
 struct DiagramLayout {
   Rect title, legend;
+  Rect colorbar;           // binned grids only
+  BinScale bins;           // the scale binned cells were drawn with
   std::vector<Rect> grids; // one per panel: exactly cols*cell_w x rows*cell_h
   std::vector<Rect> stats; // the stats strip of each panel
   std::vector<Rect> axes;  // per panel: the box around grid and its axis labels
@@ -70,12 +93,14 @@ Canvas render_diagram(const std::vector<Grid> &panels, const DiagramStyle &style
                       DiagramLayout *layout = nullptr, int64_t upto_col = -1);
 
 // Draws a grid's cells into `area` of the canvas, cell_w x cell_h each; columns after upto_col
-// (if >= 0) are left alone.
+// (if >= 0) are left alone. Unbinned cells take their state's colour from `p`, binned ones their
+// share of misses from `s`.
 void draw_cells(Canvas &canvas, const Grid &g, const Rect &area, int cell_w, int cell_h,
-                const Palette &p, int64_t upto_col = -1);
+                const Palette &p, const BinScale &s, int64_t upto_col = -1);
 
 // The cell grid as tidy CSV, one row per cell that is not "not cached":
-// panel,order,col,row,first_step,last_step,first_line,last_line,state.
+// panel,order,col,row,first_step,last_step,first_line,last_line,state,accesses,l1_misses,...
+// (state: the highest in the cell; lK_misses: its accesses that missed level K).
 std::string grid_csv(const std::vector<Grid> &panels);
 
 } // namespace cbi::viz

@@ -2,7 +2,8 @@
 // an access in `exact`), one row per cache line of the address space, each cell holding what
 // happened to that line at that step. Built by watching the simulator (sim::simulate_observed),
 // so the picture and the statistics come from one replay. Large traces are binned: a cell covers
-// time_bin steps and line_bin lines and shows the most important event in it.
+// time_bin steps and line_bin lines and counts its accesses and, per level, those that missed it,
+// so that a bin is drawn by the fraction that missed rather than by its worst event.
 #pragma once
 
 #include "cbi/sim/simulate.hpp"
@@ -13,8 +14,8 @@
 
 namespace cbi::viz {
 
-// Cell states in increasing priority: a binned cell shows the largest state of its steps and
-// lines, so any miss in a bin shows as a miss.
+// Cell states in increasing priority. A binned cell keeps the largest state of its steps and lines
+// (its residency when nothing was accessed); its colour comes from the counts in Grid.
 namespace cell {
 constexpr uint8_t not_cached = 0;
 constexpr uint8_t in_lower = 1; // resident in L2 or below but not in L1 (several levels only)
@@ -61,6 +62,11 @@ struct Grid {
   std::vector<uint8_t> cells;        // column-major: cells[col * rows + row]
   std::vector<uint8_t> marks;        // per column, mark:: flags
   std::vector<int64_t> thread_steps; // exact granularity with record_thread_steps: first step
+  // Binned grids only, column-major like cells: the accesses in each cell, and missed[k] those of
+  // them that missed level k (were served by level k+1 or memory). An L1 access is one thread's
+  // distinct line in thread granularity, one load or store in exact granularity.
+  std::vector<uint32_t> accesses;
+  std::vector<std::vector<uint32_t>> missed;
   sim::SimResult result;
   bool lower_residency = true; // false when L2+ residency was skipped as too costly to sample
 
@@ -69,6 +75,10 @@ struct Grid {
     return cells[static_cast<std::size_t>(col * rows + row)];
   }
   uint8_t miss_state() const { return static_cast<uint8_t>(cell::served + levels()); }
+  bool binned() const { return bins.time_bin > 1 || bins.line_bin > 1; }
+  // Accesses in a cell and those that missed `level` (0 = L1); from the state when not binned.
+  int64_t accesses_at(int64_t col, int64_t row) const;
+  int64_t missed_at(int64_t col, int64_t row, int level) const;
   int64_t count(uint8_t state) const;
   // Cells whose access missed L1 (served by L2 or beyond).
   int64_t l1_miss_cells() const;

@@ -1,6 +1,5 @@
-#include "cli.hpp"
+#include "cbi/cli/options.hpp"
 
-#include "cbi/parse.hpp"
 #include "cbi/remap/fold.hpp"
 
 #include <iostream>
@@ -222,40 +221,19 @@ sim::Granularity parse_granularity(const std::string &text) {
 
 void add_output_options(po::options_description &desc) {
   desc.add_options()
-    ("format", po::value<std::string>(), "table (default) | json | csv")
+    ("format", po::value<std::string>(), "table (default) | json | csv | markdown")
     ("output,o", po::value<std::string>(), "write the result to this file (atomically) instead of "
                                            "stdout");
 }
 
-Format format_from(const po::variables_map &vm) { return parse_format(get(vm, "format", "table")); }
+const Printer &format_from(const po::variables_map &vm) {
+  return find_printer(get(vm, "format", "table"));
+}
 
 void emit(const po::variables_map &vm, const Table &t) {
   std::ostringstream os;
-  print(os, t, format_from(vm));
+  format_from(vm).print(os, t);
   write_file_atomic(get(vm, "output", "-"), os.str());
-}
-
-int run_command(const Command &c, int argc, char **argv) {
-  std::string name = std::string("cbi ") + c.name;
-  argv[1] = name.data();
-  try {
-    return c.run(argc - 1, argv + 1);
-  } catch (const UsageError &e) {
-    std::cerr << "cbi " << c.name << ": " << e.option() << ": " << e.what() << "\n";
-    return kExitUsage;
-  } catch (const std::exception &e) {
-    std::cerr << "cbi " << c.name << ": error: " << e.what() << "\n";
-    return 1;
-  }
-}
-
-std::vector<std::string> split_list(const std::string &text, char sep) {
-  std::vector<std::string> items;
-  std::stringstream ss(text);
-  std::string item;
-  while (std::getline(ss, item, sep))
-    items.push_back(item);
-  return items;
 }
 
 } // namespace cbi::cli

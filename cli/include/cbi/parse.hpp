@@ -1,5 +1,5 @@
-// Strict parsing of user-supplied numbers and shapes. Every failure is a UsageError naming the
-// option, so the CLI prints one line and exits 2. Host only.
+// Strict parsing of user-supplied numbers, shapes, byte sizes and lists. Every failure is a
+// UsageError naming the option, so the CLI prints one line and exits 2. Host only.
 #pragma once
 
 #include "cbi/error.hpp"
@@ -9,6 +9,7 @@
 #include <limits>
 #include <string>
 #include <utility>
+#include <vector>
 
 namespace cbi {
 
@@ -63,6 +64,21 @@ inline long long parse_bytes(const std::string &text, const std::string &option)
     throw UsageError(option, "'" + text + "' is not a size; allowed: N, NKiB, NMiB, NGiB");
   const long long value = parse_positive(digits.empty() ? text : digits, option, 1LL << 40);
   return value * scale;
+}
+
+// "a,b,c" -> {"a", "b", "c"}; inner empty items are kept (and rejected by whoever parses them), a
+// trailing separator adds none.
+inline std::vector<std::string> split_list(const std::string &text, char sep = ',') {
+  std::vector<std::string> items;
+  std::size_t start = 0;
+  while (start < text.size()) {
+    const std::size_t end = text.find(sep, start);
+    items.push_back(text.substr(start, end == std::string::npos ? std::string::npos : end - start));
+    if (end == std::string::npos)
+      break;
+    start = end + 1;
+  }
+  return items;
 }
 
 } // namespace cbi

@@ -1,4 +1,6 @@
-// The one error type that reaches the CLI boundary, where it becomes one line and exit code 2.
+// The errors that reach the CLI boundary (cbi::cli::run_command), where each becomes one line and
+// one exit code: UsageError -> 2, NoDeviceError -> 3. Host only; sim, kernels and viz throw them,
+// the CLI alone catches them.
 #pragma once
 
 #include <stdexcept>
@@ -16,6 +18,13 @@ public:
 
 private:
   std::string m_option;
+};
+
+// The work needs a CUDA device and there is none (no driver, no device, or a build without the
+// kernels). `what()` is the whole line after "cbi <command>: ".
+class NoDeviceError : public std::runtime_error {
+public:
+  using std::runtime_error::runtime_error;
 };
 
 } // namespace cbi

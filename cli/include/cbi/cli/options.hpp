@@ -1,12 +1,13 @@
-// The CLI's shared pieces: the subcommand registry, the options every subcommand spells the same way
-// (workload, order, cache levels, output), and the error boundary that turns a UsageError into one
-// line and exit code 2.
+// The option groups that cbi and cbi-viz spell the same way (workload, order, cache levels,
+// output) and their translation into sim's types. Every bad value is a UsageError naming the
+// option.
 #pragma once
 
+#include "cbi/cli/output.hpp"
 #include "cbi/error.hpp"
+#include "cbi/parse.hpp"
 #include "cbi/remap/order.hpp"
 #include "cbi/sim/simulate.hpp"
-#include "output.hpp"
 
 #include <boost/program_options.hpp>
 
@@ -17,22 +18,6 @@
 namespace cbi::cli {
 
 namespace po = boost::program_options;
-
-constexpr int kExitUsage = 2;
-constexpr int kExitNoDevice = 3;
-
-struct Command {
-  const char *name;
-  const char *summary;
-  int (*run)(int argc, char **argv); // argv[0] is "cbi <name>"
-};
-
-// Runs `c` on argv[1..] (argv[1] is the command's name) and turns its exceptions into exit codes:
-// UsageError -> one line naming the option, kExitUsage; any other exception -> one line, 1.
-int run_command(const Command &c, int argc, char **argv);
-
-// "a,b,c" -> {"a", "b", "c"}; inner empty items are kept, a trailing separator adds none.
-std::vector<std::string> split_list(const std::string &text, char sep = ',');
 
 // Parses argv against `desc`; all values are strings and validated by the caller. Prints help and
 // returns false on --help. Unknown options and missing values become UsageError.
@@ -61,7 +46,7 @@ sim::SimConfig sim_config_from(const po::variables_map &vm);
 
 // --format --output
 void add_output_options(po::options_description &desc);
-Format format_from(const po::variables_map &vm);
+const Printer &format_from(const po::variables_map &vm); // --format, default table
 // Prints `t` in the chosen format to --output (atomically) or stdout.
 void emit(const po::variables_map &vm, const Table &t);
 

@@ -1,0 +1,49 @@
+// Subcommands of cbi and cbi-viz: each command file registers itself with one line
+// (`const cli::Registration r{{"simulate", "...", cmd_simulate, 10}};`), and one boundary,
+// run_command, turns the errors of cbi/error.hpp into one line on stderr and an exit code.
+#pragma once
+
+#include <ostream>
+#include <string>
+#include <vector>
+
+namespace cbi::cli {
+
+constexpr int kExitOk = 0;
+constexpr int kExitFailure = 1;  // a runtime failure (I/O, CUDA error, ...)
+constexpr int kExitUsage = 2;    // a bad option value: cbi::UsageError
+constexpr int kExitNoDevice = 3; // no CUDA device: cbi::NoDeviceError
+
+struct Command {
+  const char *name;
+  const char *summary;
+  int (*run)(int argc, char **argv); // argv[0] is "cbi <name>"
+  int rank = 0;                      // place in the help listing, ascending
+};
+
+// Adds `c` to this binary's registry at static-initialisation time.
+struct Registration {
+  explicit Registration(const Command &c);
+};
+
+// Every registered command, ordered by rank.
+std::vector<Command> commands();
+// The command called `name`, or nullptr.
+const Command *find_command(const std::string &name);
+
+// "  name        summary" lines of every registered command, names padded to `name_width`.
+void print_commands(std::ostream &os, std::size_t name_width);
+
+// Runs `c` on argv[1..] (argv[1] is the command's name) and turns its exceptions into exit codes:
+// UsageError -> "cbi <name>: <option>: <message>", kExitUsage; NoDeviceError -> "cbi <name>:
+// <message>", kExitNoDevice; any other exception -> "cbi <name>: error: <message>", kExitFailure.
+int run_command(const Command &c, int argc, char **argv);
+
+// Runs argv[0] with argv (no shell), stdout to /dev/null and stderr through a pipe into `err`.
+// Returns the exit status, or -1 when it could not start or did not exit normally.
+int run_program(const std::vector<std::string> &argv, std::string *err);
+
+// The folder of the running binary (/proc/self/exe), "." when unknown.
+std::string self_dir();
+
+} // namespace cbi::cli

@@ -1,0 +1,118 @@
+#include "cbi/cli/command.hpp"
+
+#include "cbi/error.hpp"
+
+#include <algorithm>
+#include <cstring>
+#include <fcntl.h>
+#include <iostream>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+extern char **environ;
+
+namespace cbi::cli {
+
+namespace {
+
+// A function-local registry, so that registrations from any translation unit's static
+// initialisers find it constructed.
+std::vector<Command> &registry() {
+  static std::vector<Command> r;
+  return r;
+}
+
+} // namespace
+
+Registration::Registration(const Command &c) { registry().push_back(c); }
+
+std::vector<Command> commands() {
+  std::vector<Command> sorted = registry();
+  std::stable_sort(sorted.begin(), sorted.end(),
+                   [](const Command &a, const Command &b) { return a.rank < b.rank; });
+  return sorted;
+}
+
+const Command *find_command(const std::string &name) {
+  for (const Command &c : registry())
+    if (name == c.name)
+      return &c;
+  return nullptr;
+}
+
+void print_commands(std::ostream &os, std::size_t name_width) {
+  for (const Command &c : commands()) {
+    const std::string name = c.name;
+    os << "  " << name << std::string(name_width > name.size() ? name_width - name.size() : 1, ' ')
+       << c.summary << "\n";
+  }
+}
+
+int run_command(const Command &c, int argc, char **argv) {
+  std::string name = std::string("cbi ") + c.name;
+  argv[1] = name.data();
+  try {
+    return c.run(argc - 1, argv + 1);
+  } catch (const UsageError &e) {
+    std::cerr << "cbi " << c.name << ": " << e.option() << ": " << e.what() << "\n";
+    return kExitUsage;
+  } catch (const NoDeviceError &e) {
+    std::cerr << "cbi " << c.name << ": " << e.what() << "\n";
+    return kExitNoDevice;
+  } catch (const std::exception &e) {
+    std::cerr << "cbi " << c.name << ": error: " << e.what() << "\n";
+    return kExitFailure;
+  }
+}
+
+int run_program(const std::vector<std::string> &argv, std::string *err) {
+  int pipe_fds[2];
+  if (argv.empty() || pipe(pipe_fds) != 0)
+    return -1;
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0);
+  posix_spawn_file_actions_adddup2(&actions, pipe_fds[1], 2);
+  posix_spawn_file_actions_addclose(&actions, pipe_fds[0]);
+  posix_spawn_file_actions_addclose(&actions, pipe_fds[1]);
+  std::vector<char *> args;
+  for (const std::string &a : argv)
+    args.push_back(const_cast<char *>(a.c_str()));
+  args.push_back(nullptr);
+  pid_t pid = 0;
+  const int spawned = posix_spawn(&pid, args[0], &actions, nullptr, args.data(), environ);
+  posix_spawn_file_actions_destroy(&actions);
+  close(pipe_fds[1]);
+  std::string text;
+  char buf[4096];
+  for (ssize_t n; spawned == 0 && (n = read(pipe_fds[0], buf, sizeof buf)) != 0;) {
+    if (n < 0 && errno == EINTR)
+      continue;
+    if (n < 0)
+      break;
+    text.append(buf, static_cast<std::size_t>(n));
+  }
+  close(pipe_fds[0]);
+  if (err)
+    *err = spawned == 0 ? text : std::strerror(spawned);
+  if (spawned != 0)
+    return -1;
+  int status = 0;
+  while (waitpid(pid, &status, 0) < 0)
+    if (errno != EINTR)
+      return -1;
+  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+std::string self_dir() {
+  char self[4096];
+  const ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+  if (n <= 0)
+    return ".";
+  self[n] = 0;
+  const std::string path(self);
+  return path.substr(0, path.rfind('/'));
+}
+
+} // namespace cbi::cli

@@ -1,0 +1,60 @@
+#include "cbi/cli/progress.hpp"
+
+#include <iomanip>
+#include <iostream>
+#include <sstream>
+#include <unistd.h>
+
+namespace cbi::cli {
+
+ProgressBar::ProgressBar(int64_t total, bool enabled)
+    : m_total(total), m_enabled(enabled && total > 0), m_tty(isatty(2)),
+      m_start(std::chrono::steady_clock::now()) {}
+
+void ProgressBar::update(int64_t done, const std::string &label) {
+  if (!m_enabled)
+    return;
+  const double elapsed =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - m_start).count();
+  const double eta = done > 0 ? elapsed / double(done) * double(m_total - done) : 0.0;
+  const int tenth = static_cast<int>(10 * done / m_total);
+  if (!m_tty && tenth == m_last_tenth && done != m_total)
+    return;
+  m_last_tenth = tenth;
+  constexpr int kWidth = 30;
+  const int filled = static_cast<int>(kWidth * done / m_total);
+  std::ostringstream os;
+  os << "  [" << std::string(filled, '#') << std::string(kWidth - filled, '.') << "] " << done
+     << "/" << m_total << " points, " << format_duration(elapsed) << " elapsed, ETA "
+     << format_duration(eta) << "  " << label;
+  std::string line = os.str();
+  if (m_tty) {
+    if (line.size() < m_last_len)
+      line += std::string(m_last_len - line.size(), ' ');
+    m_last_len = os.str().size();
+    std::cerr << "\r" << line << (done == m_total ? "\n" : "") << std::flush;
+  } else {
+    std::cerr << line << "\n" << std::flush;
+  }
+}
+
+std::string format_duration(double s) {
+  const int64_t t = static_cast<int64_t>(s + 0.5);
+  std::ostringstream os;
+  if (t >= 3600)
+    os << t / 3600 << "h" << std::setw(2) << std::setfill('0') << (t / 60) % 60 << "m";
+  else if (t >= 60)
+    os << t / 60 << "m" << std::setw(2) << std::setfill('0') << t % 60 << "s";
+  else
+    os << t << "s";
+  return os.str();
+}
+
+sim::Progress thread_counter() {
+  return [](int64_t done, int64_t total) {
+    std::cerr << "\r  simulated " << done << " / " << total << " threads (" << (100 * done / total)
+              << "%)" << (done == total ? "\n" : "") << std::flush;
+  };
+}
+
+} // namespace cbi::cli

@@ -1,0 +1,162 @@
+// cli/: the command registry and its exit codes, list parsing, and running a sibling binary with
+// its stderr captured through a pipe.
+#include "cbi/cli/command.hpp"
+#include "cbi/cli/csv.hpp"
+#include "cbi/cli/output.hpp"
+#include "cbi/error.hpp"
+#include "cbi/parse.hpp"
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <cmath>
+#include <sstream>
+#include <stdexcept>
+
+namespace {
+
+using namespace cbi;
+
+int throws_usage(int, char **) { throw UsageError("--size", "'0' is out of range"); }
+int throws_no_device(int, char **) { throw NoDeviceError("no CUDA device: none"); }
+int throws_runtime(int, char **) { throw std::runtime_error("disk full"); }
+int returns_argc(int argc, char **argv) {
+  return argc == 2 && std::string(argv[0]) == "cbi t-ok" ? 0 : 1;
+}
+
+const cli::Registration r1{{"t-usage", "throws a usage error", throws_usage, 1002}};
+const cli::Registration r2{{"t-device", "throws no device", throws_no_device, 1001}};
+const cli::Registration r3{{"t-runtime", "throws a runtime error", throws_runtime, 1003}};
+const cli::Registration r4{{"t-ok", "runs", returns_argc, 1000}};
+
+int run(const char *name) {
+  std::string prog = "cbi", cmd = name, extra = "x";
+  char *argv[] = {prog.data(), cmd.data(), extra.data(), nullptr};
+  const cli::Command *c = cli::find_command(name);
+  EXPECT_NE(c, nullptr) << name;
+  return c ? cli::run_command(*c, 3, argv) : -1;
+}
+
+TEST(CliCommand, ErrorsBecomeExitCodesAtOneBoundary) {
+  EXPECT_EQ(run("t-ok"), cli::kExitOk);
+  EXPECT_EQ(run("t-usage"), cli::kExitUsage);
+  EXPECT_EQ(run("t-device"), cli::kExitNoDevice);
+  EXPECT_EQ(run("t-runtime"), cli::kExitFailure);
+  EXPECT_EQ(cli::find_command("no-such-command"), nullptr);
+}
+
+TEST(CliCommand, RegistryIsOrderedByRank) {
+  std::vector<std::string> names;
+  for (const cli::Command &c : cli::commands())
+    names.push_back(c.name);
+  EXPECT_EQ(names, (std::vector<std::string>{"t-ok", "t-device", "t-usage", "t-runtime"}));
+}
+
+TEST(CliParse, SplitListKeepsInnerEmptiesDropsTrailing) {
+  using V = std::vector<std::string>;
+  EXPECT_EQ(split_list("a,b,c"), (V{"a", "b", "c"}));
+  EXPECT_EQ(split_list("a,,b"), (V{"a", "", "b"}));
+  EXPECT_EQ(split_list("a,"), (V{"a"}));
+  EXPECT_EQ(split_list(",a"), (V{"", "a"}));
+  EXPECT_EQ(split_list(""), V{});
+  EXPECT_EQ(split_list("size=1/size=2", '/'), (V{"size=1", "size=2"}));
+}
+
+TEST(CliParse, BytesAndExtents) {
+  EXPECT_EQ(parse_bytes("32KiB", "--cache-bytes"), 32 * 1024);
+  EXPECT_EQ(parse_bytes("4MiB", "--cache-bytes"), 4 << 20);
+  EXPECT_THROW(parse_bytes("4XB", "--cache-bytes"), UsageError);
+  EXPECT_EQ(parse_extent("64x32", "--size", false), (std::pair<long long, long long>{64, 32}));
+  EXPECT_THROW(parse_positive("-3", "--ways"), UsageError);
+  try {
+    parse_positive("0", "--lines");
+    FAIL();
+  } catch (const UsageError &e) {
+    EXPECT_EQ(e.option(), "--lines");
+  }
+}
+
+TEST(CliProgram, StderrComesBackThroughAPipe) {
+  std::string err;
+  EXPECT_EQ(cli::run_program({"/bin/sh", "-c", "echo out; echo oops >&2; exit 3"}, &err), 3);
+  EXPECT_EQ(err, "oops\n");
+  EXPECT_EQ(cli::run_program({"/no/such/binary"}, &err), -1);
+  EXPECT_FALSE(err.empty());
+}
+
+} // namespace
+
+namespace {
+
+cbi::cli::Table sample_table() {
+  cbi::cli::Table t;
+  t.title = "sample";
+  t.columns = {"order", "misses", "hit_rate", "ok"};
+  t.add_row({std::string("column:8, \"quoted\""), int64_t{96}, 0.5, true});
+  t.add_row({std::string("tile:16x4"), int64_t{316}, std::nan(""), false});
+  t.meta = {{"device", "none"}};
+  t.notes = {"a note"};
+  return t;
+}
+
+std::string printed(const std::string &format) {
+  std::ostringstream os;
+  cbi::cli::find_printer(format).print(os, sample_table());
+  return os.str();
+}
+
+TEST(CliPrinters, EveryFormatIsRegisteredOnce) {
+  EXPECT_EQ(cbi::cli::printer_names(), "table, json, csv, markdown");
+  try {
+    cbi::cli::find_printer("yaml");
+    FAIL();
+  } catch (const cbi::UsageError &e) {
+    EXPECT_EQ(e.option(), "--format");
+    EXPECT_NE(std::string(e.what()).find("allowed: table, json, csv, markdown"), std::string::npos);
+  }
+}
+
+TEST(CliPrinters, CsvQuotesAndReadsBack) {
+  const std::string csv = printed("csv");
+  EXPECT_EQ(csv, "order,misses,hit_rate,ok\n\"column:8, \"\"quoted\"\"\",96,0.5,true\n"
+                 "tile:16x4,316,nan,false\n");
+  const cbi::cli::CsvTable back = cbi::cli::parse_csv(csv);
+  ASSERT_EQ(back.rows.size(), 2u);
+  EXPECT_EQ(back.rows[0][0], "column:8, \"quoted\"");
+  EXPECT_EQ(back.index("hit_rate"), 2);
+  EXPECT_THROW(cbi::cli::parse_csv("a,b\n1\n"), cbi::UsageError);
+}
+
+TEST(CliPrinters, JsonIsTypedAndEscaped) {
+  const nlohmann::json j = nlohmann::json::parse(printed("json"));
+  EXPECT_EQ(j["title"], "sample");
+  EXPECT_EQ(j["meta"]["device"], "none");
+  EXPECT_EQ(j["rows"][0]["order"], "column:8, \"quoted\"");
+  EXPECT_EQ(j["rows"][0]["misses"], 96);
+  EXPECT_EQ(j["rows"][0]["hit_rate"], 0.5);
+  EXPECT_EQ(j["rows"][0]["ok"], true);
+  EXPECT_TRUE(j["rows"][1]["hit_rate"].is_null()) << "NaN is null";
+  EXPECT_EQ(j["notes"][0], "a note");
+}
+
+TEST(CliPrinters, MarkdownPipeTable) {
+  cbi::cli::Table t;
+  t.columns = {"order", "b32"};
+  t.add_row({std::string("naive"), std::string("1.5 | 2")});
+  std::ostringstream os;
+  cbi::cli::print_markdown(os, t);
+  EXPECT_EQ(os.str(), "| order | b32 |\n|---|---|\n| naive | 1.5 \\| 2 |\n");
+  const std::string full = printed("markdown");
+  EXPECT_EQ(full.rfind("**sample**\n\n- device: none\n\n| order | misses | hit_rate | ok |\n", 0),
+            0u)
+      << full;
+}
+
+TEST(CliPrinters, TerminalTableAlignsColumns) {
+  const std::string text = printed("table");
+  EXPECT_NE(text.find("sample\n  device: none\n"), std::string::npos) << text;
+  EXPECT_NE(text.find("tile:16x4              316       nan  false\n"), std::string::npos) << text;
+  EXPECT_NE(text.find("note: a note\n"), std::string::npos);
+}
+
+} // namespace
