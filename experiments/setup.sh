@@ -13,6 +13,7 @@ packages=(
   libbenchmark-dev               # micro-benchmarks
   libfreetype-dev fonts-dejavu-core  # headless text rendering for labelled PNGs
   zlib1g-dev                     # PNG writing in viz/
+  nlohmann-json3-dev             # JSON results (cli/ printers, cbi bench)
   xvfb xauth                     # the viewer's window test runs under Xvfb
 )
 export DEBIAN_FRONTEND=noninteractive

@@ -221,16 +221,18 @@ sim::Granularity parse_granularity(const std::string &text) {
 
 void add_output_options(po::options_description &desc) {
   desc.add_options()
-    ("format", po::value<std::string>(), "table (default) | json | csv")
+    ("format", po::value<std::string>(), "table (default) | json | csv | markdown")
     ("output,o", po::value<std::string>(), "write the result to this file (atomically) instead of "
                                            "stdout");
 }
 
-Format format_from(const po::variables_map &vm) { return parse_format(get(vm, "format", "table")); }
+const Printer &format_from(const po::variables_map &vm) {
+  return find_printer(get(vm, "format", "table"));
+}
 
 void emit(const po::variables_map &vm, const Table &t) {
   std::ostringstream os;
-  print(os, t, format_from(vm));
+  format_from(vm).print(os, t);
   write_file_atomic(get(vm, "output", "-"), os.str());
 }
 

@@ -1,5 +1,7 @@
 #include "cbi/cli/output.hpp"
 
+#include "printers/printers.hpp"
+
 #include "cbi/error.hpp"
 
 #include <cmath>
@@ -12,16 +14,6 @@
 #include <unistd.h>
 
 namespace cbi::cli {
-
-Format parse_format(const std::string &text, const std::string &option) {
-  if (text == "table")
-    return Format::table;
-  if (text == "json")
-    return Format::json;
-  if (text == "csv")
-    return Format::csv;
-  throw UsageError(option, "unknown format '" + text + "'; allowed: table, json, csv");
-}
 
 std::string format_cell(const Cell &c) {
   if (const auto *s = std::get_if<std::string>(&c))
@@ -38,138 +30,31 @@ std::string format_cell(const Cell &c) {
   return os.str();
 }
 
-std::string json_escape(const std::string &s) {
-  std::string out = "\"";
-  for (char ch : s) {
-    switch (ch) {
-    case '"':
-      out += "\\\"";
-      break;
-    case '\\':
-      out += "\\\\";
-      break;
-    case '\n':
-      out += "\\n";
-      break;
-    case '\t':
-      out += "\\t";
-      break;
-    default:
-      if (static_cast<unsigned char>(ch) < 0x20) {
-        char buf[8];
-        std::snprintf(buf, sizeof buf, "\\u%04x", ch);
-        out += buf;
-      } else {
-        out += ch;
-      }
-    }
-  }
-  return out + "\"";
+const std::vector<const Printer *> &printers() {
+  static const std::vector<const Printer *> all = {&detail::table_printer(), &detail::json_printer(),
+                                                   &detail::csv_printer(),
+                                                   &detail::markdown_printer()};
+  return all;
 }
 
-std::string csv_escape(const std::string &s) {
-  if (s.find_first_of(",\"\n") == std::string::npos)
-    return s;
-  std::string out = "\"";
-  for (char ch : s)
-    out += ch == '"' ? std::string("\"\"") : std::string(1, ch);
-  return out + "\"";
+std::string printer_names() {
+  std::string names;
+  for (const Printer *p : printers())
+    names += (names.empty() ? "" : ", ") + std::string(p->name());
+  return names;
 }
 
-static std::string json_cell(const Cell &c) {
-  if (const auto *s = std::get_if<std::string>(&c))
-    return json_escape(*s);
-  if (const auto *d = std::get_if<double>(&c)) {
-    if (!std::isfinite(*d))
-      return "null";
-    std::ostringstream os;
-    os << std::setprecision(10) << *d;
-    return os.str();
-  }
-  return format_cell(c);
+const Printer &find_printer(const std::string &name, const std::string &option) {
+  for (const Printer *p : printers())
+    if (name == p->name())
+      return *p;
+  throw UsageError(option, "unknown format '" + name + "'; allowed: " + printer_names());
 }
 
-void print_table(std::ostream &os, const Table &t) {
-  if (!t.title.empty())
-    os << t.title << "\n";
-  for (const auto &[k, v] : t.meta)
-    os << "  " << k << ": " << v << "\n";
-  std::vector<std::size_t> widths(t.columns.size());
-  std::vector<std::vector<std::string>> text;
-  for (std::size_t c = 0; c < t.columns.size(); ++c)
-    widths[c] = t.columns[c].size();
-  for (const auto &row : t.rows) {
-    text.emplace_back();
-    for (std::size_t c = 0; c < row.size() && c < widths.size(); ++c) {
-      text.back().push_back(format_cell(row[c]));
-      widths[c] = std::max(widths[c], text.back().back().size());
-    }
-  }
-  auto line = [&](const std::vector<std::string> &cells) {
-    for (std::size_t c = 0; c < cells.size(); ++c) {
-      const bool left = c == 0;
-      os << (c ? "  " : "") << (left ? std::left : std::right) << std::setw(int(widths[c]))
-         << cells[c];
-    }
-    os << std::right << "\n";
-  };
-  line(t.columns);
-  std::size_t total = 0;
-  for (std::size_t w : widths)
-    total += w + 2;
-  os << std::string(total > 2 ? total - 2 : 0, '-') << "\n";
-  for (const auto &r : text)
-    line(r);
-  for (const std::string &n : t.notes)
-    os << "note: " << n << "\n";
-}
-
-void print_csv(std::ostream &os, const Table &t, bool header) {
-  if (header) {
-    for (std::size_t c = 0; c < t.columns.size(); ++c)
-      os << (c ? "," : "") << csv_escape(t.columns[c]);
-    os << "\n";
-  }
-  for (const auto &row : t.rows) {
-    for (std::size_t c = 0; c < row.size(); ++c)
-      os << (c ? "," : "") << csv_escape(format_cell(row[c]));
-    os << "\n";
-  }
-}
-
-void print_json(std::ostream &os, const Table &t) {
-  os << "{\n  \"title\": " << json_escape(t.title) << ",\n  \"meta\": {";
-  for (std::size_t i = 0; i < t.meta.size(); ++i)
-    os << (i ? ", " : "") << json_escape(t.meta[i].first) << ": " << json_escape(t.meta[i].second);
-  os << "},\n  \"rows\": [";
-  for (std::size_t r = 0; r < t.rows.size(); ++r) {
-    os << (r ? ",\n    {" : "\n    {");
-    for (std::size_t c = 0; c < t.rows[r].size() && c < t.columns.size(); ++c)
-      os << (c ? ", " : "") << json_escape(t.columns[c]) << ": " << json_cell(t.rows[r][c]);
-    os << "}";
-  }
-  os << (t.rows.empty() ? "]" : "\n  ]");
-  if (!t.notes.empty()) {
-    os << ",\n  \"notes\": [";
-    for (std::size_t i = 0; i < t.notes.size(); ++i)
-      os << (i ? ", " : "") << json_escape(t.notes[i]);
-    os << "]";
-  }
-  os << "\n}\n";
-}
-
-void print(std::ostream &os, const Table &t, Format f) {
-  switch (f) {
-  case Format::json:
-    print_json(os, t);
-    break;
-  case Format::csv:
-    print_csv(os, t);
-    break;
-  default:
-    print_table(os, t);
-  }
-}
+void print_table(std::ostream &os, const Table &t) { detail::table_printer().print(os, t); }
+void print_csv(std::ostream &os, const Table &t) { detail::csv_printer().print(os, t); }
+void print_json(std::ostream &os, const Table &t) { detail::json_printer().print(os, t); }
+void print_markdown(std::ostream &os, const Table &t) { detail::markdown_printer().print(os, t); }
 
 void write_file_atomic(const std::string &path, const std::string &text) {
   if (path.empty() || path == "-") {

@@ -7,6 +7,8 @@
 
 #include "cbi/kernels/bench.hpp"
 
+#include <nlohmann/json.hpp>
+
 #include <algorithm>
 #include <cmath>
 #include <iostream>
@@ -47,80 +49,81 @@ std::vector<std::pair<std::string, std::string>> device_meta(const kernels::Devi
   };
 }
 
-std::string json_number(double v) {
-  if (!std::isfinite(v))
-    return "null";
-  std::ostringstream os;
-  os.precision(9);
-  os << v;
-  return os.str();
+// NaN and infinities become null.
+nlohmann::ordered_json json_number(double v) {
+  return std::isfinite(v) ? nlohmann::ordered_json(v) : nlohmann::ordered_json(nullptr);
 }
 
 // Every sample and the full device block, which the flat table cannot hold.
 void print_bench_json(std::ostream &os, const kernels::DeviceInfo &d,
                       const std::vector<kernels::BenchResult> &results, const std::string &command,
                       const std::vector<std::string> &notes) {
-  os << "{\n  \"command\": " << json_escape(command) << ",\n  \"date\": "
-     << json_escape(utc_timestamp()) << ",\n  \"device\": {";
-  const auto meta = device_meta(d);
-  for (size_t i = 0; i < meta.size(); ++i)
-    os << (i ? ", " : "") << json_escape(meta[i].first) << ": " << json_escape(meta[i].second);
-  os << "},\n  \"results\": [";
-  for (size_t i = 0; i < results.size(); ++i) {
-    const kernels::BenchResult &r = results[i];
+  nlohmann::ordered_json j;
+  j["command"] = command;
+  j["date"] = utc_timestamp();
+  j["device"] = nlohmann::ordered_json::object();
+  for (const auto &[k, v] : device_meta(d))
+    j["device"][k] = v;
+  j["results"] = nlohmann::ordered_json::array();
+  for (const kernels::BenchResult &r : results) {
     const kernels::BenchConfig &c = r.config;
-    os << (i ? "," : "") << "\n    {\"config\": " << json_escape(c.describe())
-       << ", \"kernel\": " << json_escape(kernels::to_string(c.kernel))
-       << ", \"order\": " << json_escape(remap::to_string(c.order))
-       << ", \"type\": " << json_escape(kernels::to_string(c.type)) << ", \"width\": " << c.width
-       << ", \"height\": " << c.height << ", \"stencil_w\": " << c.stencil_w
-       << ", \"stencil_h\": " << c.stencil_h << ", \"depth\": " << c.effective_depth()
-       << ", \"block_threads\": " << c.block_threads
-       << ", \"cold\": " << (c.cold ? "true" : "false")
-       << ",\n     \"check\": {\"ran\": " << (r.check.ran ? "true" : "false")
-       << ", \"passed\": " << (r.check.passed ? "true" : "false")
-       << ", \"rel_error\": " << json_number(r.check.rel_error)
-       << ", \"bound\": " << json_number(r.check.bound) << ", \"checked\": " << r.check.checked
-       << ", \"unwritten\": " << r.check.unwritten << ", \"note\": " << json_escape(r.check.note)
-       << "},\n     \"resources\": {\"name\": " << json_escape(r.resources.name)
-       << ", \"registers\": " << r.resources.registers
-       << ", \"static_shared_bytes\": " << r.resources.static_shared_bytes
-       << ", \"dynamic_shared_bytes\": " << r.resources.dynamic_shared_bytes
-       << ", \"local_bytes\": " << r.resources.local_bytes
-       << ", \"grid_blocks\": " << r.resources.grid_blocks
-       << ", \"block_threads\": " << r.resources.block_threads << "},\n     \"median_ms\": "
-       << json_number(r.median_ms) << ", \"mean_ms\": " << json_number(r.mean_ms)
-       << ", \"noise\": " << json_number(r.noise)
-       << ", \"noise_target_met\": " << (r.noise_target_met ? "true" : "false")
-       << ", \"bytes\": " << json_number(r.bytes) << ", \"flops\": " << json_number(r.flops)
-       << ", \"gbs\": " << json_number(r.gbs) << ", \"gflops\": " << json_number(r.gflops)
-       << ", \"roofline_gflops\": " << json_number(r.roofline_gflops)
-       << ", \"roofline_fraction\": " << json_number(r.roofline_fraction)
-       << ", \"bound\": " << json_escape(r.bound) << ",\n     \"metrics\": {\"available\": "
-       << (r.metrics.available ? "true" : "false");
+    nlohmann::ordered_json e;
+    e["config"] = c.describe();
+    e["kernel"] = kernels::to_string(c.kernel);
+    e["order"] = remap::to_string(c.order);
+    e["type"] = kernels::to_string(c.type);
+    e["width"] = c.width;
+    e["height"] = c.height;
+    e["stencil_w"] = c.stencil_w;
+    e["stencil_h"] = c.stencil_h;
+    e["depth"] = c.effective_depth();
+    e["block_threads"] = c.block_threads;
+    e["cold"] = c.cold;
+    e["check"] = {{"ran", r.check.ran},
+                  {"passed", r.check.passed},
+                  {"rel_error", json_number(r.check.rel_error)},
+                  {"bound", json_number(r.check.bound)},
+                  {"checked", r.check.checked},
+                  {"unwritten", r.check.unwritten},
+                  {"note", r.check.note}};
+    e["resources"] = {{"name", r.resources.name},
+                      {"registers", r.resources.registers},
+                      {"static_shared_bytes", r.resources.static_shared_bytes},
+                      {"dynamic_shared_bytes", r.resources.dynamic_shared_bytes},
+                      {"local_bytes", r.resources.local_bytes},
+                      {"grid_blocks", r.resources.grid_blocks},
+                      {"block_threads", r.resources.block_threads}};
+    e["median_ms"] = json_number(r.median_ms);
+    e["mean_ms"] = json_number(r.mean_ms);
+    e["noise"] = json_number(r.noise);
+    e["noise_target_met"] = r.noise_target_met;
+    e["bytes"] = json_number(r.bytes);
+    e["flops"] = json_number(r.flops);
+    e["gbs"] = json_number(r.gbs);
+    e["gflops"] = json_number(r.gflops);
+    e["roofline_gflops"] = json_number(r.roofline_gflops);
+    e["roofline_fraction"] = json_number(r.roofline_fraction);
+    e["bound"] = r.bound;
+    nlohmann::ordered_json m = {{"available", r.metrics.available}};
     if (r.metrics.available) {
       const double values[] = {r.metrics.l1_hit_pct,          r.metrics.l1_global_load_hits,
                                r.metrics.l1_global_load_misses, r.metrics.l2_hit_pct,
                                r.metrics.l2_to_l1_sectors,     r.metrics.dram_read_bytes};
       for (size_t k = 0; k < kernels::metric_names().size(); ++k)
-        os << ", " << json_escape(kernels::metric_names()[k]) << ": " << json_number(values[k]);
-      os << ", \"passes\": " << r.metrics.passes;
+        m[kernels::metric_names()[k]] = json_number(values[k]);
+      m["passes"] = r.metrics.passes;
     } else if (!r.metrics.why.empty()) {
-      os << ", \"why\": " << json_escape(r.metrics.why);
+      m["why"] = r.metrics.why;
     }
-    os << "},\n     \"samples_ms\": [";
-    for (size_t k = 0; k < r.samples_ms.size(); ++k)
-      os << (k ? ", " : "") << json_number(r.samples_ms[k]);
-    os << "]}";
+    e["metrics"] = std::move(m);
+    e["samples_ms"] = nlohmann::ordered_json::array();
+    for (double s : r.samples_ms)
+      e["samples_ms"].push_back(json_number(s));
+    j["results"].push_back(std::move(e));
   }
-  os << "\n  ]";
-  if (!notes.empty()) {
-    os << ",\n  \"notes\": [";
-    for (size_t i = 0; i < notes.size(); ++i)
-      os << (i ? ", " : "") << json_escape(notes[i]);
-    os << "]";
-  }
-  os << "\n}\n";
+  if (!notes.empty())
+    j["notes"] = notes;
+  os << j.dump(2) << "\n";
 }
 
 Table bench_table(const kernels::DeviceInfo &d, const std::vector<kernels::BenchResult> &results,
@@ -262,7 +265,7 @@ int cmd_bench(int argc, char **argv) {
   base.max_seconds = parse_double("max-seconds", base.max_seconds);
   if (has(vm, "seed"))
     base.seed = uint64_t(parse_positive(get(vm, "seed", ""), "--seed", 1LL << 62));
-  const Format format = format_from(vm);
+  const Printer &format = format_from(vm);
 
   std::vector<kernels::KernelKind> kinds;
   for (const std::string &k : nonempty_items(get(vm, "kernel", "stencil")))
@@ -352,14 +355,14 @@ int cmd_bench(int argc, char **argv) {
 
   const std::string command = command_line(argc, argv);
   std::ostringstream os;
-  if (format == Format::json) {
+  if (std::string(format.name()) == "json") {
     print_bench_json(os, d, results, command, notes);
   } else {
     Table t = bench_table(d, results, base.metrics);
     t.meta.push_back({"command", command});
     t.meta.push_back({"date", utc_timestamp()});
     t.notes = notes;
-    print(os, t, format);
+    format.print(os, t);
   }
   write_file_atomic(get(vm, "output", "-"), os.str());
   if (failed)

@@ -6,6 +6,7 @@
 
 #include "cbi/sim/model.hpp"
 #include "cbi/cli/command.hpp"
+#include "cbi/cli/csv.hpp"
 #include "cbi/cli/options.hpp"
 #include "grids.hpp"
 

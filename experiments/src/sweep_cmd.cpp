@@ -52,10 +52,10 @@ int cmd_sweep_merge(int argc, char **argv) {
   po::notify(vm);
   if (!vm.count("input"))
     throw UsageError("--input", "no CSV files to merge; allowed: one or more shard CSVs");
-  const Format format = has(vm, "format") ? format_from(vm) : Format::csv;
+  const Printer &format = has(vm, "format") ? format_from(vm) : find_printer("csv");
   Table t = sweep::merge(vm["input"].as<std::vector<std::string>>());
   std::ostringstream os;
-  print(os, t, format);
+  format.print(os, t);
   if (has(vm, "json")) {
     std::ostringstream js;
     print_json(js, t);

@@ -2,11 +2,10 @@
 // Harness (device set-up, cuBLAS handle, L2 flush buffer and profiler are paid once per sweep).
 // Built against the kernels library when it exists (CBI_HAVE_KERNELS); otherwise it reports that
 // the build has no GPU side, which the CLI turns into exit code 3.
-#include "sweep.hpp"
+#include "runner.hpp"
 
 #ifdef CBI_HAVE_KERNELS
 #include "cbi/kernels/bench.hpp"
-#include "cbi/parse.hpp"
 #endif
 
 namespace cbi::sweep {
@@ -26,22 +25,7 @@ public:
   }
 
   GpuMeasurement measure(const Point &p, bool metrics) override {
-    kernels::BenchConfig c;
-    c.kernel = kernels::parse_kernel(p.get("kernel"), "--kernel");
-    if (kernels::is_remapped(c.kernel))
-      c.order = remap::parse_order(p.get("order"), "--order");
-    c.block_threads = static_cast<int>(parse_positive(p.get("block"), "--block", 1024));
-    const auto [w, h] = parse_extent(p.get("size"), "--size", true);
-    c.width = w;
-    c.height = h;
-    if (kernels::is_stencil(c.kernel)) {
-      const auto [sw, sh] = parse_extent(p.get("stencil"), "--stencil", true);
-      c.stencil_w = static_cast<int>(sw);
-      c.stencil_h = static_cast<int>(sh);
-    } else if (p.get("depth") != "0") {
-      c.depth = parse_positive(p.get("depth"), "--depth", 1LL << 20);
-    }
-    c.type = kernels::parse_type(p.get("type"), "--type");
+    kernels::BenchConfig c = bench_config(p);
     c.check = m_settings.check;
     c.metrics = metrics;
     c.cold = m_settings.cold;

@@ -1,11 +1,16 @@
 // cli/: the command registry and its exit codes, list parsing, and running a sibling binary with
 // its stderr captured through a pipe.
 #include "cbi/cli/command.hpp"
+#include "cbi/cli/csv.hpp"
+#include "cbi/cli/output.hpp"
 #include "cbi/error.hpp"
 #include "cbi/parse.hpp"
 
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
+#include <cmath>
+#include <sstream>
 #include <stdexcept>
 
 namespace {
@@ -77,6 +82,81 @@ TEST(CliProgram, StderrComesBackThroughAPipe) {
   EXPECT_EQ(err, "oops\n");
   EXPECT_EQ(cli::run_program({"/no/such/binary"}, &err), -1);
   EXPECT_FALSE(err.empty());
+}
+
+} // namespace
+
+namespace {
+
+cbi::cli::Table sample_table() {
+  cbi::cli::Table t;
+  t.title = "sample";
+  t.columns = {"order", "misses", "hit_rate", "ok"};
+  t.add_row({std::string("column:8, \"quoted\""), int64_t{96}, 0.5, true});
+  t.add_row({std::string("tile:16x4"), int64_t{316}, std::nan(""), false});
+  t.meta = {{"device", "none"}};
+  t.notes = {"a note"};
+  return t;
+}
+
+std::string printed(const std::string &format) {
+  std::ostringstream os;
+  cbi::cli::find_printer(format).print(os, sample_table());
+  return os.str();
+}
+
+TEST(CliPrinters, EveryFormatIsRegisteredOnce) {
+  EXPECT_EQ(cbi::cli::printer_names(), "table, json, csv, markdown");
+  try {
+    cbi::cli::find_printer("yaml");
+    FAIL();
+  } catch (const cbi::UsageError &e) {
+    EXPECT_EQ(e.option(), "--format");
+    EXPECT_NE(std::string(e.what()).find("allowed: table, json, csv, markdown"), std::string::npos);
+  }
+}
+
+TEST(CliPrinters, CsvQuotesAndReadsBack) {
+  const std::string csv = printed("csv");
+  EXPECT_EQ(csv, "order,misses,hit_rate,ok\n\"column:8, \"\"quoted\"\"\",96,0.5,true\n"
+                 "tile:16x4,316,nan,false\n");
+  const cbi::cli::CsvTable back = cbi::cli::parse_csv(csv);
+  ASSERT_EQ(back.rows.size(), 2u);
+  EXPECT_EQ(back.rows[0][0], "column:8, \"quoted\"");
+  EXPECT_EQ(back.index("hit_rate"), 2);
+  EXPECT_THROW(cbi::cli::parse_csv("a,b\n1\n"), cbi::UsageError);
+}
+
+TEST(CliPrinters, JsonIsTypedAndEscaped) {
+  const nlohmann::json j = nlohmann::json::parse(printed("json"));
+  EXPECT_EQ(j["title"], "sample");
+  EXPECT_EQ(j["meta"]["device"], "none");
+  EXPECT_EQ(j["rows"][0]["order"], "column:8, \"quoted\"");
+  EXPECT_EQ(j["rows"][0]["misses"], 96);
+  EXPECT_EQ(j["rows"][0]["hit_rate"], 0.5);
+  EXPECT_EQ(j["rows"][0]["ok"], true);
+  EXPECT_TRUE(j["rows"][1]["hit_rate"].is_null()) << "NaN is null";
+  EXPECT_EQ(j["notes"][0], "a note");
+}
+
+TEST(CliPrinters, MarkdownPipeTable) {
+  cbi::cli::Table t;
+  t.columns = {"order", "b32"};
+  t.add_row({std::string("naive"), std::string("1.5 | 2")});
+  std::ostringstream os;
+  cbi::cli::print_markdown(os, t);
+  EXPECT_EQ(os.str(), "| order | b32 |\n|---|---|\n| naive | 1.5 \\| 2 |\n");
+  const std::string full = printed("markdown");
+  EXPECT_EQ(full.rfind("**sample**\n\n- device: none\n\n| order | misses | hit_rate | ok |\n", 0),
+            0u)
+      << full;
+}
+
+TEST(CliPrinters, TerminalTableAlignsColumns) {
+  const std::string text = printed("table");
+  EXPECT_NE(text.find("sample\n  device: none\n"), std::string::npos) << text;
+  EXPECT_NE(text.find("tile:16x4              316       nan  false\n"), std::string::npos) << text;
+  EXPECT_NE(text.find("note: a note\n"), std::string::npos);
 }
 
 } // namespace

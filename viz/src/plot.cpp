@@ -11,65 +11,6 @@
 
 namespace cbi::viz {
 
-int CsvTable::index(const std::string &column) const {
-  const auto it = std::find(columns.begin(), columns.end(), column);
-  return it == columns.end() ? -1 : static_cast<int>(it - columns.begin());
-}
-
-CsvTable parse_csv(const std::string &text, const std::string &option) {
-  std::vector<std::vector<std::string>> records;
-  std::vector<std::string> record;
-  std::string cell;
-  bool quoted = false, any = false;
-  auto end_record = [&] {
-    record.push_back(cell);
-    cell.clear();
-    if (!(record.size() == 1 && record[0].empty()))
-      records.push_back(record);
-    record.clear();
-    any = false;
-  };
-  for (std::size_t i = 0; i < text.size(); ++i) {
-    const char ch = text[i];
-    if (quoted) {
-      if (ch == '"' && i + 1 < text.size() && text[i + 1] == '"') {
-        cell += '"';
-        ++i;
-      } else if (ch == '"') {
-        quoted = false;
-      } else {
-        cell += ch;
-      }
-      continue;
-    }
-    any = true;
-    if (ch == '"')
-      quoted = true;
-    else if (ch == ',') {
-      record.push_back(cell);
-      cell.clear();
-    } else if (ch == '\n')
-      end_record();
-    else if (ch != '\r')
-      cell += ch;
-  }
-  if (any || !cell.empty() || !record.empty())
-    end_record();
-  if (records.empty())
-    throw UsageError(option, "the CSV is empty; allowed: a CSV with a header row");
-  CsvTable t;
-  t.columns = records.front();
-  for (std::size_t r = 1; r < records.size(); ++r) {
-    if (records[r].size() != t.columns.size())
-      throw UsageError(option, "row " + std::to_string(r + 1) + " has " +
-                                   std::to_string(records[r].size()) + " cells, the header " +
-                                   std::to_string(t.columns.size()) +
-                                   "; allowed: a rectangular CSV (cbi sweep's output)");
-    t.rows.push_back(records[r]);
-  }
-  return t;
-}
-
 bool leading_number(const std::string &cell, double &value) {
   std::size_t start = cell.find(':');
   start = start == std::string::npos ? 0 : start + 1;

@@ -46,7 +46,7 @@ sim::SimConfig sim_config_from(const po::variables_map &vm);
 
 // --format --output
 void add_output_options(po::options_description &desc);
-Format format_from(const po::variables_map &vm);
+const Printer &format_from(const po::variables_map &vm); // --format, default table
 // Prints `t` in the chosen format to --output (atomically) or stdout.
 void emit(const po::variables_map &vm, const Table &t);
 

@@ -3,6 +3,7 @@
 // order, and a labelled scatter of one column against another. Drawn headless into a Canvas.
 #pragma once
 
+#include "cbi/cli/csv.hpp"
 #include "cbi/viz/canvas.hpp"
 
 #include <string>
@@ -10,15 +11,10 @@
 
 namespace cbi::viz {
 
-struct CsvTable {
-  std::vector<std::string> columns;
-  std::vector<std::vector<std::string>> rows; // every row has columns.size() cells
-  int index(const std::string &column) const; // -1 if absent
-};
-
-// RFC 4180: commas, double quotes ("" inside quotes), CRLF or LF. Throws UsageError(option) on
-// ragged rows.
-CsvTable parse_csv(const std::string &text, const std::string &option = "--input");
+// The CSV reader is cli's, the one that sweeps and reports read through (RFC 4180; UsageError(option)
+// on ragged rows).
+using cli::CsvTable;
+using cli::parse_csv;
 
 // A number at the start of a cell: "4096" -> 4096, "4096x4096" -> 4096, "column:32" -> 32,
 // "12.5%" -> 12.5. Returns false for empty or non-numeric cells.

@@ -1,0 +1,104 @@
+#include "cbi/cli/csv.hpp"
+
+#include "cbi/error.hpp"
+
+#include <algorithm>
+#include <fstream>
+#include <sstream>
+
+namespace cbi::cli {
+
+std::string csv_escape(const std::string &s) {
+  if (s.find_first_of(",\"\n\r") == std::string::npos)
+    return s;
+  std::string out = "\"";
+  for (char ch : s)
+    out += ch == '"' ? std::string("\"\"") : std::string(1, ch);
+  return out + "\"";
+}
+
+std::string csv_line(const std::vector<std::string> &cells) {
+  std::string s;
+  for (std::size_t c = 0; c < cells.size(); ++c)
+    s += (c ? "," : "") + csv_escape(cells[c]);
+  return s + "\n";
+}
+
+std::vector<std::vector<std::string>> parse_csv_records(const std::string &text) {
+  std::vector<std::vector<std::string>> records;
+  std::vector<std::string> record;
+  std::string cell;
+  bool quoted = false, any = false;
+  auto end_record = [&] {
+    record.push_back(cell);
+    cell.clear();
+    if (!(record.size() == 1 && record[0].empty()))
+      records.push_back(record);
+    record.clear();
+    any = false;
+  };
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const char ch = text[i];
+    if (quoted) {
+      if (ch == '"' && i + 1 < text.size() && text[i + 1] == '"') {
+        cell += '"';
+        ++i;
+      } else if (ch == '"') {
+        quoted = false;
+      } else {
+        cell += ch;
+      }
+      continue;
+    }
+    any = true;
+    if (ch == '"')
+      quoted = true;
+    else if (ch == ',') {
+      record.push_back(cell);
+      cell.clear();
+    } else if (ch == '\n')
+      end_record();
+    else if (ch != '\r')
+      cell += ch;
+  }
+  if (any || !cell.empty() || !record.empty())
+    end_record();
+  return records;
+}
+
+int CsvTable::index(const std::string &column) const {
+  const auto it = std::find(columns.begin(), columns.end(), column);
+  return it == columns.end() ? -1 : static_cast<int>(it - columns.begin());
+}
+
+CsvTable parse_csv(const std::string &text, const std::string &option) {
+  std::vector<std::vector<std::string>> records = parse_csv_records(text);
+  if (records.empty())
+    throw UsageError(option, "the CSV is empty; allowed: a CSV with a header row");
+  CsvTable t;
+  t.columns = records.front();
+  for (std::size_t r = 1; r < records.size(); ++r) {
+    if (records[r].size() != t.columns.size())
+      throw UsageError(option, "row " + std::to_string(r + 1) + " has " +
+                                   std::to_string(records[r].size()) + " cells, the header " +
+                                   std::to_string(t.columns.size()) +
+                                   "; allowed: a rectangular CSV (cbi sweep's output)");
+    t.rows.push_back(std::move(records[r]));
+  }
+  return t;
+}
+
+std::vector<std::vector<std::string>> read_complete_records(const std::string &path,
+                                                            std::size_t *complete_bytes) {
+  std::ifstream f(path, std::ios::binary);
+  std::stringstream ss;
+  ss << f.rdbuf();
+  std::string text = ss.str();
+  const std::size_t last = text.rfind('\n');
+  text.resize(last == std::string::npos ? 0 : last + 1);
+  if (complete_bytes)
+    *complete_bytes = text.size();
+  return parse_csv_records(text);
+}
+
+} // namespace cbi::cli

@@ -1,0 +1,46 @@
+// Typed axes, after nvbench's int64_axis / string_axis: an axis is a definition (name, how a value
+// is parsed, spelled and applied to a Point) plus its typed values. A grid is one axis per
+// definition, in axis_defs() order; a point is the tuple of one value per axis, applied in turn.
+// Adding an axis: a field in Point, one AxisDef in axis.cpp.
+#pragma once
+
+#include "point.hpp"
+
+#include <string>
+#include <variant>
+#include <vector>
+
+namespace cbi::sweep {
+
+using AxisValue = std::variant<int64_t, Extent, std::string, remap::Order, kernels::KernelKind,
+                               kernels::ElemType>;
+
+struct AxisDef {
+  const char *name; // also the option (--name) and the CSV column
+  // Parses one value; throws UsageError naming `option`.
+  AxisValue (*parse)(const std::string &text, const std::string &option);
+  std::string (*format)(const AxisValue &v); // canonical spelling
+  // Writes `v` into `p` where it applies to p.kernel (the kernel axis comes first).
+  void (*apply)(const AxisValue &v, Point &p);
+  // The value `p` holds, or nothing where the axis does not apply.
+  std::optional<AxisValue> (*get)(const Point &p);
+};
+
+// Every axis in canonical order (point keys, CSV columns): kernel, size, stencil, depth, type,
+// block, order, cache.
+const std::vector<AxisDef> &axis_defs();
+const AxisDef &axis_def(const std::string &name); // UsageError naming --axis when unknown
+std::vector<std::string> axis_names();
+
+struct Axis {
+  const AxisDef *def = nullptr;
+  std::vector<AxisValue> values;
+
+  std::string name() const { return def->name; }
+  std::vector<std::string> texts() const; // canonical spellings
+};
+
+// The axis's value of `p` in its canonical spelling, "-" where it does not apply.
+std::string axis_text(const AxisDef &d, const Point &p);
+
+} // namespace cbi::sweep

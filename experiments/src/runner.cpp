@@ -1,0 +1,225 @@
+#include "runner.hpp"
+
+#include "cbi/cli/output.hpp"
+#include "cbi/cli/progress.hpp"
+#include "cbi/parse.hpp"
+#include "store.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <map>
+#include <mutex>
+#include <optional>
+#include <sstream>
+#include <thread>
+#include <unistd.h>
+
+namespace cbi::sweep {
+
+namespace {
+
+// Equal for points whose simulations are equal: the block size does not change the simulation
+// (the simulator replays one ordered stream).
+std::string sim_key(const Point &p) {
+  std::string k;
+  for (const AxisDef &d : axis_defs())
+    if (std::string(d.name) != "block")
+      k += std::string(d.name) + "=" + axis_text(d, p) + " ";
+  return k;
+}
+
+struct SimSlot {
+  std::optional<sim::SimConfig> config;
+  std::optional<sim::SimResult> result;
+  std::exception_ptr error;
+  bool done = false;
+};
+
+// Simulator work: one job per distinct simulated configuration, run by worker threads in point
+// order so results arrive roughly when the writer needs them.
+class SimPool {
+public:
+  SimPool(std::vector<SimSlot> slots, unsigned jobs) : m_slots(std::move(slots)) {
+    jobs = std::min<unsigned>(jobs, static_cast<unsigned>(m_slots.size()));
+    for (unsigned t = 0; t < jobs; ++t)
+      m_workers.emplace_back([this] { work(); });
+  }
+  ~SimPool() {
+    m_cancel = true;
+    for (std::thread &t : m_workers)
+      t.join();
+  }
+  // Waits for slot `s`; rethrows its error.
+  const sim::SimResult &result(std::size_t s) {
+    std::unique_lock<std::mutex> lock(m_mu);
+    m_cv.wait(lock, [&] { return m_slots[s].done; });
+    if (m_slots[s].error)
+      std::rethrow_exception(m_slots[s].error);
+    return *m_slots[s].result;
+  }
+
+private:
+  void work() {
+    for (std::size_t s; !m_cancel && (s = m_next++) < m_slots.size();) {
+      std::optional<sim::SimResult> r;
+      std::exception_ptr err;
+      try {
+        r = sim::simulate(*m_slots[s].config);
+      } catch (...) {
+        err = std::current_exception();
+      }
+      std::lock_guard<std::mutex> lock(m_mu);
+      m_slots[s].result = std::move(r);
+      m_slots[s].error = err;
+      m_slots[s].done = true;
+      m_cv.notify_all();
+    }
+  }
+
+  std::vector<SimSlot> m_slots;
+  std::mutex m_mu;
+  std::condition_variable m_cv;
+  std::atomic<std::size_t> m_next{0};
+  std::atomic<bool> m_cancel{false};
+  std::vector<std::thread> m_workers;
+};
+
+} // namespace
+
+Backends parse_backends(const std::string &text, const std::string &option) {
+  Backends b{false, false};
+  for (const std::string &part : split_list(text)) {
+    if (part == "sim")
+      b.sim = true;
+    else if (part == "gpu")
+      b.gpu = true;
+    else
+      throw UsageError(option, "unknown backend '" + part + "'; allowed: sim, gpu, sim,gpu");
+  }
+  if (!b.sim && !b.gpu)
+    throw UsageError(option, "no backend given; allowed: sim, gpu, sim,gpu");
+  return b;
+}
+
+std::string backend_name(const Backends &b) {
+  return b.sim && b.gpu ? "sim+gpu" : b.gpu ? "gpu" : "sim";
+}
+
+RunSummary run(const Grid &g, const RunOptions &opts) {
+  const auto start = std::chrono::steady_clock::now();
+  std::vector<Point> mine;
+  for (Point &p : expand(g))
+    if (opts.shard.contains(p))
+      mine.push_back(std::move(p));
+  const std::string backend = backend_name(opts.backends);
+
+  // Everything that can be wrong with the request is found before a byte is written.
+  std::vector<std::optional<sim::SimConfig>> configs(mine.size());
+  if (opts.backends.sim)
+    for (std::size_t i = 0; i < mine.size(); ++i)
+      configs[i] = sim_config(mine[i]);
+  CsvStore store(opts.output, opts.resume, backend);
+  std::vector<std::size_t> pending;
+  for (std::size_t i = 0; i < mine.size(); ++i)
+    if (!store.done_ids().count(mine[i].id()))
+      pending.push_back(i);
+  // The GPU is needed only for points still to measure, so a finished sweep's report can be
+  // rebuilt on a machine without one.
+  std::unique_ptr<GpuBackend> gpu;
+  if (opts.backends.gpu && !pending.empty())
+    gpu = make_gpu_backend(opts.gpu);
+  store.open();
+
+  RunSummary summary;
+  summary.points = static_cast<int64_t>(mine.size());
+  summary.skipped = summary.points - static_cast<int64_t>(pending.size());
+  if (gpu)
+    summary.device = gpu->device();
+
+  std::vector<SimSlot> slots;
+  std::vector<int> slot_of(mine.size(), -1);
+  {
+    std::map<std::string, int> by_key;
+    for (std::size_t i : pending) {
+      if (!configs[i])
+        continue;
+      const auto [it, fresh] = by_key.emplace(sim_key(mine[i]), static_cast<int>(slots.size()));
+      if (fresh) {
+        slots.emplace_back();
+        slots.back().config = configs[i];
+      }
+      slot_of[i] = it->second;
+    }
+  }
+  unsigned jobs = opts.jobs > 0 ? static_cast<unsigned>(opts.jobs)
+                                : std::max(1u, std::thread::hardware_concurrency());
+  if (gpu && jobs > 1 && !opts.jobs)
+    --jobs; // leave the GPU host thread a core
+  SimPool pool(std::move(slots), jobs);
+
+  cli::ProgressBar bar(static_cast<int64_t>(pending.size()), opts.progress || isatty(2));
+  int64_t count = 0;
+  std::vector<std::vector<cli::Cell>> written; // for the JSON when the CSV goes to stdout
+  const cli::Cell blank = std::string();
+  for (std::size_t i : pending) {
+    const Point &p = mine[i];
+    std::vector<cli::Cell> row = {p.index, p.id(), backend};
+    for (const AxisDef &d : axis_defs())
+      row.push_back(axis_text(d, p));
+    if (slot_of[i] >= 0) {
+      const sim::SimResult &r = pool.result(static_cast<std::size_t>(slot_of[i]));
+      const sim::CacheStats &l1 = r.levels[0];
+      row.insert(row.end(),
+                 {l1.accesses, l1.misses, 100.0 * l1.hit_rate(), l1.bytes_fetched,
+                  r.levels.size() > 1 ? cli::Cell(100.0 * r.levels[1].hit_rate()) : blank,
+                  r.levels.back().bytes_fetched, r.seconds});
+    } else {
+      row.insert(row.end(), 7, blank);
+    }
+    if (gpu) {
+      const GpuMeasurement m = gpu->measure(p, g.metrics);
+      auto metric = [&](double v) { return m.metrics ? cli::Cell(v) : blank; };
+      row.insert(row.end(),
+                 {summary.device, m.time_ms, m.noise, m.samples, m.gbs,
+                  m.check_ran ? cli::Cell(std::string(m.check_passed ? "pass" : "FAIL")) : blank,
+                  m.check_ran ? cli::Cell(m.rel_error) : blank, metric(m.l1_hit_pct),
+                  metric(m.l2_hit_pct), metric(m.l2_to_l1_bytes), metric(m.dram_read_bytes)});
+    } else {
+      row.insert(row.end(), 11, blank);
+    }
+    store.write(row);
+    if (store.to_stdout() && !opts.json.empty())
+      written.push_back(row);
+    ++summary.measured;
+    bar.update(++count, axis_text(axis_def("order"), p) + " b" + std::to_string(p.block_threads) +
+                            " " + axis_text(axis_def("size"), p));
+  }
+  store.close();
+  summary.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+
+  if (!opts.json.empty()) {
+    cli::Table t;
+    if (store.to_stdout())
+      t.rows = std::move(written);
+    else
+      t = read_csv(opts.output);
+    t.columns = columns();
+    t.title = "cbi sweep: grid " + g.name;
+    t.meta = opts.meta;
+    t.meta.insert(
+        t.meta.begin(),
+        {{"grid", g.name},
+         {"grid_description", g.description},
+         {"backend", backend},
+         {"device", summary.device.empty() ? "none (simulator)" : summary.device},
+         {"shard", std::to_string(opts.shard.index) + "/" + std::to_string(opts.shard.count)}});
+    std::ostringstream os;
+    cli::print_json(os, t);
+    cli::write_file_atomic(opts.json, os.str());
+  }
+  return summary;
+}
+
+} // namespace cbi::sweep

@@ -1,0 +1,80 @@
+// The sweep's runner: a shard of a grid's points on the simulator (a pool of worker threads, one
+// job per distinct simulation) and/or the GPU (the calling thread, one long-lived harness), each
+// point's row streamed to the store as soon as it is measured.
+#pragma once
+
+#include "cbi/error.hpp"
+#include "grid.hpp"
+
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace cbi::sweep {
+
+// Thrown when the gpu backend cannot run (no device, or a build without the CUDA kernels); the CLI
+// boundary turns it into exit code 3.
+class GpuUnavailable : public NoDeviceError {
+public:
+  using NoDeviceError::NoDeviceError;
+};
+
+struct GpuSettings {
+  bool check = true;
+  int min_samples = 10;
+  double max_seconds = 0.25;
+  double max_noise = 0.01;
+  bool cold = false;
+};
+
+struct Backends {
+  bool sim = true;
+  bool gpu = false;
+};
+Backends parse_backends(const std::string &text, const std::string &option = "--backend");
+std::string backend_name(const Backends &b); // "sim", "gpu", "sim+gpu"
+
+struct RunOptions {
+  Backends backends;
+  GpuSettings gpu;
+  Shard shard;
+  std::string output = "-"; // CSV path, "-" = stdout
+  std::string json;         // JSON path written at the end ("" = none)
+  bool resume = false;
+  int jobs = 0;          // simulator threads; 0 = all cores
+  bool progress = false; // bar with ETA on stderr (also on whenever stderr is a terminal)
+  std::vector<std::pair<std::string, std::string>> meta; // command, date, ... for the JSON
+};
+
+struct RunSummary {
+  int64_t points = 0;  // in this shard
+  int64_t skipped = 0; // already in the CSV (--resume)
+  int64_t measured = 0;
+  std::string device; // gpu device name, or "" for sim only
+  double seconds = 0;
+};
+
+// Runs the shard of `g` and streams rows to opts.output. Throws UsageError for bad values before
+// anything is written, GpuUnavailable when the gpu backend cannot run.
+RunSummary run(const Grid &g, const RunOptions &opts);
+
+// The GPU side, implemented in sweep_gpu.cpp when the kernels library is built.
+struct GpuMeasurement {
+  double time_ms = 0, noise = 0, gbs = 0, rel_error = 0;
+  int64_t samples = 0;
+  bool check_ran = false, check_passed = false;
+  bool metrics = false;
+  double l1_hit_pct = 0, l2_hit_pct = 0, l2_to_l1_bytes = 0, dram_read_bytes = 0;
+};
+class GpuBackend {
+public:
+  virtual ~GpuBackend() = default;
+  virtual std::string device() const = 0;
+  virtual GpuMeasurement measure(const Point &p, bool metrics) = 0;
+};
+// Throws GpuUnavailable when there is no device or the build lacks the kernels.
+std::unique_ptr<GpuBackend> make_gpu_backend(const GpuSettings &s);
+bool gpu_backend_built();
+
+} // namespace cbi::sweep

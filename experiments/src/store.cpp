@@ -1,0 +1,163 @@
+#include "store.hpp"
+
+#include "axis.hpp"
+#include "cbi/cli/csv.hpp"
+#include "cbi/error.hpp"
+
+#include <algorithm>
+#include <filesystem>
+#include <iostream>
+
+namespace cbi::sweep {
+
+namespace {
+
+// "42" -> 42, "0.5" -> 0.5, "true" -> true, anything else stays text.
+cli::Cell typed_cell(const std::string &s) {
+  if (s.empty())
+    return s;
+  char *end = nullptr;
+  if (s.find_first_not_of("-0123456789") == std::string::npos && s != "-") {
+    const long long v = std::strtoll(s.c_str(), &end, 10);
+    if (*end == 0)
+      return static_cast<int64_t>(v);
+  }
+  if (s == "true" || s == "false")
+    return s == "true";
+  const double d = std::strtod(s.c_str(), &end);
+  if (*end == 0 && s.find_first_of("0123456789") != std::string::npos)
+    return d;
+  return s;
+}
+
+std::string row_text(const std::vector<cli::Cell> &row) {
+  std::vector<std::string> cells;
+  for (const cli::Cell &c : row)
+    cells.push_back(cli::format_cell(c));
+  return cli::csv_line(cells);
+}
+
+} // namespace
+
+const std::vector<std::string> &columns() {
+  static const std::vector<std::string> cols = [] {
+    std::vector<std::string> c = {"point", "point_id", "backend"};
+    for (const std::string &a : axis_names())
+      c.push_back(a);
+    for (const char *s :
+         {"sim_l1_accesses", "sim_l1_misses", "sim_l1_hit_pct", "sim_l1_fetched_bytes",
+          "sim_l2_hit_pct", "sim_mem_fetched_bytes", "sim_seconds", "gpu_device", "gpu_time_ms",
+          "gpu_noise", "gpu_samples", "gpu_gbs", "gpu_check", "gpu_rel_error", "gpu_l1_hit_pct",
+          "gpu_l2_hit_pct", "gpu_l2_to_l1_bytes", "gpu_dram_read_bytes"})
+      c.push_back(s);
+    return c;
+  }();
+  return cols;
+}
+
+std::size_t column_index(const std::string &name) {
+  const auto &cols = columns();
+  return static_cast<std::size_t>(std::find(cols.begin(), cols.end(), name) - cols.begin());
+}
+
+cli::Table read_csv(const std::string &path) {
+  if (!std::filesystem::exists(path))
+    throw UsageError("--input",
+                     "'" + path + "' does not exist; allowed: a CSV written by cbi sweep");
+  const auto records = cli::read_complete_records(path);
+  if (records.empty() || records[0] != columns())
+    throw UsageError("--input", "'" + path +
+                                    "' is not a cbi sweep CSV (its header differs); "
+                                    "allowed: a CSV written by cbi sweep");
+  const std::size_t first_value = 3 + axis_defs().size();
+  cli::Table t;
+  t.columns = columns();
+  for (std::size_t i = 1; i < records.size(); ++i) {
+    const std::vector<std::string> &cells = records[i];
+    if (cells.size() != t.columns.size())
+      continue; // a damaged line: it is measured again on --resume
+    std::vector<cli::Cell> row;
+    for (std::size_t c = 0; c < cells.size(); ++c)
+      row.push_back(c < first_value ? cli::Cell(cells[c]) : typed_cell(cells[c]));
+    row[0] = typed_cell(cells[0]);
+    t.add_row(std::move(row));
+  }
+  return t;
+}
+
+cli::Table merge(const std::vector<std::string> &paths) {
+  if (paths.empty())
+    throw UsageError("--input", "no CSV files to merge; allowed: one or more shard CSVs");
+  cli::Table out;
+  out.columns = columns();
+  std::set<std::string> ids;
+  int64_t duplicates = 0;
+  for (const std::string &p : paths) {
+    cli::Table t = read_csv(p);
+    for (auto &row : t.rows) {
+      if (ids.insert(std::get<std::string>(row[1])).second)
+        out.rows.push_back(std::move(row));
+      else
+        ++duplicates;
+    }
+  }
+  auto index = [](const std::vector<cli::Cell> &r) {
+    const auto *i = std::get_if<int64_t>(&r[0]);
+    return i ? *i : int64_t{0};
+  };
+  std::stable_sort(out.rows.begin(), out.rows.end(),
+                   [&](const auto &a, const auto &b) { return index(a) < index(b); });
+  out.meta = {{"merged_files", std::to_string(paths.size())},
+              {"duplicate_rows_dropped", std::to_string(duplicates)}};
+  return out;
+}
+
+CsvStore::CsvStore(const std::string &path, bool resume, const std::string &backend)
+    : m_path(path), m_to_stdout(path.empty() || path == "-") {
+  if (resume && m_to_stdout)
+    throw UsageError("--resume", "needs --output FILE.csv to continue; allowed: with --output");
+  m_continuing = !m_to_stdout && resume && std::filesystem::exists(path) &&
+                 std::filesystem::file_size(path) > 0;
+  if (!m_continuing)
+    return;
+  const auto records = cli::read_complete_records(path, &m_complete_bytes);
+  if (records.empty() || records[0] != columns())
+    throw UsageError("--resume", "'" + path +
+                                     "' is not a cbi sweep CSV of this version "
+                                     "(its header differs); allowed: a CSV this command wrote");
+  for (std::size_t i = 1; i < records.size(); ++i) {
+    const std::vector<std::string> &cells = records[i];
+    if (cells.size() != columns().size())
+      continue;
+    if (cells[2] != backend)
+      throw UsageError("--resume", "'" + path + "' holds " + cells[2] + " rows, this run is " +
+                                       backend + "; allowed: the same --backend as the first run");
+    m_done.insert(cells[1]);
+  }
+}
+
+void CsvStore::open() {
+  const std::string header = cli::csv_line(columns());
+  if (m_to_stdout) {
+    std::cout << header;
+    return;
+  }
+  if (m_continuing) {
+    std::filesystem::resize_file(m_path, m_complete_bytes); // drop an interrupted last line
+    m_file.open(m_path, std::ios::app | std::ios::binary);
+  } else {
+    m_file.open(m_path, std::ios::trunc | std::ios::binary);
+    m_file << header;
+  }
+  if (!m_file)
+    throw UsageError("--output", "cannot write '" + m_path + "'; allowed: a writable path");
+}
+
+void CsvStore::write(const std::vector<cli::Cell> &row) {
+  std::ostream &out = m_to_stdout ? std::cout : static_cast<std::ostream &>(m_file);
+  out << row_text(row) << std::flush;
+  if (!out)
+    throw std::runtime_error("writing '" + m_path + "' failed (disk full?)");
+}
+
+} // namespace cbi::sweep

@@ -1,0 +1,52 @@
+// The sweep's store: a tidy CSV (one row per point, flushed per row) with a fixed schema, read back
+// through cli's one CSV reader for --resume, merge and reproduce's report.
+#pragma once
+
+#include "cbi/cli/output.hpp"
+
+#include <fstream>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace cbi::sweep {
+
+// The CSV schema: point identity (point, point_id, backend), the axis values, simulator columns
+// (sim_*) and GPU columns (gpu_*).
+const std::vector<std::string> &columns();
+std::size_t column_index(const std::string &name); // columns().size() when absent
+
+// Reads a sweep CSV (ours: header must equal columns()). Cells that parse as numbers become
+// numbers; the axis columns stay text. A trailing partial line (an interrupted write) is ignored,
+// and so is a damaged line. Throws UsageError naming --input.
+cli::Table read_csv(const std::string &path);
+
+// Joins shard CSVs: same header required, rows ordered by point index, duplicate point ids kept
+// once. Returns the merged table.
+cli::Table merge(const std::vector<std::string> &paths);
+
+// The stream a sweep writes: stdout, a new file with the header, or (resume) the complete rows of
+// an earlier run of the same backend, continued.
+class CsvStore {
+public:
+  // Throws UsageError (--resume, --output) before anything is written.
+  CsvStore(const std::string &path, bool resume, const std::string &backend);
+  // Point ids the file already holds (empty unless resuming).
+  const std::set<std::string> &done_ids() const { return m_done; }
+  // Opens the stream (after every check has passed): writes the header or drops an interrupted
+  // last line.
+  void open();
+  // Appends one row and flushes it. Throws std::runtime_error when the write fails.
+  void write(const std::vector<cli::Cell> &row);
+  bool to_stdout() const { return m_to_stdout; }
+  void close() { m_file.close(); }
+
+private:
+  std::string m_path;
+  bool m_to_stdout, m_continuing = false;
+  std::size_t m_complete_bytes = 0;
+  std::set<std::string> m_done;
+  std::ofstream m_file;
+};
+
+} // namespace cbi::sweep
