@@ -1,10 +1,9 @@
-// The thesis's chapter-5 grids and printed numbers (Prasetya 2022, §5.1 Figs 5.1-5.4, §5.2).
+// The thesis's chapter-5 grids (Prasetya 2022, §5.1 Figs 5.1-5.4, §5.2).
 #include "grids.hpp"
 
-#include "cbi/error.hpp"
+#include "thesis.hpp"
 
-#include <cmath>
-#include <limits>
+#include "cbi/error.hpp"
 
 namespace cbi::sweep {
 
@@ -35,23 +34,12 @@ Grid base(const std::string &name, const std::string &description, const std::st
   g.description = description;
   g.set("kernel", {kernel});
   g.set("size", sizes);
-  g.set("order", orders_from(thesis_column_widths()));
-  g.set("block", numbers(thesis_blocks()));
+  g.set("order", orders_from(thesis::column_widths()));
+  g.set("block", numbers(thesis::blocks()));
   return g;
 }
 
 } // namespace
-
-const std::vector<int> &thesis_column_widths() {
-  static const std::vector<int> w = {4, 8, 16, 30, 31, 32, 33, 34, 48, 64, 96, 128, 256, 512,
-                                     1024, 2048};
-  return w;
-}
-
-const std::vector<int> &thesis_blocks() {
-  static const std::vector<int> b = {32, 64, 128, 256, 512, 1024};
-  return b;
-}
 
 std::vector<std::pair<std::string, std::string>> grid_list() {
   return {
@@ -70,8 +58,8 @@ Grid thesis_grid(const std::string &full_name) {
   std::string name = full_name, type = "float";
   for (const char *t : {"half", "double"}) {
     const std::string suffix = std::string("-") + t;
-    if (name.size() > suffix.size() && name.compare(name.size() - suffix.size(), suffix.size(),
-                                                    suffix) == 0) {
+    if (name.size() > suffix.size() &&
+        name.compare(name.size() - suffix.size(), suffix.size(), suffix) == 0) {
       name = name.substr(0, name.size() - suffix.size());
       type = t;
     }
@@ -118,92 +106,6 @@ Grid thesis_grid(const std::string &full_name) {
   if (type != "float")
     g.description += " (" + type + ")";
   return g;
-}
-
-double ThesisTable::at(int width, int block) const {
-  const auto &blocks = thesis_blocks();
-  for (std::size_t r = 0; r < widths.size(); ++r)
-    for (std::size_t c = 0; c < blocks.size(); ++c)
-      if (widths[r] == width && blocks[c] == block)
-        return ms[r][c];
-  return std::numeric_limits<double>::quiet_NaN();
-}
-
-std::optional<ThesisTable> thesis_table(const std::string &grid) {
-  ThesisTable t;
-  t.widths = {0};
-  for (int w : thesis_column_widths())
-    t.widths.push_back(w);
-  if (grid == "fig5.1a") {
-    t.figure = "Fig 5.1a";
-    t.caption = "9x9 stencil on 4096x4096 float, ms, RTX 2080 Super";
-    t.ms = {
-        {2.02, 1.42, 1.42, 1.46, 1.51, 1.62}, // naive
-        {7.61, 7.55, 7.53, 7.48, 7.47, 7.6},  // 4
-        {4.09, 3.91, 3.88, 3.84, 3.84, 3.84}, // 8
-        {2.17, 2.05, 2.02, 1.99, 2, 2.1},     // 16
-        {2.27, 2.14, 2.09, 2.05, 2.04, 2.19}, // 30
-        {2.28, 2.13, 2.09, 2.06, 2.05, 2.2},  // 31
-        {1.48, 1.36, 1.32, 1.29, 1.37, 1.62}, // 32
-        {2.23, 2.03, 2, 1.95, 1.92, 2.08},    // 33
-        {2.14, 1.98, 1.95, 1.9, 1.87, 2.04},  // 34
-        {1.69, 1.68, 1.66, 1.58, 1.55, 1.81}, // 48
-        {1.46, 1.39, 1.38, 1.31, 1.33, 1.59}, // 64
-        {1.47, 1.44, 1.44, 1.36, 1.34, 1.61}, // 96
-        {1.47, 1.47, 1.47, 1.38, 1.34, 1.6},  // 128
-        {1.47, 1.46, 1.47, 1.46, 1.38, 1.6},  // 256
-        {1.49, 1.47, 1.46, 1.45, 1.47, 1.61}, // 512
-        {1.49, 1.46, 1.46, 1.45, 1.47, 1.68}, // 1024
-        {1.49, 1.45, 1.45, 1.44, 1.47, 1.67}, // 2048
-    };
-  } else if (grid == "fig5.1b") {
-    t.figure = "Fig 5.1b";
-    t.caption = "matmul 1024x1024 float, ms, RTX 2080 Super";
-    t.ms = {
-        {2.36, 2.31, 2.31, 2.31, 2.34, 2.38}, // naive
-        {6.55, 6.55, 6.55, 6.57, 6.58, 6.58}, // 4
-        {3.67, 3.66, 3.66, 3.66, 3.65, 3.75}, // 8
-        {2.35, 2.34, 2.34, 2.32, 2.29, 2.29}, // 16
-        {2.43, 2.44, 2.44, 2.43, 2.35, 2.37}, // 30
-        {2.51, 2.49, 2.48, 2.53, 2.55, 2.89}, // 31
-        {1.83, 1.85, 1.85, 1.85, 1.74, 1.74}, // 32
-        {3, 3.01, 3, 3.07, 3.07, 3.46},       // 33
-        {2.88, 2.89, 2.89, 2.91, 2.8, 2.89},  // 34
-        {2.22, 2.23, 2.22, 2.21, 2.1, 2.09},  // 48
-        {1.81, 1.81, 1.81, 1.81, 1.72, 1.68}, // 64
-        {2.03, 1.97, 1.99, 1.8, 1.75, 1.68},  // 96
-        {2.13, 2.15, 2.3, 1.77, 1.71, 1.66},  // 128
-        {2.26, 2.24, 2.3, 2.31, 1.74, 1.68},  // 256
-        {2.32, 2.28, 2.31, 2.31, 2.34, 1.82}, // 512
-        {2.35, 2.3, 2.31, 2.31, 2.32, 2.38},  // 1024
-        {2.36, 2.31, 2.3, 2.31, 2.32, 2.38},  // 2048
-    };
-  } else if (grid == "fig5.2") {
-    t.figure = "Fig 5.2";
-    t.caption = "9x9 stencil on 4037x4037 float, ms, RTX 2080 Super";
-    t.ms = {
-        {2.04, 1.36, 1.37, 1.41, 1.46, 1.58}, // naive
-        {4.71, 4.45, 4.37, 4.29, 4.27, 4.81}, // 4
-        {3.71, 3.32, 3.26, 3.17, 3.16, 3.26}, // 8
-        {2.45, 2.23, 2.15, 2.09, 2.08, 2.23}, // 16
-        {2.43, 2.24, 2.16, 2.07, 2.04, 2.22}, // 30
-        {2.42, 2.23, 2.14, 2.07, 2.04, 2.22}, // 31
-        {1.46, 1.31, 1.27, 1.25, 1.31, 1.63}, // 32
-        {2.3, 2.16, 2.06, 2, 1.98, 2.17},     // 33
-        {2.24, 2.09, 2.02, 1.96, 1.91, 2.13}, // 34
-        {1.66, 1.61, 1.6, 1.53, 1.49, 1.8},   // 48
-        {1.46, 1.34, 1.33, 1.28, 1.31, 1.62}, // 64
-        {1.47, 1.38, 1.38, 1.3, 1.32, 1.63},  // 96
-        {1.47, 1.39, 1.4, 1.32, 1.31, 1.61},  // 128
-        {1.45, 1.39, 1.38, 1.39, 1.34, 1.62}, // 256
-        {1.46, 1.38, 1.38, 1.38, 1.41, 1.63}, // 512
-        {1.47, 1.38, 1.38, 1.38, 1.41, 1.67}, // 1024
-        {1.51, 1.38, 1.37, 1.37, 1.41, 1.67}, // 2048
-    };
-  } else {
-    return std::nullopt;
-  }
-  return t;
 }
 
 } // namespace cbi::sweep

@@ -22,6 +22,20 @@ constexpr KernelName kKernels[] = {
 
 constexpr int64_t kMaxIndex = std::numeric_limits<int32_t>::max();
 
+// The exact (div) maps compute I_h * w (column, zigzag) and I_w * TH, TW * TH (tile) in 32 bits
+// before clamping; the fast Params clamp first (fast_math_exact only needs W*H < 2^31).
+bool exact_math_fits(const remap::Order &o, int64_t width, int64_t height) {
+  switch (o.kind) {
+  case remap::OrderKind::column:
+  case remap::OrderKind::zigzag:
+    return height * o.param_w <= kMaxIndex;
+  case remap::OrderKind::tile:
+    return width * o.param_h <= kMaxIndex && o.param_w * o.param_h <= kMaxIndex;
+  default:
+    return true;
+  }
+}
+
 } // namespace
 
 const char *to_string(KernelKind k) {
@@ -71,6 +85,10 @@ bool is_stencil(KernelKind k) {
 
 bool is_remapped(KernelKind k) { return k == KernelKind::stencil || k == KernelKind::matmul; }
 
+bool is_block_ordered(KernelKind k) {
+  return k == KernelKind::stencil_smem || k == KernelKind::sgemm_tiled;
+}
+
 std::string BenchConfig::describe() const {
   std::string s = to_string(kernel);
   if (is_stencil(kernel))
@@ -81,6 +99,10 @@ std::string BenchConfig::describe() const {
   s += std::string(" ") + to_string(type);
   if (is_remapped(kernel))
     s += ", order " + remap::to_string(order);
+  if (is_remapped(kernel) && remap_math == remap::RemapMath::div)
+    s += " (div math)";
+  if (is_block_ordered(kernel) && block_order.kind != remap::OrderKind::linear)
+    s += ", block order " + remap::to_string(block_order);
   if (kernel != KernelKind::cublas)
     s += ", block " + (kernel == KernelKind::stencil_2d
                            ? std::to_string(block_x) + "x" + std::to_string(block_threads / block_x)
@@ -129,6 +151,17 @@ void validate(const BenchConfig &c) {
   if (!is_remapped(c.kernel) && c.order.kind != remap::OrderKind::linear)
     throw UsageError("--order", std::string(to_string(c.kernel)) +
                                     " is not remapped; allowed: linear (or leave --order out)");
+  if (!is_block_ordered(c.kernel) && c.block_order.kind != remap::OrderKind::linear)
+    throw UsageError("--block-order", std::string(to_string(c.kernel)) +
+                                          " has no thread blocks to order; allowed: linear (or "
+                                          "leave --block-order out), or a kernel of "
+                                          "stencil-smem, sgemm-tiled");
+  if (is_remapped(c.kernel) && c.remap_math == remap::RemapMath::div &&
+      !exact_math_fits(c.order, c.width, c.height))
+    throw UsageError("--remap-math", "listing 5's 32-bit arithmetic overflows for order " +
+                                         remap::to_string(c.order) + " on " +
+                                         std::to_string(c.width) + "x" + std::to_string(c.height) +
+                                         "; allowed: fast, or a parameter within the size");
   if (c.min_samples < 1 || c.max_samples < c.min_samples)
     throw UsageError("--min-samples", "allowed: 1 <= min samples <= max samples");
   if (!(c.max_noise >= 0) || !(c.max_seconds > 0))

@@ -457,7 +457,7 @@ BenchResult measure(const BenchConfig &config) {
 }
 
 std::vector<int64_t> device_task_index(const remap::Order &order, int64_t width, int64_t height,
-                                       int block_threads) {
+                                       int block_threads, remap::RemapMath math) {
   std::string why;
   if (!device_available(&why))
     throw NoDeviceError("no CUDA device: " + why);
@@ -466,7 +466,7 @@ std::vector<int64_t> device_task_index(const remap::Order &order, int64_t width,
   const size_t n = size_t(width * height);
   DeviceBuffer out(n * sizeof(int));
   check_cuda(cudaMemset(out.get(), 0xff, n * sizeof(int)), "cudaMemset");
-  detail::launch_task_probe(order, int(width), int(height), block_threads,
+  detail::launch_task_probe(order, math, int(width), int(height), block_threads,
                             static_cast<int *>(out.get()), nullptr);
   check_cuda(cudaGetLastError(), "launching the task probe");
   std::vector<int> host(n);

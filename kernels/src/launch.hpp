@@ -44,11 +44,8 @@ inline LaunchInfo launch(const BenchConfig &c, const LaunchContext &ctx, bool en
 // the kernel and the stop event run back to back, free of host launch latency.
 void enqueue_wait_for_flag(volatile int *device_flag, cudaStream_t stream);
 
-// Writes y * I_w + x of the task thread i computes under `order` to task_index[i].
-void launch_task_probe(const remap::Order &order, int width, int height, int block_threads,
-                       int *task_index, cudaStream_t stream);
-
-// "column" etc., for kernel names.
-const char *order_kind_name(const remap::Order &o);
+// Writes y * I_w + x of the task thread i computes under `order` (with `math`) to task_index[i].
+void launch_task_probe(const remap::Order &order, remap::RemapMath math, int width, int height,
+                       int block_threads, int *task_index, cudaStream_t stream);
 
 } // namespace cbi::kernels::detail

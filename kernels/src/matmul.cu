@@ -3,7 +3,7 @@
 #include "element.cuh"
 #include "launch.hpp"
 
-#include "cbi/remap/order.hpp"
+#include "cbi/remap/dispatch.hpp"
 
 namespace cbi::kernels::detail {
 
@@ -12,14 +12,14 @@ namespace {
 using remap::Shape;
 using remap::Task;
 
-// Listing 4, with thread i computing task order.map(i).
-template <class T, class Order>
+// Listing 4, with thread i computing task mapper.map(i) (remap's exact map or its Params).
+template <class T, class Mapper>
 __global__ void matmul_remap(const T *__restrict__ a, const T *__restrict__ b, T *__restrict__ out,
-                             int depth, int width, int height, Order order) {
+                             int depth, int width, int height, Mapper mapper) {
   const int tid = blockIdx.x * blockDim.x + threadIdx.x;
   if (tid >= width * height)
     return;
-  const Task<int> t = order.template map<int>(tid, Shape<int>{width, height});
+  const Task<int> t = mapper.map(tid);
   acc_t<T> result = 0;
   for (int i = 0; i < depth; ++i)
     result += to_acc(a[t.y * depth + i]) * to_acc(b[t.x + i * width]);
@@ -31,17 +31,21 @@ __global__ void matmul_remap(const T *__restrict__ a, const T *__restrict__ b, T
 // global loads overlap this tile's arithmetic and one barrier per step suffices. A is stored
 // transposed in shared memory so both fragments load as float4. The thread tile is interleaved
 // (rows ty*4 + {0..3} and 64 + ty*4 + {0..3}) so that the warp's fragment loads and C stores are
-// contiguous (seed 000, 1.1.2). Edges load zeros and skip stores (1.1.3).
+// contiguous (seed 000, 1.1.2). Edges load zeros and skip stores (1.1.3). Block k of the 1D grid
+// computes block tile block_order.map(k) of the grid of tiles (--block-order): column:W over tiles
+// is CUTLASS's threadblock swizzle, tile:TWxTH Triton's grouped ordering.
 constexpr int kBM = 128, kBN = 128, kBK = 8, kThreads = 256;
 constexpr int kPadA = 4; // breaks the 2-way bank conflict of the transposed A stores
 
+template <class BlockMapper>
 __global__ void __launch_bounds__(kThreads)
     sgemm_tiled(const float *__restrict__ A, const float *__restrict__ B, float *__restrict__ C,
-                int M, int N, int K) {
+                int M, int N, int K, BlockMapper block_order) {
   __shared__ __align__(16) float As[2][kBK][kBM + kPadA];
   __shared__ __align__(16) float Bs[2][kBK][kBN];
   const int tid = threadIdx.x;
-  const int m0 = blockIdx.y * kBM, n0 = blockIdx.x * kBN;
+  const Task<int> block = block_order.map(int(blockIdx.x));
+  const int m0 = block.y * kBM, n0 = block.x * kBN;
   const bool vec_a = (K % 4) == 0, vec_b = (N % 4) == 0;
 
   // Global -> register staging: each thread brings one float4 of A and one of B per step.
@@ -145,34 +149,44 @@ LaunchInfo launch_remapped(const BenchConfig &c, const LaunchContext &ctx, bool 
   const T *b = static_cast<const T *>(ctx.b);
   T *out = static_cast<T *>(ctx.out);
   const int w = int(c.width), h = int(c.height), d = int(c.effective_depth());
-  return remap::visit(c.order, [&](auto order) {
-    using Order = decltype(order);
+  return remap::visit_mapper(c.order, Shape<int>{w, h}, c.remap_math, [&](auto mapper) {
+    using Mapper = decltype(mapper);
     LaunchInfo i;
-    i.func = reinterpret_cast<const void *>(&matmul_remap<T, Order>);
-    i.name = std::string("matmul_remap<") + type_name<T>() + ", " + order_kind_name(c.order) + ">";
+    i.func = reinterpret_cast<const void *>(&matmul_remap<T, Mapper>);
+    i.name = std::string("matmul_remap<") + type_name<T>() + ", " + remap::kind_name(c.order) +
+             ", " + remap::to_string(c.remap_math) + ">";
     i.block = dim3(unsigned(c.block_threads));
     i.grid = dim3(blocks_for((long long)w * h, c.block_threads));
     if (enqueue)
-      matmul_remap<T, Order><<<i.grid, i.block, 0, ctx.stream>>>(a, b, out, d, w, h, order);
+      matmul_remap<T, Mapper><<<i.grid, i.block, 0, ctx.stream>>>(a, b, out, d, w, h, mapper);
     return i;
+  });
+}
+
+LaunchInfo launch_sgemm_tiled(const BenchConfig &c, const LaunchContext &ctx, bool enqueue) {
+  const Shape<int> tiles{int(blocks_for(c.width, kBN)), int(blocks_for(c.height, kBM))};
+  return remap::visit_mapper(c.block_order, tiles, remap::RemapMath::fast, [&](auto mapper) {
+    using Mapper = decltype(mapper);
+    LaunchInfo info;
+    info.func = reinterpret_cast<const void *>(&sgemm_tiled<Mapper>);
+    info.name =
+        std::string("sgemm_tiled<128x128x8, 8x8, blocks ") + remap::kind_name(c.block_order) + ">";
+    info.block = dim3(kThreads);
+    info.grid = dim3(unsigned(tiles.width * tiles.height));
+    if (enqueue)
+      sgemm_tiled<Mapper><<<info.grid, info.block, 0, ctx.stream>>>(
+          static_cast<const float *>(ctx.a), static_cast<const float *>(ctx.b),
+          static_cast<float *>(ctx.out), int(c.height), int(c.width), int(c.effective_depth()),
+          mapper);
+    return info;
   });
 }
 
 } // namespace
 
 LaunchInfo launch_matmul(const BenchConfig &c, const LaunchContext &ctx, bool enqueue) {
-  if (c.kernel == KernelKind::sgemm_tiled) {
-    LaunchInfo info;
-    info.func = reinterpret_cast<const void *>(&sgemm_tiled);
-    info.name = "sgemm_tiled<128x128x8, 8x8>";
-    info.block = dim3(kThreads);
-    info.grid = dim3(blocks_for(c.width, kBN), blocks_for(c.height, kBM));
-    if (enqueue)
-      sgemm_tiled<<<info.grid, info.block, 0, ctx.stream>>>(
-          static_cast<const float *>(ctx.a), static_cast<const float *>(ctx.b),
-          static_cast<float *>(ctx.out), int(c.height), int(c.width), int(c.effective_depth()));
-    return info;
-  }
+  if (c.kernel == KernelKind::sgemm_tiled)
+    return launch_sgemm_tiled(c, ctx, enqueue);
   return visit_type(c.type, [&](auto t) { return launch_remapped<decltype(t)>(c, ctx, enqueue); });
 }
 

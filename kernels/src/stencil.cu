@@ -1,13 +1,18 @@
 // The S_w x S_h box stencil of listing 3 (clamped coordinates, output at the task's own (x, y))
 // three ways: a 1D grid whose thread ids are remapped by a thread order from remap/, a 2D grid
-// (the thesis's stencil_tile), and a shared-memory tiled baseline.
+// (the thesis's stencil_tile), and a shared-memory tiled baseline whose thread blocks take their
+// tiles in a block order from remap/. The naive kernels are instantiated for the common square
+// windows (3x3 .. 11x11) with the window a compile-time constant, as the thesis's
+// `#define STENCIL_SIZE`, so the loops unroll; other odd windows take a run-time fallback.
 #include "element.cuh"
 #include "launch.hpp"
 
-#include "cbi/remap/order.hpp"
+#include "cbi/remap/dispatch.hpp"
 
 #include <cuda_pipeline.h>
 
+#include <stdexcept>
+#include <string>
 #include <type_traits>
 
 namespace cbi::kernels::detail {
@@ -17,43 +22,90 @@ namespace {
 using remap::Shape;
 using remap::Task;
 
-// Listing 3's inner loops for one task: clamp i and j independently, sum, scale.
-template <class T>
+// A compile-time window radius, or kRunTimeRadius for the fallback that reads it from the launch.
+constexpr int kRunTimeRadius = -1;
+constexpr int kMaxCompileTimeRadius = 5; // windows 3x3 .. 11x11
+
+// Listing 3's inner loops for one task: clamp i and j independently, sum, scale. With a
+// compile-time radius R the loops have constant bounds and unroll fully.
+template <int R, class T>
 __device__ __forceinline__ acc_t<T> window_mean(const T *__restrict__ in, int width, int height,
                                                 int rx, int ry, acc_t<T> scale, int x, int y) {
   acc_t<T> sum = 0;
-  for (int dy = -ry; dy <= ry; ++dy) {
-    const int i = min(height - 1, max(0, y + dy));
-    for (int dx = -rx; dx <= rx; ++dx) {
-      const int j = min(width - 1, max(0, x + dx));
-      sum += to_acc(in[i * width + j]);
+  if constexpr (R != kRunTimeRadius) {
+#pragma unroll
+    for (int dy = -R; dy <= R; ++dy) {
+      const int i = min(height - 1, max(0, y + dy));
+#pragma unroll
+      for (int dx = -R; dx <= R; ++dx) {
+        const int j = min(width - 1, max(0, x + dx));
+        sum += to_acc(in[i * width + j]);
+      }
+    }
+  } else {
+    for (int dy = -ry; dy <= ry; ++dy) {
+      const int i = min(height - 1, max(0, y + dy));
+      for (int dx = -rx; dx <= rx; ++dx) {
+        const int j = min(width - 1, max(0, x + dx));
+        sum += to_acc(in[i * width + j]);
+      }
     }
   }
   return sum * scale;
 }
 
-// The thesis's launch: thread i of a 1D grid computes task order.map(i) (listing 5 for column
-// orders). The remap is the one the simulator calls, inlined through Order's concrete type.
-template <class T, class Order>
+// The thesis's launch: thread i of a 1D grid computes task mapper.map(i) (listing 5 for column
+// orders). The mapper is remap's: the order's exact map (--remap-math div) or its host-prepared
+// Params (fast), the same functions the simulator and the tests call.
+template <int R, class T, class Mapper>
 __global__ void stencil_remap(const T *__restrict__ in, T *__restrict__ out, int width, int height,
-                              int rx, int ry, acc_t<T> scale, Order order) {
+                              int rx, int ry, acc_t<T> scale, Mapper mapper) {
   const int tid = blockIdx.x * blockDim.x + threadIdx.x;
   if (tid >= width * height)
     return;
-  const Task<int> t = order.template map<int>(tid, Shape<int>{width, height});
-  out[t.y * width + t.x] = from_acc<T>(window_mean(in, width, height, rx, ry, scale, t.x, t.y));
+  const Task<int> t = mapper.map(tid);
+  out[t.y * width + t.x] = from_acc<T>(window_mean<R>(in, width, height, rx, ry, scale, t.x, t.y));
 }
 
 // stencil_tile: a 2D grid, thread (x, y) computes task (x, y).
-template <class T>
+template <int R, class T>
 __global__ void stencil_2d(const T *__restrict__ in, T *__restrict__ out, int width, int height,
                            int rx, int ry, acc_t<T> scale) {
   const int x = blockIdx.x * blockDim.x + threadIdx.x;
   const int y = blockIdx.y * blockDim.y + threadIdx.y;
   if (x >= width || y >= height)
     return;
-  out[y * width + x] = from_acc<T>(window_mean(in, width, height, rx, ry, scale, x, y));
+  out[y * width + x] = from_acc<T>(window_mean<R>(in, width, height, rx, ry, scale, x, y));
 }
+
+// Calls f(std::integral_constant<int, R>) with the compile-time radius for a square window of
+// 3x3 .. 11x11, else with kRunTimeRadius.
+template <class F> decltype(auto) visit_radius(int rx, int ry, F &&f) {
+  if (rx == ry) {
+    switch (rx) {
+    case 1:
+      return f(std::integral_constant<int, 1>{});
+    case 2:
+      return f(std::integral_constant<int, 2>{});
+    case 3:
+      return f(std::integral_constant<int, 3>{});
+    case 4:
+      return f(std::integral_constant<int, 4>{});
+    case 5:
+      return f(std::integral_constant<int, 5>{});
+    default:
+      break;
+    }
+  }
+  return f(std::integral_constant<int, kRunTimeRadius>{});
+}
+
+// "9x9" for a compile-time window, "run-time" for the fallback: kernel names say which one ran.
+std::string window_name(int r) {
+  return r == kRunTimeRadius ? "run-time window"
+                             : std::to_string(2 * r + 1) + "x" + std::to_string(2 * r + 1);
+}
+static_assert(kMaxCompileTimeRadius == 5, "visit_radius lists radii 1..5");
 
 // Shared-memory tiling. A block of 256 threads computes a 64 x 32 output tile:
 //  1. load the tile plus its clamped halo, (64 + 2 r_x) x (32 + 2 r_y), into shared memory;
@@ -75,16 +127,18 @@ struct SmemLayout {
   __host__ __device__ int elements() const { return rows_in * (pitch_in + pitch_h); }
 };
 
-template <class T>
+// Block k of the 1D grid computes tile block_order.map(k) of the grid of tiles (--block-order).
+template <class T, class BlockMapper>
 __global__ void __launch_bounds__(kSmemThreads)
     stencil_smem(const T *__restrict__ in, T *__restrict__ out, int width, int height, int rx,
-                 int ry, acc_t<T> scale) {
+                 int ry, acc_t<T> scale, BlockMapper block_order) {
   using A = acc_t<T>;
   extern __shared__ unsigned char smem_raw[];
   A *tile = reinterpret_cast<A *>(smem_raw);
   const SmemLayout L(rx, ry);
   A *hsum = tile + L.rows_in * L.pitch_in;
-  const int x0 = blockIdx.x * kSmemTileW, y0 = blockIdx.y * kSmemTileH;
+  const Task<int> block = block_order.map(int(blockIdx.x));
+  const int x0 = block.x * kSmemTileW, y0 = block.y * kSmemTileH;
   const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
   const int sw = 2 * rx + 1, sh = 2 * ry + 1;
 
@@ -150,50 +204,68 @@ unsigned blocks_for(long long tasks, int threads) {
   return static_cast<unsigned>((tasks + threads - 1) / threads);
 }
 
+void check_cuda(cudaError_t e, const char *what) {
+  if (e != cudaSuccess)
+    throw std::runtime_error(std::string(what) + ": " + cudaGetErrorString(e));
+}
+
 template <class T>
 LaunchInfo launch_typed(const BenchConfig &c, const LaunchContext &ctx, bool enqueue) {
   const T *in = static_cast<const T *>(ctx.a);
   T *out = static_cast<T *>(ctx.out);
   const int w = int(c.width), h = int(c.height), rx = c.stencil_w / 2, ry = c.stencil_h / 2;
   const acc_t<T> scale = acc_t<T>(1) / acc_t<T>(c.stencil_w * c.stencil_h);
-  LaunchInfo info;
   switch (c.kernel) {
-  case KernelKind::stencil_2d: {
-    info.func = reinterpret_cast<const void *>(&stencil_2d<T>);
-    info.name = std::string("stencil_2d<") + type_name<T>() + ">";
-    info.block = dim3(unsigned(c.block_x), unsigned(c.block_threads / c.block_x));
-    info.grid = dim3(blocks_for(w, int(info.block.x)), blocks_for(h, int(info.block.y)));
-    if (enqueue)
-      stencil_2d<T><<<info.grid, info.block, 0, ctx.stream>>>(in, out, w, h, rx, ry, scale);
-    return info;
-  }
+  case KernelKind::stencil_2d:
+    return visit_radius(rx, ry, [&](auto radius) {
+      constexpr int R = decltype(radius)::value;
+      LaunchInfo info;
+      info.func = reinterpret_cast<const void *>(&stencil_2d<R, T>);
+      info.name = std::string("stencil_2d<") + type_name<T>() + ", " + window_name(R) + ">";
+      info.block = dim3(unsigned(c.block_x), unsigned(c.block_threads / c.block_x));
+      info.grid = dim3(blocks_for(w, int(info.block.x)), blocks_for(h, int(info.block.y)));
+      if (enqueue)
+        stencil_2d<R, T><<<info.grid, info.block, 0, ctx.stream>>>(in, out, w, h, rx, ry, scale);
+      return info;
+    });
   case KernelKind::stencil_smem: {
-    info.func = reinterpret_cast<const void *>(&stencil_smem<T>);
-    info.name = std::string("stencil_smem<") + type_name<T>() + ">";
-    info.block = dim3(kSmemThreads);
-    info.grid = dim3(blocks_for(w, kSmemTileW), blocks_for(h, kSmemTileH));
-    info.dynamic_shared_bytes = size_t(SmemLayout(rx, ry).elements()) * sizeof(acc_t<T>);
-    if (enqueue) {
-      cudaFuncSetAttribute(&stencil_smem<T>, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                           int(info.dynamic_shared_bytes));
-      stencil_smem<T><<<info.grid, info.block, info.dynamic_shared_bytes, ctx.stream>>>(
-          in, out, w, h, rx, ry, scale);
-    }
-    return info;
+    const remap::Shape<int> tiles{int(blocks_for(w, kSmemTileW)), int(blocks_for(h, kSmemTileH))};
+    return remap::visit_mapper(c.block_order, tiles, remap::RemapMath::fast, [&](auto mapper) {
+      using Mapper = decltype(mapper);
+      LaunchInfo info;
+      info.func = reinterpret_cast<const void *>(&stencil_smem<T, Mapper>);
+      info.name = std::string("stencil_smem<") + type_name<T>() + ", blocks " +
+                  remap::kind_name(c.block_order) + ">";
+      info.block = dim3(kSmemThreads);
+      info.grid = dim3(unsigned(tiles.width * tiles.height));
+      info.dynamic_shared_bytes = size_t(SmemLayout(rx, ry).elements()) * sizeof(acc_t<T>);
+      if (enqueue) {
+        check_cuda(cudaFuncSetAttribute(&stencil_smem<T, Mapper>,
+                                        cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                        int(info.dynamic_shared_bytes)),
+                   "cudaFuncSetAttribute(stencil_smem)");
+        stencil_smem<T, Mapper><<<info.grid, info.block, info.dynamic_shared_bytes, ctx.stream>>>(
+            in, out, w, h, rx, ry, scale, mapper);
+      }
+      return info;
+    });
   }
   default:
-    return remap::visit(c.order, [&](auto order) {
-      using Order = decltype(order);
-      LaunchInfo i;
-      i.func = reinterpret_cast<const void *>(&stencil_remap<T, Order>);
-      i.name =
-          std::string("stencil_remap<") + type_name<T>() + ", " + order_kind_name(c.order) + ">";
-      i.block = dim3(unsigned(c.block_threads));
-      i.grid = dim3(blocks_for((long long)w * h, c.block_threads));
-      if (enqueue)
-        stencil_remap<T, Order>
-            <<<i.grid, i.block, 0, ctx.stream>>>(in, out, w, h, rx, ry, scale, order);
-      return i;
+    return visit_radius(rx, ry, [&](auto radius) {
+      constexpr int R = decltype(radius)::value;
+      return remap::visit_mapper(c.order, remap::Shape<int>{w, h}, c.remap_math, [&](auto mapper) {
+        using Mapper = decltype(mapper);
+        LaunchInfo i;
+        i.func = reinterpret_cast<const void *>(&stencil_remap<R, T, Mapper>);
+        i.name = std::string("stencil_remap<") + type_name<T>() + ", " + remap::kind_name(c.order) +
+                 ", " + remap::to_string(c.remap_math) + ", " + window_name(R) + ">";
+        i.block = dim3(unsigned(c.block_threads));
+        i.grid = dim3(blocks_for((long long)w * h, c.block_threads));
+        if (enqueue)
+          stencil_remap<R, T, Mapper>
+              <<<i.grid, i.block, 0, ctx.stream>>>(in, out, w, h, rx, ry, scale, mapper);
+        return i;
+      });
     });
   }
 }

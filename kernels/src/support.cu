@@ -2,7 +2,7 @@
 // probe that evaluates a thread order on the device for the tests.
 #include "launch.hpp"
 
-#include "cbi/remap/order.hpp"
+#include "cbi/remap/dispatch.hpp"
 
 namespace cbi::kernels::detail {
 
@@ -17,12 +17,12 @@ __global__ void wait_for_flag(volatile int *flag) {
   }
 }
 
-template <class Order>
-__global__ void task_probe(int width, int height, Order order, int *task_index) {
+template <class Mapper>
+__global__ void task_probe(int width, int height, Mapper mapper, int *task_index) {
   const int tid = blockIdx.x * blockDim.x + threadIdx.x;
   if (tid >= width * height)
     return;
-  const remap::Task<int> t = order.template map<int>(tid, remap::Shape<int>{width, height});
+  const remap::Task<int> t = mapper.map(tid);
   task_index[tid] = t.y * width + t.x;
 }
 
@@ -32,26 +32,13 @@ void enqueue_wait_for_flag(volatile int *device_flag, cudaStream_t stream) {
   wait_for_flag<<<1, 1, 0, stream>>>(device_flag);
 }
 
-void launch_task_probe(const remap::Order &order, int width, int height, int block_threads,
-                       int *task_index, cudaStream_t stream) {
+void launch_task_probe(const remap::Order &order, remap::RemapMath math, int width, int height,
+                       int block_threads, int *task_index, cudaStream_t stream) {
   const long long tasks = (long long)width * height;
   const unsigned blocks = unsigned((tasks + block_threads - 1) / block_threads);
-  remap::visit(order, [&](auto o) {
-    task_probe<<<blocks, block_threads, 0, stream>>>(width, height, o, task_index);
+  remap::visit_mapper(order, remap::Shape<int>{width, height}, math, [&](auto mapper) {
+    task_probe<<<blocks, block_threads, 0, stream>>>(width, height, mapper, task_index);
   });
-}
-
-const char *order_kind_name(const remap::Order &o) {
-  switch (o.kind) {
-  case remap::OrderKind::tile:
-    return "tile";
-  case remap::OrderKind::column:
-    return "column";
-  case remap::OrderKind::zigzag:
-    return "zigzag";
-  default:
-    return "linear";
-  }
 }
 
 } // namespace cbi::kernels::detail

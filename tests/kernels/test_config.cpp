@@ -83,6 +83,19 @@ TEST(Config, InvalidConfigurationsNameTheirOption) {
          c.depth = int64_t(1) << 20;
        },
        "--depth"},
+      {[](BenchConfig &c) {
+         c.kernel = KernelKind::stencil;
+         c.block_order = cbi::remap::parse_order("column:4");
+       },
+       "--block-order"},
+      {[](BenchConfig &c) {
+         // listing 5's I_h * w = 65536 * 65536 overflows 32 bits; fast math clamps w first.
+         c.width = 16;
+         c.height = 65536;
+         c.order = cbi::remap::parse_order("column:65536");
+         c.remap_math = cbi::remap::RemapMath::div;
+       },
+       "--remap-math"},
       {[](BenchConfig &c) { c.min_samples = 0; }, "--min-samples"},
       {[](BenchConfig &c) { c.max_seconds = 0; }, "--max-noise"},
   };
@@ -97,6 +110,14 @@ TEST(Config, InvalidConfigurationsNameTheirOption) {
   ok.type = ElemType::half;
   ok.block_threads = 1024;
   EXPECT_EQ(failing_option(ok), "");
+  ok.width = 16;
+  ok.height = 65536;
+  ok.order = cbi::remap::parse_order("column:65536"); // fast math clamps w to I_w first
+  EXPECT_EQ(failing_option(ok), "");
+  BenchConfig blocks;
+  blocks.kernel = KernelKind::sgemm_tiled;
+  blocks.block_order = cbi::remap::parse_order("tile:8x8");
+  EXPECT_EQ(failing_option(blocks), "");
 }
 
 TEST(Config, WorkCounts) {
@@ -124,6 +145,13 @@ TEST(Config, DescribeNamesTheConfiguration) {
   BenchConfig c;
   c.order = cbi::remap::parse_order("column:32");
   EXPECT_EQ(c.describe(), "stencil 9x9 on 4096x4096 float, order column:32, block 256");
+  c.remap_math = cbi::remap::RemapMath::div;
+  EXPECT_EQ(c.describe(), "stencil 9x9 on 4096x4096 float, order column:32 (div math), block 256");
+  BenchConfig g;
+  g.kernel = KernelKind::sgemm_tiled;
+  g.block_order = cbi::remap::parse_order("column:8");
+  EXPECT_EQ(g.describe(),
+            "sgemm-tiled on 4096x4096 (D=4096) float, block order column:8, block 256");
   c.kernel = KernelKind::cublas;
   c.order = {};
   c.type = ElemType::float64;

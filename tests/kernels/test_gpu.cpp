@@ -65,39 +65,55 @@ TEST(Gpu, DeviceRemapIsTheHostRemap) {
   const int64_t w = 37, h = 23;
   for (const char *name : kOrders) {
     const cbi::remap::Order o = parse_order(name);
-    const std::vector<int64_t> got = device_task_index(o, w, h, 64);
-    ASSERT_EQ(got.size(), size_t(w * h));
-    for (int64_t i = 0; i < w * h; ++i) {
-      const auto t = o.map<int64_t>(i, {w, h});
-      ASSERT_EQ(got[size_t(i)], t.y * w + t.x) << name << " at " << i;
+    for (auto math : {cbi::remap::RemapMath::div, cbi::remap::RemapMath::fast}) {
+      const std::vector<int64_t> got = device_task_index(o, w, h, 64, math);
+      ASSERT_EQ(got.size(), size_t(w * h));
+      for (int64_t i = 0; i < w * h; ++i) {
+        const auto t = o.map<int64_t>(i, {w, h});
+        ASSERT_EQ(got[size_t(i)], t.y * w + t.x)
+            << name << " " << cbi::remap::to_string(math) << " at " << i;
+      }
+      std::set<int64_t> seen(got.begin(), got.end());
+      EXPECT_EQ(seen.size(), size_t(w * h)) << name << " is not a bijection on the device";
     }
-    std::set<int64_t> seen(got.begin(), got.end());
-    EXPECT_EQ(seen.size(), size_t(w * h)) << name << " is not a bijection on the device";
   }
 }
 
 TEST(Gpu, StencilsPassEveryOrderAndType) {
   SKIP_WITHOUT_DEVICE();
   for (ElemType t : kTypes) {
-    for (const char *o : kOrders) {
-      BenchConfig c = check_only(KernelKind::stencil, t, o);
-      c.width = 67;
-      c.height = 45;
-      c.stencil_w = 5;
-      c.stencil_h = 3;
-      c.block_threads = 96;
-      expect_pass(harness().measure(c));
-    }
-    for (KernelKind k : {KernelKind::stencil_2d, KernelKind::stencil_smem}) {
-      BenchConfig c = check_only(k, t);
-      c.width = 130; // not a multiple of the 64x32 smem tile
-      c.height = 70;
-      c.stencil_w = 9;
-      c.stencil_h = 7;
-      if (k == KernelKind::stencil_2d) {
-        c.block_x = 16;
-        c.block_threads = 128;
+    for (const char *o : kOrders)
+      for (auto math : {cbi::remap::RemapMath::div, cbi::remap::RemapMath::fast})
+        // 5x3: the run-time window; 9x9 and 3x3: compile-time windows.
+        for (int s : {0, 9, 3}) {
+          BenchConfig c = check_only(KernelKind::stencil, t, o);
+          c.remap_math = math;
+          c.width = 67;
+          c.height = 45;
+          c.stencil_w = s ? s : 5;
+          c.stencil_h = s ? s : 3;
+          c.block_threads = 96;
+          expect_pass(harness().measure(c));
+        }
+    for (KernelKind k : {KernelKind::stencil_2d, KernelKind::stencil_smem})
+      for (int s : {0, 11}) {
+        BenchConfig c = check_only(k, t);
+        c.width = 130; // not a multiple of the 64x32 smem tile
+        c.height = 70;
+        c.stencil_w = s ? s : 9;
+        c.stencil_h = s ? s : 7;
+        if (k == KernelKind::stencil_2d) {
+          c.block_x = 16;
+          c.block_threads = 128;
+        }
+        expect_pass(harness().measure(c));
       }
+    // Block orders over the smem stencil's 4 x 5 tiles (partial ones on both edges).
+    for (const char *bo : {"column:3", "zigzag:2", "tile:3x2"}) {
+      BenchConfig c = check_only(KernelKind::stencil_smem, t);
+      c.block_order = parse_order(bo);
+      c.width = 200;
+      c.height = 150;
       expect_pass(harness().measure(c));
     }
   }
@@ -121,12 +137,15 @@ TEST(Gpu, MatmulsPassEveryOrderAndType) {
     expect_pass(harness().measure(c));
   }
   for (auto [w, h, d] :
-       std::vector<std::array<int, 3>>{{256, 256, 256}, {130, 67, 29}, {1, 1, 1}}) {
-    BenchConfig c = check_only(KernelKind::sgemm_tiled, ElemType::float32);
-    c.width = w;
-    c.height = h;
-    c.depth = d;
-    expect_pass(harness().measure(c));
+       std::vector<std::array<int, 3>>{{256, 256, 256}, {130, 67, 29}, {1, 1, 1}, {520, 390, 64}}) {
+    for (const char *bo : {"linear", "column:2", "tile:2x2", "zigzag:3"}) {
+      BenchConfig c = check_only(KernelKind::sgemm_tiled, ElemType::float32);
+      c.block_order = parse_order(bo);
+      c.width = w;
+      c.height = h;
+      c.depth = d;
+      expect_pass(harness().measure(c));
+    }
   }
 }
 

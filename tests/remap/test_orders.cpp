@@ -1,6 +1,7 @@
 // Property tests for the thread orders: every order is a bijection on [0, I_w*I_h) and its inverse
 // round-trips, over thousands of random shapes including primes, widths that do not divide I_w,
-// W = 1 and W >= I_w. Plus the worked examples from the headers' contracts.
+// W = 1 and W >= I_w; each order's host-prepared Params (fast division) equal its exact map on
+// all of them and on the largest grids fast math allows. Plus the headers' worked examples.
 #include "cbi/remap/fold.hpp"
 #include "cbi/remap/order.hpp"
 
@@ -20,13 +21,28 @@ void expect_bijection(const Order &o, int64_t w, int64_t h) {
   for (int64_t i = 0; i < w * h; ++i) {
     const Task<int64_t> t = o.map(i, s);
     ASSERT_TRUE(t.x >= 0 && t.x < w && t.y >= 0 && t.y < h)
-        << to_string(o) << " " << w << "x" << h << " i=" << i << " -> (" << t.x << "," << t.y << ")";
+        << to_string(o) << " " << w << "x" << h << " i=" << i << " -> (" << t.x << "," << t.y
+        << ")";
     char &mark = seen[static_cast<std::size_t>(t.y * w + t.x)];
     ASSERT_EQ(mark, 0) << to_string(o) << " " << w << "x" << h << " visits (" << t.x << "," << t.y
                        << ") twice";
     mark = 1;
     ASSERT_EQ(o.inverse(t, s), i) << to_string(o) << " " << w << "x" << h;
   }
+}
+
+// Params(order, s).map(i) == order.map(i, s) for every i, and inverse round-trips.
+void expect_params_match(const Order &o, int w, int h) {
+  const Shape<int> s{w, h};
+  visit(o, [&](auto order) {
+    const typename decltype(order)::Params p(order, s);
+    for (int i = 0; i < w * h; ++i) {
+      const Task<int> exact = order.map(i, s), fast = p.map(i);
+      ASSERT_EQ(fast.x, exact.x) << to_string(o) << " " << w << "x" << h << " i=" << i;
+      ASSERT_EQ(fast.y, exact.y) << to_string(o) << " " << w << "x" << h << " i=" << i;
+      ASSERT_EQ(p.inverse(fast), i) << to_string(o);
+    }
+  });
 }
 
 } // namespace
@@ -41,13 +57,13 @@ TEST(Orders, HeaderExamples) {
   t = Tile{4, 4}.map<int64_t>(16, s);
   EXPECT_EQ(t.x, 4);
   EXPECT_EQ(t.y, 0);
-  t = Column{4, false}.map<int64_t>(5, s);
+  t = Column{4}.map<int64_t>(5, s);
   EXPECT_EQ(t.x, 1);
   EXPECT_EQ(t.y, 1);
-  t = Column{4, false}.map<int64_t>(64, s);
+  t = Column{4}.map<int64_t>(64, s);
   EXPECT_EQ(t.x, 4);
   EXPECT_EQ(t.y, 0);
-  t = Column{4, true}.map<int64_t>(5, s); // odd row runs right to left: x' = w' - 1 - x
+  t = Zigzag{4}.map<int64_t>(5, s); // odd row runs right to left: x' = w' - 1 - x
   EXPECT_EQ(t.x, 2);
   EXPECT_EQ(t.y, 1);
 }
@@ -69,7 +85,7 @@ TEST(Orders, ColumnMatchesListing5) {
       for (int c : {1, 3, 4, 8, 32, 200}) {
         const Shape<int> s{w, h};
         for (int i = 0; i < w * h; ++i) {
-          const auto t = Column{c, false}.map(i, s);
+          const auto t = Column{c}.map(i, s);
           const auto [x, y] = listing5(i, w, h, c);
           ASSERT_EQ(t.x, x);
           ASSERT_EQ(t.y, y);
@@ -82,7 +98,7 @@ TEST(Orders, ColumnWiderThanInputIsLinear) {
     for (int64_t c : {w, w + 1, 4 * w}) {
       const Shape<int64_t> s{w, 9};
       for (int64_t i = 0; i < w * 9; ++i) {
-        const Task<int64_t> t = Column{c, false}.map(i, s);
+        const Task<int64_t> t = Column{c}.map(i, s);
         EXPECT_EQ(t.x, i % w);
         EXPECT_EQ(t.y, i / w);
       }
@@ -92,22 +108,24 @@ TEST(Orders, ColumnWiderThanInputIsLinear) {
 TEST(Orders, LastColumnIsNarrower) {
   // 10 wide, columns of 4: widths 4, 4, 2 (eq. 4.2). The last column starts at 4*I_h*2.
   const Shape<int64_t> s{10, 3};
-  const auto t = Column{4, false}.map<int64_t>(4 * 3 * 2, s);
+  const auto t = Column{4}.map<int64_t>(4 * 3 * 2, s);
   EXPECT_EQ(t.x, 8);
   EXPECT_EQ(t.y, 0);
-  const auto u = Column{4, false}.map<int64_t>(4 * 3 * 2 + 3, s);
+  const auto u = Column{4}.map<int64_t>(4 * 3 * 2 + 3, s);
   EXPECT_EQ(u.x, 9);
   EXPECT_EQ(u.y, 1);
 }
 
 TEST(Orders, EdgeShapesAreBijections) {
-  const std::vector<std::pair<int64_t, int64_t>> shapes = {{1, 1}, {1, 7}, {7, 1}, {4037, 3},
+  const std::vector<std::pair<int64_t, int64_t>> shapes = {{1, 1},    {1, 7},   {7, 1},  {4037, 3},
                                                            {3, 4037}, {31, 33}, {64, 64}};
   for (auto [w, h] : shapes)
     for (const char *spec : {"linear", "column:1", "column:4", "column:32", "column:5000",
                              "zigzag:1", "zigzag:3", "zigzag:32", "zigzag:5000", "tile:1", "tile:4",
-                             "tile:3x5", "tile:5000x2", "tile:1x4037"})
+                             "tile:3x5", "tile:5000x2", "tile:1x4037"}) {
       expect_bijection(parse_order(spec), w, h);
+      expect_params_match(parse_order(spec), int(w), int(h));
+    }
 }
 
 TEST(Orders, RandomShapesAreBijections) {
@@ -119,6 +137,7 @@ TEST(Orders, RandomShapesAreBijections) {
                                OrderKind::zigzag};
     const Order o{kinds[trial % 4], param(rng), param(rng) % 40 + 1};
     expect_bijection(o, w, h);
+    expect_params_match(o, int(w), int(h));
   }
 }
 
@@ -177,4 +196,39 @@ TEST(Fold, NDimensionalFoldingRoundTrips) {
     EXPECT_EQ(back.x, t.x);
     EXPECT_EQ(back.y, t.y);
   }
+}
+
+TEST(OrderParams, LargestGridSampled) {
+  // The largest grids fast math allows: 65537 x 32767 = 2^31 - 32769 tasks, and 2^31 - 1 tasks
+  // in one row or one column; sampled thread ids including the last ones.
+  std::mt19937_64 rng(5);
+  for (auto [w, h] :
+       {std::pair<int, int>{65537, 32767}, {int(kFastDivmodMax), 1}, {1, int(kFastDivmodMax)}})
+    for (const char *spec : {"linear", "column:32", "zigzag:33", "tile:16x8", "tile:30"}) {
+      const Order o = parse_order(spec);
+      const Shape<int> s{w, h};
+      const int64_t tasks = int64_t(w) * h;
+      visit(o, [&](auto order) {
+        const typename decltype(order)::Params p(order, s);
+        for (int k = 0; k < 20000; ++k) {
+          const int i = k < 2 ? int(tasks - 1 - k) : int(rng() % uint64_t(tasks));
+          // The reference in 64 bits: listing 5's int arithmetic itself overflows here (I_h w
+          // for column:32 on a 1-wide grid), the clamped Params do not.
+          const Task<int64_t> exact = order.map(int64_t(i), Shape<int64_t>{w, h});
+          const Task<int> fast = p.map(i);
+          ASSERT_EQ(fast.x, exact.x) << spec << " i=" << i;
+          ASSERT_EQ(fast.y, exact.y) << spec << " i=" << i;
+        }
+      });
+    }
+}
+
+TEST(OrderRegistry, TextIsGeneratedFromTheList) {
+  EXPECT_STREQ(order_syntax(),
+               "linear, tile:T, tile:TWxTH, column:W, zigzag:W (T, TW, TH, W positive integers)");
+  EXPECT_STREQ(kind_name(parse_order("zigzag:4")), "zigzag");
+  EXPECT_EQ(to_string(parse_order("naive")), "linear");
+  EXPECT_EQ(parse_order("tile:4x2").kind, OrderKind::tile);
+  EXPECT_THROW(parse_order("linear:3"), cbi::UsageError);
+  EXPECT_THROW(parse_order("column"), cbi::UsageError);
 }

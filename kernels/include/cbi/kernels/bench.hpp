@@ -131,8 +131,10 @@ private:
 BenchResult measure(const BenchConfig &config);
 
 // For tests: the task index y*I_w + x that thread i of a 1D launch with `block_threads` per block
-// computes under `order`, evaluated on the device by the same remap code the kernels call.
+// computes under `order`, evaluated on the device by the same remap code the kernels call (the
+// exact map for div, the order's Params for fast).
 std::vector<int64_t> device_task_index(const remap::Order &order, int64_t width, int64_t height,
-                                       int block_threads);
+                                       int block_threads,
+                                       remap::RemapMath math = remap::RemapMath::fast);
 
 } // namespace cbi::kernels

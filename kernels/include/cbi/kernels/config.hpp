@@ -11,9 +11,11 @@ namespace cbi::kernels {
 
 // stencil: listing 3 on a 1D grid, the linear thread id remapped by --order.
 // stencil_2d: listing 3 on a 2D grid (the thesis's stencil_tile), no remap.
-// stencil_smem: the shared-memory tiled baseline (separable running sums in a 64x32 tile).
+// stencil_smem: the shared-memory tiled baseline (separable running sums in a 64x32 tile);
+//   --block-order applies.
 // matmul: listing 4 on a 1D grid, remapped by --order.
-// sgemm_tiled: block-tiled, register-blocked, double-buffered SGEMM after seed 000 (float only).
+// sgemm_tiled: block-tiled, register-blocked, double-buffered SGEMM after seed 000 (float only);
+//   --block-order applies.
 // cublas: cuBLAS Sgemm / Dgemm / GemmEx(fp16 in and out, fp32 accumulate), the ceiling.
 enum class KernelKind { stencil, stencil_2d, stencil_smem, matmul, sgemm_tiled, cublas };
 enum class ElemType { half, float32, float64 };
@@ -25,18 +27,21 @@ KernelKind parse_kernel(const std::string &text, const std::string &option = "--
 ElemType parse_type(const std::string &text, const std::string &option = "--type");
 int elem_bytes(ElemType t);
 bool is_stencil(KernelKind k);
-bool is_remapped(KernelKind k); // launched the thesis's way: 1D grid, --order applies
+bool is_remapped(KernelKind k);      // launched the thesis's way: 1D grid, --order applies
+bool is_block_ordered(KernelKind k); // tiled kernels whose thread blocks --block-order orders
 
 struct BenchConfig {
   KernelKind kernel = KernelKind::stencil;
-  remap::Order order;      // only for is_remapped kernels
-  int block_threads = 256; // 1D kernels: 32..1024 threads per block
-  int block_x = 32;        // stencil_2d: block width; block_threads / block_x rows
-  int64_t width = 4096;    // I_w: output columns
-  int64_t height = 4096;   // I_h: output rows
-  int stencil_w = 9;       // S_w (odd)
-  int stencil_h = 9;       // S_h (odd)
-  int64_t depth = 0;       // D for matmul (A is I_h x D, B is D x I_w); 0 means I_w
+  remap::Order order;                                   // only for is_remapped kernels
+  remap::RemapMath remap_math = remap::RemapMath::fast; // how --order's map divides
+  remap::Order block_order; // only for is_block_ordered kernels: CTA k computes tile map(k)
+  int block_threads = 256;  // 1D kernels: 32..1024 threads per block
+  int block_x = 32;         // stencil_2d: block width; block_threads / block_x rows
+  int64_t width = 4096;     // I_w: output columns
+  int64_t height = 4096;    // I_h: output rows
+  int stencil_w = 9;        // S_w (odd)
+  int stencil_h = 9;        // S_h (odd)
+  int64_t depth = 0;        // D for matmul (A is I_h x D, B is D x I_w); 0 means I_w
   ElemType type = ElemType::float32;
 
   bool check = true;    // compare with the CPU reference (in double) before timing

@@ -1,0 +1,172 @@
+#include "reproduce_data.hpp"
+
+#include "store.hpp"
+#include "thesis.hpp"
+
+#include "cbi/remap/order.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <filesystem>
+#include <iomanip>
+#include <limits>
+#include <optional>
+#include <sstream>
+
+namespace cbi::reproduce {
+
+namespace {
+
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+
+double number(const cli::Cell &c) {
+  if (const auto *i = std::get_if<int64_t>(&c))
+    return double(*i);
+  if (const auto *d = std::get_if<double>(&c))
+    return *d;
+  return kNaN;
+}
+
+// 0 for the naive order, W for column:W, nothing for other orders.
+std::optional<int> column_width(const remap::Order &o) {
+  const std::string text = remap::to_string(o);
+  if (text == "linear")
+    return 0;
+  const std::string prefix = "column:";
+  if (text.rfind(prefix, 0) == 0)
+    return std::stoi(text.substr(prefix.size()));
+  return std::nullopt;
+}
+
+} // namespace
+
+Values load(const std::string &path, const std::string &column) {
+  Values v;
+  if (!std::filesystem::exists(path))
+    return v;
+  const cli::Table t = sweep::read_csv(path);
+  const std::size_t c = sweep::column_index(column), order = sweep::column_index("order"),
+                    block = sweep::column_index("block"), size = sweep::column_index("size"),
+                    type = sweep::column_index("type");
+  for (const auto &row : t.rows) {
+    const double x = number(row[c]);
+    const std::string &order_text = std::get<std::string>(row[order]);
+    if (!std::isfinite(x) || order_text == "-")
+      continue;
+    const std::optional<int> width = column_width(remap::parse_order(order_text, "--input"));
+    if (!width)
+      continue;
+    v[{*width, std::stoi(std::get<std::string>(row[block])), std::get<std::string>(row[size]),
+       std::get<std::string>(row[type])}] = x;
+  }
+  return v;
+}
+
+double at(const Values &v, int width, int block, const std::string &size, const std::string &type) {
+  for (const auto &[k, x] : v)
+    if (k.width == width && k.block == block && (size.empty() || k.size == size) &&
+        (type.empty() || k.type == type))
+      return x;
+  return kNaN;
+}
+
+std::set<int> blocks_of(const Values &v) {
+  std::set<int> b;
+  for (const auto &[k, x] : v)
+    b.insert(k.block);
+  return b;
+}
+
+std::vector<std::string> sizes_of(const Values &v) {
+  std::vector<std::string> s;
+  for (const auto &[k, x] : v)
+    if (std::find(s.begin(), s.end(), k.size) == s.end())
+      s.push_back(k.size);
+  std::sort(s.begin(), s.end(), [](const std::string &a, const std::string &b) {
+    return std::atoll(a.c_str()) < std::atoll(b.c_str());
+  });
+  return s;
+}
+
+double best_relative(const Values &v, int block, const std::vector<int> &widths, int *best_width,
+                     const std::string &size, const std::string &type) {
+  const double naive = at(v, 0, block, size, type);
+  double best = kNaN;
+  for (int w : widths) {
+    const double x = at(v, w, block, size, type) / naive;
+    if (std::isfinite(x) && !(x >= best)) {
+      best = x;
+      if (best_width)
+        *best_width = w;
+    }
+  }
+  return best;
+}
+
+double best_gain(const Values &v, const std::vector<int> &widths) {
+  double naive = kNaN, column = kNaN;
+  for (const auto &[k, x] : v) {
+    if (k.width == 0 && !(x >= naive))
+      naive = x;
+    if (std::find(widths.begin(), widths.end(), k.width) != widths.end() && !(x >= column))
+      column = x;
+  }
+  return 1.0 - column / naive;
+}
+
+Trend trend(const Values &v, const std::vector<int> &widths) {
+  Trend t;
+  const std::set<int> blocks = blocks_of(v);
+  if (blocks.empty())
+    return t;
+  const int block = *blocks.begin();
+  for (const std::string &s : sizes_of(v)) {
+    const double b = best_relative(v, block, widths, nullptr, s);
+    if (std::isfinite(b))
+      t.best.push_back({s, b});
+  }
+  return t;
+}
+
+std::string trend_text(const Trend &t) {
+  std::string s;
+  for (const auto &[size, b] : t.best)
+    s += (s.empty() ? "" : ", ") + size + ": " + fixed(b, 3);
+  return s;
+}
+
+Values thesis_values(const std::string &figure) {
+  const thesis::Numbers &n = thesis::numbers();
+  const thesis::TimeTable &t = figure == "fig5.1a"  ? n.fig5_1a
+                               : figure == "fig5.2" ? n.fig5_2
+                                                    : n.fig5_1b;
+  Values v;
+  for (std::size_t r = 0; r < t.widths.size(); ++r)
+    for (std::size_t c = 0; c < thesis::blocks().size(); ++c)
+      v[{t.widths[r], thesis::blocks()[c], "", ""}] = t.ms[r][c];
+  return v;
+}
+
+std::string device_of(const std::string &csv) {
+  if (!std::filesystem::exists(csv))
+    return "";
+  const cli::Table t = sweep::read_csv(csv);
+  const std::size_t c = sweep::column_index("gpu_device");
+  for (const auto &row : t.rows)
+    if (const auto *s = std::get_if<std::string>(&row[c]); s && !s->empty())
+      return *s;
+  return "";
+}
+
+std::string fixed(double v, int decimals) {
+  if (!std::isfinite(v))
+    return "n/a";
+  std::ostringstream os;
+  os << std::fixed << std::setprecision(decimals) << v;
+  return os.str();
+}
+
+std::string pct(double fraction, int decimals) { return fixed(100.0 * fraction, decimals) + "%"; }
+
+} // namespace cbi::reproduce

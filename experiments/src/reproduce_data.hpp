@@ -1,0 +1,58 @@
+// reproduce's view of a sweep CSV: one value column as numbers keyed by (column width, block, size,
+// type), read through the sweep store (typed cells, orders parsed as remap::Order), and the helpers
+// the judge and the report share.
+#pragma once
+
+#include <map>
+#include <set>
+#include <string>
+#include <tuple>
+#include <utility>
+#include <vector>
+
+namespace cbi::reproduce {
+
+// naive (linear) = width 0.
+struct Key {
+  int width, block;
+  std::string size, type;
+  bool operator<(const Key &o) const {
+    return std::tie(width, block, size, type) < std::tie(o.width, o.block, o.size, o.type);
+  }
+};
+using Values = std::map<Key, double>;
+
+// The finite values of `column` in the sweep CSV at `path` (none when the file is absent). Rows
+// whose order is neither linear nor a column (tile, zigzag) are not part of the thesis's
+// comparisons and are left out.
+Values load(const std::string &path, const std::string &column);
+
+// The value at (width, block), optionally of one size and type; NaN when absent.
+double at(const Values &v, int width, int block, const std::string &size = "",
+          const std::string &type = "");
+std::set<int> blocks_of(const Values &v);
+std::vector<std::string> sizes_of(const Values &v); // ascending by N
+
+// min over `widths` of value/naive at one block; NaN without data.
+double best_relative(const Values &v, int block, const std::vector<int> &widths, int *best_width,
+                     const std::string &size = "", const std::string &type = "");
+// The fastest column run against the fastest naive run, each at its best block: 1 - column/naive.
+double best_gain(const Values &v, const std::vector<int> &widths);
+
+// The best relative value per size at the first block (Figs 5.3/5.4).
+struct Trend {
+  std::vector<std::pair<std::string, double>> best; // size -> best relative value
+};
+Trend trend(const Values &v, const std::vector<int> &widths);
+std::string trend_text(const Trend &t); // "256: 0.912, 512: 0.950"
+
+// The thesis's table as Values (width, block).
+Values thesis_values(const std::string &figure); // "fig5.1a", "fig5.1b", "fig5.2"
+
+// The first non-empty gpu_device of a sweep CSV, "" when none.
+std::string device_of(const std::string &csv);
+
+std::string fixed(double v, int decimals = 2); // "n/a" when not finite
+std::string pct(double fraction, int decimals = 1);
+
+} // namespace cbi::reproduce

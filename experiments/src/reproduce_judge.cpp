@@ -1,0 +1,150 @@
+#include "reproduce_judge.hpp"
+
+#include "thesis.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <sstream>
+
+namespace cbi::reproduce {
+
+namespace {
+
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+
+} // namespace
+
+Verdict judge_multiples(const std::vector<std::pair<std::string, const Values *>> &data,
+                        const std::string &what) {
+  int blocks = 0, beats = 0, narrow = 0;
+  std::string detail;
+  for (const auto &[name, v] : data) {
+    for (int b : blocks_of(*v)) {
+      const double naive = at(*v, 0, b), c32 = at(*v, 32, b), c4 = at(*v, 4, b), c8 = at(*v, 8, b);
+      double neighbour = INFINITY;
+      for (int w : {30, 31, 33, 34})
+        neighbour = std::min(neighbour, at(*v, w, b));
+      if (!std::isfinite(naive) || !std::isfinite(c32) || !std::isfinite(neighbour))
+        continue;
+      ++blocks;
+      beats += c32 < neighbour;
+      narrow += c4 / naive >= 1.5 && c8 / naive >= 1.2;
+    }
+    detail += (detail.empty() ? "" : "; ") + name;
+  }
+  if (blocks == 0)
+    return {"not measured", "no data for " + what + "."};
+  std::ostringstream why;
+  why << "Width 32 beat its neighbours (30, 31, 33, 34) in " << beats << " of " << blocks
+      << " block sizes, and widths 4 and 8 were at least 1.5x and 1.2x the naive " << what << " in "
+      << narrow << " of " << blocks << " (" << detail << ").";
+  if (beats == blocks && narrow == blocks)
+    return {"holds", why.str()};
+  if (2 * beats >= blocks || 2 * narrow >= blocks)
+    return {"partly holds", why.str()};
+  return {"does not hold", why.str()};
+}
+
+Verdict judge_matmul(const Values &v, const std::string &what) {
+  const std::vector<int> mid = {32, 64, 96, 128};
+  int better = 0, n = 0, best_w = 0, best_block = 0;
+  double best = kNaN;
+  for (int b : blocks_of(v)) {
+    int w = 0;
+    const double r = best_relative(v, b, mid, &w);
+    if (!std::isfinite(r))
+      continue;
+    ++n;
+    better += r < 1.0;
+    if (!(r >= best)) {
+      best = r;
+      best_w = w;
+      best_block = b;
+    }
+  }
+  if (n == 0)
+    return {"not measured", "no data."};
+  const std::string why = "A width of 32-128 beat naive " + what + " in " + std::to_string(better) +
+                          " of " + std::to_string(n) + " block sizes; the best, column " +
+                          std::to_string(best_w) + " at b" + std::to_string(best_block) + ", is " +
+                          pct(1.0 - best) + " below naive.";
+  return {better == n ? "holds" : better > 0 ? "partly holds" : "does not hold", why};
+}
+
+Verdict judge_trend(const Values &stencil, const Values &matmul, const std::string &what) {
+  const std::vector<int> widths = {32, 64, 128, 256, 512, 1024, 2048};
+  const Trend ts = trend(stencil, widths), tm = trend(matmul, widths);
+  if (ts.best.size() < 2 || tm.best.size() < 2)
+    return {"not measured", "fewer than two sizes."};
+  const bool s_ok = ts.best.back().second > ts.best.front().second;
+  const bool m_ok = tm.best.back().second < tm.best.front().second;
+  const std::string why = "Best " + what + " relative to naive by N — stencil: " + trend_text(ts) +
+                          "; matmul: " + trend_text(tm) + ". Stencil gains " +
+                          (s_ok ? "shrink" : "do not shrink") + " and matmul gains " +
+                          (m_ok ? "grow" : "do not grow") + " from the smallest to the largest N.";
+  return {s_ok && m_ok ? "holds" : s_ok || m_ok ? "partly holds" : "does not hold", why};
+}
+
+Verdict judge_counters(const CounterPair &c) {
+  if (!std::isfinite(c.l1_naive) || !std::isfinite(c.l1_column32))
+    return {"not measured", "no counters in the CSV."};
+  const bool l1_up = c.l1_column32 - c.l1_naive >= 20,
+             traffic_down = c.bytes_column32 < 0.5 * c.bytes_naive,
+             l2_down = c.l2_column32 < c.l2_naive;
+  const int ok = l1_up + traffic_down + l2_down;
+  return {ok == 3   ? "holds"
+          : ok >= 1 ? "partly holds"
+                    : "does not hold",
+          std::string("L1 hit rate ") +
+              (l1_up ? "rises by 20 points or more" : "does not rise by 20 points") +
+              ", L2→L1 traffic " + (traffic_down ? "at least halves" : "does not halve") +
+              ", L2 hit rate " + (l2_down ? "drops" : "does not drop") + " with column 32."};
+}
+
+Verdict judge_double(double best_double_gain) {
+  if (best_double_gain < 0)
+    return {"not measured", "no double runs."};
+  if (best_double_gain < 0.05)
+    return {"holds",
+            "no order beats naive by 5% or more in double (best " + pct(best_double_gain) + ")."};
+  return {"does not hold", "an order beats naive by " + pct(best_double_gain) + " in double."};
+}
+
+Verdict judge_conclusion(double gs, double gm) {
+  if (!std::isfinite(gs) || !std::isfinite(gm))
+    return {"not measured", "missing float grids."};
+  // Holds: within a factor of two of the thesis's figures; partly: both positive.
+  const thesis::Numbers &n = thesis::numbers();
+  const bool s_in = gs > n.stencil_gain / 2 &&
+                    gs<2 * n.stencil_gain, m_in = gm> n.matmul_gain / 2 && gm < 2 * n.matmul_gain;
+  return {s_in && m_in         ? "holds"
+          : (gs > 0 && gm > 0) ? "partly holds"
+                               : "does not hold",
+          "Fastest column run against fastest naive run: stencil " + pct(gs) + ", matmul " +
+              pct(gm) + " (holds: within a factor of two of " + pct(n.stencil_gain, 0) + " and " +
+              pct(n.matmul_gain, 0) + "; partly: both positive)."};
+}
+
+Verdict judge_model(const std::vector<ModelRow> &rows) {
+  int bounds = 0, bounds_ok = 0, estimates = 0, estimates_close = 0;
+  for (const ModelRow &r : rows) {
+    if (r.kind == "bound") {
+      ++bounds;
+      bounds_ok += double(r.simulated) <= r.model + 1e-9;
+    } else {
+      ++estimates;
+      estimates_close += std::abs(double(r.simulated) - r.model) <= 0.25 * r.model;
+    }
+  }
+  const std::string why = std::to_string(bounds_ok) + " of " + std::to_string(bounds) +
+                          " simulated fetch counts respect the model's upper bound; " +
+                          std::to_string(estimates_close) + " of " + std::to_string(estimates) +
+                          " estimates are within 25% of the simulation.";
+  return {bounds_ok == bounds && estimates_close == estimates ? "holds"
+          : bounds_ok + estimates_close > 0                   ? "partly holds"
+                                                              : "does not hold",
+          why};
+}
+
+} // namespace cbi::reproduce

@@ -1,0 +1,187 @@
+// reproduce's run: every part as a resumable sweep into the report folder, the plots and diagrams
+// drawn by cbi-viz when it is there (its stderr through a pipe), and the analytical model against
+// simulation; then the report.
+#include "reproduce_steps.hpp"
+
+#include "cbi/cli/command.hpp"
+#include "cbi/cli/csv.hpp"
+#include "cbi/cli/output.hpp"
+#include "cbi/sim/model.hpp"
+#include "reproduce_data.hpp"
+
+#include <cmath>
+#include <filesystem>
+#include <iostream>
+#include <sstream>
+#include <unistd.h>
+
+namespace cbi::reproduce {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+// Runs cbi-viz (plot or diagram) if this build has it; returns a note for the report.
+struct Viz {
+  std::string binary; // "" when absent
+  std::vector<std::string> log;
+  bool run(const std::vector<std::string> &args) {
+    std::string cmd = "cbi";
+    for (const std::string &a : args)
+      cmd += " " + shell_quote(a);
+    if (binary.empty()) {
+      log.push_back("- not run (no cbi-viz in this build): `" + cmd + "`");
+      return false;
+    }
+    std::vector<std::string> argv{binary};
+    argv.insert(argv.end(), args.begin(), args.end());
+    std::cerr << "+ " << cmd << "\n";
+    std::string err; // cbi-viz's stderr, through a pipe
+    const bool ok = cli::run_program(argv, &err) == 0;
+    err = err.substr(0, err.find('\n'));
+    log.push_back(std::string("- ") + (ok ? "" : "FAILED (" + err + "): ") + "`" + cmd + "`");
+    return ok;
+  }
+};
+
+// Lines-plot input: relative time (or traffic) against size, one series per order.
+void write_relative_csv(const std::string &path, const Values &v, const std::string &value_name) {
+  std::ostringstream os;
+  os << "order,size," << value_name << "\n";
+  for (const auto &[k, x] : v) {
+    if (k.width == 0)
+      continue;
+    const double naive = at(v, 0, k.block, k.size, k.type);
+    if (std::isfinite(naive) && naive > 0)
+      os << "column:" << k.width << "," << k.size << "," << x / naive << "\n";
+  }
+  cli::write_file_atomic(path, os.str());
+}
+
+// Model (§3.3-§4.4) against simulation on the thesis's small configurations.
+std::vector<ModelRow> model_rows(bool tiny) {
+  std::vector<ModelRow> rows;
+  (void)tiny; // Tables 3.1/3.2 are already small
+  for (const bool matmul : {false, true}) {
+    for (const std::string order : {"linear", "column:2", "column:4", "column:8", "column:16"}) {
+      sim::SimConfig c;
+      c.workload.kind = matmul ? sim::WorkloadKind::matmul : sim::WorkloadKind::stencil;
+      c.workload.width = c.workload.height = 16;
+      c.workload.depth = 16;
+      c.workload.boundary = sim::Boundary::none; // as the thesis's diagrams
+      c.order = remap::parse_order(order);
+      c.levels = {sim::CacheConfig{}};
+      c.levels[0].line_bytes = 16;
+      c.levels[0].capacity_lines = matmul ? 32 : 24;
+      const sim::ModelReport m = sim::analyze_model(c);
+      const sim::SimResult r = sim::simulate(c);
+      for (const sim::LevelModel &lm : m.levels) {
+        if (lm.fetch_kind == sim::FetchKind::none)
+          continue;
+        rows.push_back({c.workload.describe(), order, lm.fetch_reference,
+                        lm.fetch_kind == sim::FetchKind::upper_bound ? "bound" : "estimate",
+                        lm.fetches, r.levels[0].fetches});
+      }
+    }
+  }
+  return rows;
+}
+
+} // namespace
+
+int run(const Options &o) {
+  fs::create_directories(o.out_dir);
+  const std::string date = cli::utc_timestamp();
+  const std::vector<Part> parts = plan(o);
+  Viz viz;
+  if (!o.self_dir.empty() && access((o.self_dir + "/cbi-viz").c_str(), X_OK) == 0)
+    viz.binary = o.self_dir + "/cbi-viz";
+
+  RunRecord rec;
+  rec.date = date;
+  std::vector<std::string> &commands = rec.commands;
+  std::string &device = rec.device;
+  device = "none (simulator only)";
+  bool gpu_ran = false;
+  for (const Part &p : parts) {
+    const std::string csv = (fs::path(o.out_dir) / (p.name + ".csv")).string();
+    const std::string shown = sweep_command(p, p.name + ".csv");
+    std::cerr << "+ " << shown << "\n";
+    commands.push_back(shown);
+    sweep::RunOptions ro;
+    ro.backends = p.backends;
+    ro.output = csv;
+    ro.resume = true;
+    ro.jobs = o.jobs;
+    ro.progress = o.progress;
+    ro.meta = {{"command", shown}, {"date", date}};
+    const sweep::RunSummary s = sweep::run(p.grid, ro);
+    std::cerr << "  " << p.name << ": " << s.measured << " points measured, " << s.skipped
+              << " resumed, " << fixed(s.seconds, 1) << " s\n";
+    if (!s.device.empty()) {
+      device = s.device;
+      gpu_ran = true;
+    }
+  }
+  const std::string dir = o.out_dir;
+  auto csv = [&](const std::string &name) { return (fs::path(dir) / (name + ".csv")).string(); };
+  if (!gpu_ran) // a resumed run may have measured nothing new
+    for (const Part &p : parts)
+      if (p.backends.gpu && !device_of(csv(p.name)).empty()) {
+        device = device_of(csv(p.name));
+        gpu_ran = true;
+      }
+
+  // Plots and diagrams.
+  for (const char *preset : {"fig3.1", "fig3.2a", "fig3.2b", "fig3.3", "fig4.4", "fig4.6"})
+    viz.run({"diagram", "--preset", preset, "--output", dir + "/diagram-" + preset + ".png"});
+  for (const char *name : {"fig5.1a", "fig5.2", "fig5.1b"}) {
+    if (fs::exists(csv(std::string("gpu-") + name)))
+      viz.run({"plot", "heatmap", "--input", csv(std::string("gpu-") + name), "--output",
+               dir + "/gpu-" + name + ".png", "--value", "gpu_time_ms", "--title",
+               std::string(name) + ": time relative to naive (" + device + ")"});
+    if (fs::exists(csv(std::string("sim-") + name)))
+      viz.run({"plot", "heatmap", "--input", csv(std::string("sim-") + name), "--output",
+               dir + "/sim-" + name + ".png", "--value", "sim_l1_fetched_bytes", "--title",
+               std::string(name) + ": simulated L2->L1 bytes relative to naive"});
+  }
+  for (const char *name : {"fig5.3", "fig5.4"}) {
+    for (const std::string side : {"gpu", "sim"}) {
+      const std::string src = csv(side + "-" + name);
+      if (!fs::exists(src))
+        continue;
+      const std::string value = side == "gpu" ? "relative_time" : "relative_l1_fetched_bytes";
+      const std::string rel = csv(side + "-" + name + "-relative");
+      write_relative_csv(rel, load(src, side == "gpu" ? "gpu_time_ms" : "sim_l1_fetched_bytes"),
+                         value);
+      viz.run({"plot", "lines", "--input", rel, "--output", dir + "/" + side + "-" + name + ".png",
+               "--x", "size", "--y", value, "--series", "order", "--title",
+               std::string(name) + ": " + value + " against N (" +
+                   (side == "gpu" ? device : "simulator") + ")"});
+    }
+  }
+  if (fs::exists(csv("gpu-sec5.2")))
+    viz.run({"plot", "scatter", "--input", csv("gpu-sec5.2"), "--output", dir + "/scatter-l1.png",
+             "--x", "sim_l1_hit_pct", "--y", "gpu_l1_hit_pct", "--series", "order", "--title",
+             "simulated against measured L1 hit rate"});
+
+  // The model against simulation (result 6).
+  rec.model = model_rows(o.tiny);
+  const std::vector<ModelRow> &mrows = rec.model;
+  {
+    std::ostringstream os;
+    os << "workload,order,equation,kind,model_fetches,simulated_fetches\n";
+    for (const ModelRow &r : mrows)
+      os << cli::csv_escape(r.workload) << "," << r.order << "," << r.equation << "," << r.kind
+         << "," << r.model << "," << r.simulated << "\n";
+    cli::write_file_atomic(csv("model"), os.str());
+  }
+  rec.viz_log = viz.log;
+  rec.viz_built = !viz.binary.empty();
+  write_report(o, parts, rec);
+  std::cerr << "cbi reproduce: wrote " << dir << "/report.md (" << parts.size()
+            << " sweeps, device " << device << ")\n";
+  return 0;
+}
+
+} // namespace cbi::reproduce

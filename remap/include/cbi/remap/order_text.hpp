@@ -1,0 +1,108 @@
+// The host-only text side of the thread orders, generated from the registry (orders.hpp): parsing
+// ("column:32"), the canonical spelling, and the syntax line of the help text. Device code includes
+// dispatch.hpp instead, which holds nothing host-only.
+#pragma once
+
+#include "cbi/error.hpp"
+#include "cbi/parse.hpp"
+#include "cbi/remap/dispatch.hpp"
+
+#include <cstring>
+#include <string>
+
+namespace cbi::remap {
+
+namespace detail {
+
+template <std::size_t... I> std::string order_syntax_list(std::index_sequence<I...>) {
+  std::string s;
+  ((s += (I == 0 ? "" : ", "), s += OrderAt<I>::syntax), ...);
+  return s;
+}
+
+// Parses the text after "name:" by the order's parameter form.
+template <class O> Order parse_params(const std::string &arg, const std::string &option) {
+  if constexpr (O::form == ParamForm::extent) {
+    const auto [w, h] = parse_extent(arg, option, /*square_ok=*/true);
+    return Order::of(O::make(w, h));
+  } else {
+    return Order::of(O::make(parse_positive(arg, option), 0));
+  }
+}
+
+template <std::size_t I = 0>
+bool parse_named(const std::string &name, const std::string &arg, bool has_arg,
+                 const std::string &option, Order &out) {
+  if constexpr (I < Orders::size) {
+    using O = OrderAt<I>;
+    const bool named = name == O::name || (O::alias != nullptr && name == O::alias);
+    if (named && has_arg == (O::form != ParamForm::none)) {
+      if constexpr (O::form == ParamForm::none)
+        out = Order::of(O{});
+      else
+        out = parse_params<O>(arg, option);
+      return true;
+    }
+    return parse_named<I + 1>(name, arg, has_arg, option, out);
+  } else {
+    return false;
+  }
+}
+
+} // namespace detail
+
+// "linear, tile:T, tile:TWxTH, column:W, zigzag:W (T, TW, TH, W positive integers)".
+inline const char *order_syntax() {
+  static const std::string syntax =
+      detail::order_syntax_list(std::make_index_sequence<Orders::size>()) +
+      " (T, TW, TH, W positive integers)";
+  return syntax.c_str();
+}
+
+// Parses an order; throws UsageError naming `option` on anything else.
+inline Order parse_order(const std::string &text, const std::string &option = "--order") {
+  const auto colon = text.find(':');
+  const bool has_arg = colon != std::string::npos;
+  Order o;
+  if (!detail::parse_named(text.substr(0, colon), has_arg ? text.substr(colon + 1) : "", has_arg,
+                           option, o))
+    throw UsageError(option, "unknown order '" + text + "'; allowed: " + order_syntax());
+  return o;
+}
+
+// The canonical spelling, e.g. "column:32", "tile:16x4"; parse_order(to_string(o)) == o.
+inline std::string to_string(const Order &o) {
+  return visit(o, [](auto order) -> std::string {
+    using O = decltype(order);
+    const std::string name = O::name;
+    if constexpr (O::form == ParamForm::none)
+      return name;
+    else if constexpr (O::form == ParamForm::width)
+      return name + ":" + std::to_string(order.param_w());
+    else if (order.param_w() == order.param_h())
+      return name + ":" + std::to_string(order.param_w());
+    else
+      return name + ":" + std::to_string(order.param_w()) + "x" + std::to_string(order.param_h());
+  });
+}
+
+// "column" etc.: the order's name without its parameters.
+inline const char *kind_name(const Order &o) {
+  return visit(o, [](auto order) -> const char * { return decltype(order)::name; });
+}
+
+inline const char *to_string(RemapMath m) { return m == RemapMath::div ? "div" : "fast"; }
+
+inline const char *remap_math_syntax() { return "div, fast"; }
+
+// "div" or "fast"; throws UsageError naming `option` on anything else.
+inline RemapMath parse_remap_math(const std::string &text,
+                                  const std::string &option = "--remap-math") {
+  if (text == "div")
+    return RemapMath::div;
+  if (text == "fast")
+    return RemapMath::fast;
+  throw UsageError(option, "unknown remap math '" + text + "'; allowed: " + remap_math_syntax());
+}
+
+} // namespace cbi::remap

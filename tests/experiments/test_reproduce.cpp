@@ -1,0 +1,92 @@
+// reproduce's data and judge: orders come back from the CSV as remap::Order (tile:16x4 is not
+// column 16), and the verdicts follow their rules on constructed numbers.
+#include "reproduce_data.hpp"
+#include "reproduce_judge.hpp"
+#include "sweep.hpp"
+#include "thesis.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdio>
+#include <unistd.h>
+
+namespace {
+
+using namespace cbi;
+using namespace cbi::reproduce;
+
+TEST(ReproduceData, TileOrdersAreNotColumns) {
+  const std::string path = "/tmp/cbi_test_reproduce_" + std::to_string(getpid()) + ".csv";
+  sweep::Grid g = sweep::default_grid();
+  g.set("size", {"64"});
+  g.set("order", {"linear", "tile:16x4", "column:16"});
+  g.set("cache", {"size=2KiB,line=128"});
+  sweep::RunOptions ro;
+  ro.output = path;
+  ro.jobs = 1;
+  sweep::run(g, ro);
+  const cli::Table t = sweep::read_csv(path);
+  ASSERT_EQ(t.rows.size(), 3u);
+  const std::size_t misses = sweep::column_index("sim_l1_misses");
+  const Values v = load(path, "sim_l1_misses");
+  std::remove(path.c_str());
+  ASSERT_EQ(v.size(), 2u) << "linear and column:16; the tile order is left out";
+  EXPECT_EQ(at(v, 0, 256), double(std::get<int64_t>(t.rows[0][misses])));
+  EXPECT_EQ(at(v, 16, 256), double(std::get<int64_t>(t.rows[2][misses])))
+      << "column 16's value, not the tile's";
+}
+
+// Times per width at one block: naive 1, 32 fastest, its neighbours slower, 4 and 8 far slower.
+Values multiples(double c32, double c4) {
+  Values v;
+  for (const auto &[w, x] : std::vector<std::pair<int, double>>{
+           {0, 1.0}, {4, c4}, {8, 1.3}, {30, 1.2}, {31, 1.2}, {32, c32}, {33, 1.2}, {34, 1.2}})
+    v[{w, 256, "", ""}] = x;
+  return v;
+}
+
+TEST(ReproduceJudge, MultiplesOf32) {
+  const Values good = multiples(0.9, 2.0), slow32 = multiples(1.5, 2.0),
+               wide4 = multiples(0.9, 1.1);
+  EXPECT_EQ(judge_multiples({{"a", &good}}, "time").word, "holds");
+  EXPECT_EQ(judge_multiples({{"a", &slow32}}, "time").word, "partly holds");
+  EXPECT_EQ(judge_multiples({{"a", &slow32}, {"b", &wide4}}, "time").word, "partly holds");
+  const Values none;
+  EXPECT_EQ(judge_multiples({{"a", &none}}, "time").word, "not measured");
+}
+
+TEST(ReproduceJudge, ConclusionWithinAFactorOfTwo) {
+  const thesis::Numbers &n = thesis::numbers();
+  EXPECT_EQ(judge_conclusion(n.stencil_gain, n.matmul_gain).word, "holds");
+  EXPECT_EQ(judge_conclusion(3 * n.stencil_gain, n.matmul_gain).word, "partly holds");
+  EXPECT_EQ(judge_conclusion(-0.01, n.matmul_gain).word, "does not hold");
+  EXPECT_EQ(judge_conclusion(NAN, n.matmul_gain).word, "not measured");
+  EXPECT_EQ(judge_double(0.01).word, "holds");
+  EXPECT_EQ(judge_double(0.2).word, "does not hold");
+  EXPECT_EQ(judge_double(-1).word, "not measured");
+}
+
+TEST(ReproduceJudge, ModelBoundsAndEstimates) {
+  std::vector<ModelRow> rows = {{"s", "linear", "eq. 3.5", "bound", 100, 90},
+                                {"s", "column:4", "eq. 3.8", "estimate", 100, 110}};
+  EXPECT_EQ(judge_model(rows).word, "holds");
+  rows[0].simulated = 101; // over the bound
+  EXPECT_EQ(judge_model(rows).word, "partly holds");
+  rows[1].simulated = 200; // estimate off by 100%
+  EXPECT_EQ(judge_model(rows).word, "does not hold");
+}
+
+TEST(ThesisNumbers, TablesCoverEveryWidthAndBlock) {
+  const thesis::Numbers &n = thesis::numbers();
+  for (const thesis::TimeTable *t : {&n.fig5_1a, &n.fig5_1b, &n.fig5_2}) {
+    ASSERT_EQ(t->ms.size(), thesis::column_widths().size() + 1) << t->figure;
+    for (int w : t->widths)
+      for (int b : thesis::blocks())
+        EXPECT_TRUE(std::isfinite(t->at(w, b))) << t->figure << " " << w << " " << b;
+  }
+  // The thesis's own numbers under the conclusion's rule (fastest column against fastest naive).
+  EXPECT_NEAR(best_gain(thesis_values("fig5.1b"), thesis::column_widths()), 1 - 1.66 / 2.31, 1e-12);
+}
+
+} // namespace
