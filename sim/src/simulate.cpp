@@ -21,8 +21,8 @@ void validate(const SimConfig &c) {
                            " B elements; allowed: a multiple of --elem-bytes");
   }
   const remap::Order &o = c.order;
-  if (o.kind != remap::OrderKind::linear && (o.param_w < 1 || (o.kind == remap::OrderKind::tile &&
-                                                               o.param_h < 1)))
+  if (o.kind != remap::OrderKind::linear &&
+      (o.param_w < 1 || (o.kind == remap::OrderKind::tile && o.param_h < 1)))
     throw UsageError("--order", "width and tile sizes must be positive; allowed: " +
                                     std::string(remap::order_syntax()));
 }
@@ -31,29 +31,16 @@ SimResult simulate(const SimConfig &c, const Progress &progress) {
   validate(c);
   Hierarchy h(c.levels);
   const auto start = std::chrono::steady_clock::now();
-  const remap::Shape<int64_t> shape{c.workload.width, c.workload.height};
-  const int64_t threads = c.workload.tasks();
-  AccessGenerator gen(c.workload, h.level(0).config().unit_bytes(), c.granularity);
-  constexpr int64_t kChunk = 1 << 20;
-  // The L1 engine and the thread order are fixed once here, so the per-access path is inlined.
+  // The L1 engine is fixed once here, so the per-access path is inlined.
   detail::Engines::with_typed_access(h, [&](auto access) {
-    remap::visit(c.order, [&](auto order) {
-      for (int64_t begin = 0; begin < threads; begin += kChunk) {
-        const int64_t end = std::min(threads, begin + kChunk);
-        for (int64_t i = begin; i < end; ++i) {
-          const remap::Task<int64_t> t = order.map(i, shape);
-          gen.thread(t.x, t.y, [&access](uint64_t unit, int64_t count, bool) { access(unit, count); });
-        }
-        if (progress)
-          progress(end, threads);
-      }
-      return 0;
-    });
+    replay(
+        c, h.level(0).config().unit_bytes(), [](int64_t, remap::Task<int64_t>) {},
+        [&access](uint64_t unit, int64_t count, bool) { access(unit, count); }, progress);
   });
   SimResult r;
   r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   r.levels = h.stats();
-  r.threads = threads;
+  r.threads = c.workload.tasks();
   r.accesses = r.levels[0].accesses;
   return r;
 }
