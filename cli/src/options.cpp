@@ -35,7 +35,8 @@ std::string get(const po::variables_map &vm, const std::string &name, const std:
 
 void add_workload_options(po::options_description &desc) {
   desc.add_options()
-    ("workload", po::value<std::string>(), "stencil | matmul (default stencil)")
+    ("workload", po::value<std::string>(), "stencil | matmul | stencil3d (7-point, --size WxHxP; "
+                                           "simulator only); default stencil")
     ("size", po::value<std::string>(), "task grid WxH (or N for NxN): the output's I_w x I_h; "
                                        "default 16x16 (thesis Tables 3.1/3.2). N-d sizes WxHxD... "
                                        "fold into W x (H*D*...) (§4.1.2)")
@@ -50,13 +51,7 @@ void add_workload_options(po::options_description &desc) {
 
 sim::Workload workload_from(const po::variables_map &vm) {
   sim::Workload w;
-  const std::string kind = get(vm, "workload", "stencil");
-  if (kind == "stencil")
-    w.kind = sim::WorkloadKind::stencil;
-  else if (kind == "matmul")
-    w.kind = sim::WorkloadKind::matmul;
-  else
-    throw UsageError("--workload", "unknown workload '" + kind + "'; allowed: stencil, matmul");
+  w.kind = sim::parse_workload_kind(get(vm, "workload", "stencil"), "--workload");
   // N-d sizes fold into the 2D task grid (§4.1.2): the first extent stays horizontal, the rest
   // multiply into the vertical one.
   std::vector<int64_t> dims;
@@ -71,10 +66,17 @@ sim::Workload workload_from(const po::variables_map &vm) {
   const remap::Shape<int64_t> folded = remap::fold(dims.data(), static_cast<int>(dims.size()));
   w.width = folded.width;
   w.height = folded.height;
+  if (w.kind == sim::WorkloadKind::stencil3d) { // the workload folds its own I_w x I_h x P
+    if (dims.size() != 3)
+      throw UsageError("--size", "stencil3d needs a volume; allowed: WxHxP");
+    w.height = dims[1];
+  }
   const auto [sw, sh] = parse_extent(get(vm, "stencil", "7x7"), "--stencil", true, 1 << 15);
   w.stencil_w = sw;
   w.stencil_h = sh;
   w.depth = has(vm, "depth") ? parse_positive(get(vm, "depth", ""), "--depth", 1LL << 30) : w.width;
+  if (w.kind == sim::WorkloadKind::stencil3d)
+    w.depth = dims[2];
   const std::string eb = get(vm, "elem-bytes", "4");
   if (eb != "2" && eb != "4" && eb != "8")
     throw UsageError("--elem-bytes", "'" + eb + "' is not allowed; allowed: 2, 4, 8");
