@@ -148,8 +148,27 @@ sim::CacheConfig parse_level(const std::string &spec, const sim::Workload &w) {
   }
   if (c.capacity_lines == 0)
     throw UsageError("--level", "'" + spec + "' gives no capacity; allowed: size=BYTES or lines=N");
-  sim::validate(c, "--level");
+  try {
+    sim::validate(c);
+  } catch (const UsageError &e) {
+    throw UsageError("--level", e.what()); // every field of a level is set by its --level spec
+  }
   return c;
+}
+
+// The single-level option that sets a cache field.
+static std::string single_level_option(const std::string &field, const po::variables_map &vm) {
+  if (field == "cache.line_bytes")
+    return "--line-bytes";
+  if (field == "cache.capacity")
+    return has(vm, "cache-bytes") ? "--cache-bytes" : "--lines";
+  if (field == "cache.ways")
+    return "--ways";
+  if (field == "cache.sector_bytes")
+    return "--sector-bytes";
+  if (field == "cache.policy")
+    return "--policy";
+  return field;
 }
 
 std::vector<sim::CacheConfig> levels_from(const po::variables_map &vm, const sim::Workload &w) {
@@ -185,12 +204,16 @@ std::vector<sim::CacheConfig> levels_from(const po::variables_map &vm, const sim
     throw UsageError("--ways", std::to_string(c.capacity_lines) + " lines do not divide into whole "
                                    "sets of " + ways + " ways; allowed: 0 (fully associative) or a "
                                    "divisor of the line count");
-  c.policy = sim::parse_policy(get(vm, "policy", "lru"));
+  c.policy = sim::parse_policy(get(vm, "policy", "lru"), "--policy");
   if (has(vm, "sector-bytes"))
     c.sector_bytes = parse_positive(get(vm, "sector-bytes", ""), "--sector-bytes", 1 << 20);
   if (has(vm, "seed"))
     c.seed = static_cast<uint64_t>(parse_positive(get(vm, "seed", ""), "--seed", 1LL << 62));
-  sim::validate(c, c.sector_bytes ? "--sector-bytes" : "--line-bytes");
+  try {
+    sim::validate(c);
+  } catch (const UsageError &e) {
+    throw UsageError(single_level_option(e.option(), vm), e.what());
+  }
   return {c};
 }
 

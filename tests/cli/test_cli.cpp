@@ -49,6 +49,10 @@ TEST(Cli, BadValuesExitTwoWithOneLineNamingTheOption) {
       {"simulate --level size=32KiB,bogus=1", "--level"},
       {"simulate --size 1000000000 --stencil 999x999", "--size"},
       {"simulate --line-bytes 6", "--line-bytes"},
+      // sim names the field (cache.capacity); the CLI maps it to the option that set it.
+      {"simulate --cache-bytes 3GiB --line-bytes 1", ": --cache-bytes:"},
+      {"simulate --lines 64 --line-bytes 128 --sector-bytes 48", ": --sector-bytes:"},
+      {"simulate --level size=1KiB,line=128,sector=48", ": --level:"},
       {"simulate --nonsense", "--nonsense"},
       {"mrc --sizes 4,0", "--sizes"},
       {"analyze --threads x", "--threads"},
