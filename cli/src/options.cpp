@@ -1,5 +1,7 @@
 #include "cbi/cli/options.hpp"
 
+#include "cbi/sim/workloads.hpp"
+
 #include "cbi/remap/fold.hpp"
 
 #include <iostream>
@@ -33,10 +35,16 @@ std::string get(const po::variables_map &vm, const std::string &name, const std:
   return vm.count(name) ? vm[name].as<std::string>() : fallback;
 }
 
+// The registered workloads (sim/workloads.hpp), so that a new one needs no edit here.
+static const std::string &workload_help() {
+  static const std::string help = sim::workload_names() + " (default stencil); stencil3d takes "
+                                                          "--size WxHxP (P planes)";
+  return help;
+}
+
 void add_workload_options(po::options_description &desc) {
   desc.add_options()
-    ("workload", po::value<std::string>(), "stencil | matmul | stencil3d (7-point, --size WxHxP; "
-                                           "simulator only); default stencil")
+    ("workload", po::value<std::string>(), workload_help().c_str())
     ("size", po::value<std::string>(), "task grid WxH (or N for NxN): the output's I_w x I_h; "
                                        "default 16x16 (thesis Tables 3.1/3.2). N-d sizes WxHxD... "
                                        "fold into W x (H*D*...) (§4.1.2)")
@@ -63,20 +71,24 @@ sim::Workload workload_from(const po::variables_map &vm) {
     if (dims.size() == 1)
       dims.push_back(dims[0]);
   }
+  if (w.kind == sim::WorkloadKind::stencil3d) {
+    // The volume I_w x I_h x P; the workload folds it into the task grid itself.
+    if (dims.size() == 2 && get(vm, "size", "16x16").find('x') == std::string::npos)
+      dims.push_back(dims[0]);
+    if (dims.size() != 3)
+      throw UsageError("--size", "stencil3d needs a volume; allowed: WxHxP (or N for NxNxN)");
+  }
   const remap::Shape<int64_t> folded = remap::fold(dims.data(), static_cast<int>(dims.size()));
   w.width = folded.width;
   w.height = folded.height;
-  if (w.kind == sim::WorkloadKind::stencil3d) { // the workload folds its own I_w x I_h x P
-    if (dims.size() != 3)
-      throw UsageError("--size", "stencil3d needs a volume; allowed: WxHxP");
-    w.height = dims[1];
-  }
   const auto [sw, sh] = parse_extent(get(vm, "stencil", "7x7"), "--stencil", true, 1 << 15);
   w.stencil_w = sw;
   w.stencil_h = sh;
   w.depth = has(vm, "depth") ? parse_positive(get(vm, "depth", ""), "--depth", 1LL << 30) : w.width;
-  if (w.kind == sim::WorkloadKind::stencil3d)
+  if (w.kind == sim::WorkloadKind::stencil3d) {
+    w.height = dims[1];
     w.depth = dims[2];
+  }
   const std::string eb = get(vm, "elem-bytes", "4");
   if (eb != "2" && eb != "4" && eb != "8")
     throw UsageError("--elem-bytes", "'" + eb + "' is not allowed; allowed: 2, 4, 8");

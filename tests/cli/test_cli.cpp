@@ -149,3 +149,16 @@ TEST(Cli, NdSizesFoldIntoTheVerticalDimension) {
   EXPECT_EQ(bad.exit_code, 2);
   EXPECT_NE(bad.err.find("--size"), std::string::npos) << bad.err;
 }
+
+TEST(Cli, WorkloadsComeFromTheRegistry) {
+  // The 3-D 7-point stencil is reachable from the CLI without a CLI edit: --workload lists the
+  // registered workloads, and a volume WxHxP replays 7 loads per task.
+  const CliRun r = cbi_run("simulate --workload stencil3d --size 16x8x4 --format csv");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("," + std::to_string(7 * 16 * 8 * 4) + ","), std::string::npos) << r.out;
+  const CliRun flat = cbi_run("simulate --workload stencil3d --size 16x8");
+  EXPECT_EQ(flat.exit_code, 2);
+  EXPECT_NE(flat.err.find("--size"), std::string::npos) << flat.err;
+  const CliRun bad = cbi_run("simulate --workload fft");
+  EXPECT_NE(bad.err.find("stencil3d"), std::string::npos) << "allowed names come from sim";
+}
