@@ -7,6 +7,13 @@
 
 namespace cbi::sim {
 
+void validate(const remap::Order &o) {
+  if (o.kind != remap::OrderKind::linear &&
+      (o.param_w < 1 || (o.kind == remap::OrderKind::tile && o.param_h < 1)))
+    throw UsageError("--order", "width and tile sizes must be positive; allowed: " +
+                                    std::string(remap::order_syntax()));
+}
+
 void validate(const SimConfig &c) {
   validate(c.workload);
   if (c.levels.empty())
@@ -20,11 +27,7 @@ void validate(const SimConfig &c) {
                            std::to_string(c.workload.elem_bytes) +
                            " B elements; allowed: a multiple of --elem-bytes");
   }
-  const remap::Order &o = c.order;
-  if (o.kind != remap::OrderKind::linear &&
-      (o.param_w < 1 || (o.kind == remap::OrderKind::tile && o.param_h < 1)))
-    throw UsageError("--order", "width and tile sizes must be positive; allowed: " +
-                                    std::string(remap::order_syntax()));
+  validate(c.order);
 }
 
 SimResult simulate(const SimConfig &c, const Progress &progress) {

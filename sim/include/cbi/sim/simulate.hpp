@@ -22,6 +22,8 @@ struct SimConfig {
 // Checks the whole configuration (workload, every level, order parameters, unit sizes against the
 // element size). Throws UsageError naming the offending option.
 void validate(const SimConfig &c);
+// Order parameters: widths and tile sizes positive. Throws UsageError naming --order.
+void validate(const remap::Order &o);
 
 struct SimResult {
   std::vector<CacheStats> levels;
