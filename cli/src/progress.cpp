@@ -7,16 +7,20 @@
 
 namespace cbi::cli {
 
-ProgressBar::ProgressBar(int64_t total, bool enabled)
-    : m_total(total), m_enabled(enabled && total > 0), m_tty(isatty(2)),
+ProgressBar::ProgressBar(int64_t total, bool enabled, double total_work)
+    : m_total(total), m_total_work(total_work), m_enabled(enabled && total > 0), m_tty(isatty(2)),
       m_start(std::chrono::steady_clock::now()) {}
 
-void ProgressBar::update(int64_t done, const std::string &label) {
+void ProgressBar::update(int64_t done, const std::string &label, double done_work) {
   if (!m_enabled)
     return;
   const double elapsed =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - m_start).count();
-  const double eta = done > 0 ? elapsed / double(done) * double(m_total - done) : 0.0;
+  // Remaining time at the rate so far: per unit of work where the items differ in cost.
+  const bool by_work = m_total_work > 0 && done_work > 0;
+  const double eta = by_work    ? elapsed / done_work * (m_total_work - done_work)
+                     : done > 0 ? elapsed / double(done) * double(m_total - done)
+                                : 0.0;
   const int tenth = static_cast<int>(10 * done / m_total);
   if (!m_tty && tenth == m_last_tenth && done != m_total)
     return;

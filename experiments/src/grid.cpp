@@ -72,6 +72,13 @@ std::vector<Point> expand(const Grid &g) {
   return points;
 }
 
+std::string fingerprint(const Grid &g) {
+  std::string all = g.metrics ? "metrics\n" : "\n";
+  for (const Point &p : expand(g))
+    all += p.key() + "\n";
+  return hash_hex(all);
+}
+
 Shard parse_shard(const std::string &text, const std::string &option) {
   const auto slash = text.find('/');
   const std::string allowed = "allowed: k/n with 0 <= k < n, e.g. 0/4 ... 3/4";

@@ -30,9 +30,15 @@ Grid default_grid();
 // not apply to their kernel are kept once.
 std::vector<Point> expand(const Grid &g);
 
+// The grid's fingerprint (16 hex digits): a hash of every point's key in expansion order and of
+// whether counters are read. Two grids with the same fingerprint write the same rows, so a CSV
+// resumes or merges only into a run of its own grid.
+std::string fingerprint(const Grid &g);
+
 struct Shard {
   int64_t index = 0, count = 1; // shard `index` of `count`, 0-based
   bool contains(const Point &p) const { return p.index % count == index; }
+  std::string text() const { return std::to_string(index) + "/" + std::to_string(count); }
 };
 // "k/n" with 0 <= k < n; round-robin over the point index so every shard gets large and small
 // sizes.

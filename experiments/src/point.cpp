@@ -9,31 +9,39 @@
 
 namespace cbi::sweep {
 
-namespace {
-
-uint64_t fnv1a(const std::string &s) {
-  uint64_t h = 1469598103934665603ull;
+std::string hash_hex(const std::string &s) {
+  uint64_t h = 1469598103934665603ull; // FNV-1a 64
   for (unsigned char c : s) {
     h ^= c;
     h *= 1099511628211ull;
   }
-  return h;
+  std::ostringstream os;
+  os << std::hex << std::setw(16) << std::setfill('0') << h;
+  return os.str();
 }
-
-} // namespace
 
 std::string Point::key() const {
   std::string k;
-  for (const AxisDef &d : axis_defs())
-    k += (k.empty() ? "" : " ") + std::string(d.name) + "=" + axis_text(d, *this);
+  for (const AxisDef &d : axis_defs()) {
+    std::string v = axis_text(d, *this);
+    if (std::string(d.name) == "cache")
+      v = cache_levels(*this); // the levels, not the preset's name
+    k += (k.empty() ? "" : " ") + std::string(d.name) + "=" + v;
+  }
   return k;
 }
 
-std::string Point::id() const {
-  std::ostringstream os;
-  os << std::hex << std::setw(16) << std::setfill('0') << fnv1a(key());
-  return os.str();
+std::string cache_levels(const Point &p) {
+  // Table 3.1 (stencil, 24 lines) / Table 3.2 (matmul, 32 lines), L = 4 elements
+  if (p.cache == "table3")
+    return p.kernel == kernels::KernelKind::matmul ? "lines=32" : "lines=24";
+  for (const auto &[name, levels] : cache_presets())
+    if (p.cache == name)
+      return levels;
+  return p.cache;
 }
+
+std::string Point::id() const { return hash_hex(key()); }
 
 bool simulated(kernels::KernelKind k) {
   return k == kernels::KernelKind::stencil || k == kernels::KernelKind::matmul;
@@ -57,13 +65,7 @@ std::optional<sim::SimConfig> sim_config(const Point &p) {
   w.elem_bytes = kernels::elem_bytes(p.type);
   sim::validate(w);
   c.order = p.order.value_or(remap::Order{});
-  std::string spec = p.cache;
-  if (spec ==
-      "table3") // Table 3.1 (stencil, 24 lines) / Table 3.2 (matmul, 32 lines), L = 4 elements
-    spec = w.kind == sim::WorkloadKind::matmul ? "lines=32" : "lines=24";
-  for (const auto &[name, levels] : cache_presets())
-    if (spec == name && name != "table3")
-      spec = levels;
+  const std::string spec = cache_levels(p);
   c.levels.clear();
   try {
     for (const std::string &level : split_list(spec, '/'))

@@ -32,10 +32,18 @@ struct Point {
   std::string cache = "l1-64k";      // simulator cache: a preset or level specs joined by '/'
 
   // "kernel=stencil size=4096 stencil=9x9 depth=- ..." in axis order; an absent axis is spelled
-  // "-" here and in the CSV, so that equal configurations have equal keys.
+  // "-" here and in the CSV, so that equal configurations have equal keys. The cache is spelled
+  // by its levels (cache_levels), so a preset and its spelled-out levels are one point.
   std::string key() const;
   std::string id() const; // 16 hex digits: FNV-1a 64 of key()
 };
+
+// 16 hex digits: FNV-1a 64 of `s` (point ids, grid fingerprints).
+std::string hash_hex(const std::string &s);
+
+// The cache of `p` as level specs joined by '/': a preset ("l1-64k", "table3") resolved, anything
+// else as given.
+std::string cache_levels(const Point &p);
 
 // Kernels the simulator models: stencil and matmul.
 bool simulated(kernels::KernelKind k);

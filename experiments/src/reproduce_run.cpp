@@ -117,6 +117,12 @@ int run(const Options &o) {
     ro.progress = o.progress;
     ro.meta = {{"command", shown}, {"date", date}};
     const sweep::RunSummary s = sweep::run(p.grid, ro);
+    if (s.interrupted) {
+      std::cerr << "cbi reproduce: interrupted in " << p.name << ": " << s.skipped + s.measured
+                << " of " << s.points << " points saved in " << csv
+                << "; continue with:\n  " << o.command << "\n";
+      return 130;
+    }
     std::cerr << "  " << p.name << ": " << s.measured << " points measured, " << s.skipped
               << " resumed, " << fixed(s.seconds, 1) << " s\n";
     if (!s.device.empty()) {

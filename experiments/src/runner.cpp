@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <signal.h>
 #include <chrono>
 #include <condition_variable>
 #include <map>
@@ -86,7 +87,50 @@ private:
   std::vector<std::thread> m_workers;
 };
 
+// Set by SIGINT while a sweep runs: the runner stops after the row it is writing.
+std::atomic<bool> g_interrupted{false};
+
+extern "C" void on_sigint(int) { g_interrupted = true; }
+
+// SIGINT stops the sweep between rows while this lives; a second SIGINT kills as usual.
+class InterruptGuard {
+public:
+  InterruptGuard() {
+    g_interrupted = false;
+    struct sigaction sa {};
+    sa.sa_handler = on_sigint;
+    sa.sa_flags = SA_RESETHAND;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, &m_old);
+  }
+  ~InterruptGuard() { sigaction(SIGINT, &m_old, nullptr); }
+
+private:
+  struct sigaction m_old {};
+};
+
 } // namespace
+
+double work(const Point &p) {
+  // Accesses per thread: the stencil window plus the store, or matmul's 2 D loads plus the store.
+  const double threads = double(p.size.w) * double(p.size.h);
+  if (p.stencil)
+    return threads * (double(p.stencil->w) * double(p.stencil->h) + 1);
+  const double depth = p.depth && *p.depth > 0 ? double(*p.depth) : double(p.size.w);
+  return threads * (2 * depth + 1);
+}
+
+std::vector<std::optional<sim::SimConfig>> validate(const std::vector<Point> &points,
+                                                    const Backends &b) {
+  std::vector<std::optional<sim::SimConfig>> configs(points.size());
+  for (std::size_t i = 0; i < points.size(); ++i) {
+    if (b.sim)
+      configs[i] = sim_config(points[i]);
+    if (b.gpu)
+      kernels::validate(bench_config(points[i]));
+  }
+  return configs;
+}
 
 Backends parse_backends(const std::string &text, const std::string &option) {
   Backends b{false, false};
@@ -116,11 +160,10 @@ RunSummary run(const Grid &g, const RunOptions &opts) {
   const std::string backend = backend_name(opts.backends);
 
   // Everything that can be wrong with the request is found before a byte is written.
-  std::vector<std::optional<sim::SimConfig>> configs(mine.size());
-  if (opts.backends.sim)
-    for (std::size_t i = 0; i < mine.size(); ++i)
-      configs[i] = sim_config(mine[i]);
-  CsvStore store(opts.output, opts.resume, backend);
+  const std::vector<std::optional<sim::SimConfig>> configs = validate(mine, opts.backends);
+  const std::string grid_id = fingerprint(g);
+  const int64_t grid_points = static_cast<int64_t>(expand(g).size());
+  CsvStore store(opts.output, opts.resume, {backend, grid_id, opts.shard.text(), grid_points});
   std::vector<std::size_t> pending;
   for (std::size_t i = 0; i < mine.size(); ++i)
     if (!store.done_ids().count(mine[i].id()))
@@ -140,6 +183,10 @@ RunSummary run(const Grid &g, const RunOptions &opts) {
 
   std::vector<SimSlot> slots;
   std::vector<int> slot_of(mine.size(), -1);
+  // The ETA's weights: a simulation costs its accesses once (points that share it are free), a GPU
+  // point about its traffic.
+  std::vector<double> weight(mine.size(), 0.0);
+  double total_work = 0;
   {
     std::map<std::string, int> by_key;
     for (std::size_t i : pending) {
@@ -149,8 +196,14 @@ RunSummary run(const Grid &g, const RunOptions &opts) {
       if (fresh) {
         slots.emplace_back();
         slots.back().config = configs[i];
+        weight[i] += work(mine[i]);
       }
       slot_of[i] = it->second;
+    }
+    for (std::size_t i : pending) {
+      if (opts.backends.gpu)
+        weight[i] += work(mine[i]);
+      total_work += weight[i];
     }
   }
   unsigned jobs = opts.jobs > 0 ? static_cast<unsigned>(opts.jobs)
@@ -159,13 +212,21 @@ RunSummary run(const Grid &g, const RunOptions &opts) {
     --jobs; // leave the GPU host thread a core
   SimPool pool(std::move(slots), jobs);
 
-  cli::ProgressBar bar(static_cast<int64_t>(pending.size()), opts.progress || isatty(2));
+  cli::ProgressBar bar(static_cast<int64_t>(pending.size()), opts.progress || isatty(2),
+                       total_work);
   int64_t count = 0;
+  double done_work = 0;
+  InterruptGuard interrupt_guard;
   std::vector<std::vector<cli::Cell>> written; // for the JSON when the CSV goes to stdout
   const cli::Cell blank = std::string();
   for (std::size_t i : pending) {
+    if (g_interrupted) {
+      summary.interrupted = true;
+      break;
+    }
     const Point &p = mine[i];
-    std::vector<cli::Cell> row = {p.index, p.id(), backend};
+    std::vector<cli::Cell> row = {p.index, p.id(), backend, grid_id, grid_points,
+                                  opts.shard.text()};
     for (const AxisDef &d : axis_defs())
       row.push_back(axis_text(d, p));
     if (slot_of[i] >= 0) {
@@ -193,8 +254,11 @@ RunSummary run(const Grid &g, const RunOptions &opts) {
     if (store.to_stdout() && !opts.json.empty())
       written.push_back(row);
     ++summary.measured;
-    bar.update(++count, axis_text(axis_def("order"), p) + " b" + std::to_string(p.block_threads) +
-                            " " + axis_text(axis_def("size"), p));
+    done_work += weight[i];
+    bar.update(++count,
+               axis_text(axis_def("order"), p) + " b" + std::to_string(p.block_threads) + " " +
+                   axis_text(axis_def("size"), p),
+               done_work);
   }
   store.close();
   summary.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -214,7 +278,8 @@ RunSummary run(const Grid &g, const RunOptions &opts) {
          {"grid_description", g.description},
          {"backend", backend},
          {"device", summary.device.empty() ? "none (simulator)" : summary.device},
-         {"shard", std::to_string(opts.shard.index) + "/" + std::to_string(opts.shard.count)}});
+         {"grid_id", grid_id},
+         {"shard", opts.shard.text()}});
     std::ostringstream os;
     cli::print_json(os, t);
     cli::write_file_atomic(opts.json, os.str());

@@ -7,6 +7,7 @@
 #include "grid.hpp"
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -53,10 +54,21 @@ struct RunSummary {
   int64_t measured = 0;
   std::string device; // gpu device name, or "" for sim only
   double seconds = 0;
+  bool interrupted = false; // SIGINT stopped it; the rows measured so far are saved
 };
 
+// Checks every point as the run would (the simulator's configuration for the sim backend, the
+// kernels' for the gpu backend) and returns the simulator configurations. Throws UsageError naming
+// the option of the first bad value. `cbi sweep --dry-run` and run() share it.
+std::vector<std::optional<sim::SimConfig>> validate(const std::vector<Point> &points,
+                                                    const Backends &b);
+
+// The cost of a point in simulated accesses (threads x accesses per thread), the ETA's weight.
+double work(const Point &p);
+
 // Runs the shard of `g` and streams rows to opts.output. Throws UsageError for bad values before
-// anything is written, GpuUnavailable when the gpu backend cannot run.
+// anything is written, GpuUnavailable when the gpu backend cannot run. SIGINT during the run stops
+// it after the current row (summary.interrupted); a second SIGINT kills.
 RunSummary run(const Grid &g, const RunOptions &opts);
 
 // The GPU side, implemented in sweep_gpu.cpp when the kernels library is built.

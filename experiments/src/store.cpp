@@ -1,6 +1,7 @@
 #include "store.hpp"
 
 #include "axis.hpp"
+#include "grid.hpp"
 #include "cbi/cli/csv.hpp"
 #include "cbi/error.hpp"
 
@@ -11,6 +12,8 @@
 namespace cbi::sweep {
 
 namespace {
+
+constexpr std::size_t kFirstAxis = 6; // point, point_id, backend, grid_id, grid_points, shard
 
 // "42" -> 42, "0.5" -> 0.5, "true" -> true, anything else stays text.
 cli::Cell typed_cell(const std::string &s) {
@@ -41,7 +44,7 @@ std::string row_text(const std::vector<cli::Cell> &row) {
 
 const std::vector<std::string> &columns() {
   static const std::vector<std::string> cols = [] {
-    std::vector<std::string> c = {"point", "point_id", "backend"};
+    std::vector<std::string> c = {"point", "point_id", "backend", "grid_id", "grid_points", "shard"};
     for (const std::string &a : axis_names())
       c.push_back(a);
     for (const char *s :
@@ -67,9 +70,9 @@ cli::Table read_csv(const std::string &path) {
   const auto records = cli::read_complete_records(path);
   if (records.empty() || records[0] != columns())
     throw UsageError("--input", "'" + path +
-                                    "' is not a cbi sweep CSV (its header differs); "
-                                    "allowed: a CSV written by cbi sweep");
-  const std::size_t first_value = 3 + axis_defs().size();
+                                    "' is not a cbi sweep CSV of this version (its header "
+                                    "differs); allowed: a CSV written by this cbi sweep");
+  const std::size_t first_value = kFirstAxis + axis_defs().size();
   cli::Table t;
   t.columns = columns();
   for (std::size_t i = 1; i < records.size(); ++i) {
@@ -80,27 +83,74 @@ cli::Table read_csv(const std::string &path) {
     for (std::size_t c = 0; c < cells.size(); ++c)
       row.push_back(c < first_value ? cli::Cell(cells[c]) : typed_cell(cells[c]));
     row[0] = typed_cell(cells[0]);
+    row[4] = typed_cell(cells[4]);
     t.add_row(std::move(row));
   }
   return t;
 }
 
-cli::Table merge(const std::vector<std::string> &paths) {
+cli::Table merge(const std::vector<std::string> &paths, bool partial) {
   if (paths.empty())
     throw UsageError("--input", "no CSV files to merge; allowed: one or more shard CSVs");
   cli::Table out;
   out.columns = columns();
   std::set<std::string> ids;
-  int64_t duplicates = 0;
+  std::set<int64_t> indices, shards;
+  std::string grid_id, first;
+  int64_t points = 0, shard_count = 0, duplicates = 0;
   for (const std::string &p : paths) {
     cli::Table t = read_csv(p);
     for (auto &row : t.rows) {
+      const std::string id = std::get<std::string>(row[3]);
+      const Shard s = parse_shard(std::get<std::string>(row[5]), "--input");
+      if (grid_id.empty()) {
+        grid_id = id;
+        first = p;
+        points = std::get<int64_t>(row[4]);
+        shard_count = s.count;
+      } else if (id != grid_id || s.count != shard_count) {
+        throw UsageError("--input", "'" + p + "' holds grid " + id + " sharded " +
+                                        std::to_string(s.count) + " ways, '" + first +
+                                        "' grid " + grid_id + " sharded " +
+                                        std::to_string(shard_count) +
+                                        " ways; allowed: the shards of one sweep");
+      }
+      shards.insert(s.index);
+      indices.insert(std::get<int64_t>(row[0]));
       if (ids.insert(std::get<std::string>(row[1])).second)
         out.rows.push_back(std::move(row));
       else
         ++duplicates;
     }
   }
+  std::vector<std::string> missing_shards;
+  for (int64_t k = 0; k < shard_count; ++k)
+    if (!shards.count(k))
+      missing_shards.push_back(Shard{k, shard_count}.text());
+  std::vector<int64_t> missing_points;
+  for (int64_t i = 0; i < points; ++i)
+    if (!indices.count(i))
+      missing_points.push_back(i);
+  std::string missing;
+  if (!missing_shards.empty()) {
+    missing = "shard" + std::string(missing_shards.size() > 1 ? "s " : " ");
+    for (std::size_t i = 0; i < missing_shards.size(); ++i)
+      missing += (i ? ", " : "") + missing_shards[i];
+    missing += " missing; ";
+  }
+  if (!missing_points.empty()) {
+    missing += std::to_string(missing_points.size()) + " of " + std::to_string(points) +
+               " points missing (point";
+    for (std::size_t i = 0; i < missing_points.size() && i < 8; ++i)
+      missing += (i ? ", " : " ") + std::to_string(missing_points[i]);
+    missing += missing_points.size() > 8 ? ", ...)" : ")";
+  }
+  if (!missing.empty() && !partial)
+    throw UsageError("--input", "incomplete sweep: " + missing +
+                                    "; allowed: the CSVs of every shard, complete (resume "
+                                    "an interrupted one), or --partial to merge what is there");
+  if (!missing.empty())
+    std::cerr << "cbi sweep merge: partial: " << missing << "\n";
   auto index = [](const std::vector<cli::Cell> &r) {
     const auto *i = std::get_if<int64_t>(&r[0]);
     return i ? *i : int64_t{0};
@@ -108,11 +158,14 @@ cli::Table merge(const std::vector<std::string> &paths) {
   std::stable_sort(out.rows.begin(), out.rows.end(),
                    [&](const auto &a, const auto &b) { return index(a) < index(b); });
   out.meta = {{"merged_files", std::to_string(paths.size())},
+              {"grid_id", grid_id},
+              {"grid_points", std::to_string(points)},
+              {"missing_points", std::to_string(missing_points.size())},
               {"duplicate_rows_dropped", std::to_string(duplicates)}};
   return out;
 }
 
-CsvStore::CsvStore(const std::string &path, bool resume, const std::string &backend)
+CsvStore::CsvStore(const std::string &path, bool resume, const Identity &who)
     : m_path(path), m_to_stdout(path.empty() || path == "-") {
   if (resume && m_to_stdout)
     throw UsageError("--resume", "needs --output FILE.csv to continue; allowed: with --output");
@@ -129,9 +182,17 @@ CsvStore::CsvStore(const std::string &path, bool resume, const std::string &back
     const std::vector<std::string> &cells = records[i];
     if (cells.size() != columns().size())
       continue;
-    if (cells[2] != backend)
+    if (cells[2] != who.backend)
       throw UsageError("--resume", "'" + path + "' holds " + cells[2] + " rows, this run is " +
-                                       backend + "; allowed: the same --backend as the first run");
+                                       who.backend +
+                                       "; allowed: the same --backend as the first run");
+    if (cells[3] != who.grid_id || cells[5] != who.shard)
+      throw UsageError("--resume", "'" + path + "' holds grid " + cells[3] + " (" + cells[4] +
+                                       " points, shard " + cells[5] + "), this run is grid " +
+                                       who.grid_id + " (" + std::to_string(who.grid_points) +
+                                       " points, shard " + who.shard +
+                                       "); allowed: the same --grid, axis options and --shard "
+                                       "as the first run, or a new --output");
     m_done.insert(cells[1]);
   }
 }

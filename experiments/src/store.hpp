@@ -11,7 +11,8 @@
 
 namespace cbi::sweep {
 
-// The CSV schema: point identity (point, point_id, backend), the axis values, simulator columns
+// The CSV schema: point identity (point, point_id, backend), the grid's (grid_id: its fingerprint,
+// grid_points: its size, shard: "k/n"), the axis values, simulator columns
 // (sim_*) and GPU columns (gpu_*).
 const std::vector<std::string> &columns();
 std::size_t column_index(const std::string &name); // columns().size() when absent
@@ -21,16 +22,22 @@ std::size_t column_index(const std::string &name); // columns().size() when abse
 // and so is a damaged line. Throws UsageError naming --input.
 cli::Table read_csv(const std::string &path);
 
-// Joins shard CSVs: same header required, rows ordered by point index, duplicate point ids kept
-// once. Returns the merged table.
-cli::Table merge(const std::vector<std::string> &paths);
+// Joins shard CSVs: same header, grid and shard count required, rows ordered by point index,
+// duplicate point ids kept once. A missing shard or point is an error (UsageError naming --input,
+// listing them) unless `partial`, when it is reported on stderr. Returns the merged table.
+cli::Table merge(const std::vector<std::string> &paths, bool partial = false);
 
 // The stream a sweep writes: stdout, a new file with the header, or (resume) the complete rows of
 // an earlier run of the same backend, continued.
 class CsvStore {
 public:
+  // Who writes: rows of another backend, grid or shard are refused on --resume.
+  struct Identity {
+    std::string backend, grid_id, shard;
+    int64_t grid_points = 0;
+  };
   // Throws UsageError (--resume, --output) before anything is written.
-  CsvStore(const std::string &path, bool resume, const std::string &backend);
+  CsvStore(const std::string &path, bool resume, const Identity &who);
   // Point ids the file already holds (empty unless resuming).
   const std::set<std::string> &done_ids() const { return m_done; }
   // Opens the stream (after every check has passed): writes the header or drops an interrupted

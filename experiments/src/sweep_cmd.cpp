@@ -26,7 +26,9 @@ int cmd_sweep_merge(int argc, char **argv) {
   po::options_description desc("Options");
   desc.add_options()
     ("input", po::value<std::vector<std::string>>()->composing(), "shard CSVs (also positional)")
-    ("json", po::value<std::string>(), "also write the merged rows as JSON to this file");
+    ("json", po::value<std::string>(), "also write the merged rows as JSON to this file")
+    ("partial", po::bool_switch(), "merge even when shards or points are missing (listed on "
+                                   "stderr); without it a gap is an error");
   add_output_options(desc);
   po::options_description all = desc;
   all.add_options()("help,h", "show this help");
@@ -40,9 +42,11 @@ int cmd_sweep_merge(int argc, char **argv) {
   }
   if (vm.count("help")) {
     std::cout << "usage: cbi sweep merge [--output ALL.csv] SHARD.csv...\n\n"
-                 "Joins the CSVs of a sharded sweep (cbi sweep --shard k/n): the headers must "
-                 "match; rows are\nordered by point index as an unsharded run writes them, and "
-                 "a point present twice is kept once.\n\n"
+                 "Joins the CSVs of a sharded sweep (cbi sweep --shard k/n): every row must carry "
+                 "the same grid\nfingerprint (grid_id) and shard count; rows are ordered by "
+                 "point index as an unsharded run\nwrites them, and a point present twice is "
+                 "kept once. A missing shard or point is an error that\nlists them (--partial "
+                 "merges anyway).\n\n"
               << all
               << "\nExamples:\n"
                  "  cbi sweep merge --output fig5.1a.csv fig5.1a-*.csv\n"
@@ -53,7 +57,7 @@ int cmd_sweep_merge(int argc, char **argv) {
   if (!vm.count("input"))
     throw UsageError("--input", "no CSV files to merge; allowed: one or more shard CSVs");
   const Printer &format = has(vm, "format") ? format_from(vm) : find_printer("csv");
-  Table t = sweep::merge(vm["input"].as<std::vector<std::string>>());
+  Table t = sweep::merge(vm["input"].as<std::vector<std::string>>(), vm["partial"].as<bool>());
   std::ostringstream os;
   format.print(os, t);
   if (has(vm, "json")) {
@@ -87,7 +91,8 @@ int cmd_sweep(int argc, char **argv) {
   desc.add_options()
     ("grid", po::value<std::string>(), grid_text.c_str())
     ("list", po::bool_switch(), "list the built-in grids and cache presets, then exit")
-    ("dry-run", po::bool_switch(), "print the points (id and key) of this shard, run nothing")
+    ("dry-run", po::bool_switch(), "check every point as the run would, print them (index, id, "
+                                   "key) and the grid's fingerprint; run nothing")
     ("backend", po::value<std::string>(), "sim (default) | gpu | sim,gpu (both in one row)")
     ("kernel", po::value<std::string>(), "axis: stencil, matmul (both backends); stencil-2d, "
                                          "stencil-smem, sgemm-tiled, cublas (gpu only)")
@@ -182,13 +187,33 @@ int cmd_sweep(int argc, char **argv) {
   opts.meta = {{"command", "cbi sweep " + command_line(argc - 1, argv + 1)}, {"date", utc_timestamp()}};
 
   if (vm["dry-run"].as<bool>()) {
-    for (const sweep::Point &p : sweep::expand(g))
+    const std::vector<sweep::Point> all = sweep::expand(g);
+    std::vector<sweep::Point> mine;
+    for (const sweep::Point &p : all)
       if (opts.shard.contains(p))
-        std::cout << p.index << " " << p.id() << " " << p.key() << "\n";
+        mine.push_back(p);
+    sweep::validate(mine, opts.backends);
+    std::cout << "# grid " << g.name << ": grid_id " << sweep::fingerprint(g) << ", "
+              << all.size() << " points, shard " << opts.shard.text() << " holds "
+              << mine.size() << "\n";
+    for (const sweep::Point &p : mine)
+      std::cout << p.index << " " << p.id() << " " << p.key() << "\n";
     return 0;
   }
   try {
     const sweep::RunSummary s = sweep::run(g, opts);
+    if (s.interrupted) {
+      std::cerr << "cbi sweep: interrupted: " << s.skipped + s.measured << " of " << s.points
+                << " points saved";
+      if (opts.output == "-")
+        std::cerr << " (to stdout); to keep them next time, run with --output FILE.csv, and "
+                     "continue with --resume\n";
+      else
+        std::cerr << " in " << opts.output << " (" << s.measured
+                  << " this run); continue with:\n  " << opts.meta[0].second
+                  << (opts.resume ? "" : " --resume") << "\n";
+      return 130;
+    }
     std::cerr << "cbi sweep: grid " << g.name << ": " << s.measured << " points measured, "
               << s.skipped << " already in the CSV, " << format_cell(s.seconds) << " s"
               << (s.device.empty() ? "" : " on " + s.device) << "\n";

@@ -35,13 +35,47 @@ TEST(Point, KeyIsCanonicalAndStable) {
   g.set("order", {"naive", "column:32"});
   const std::vector<Point> points = expand(g);
   ASSERT_EQ(points.size(), 4u);
+  // The cache is keyed by its levels, not by the preset's name.
   EXPECT_EQ(points[0].key(), "kernel=stencil size=64x32 stencil=9x9 depth=- type=float block=256 "
-                             "order=linear cache=l1-64k");
+                             "order=linear cache=size=64KiB,line=128,sector=32");
   EXPECT_EQ(points[3].key(), "kernel=stencil size=128 stencil=9x9 depth=- type=float block=256 "
-                             "order=column:32 cache=l1-64k");
+                             "order=column:32 cache=size=64KiB,line=128,sector=32");
   // FNV-1a 64 of the key, as the CSVs of earlier sweeps carry it (--resume depends on it).
   EXPECT_EQ(points[0].id().size(), 16u);
   EXPECT_NE(points[0].id(), points[1].id());
+}
+
+TEST(Point, IdDerivesFromTheConfigurationNotThePresetName) {
+  Grid named = default_grid(), spelled = default_grid(), other = default_grid();
+  named.set("cache", {"l1-64k"});
+  spelled.set("cache", {"size=64KiB,line=128,sector=32"});
+  other.set("cache", {"l1-256k"});
+  EXPECT_EQ(expand(named)[0].id(), expand(spelled)[0].id());
+  EXPECT_EQ(fingerprint(named), fingerprint(spelled));
+  EXPECT_NE(expand(named)[0].id(), expand(other)[0].id());
+  // table3 means 24 lines for a stencil and 32 for matmul (Tables 3.1 and 3.2).
+  Grid t = default_grid();
+  t.set("cache", {"table3"});
+  t.set("kernel", {"stencil", "matmul"});
+  const std::vector<Point> p = expand(t);
+  ASSERT_EQ(p.size(), 2u);
+  EXPECT_EQ(cache_levels(p[0]), "lines=24");
+  EXPECT_EQ(cache_levels(p[1]), "lines=32");
+}
+
+TEST(Point, FingerprintChangesWithAnyAxisValueOrCounters) {
+  Grid g = default_grid();
+  const std::string base = fingerprint(g);
+  EXPECT_EQ(fingerprint(g), base);
+  Grid more = g;
+  more.set("order", {"linear", "column:32"});
+  EXPECT_NE(fingerprint(more), base);
+  Grid swapped = more;
+  swapped.set("order", {"column:32", "linear"}); // the same points, other indices
+  EXPECT_NE(fingerprint(swapped), fingerprint(more));
+  Grid metrics = g;
+  metrics.metrics = true;
+  EXPECT_NE(fingerprint(metrics), base);
 }
 
 TEST(Point, EqualPointsAfterDroppingAxesAreKeptOnce) {

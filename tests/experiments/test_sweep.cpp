@@ -13,6 +13,7 @@
 #include <map>
 #include <set>
 #include <sstream>
+#include <sys/wait.h>
 #include <string>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -106,11 +107,14 @@ Csv parse_csv(const std::string &text) {
 }
 
 // Rows without the wall-time column, which differs from run to run.
+// The rows without their timing and shard columns, which differ between equal runs.
 std::vector<std::vector<std::string>> timeless(const Csv &c) {
-  const std::size_t t = c.col("sim_seconds");
+  const std::size_t t = c.col("sim_seconds"), s = c.col("shard");
   std::vector<std::vector<std::string>> rows = c.rows;
-  for (auto &r : rows)
+  for (auto &r : rows) {
     r.erase(r.begin() + static_cast<std::ptrdiff_t>(t));
+    r.erase(r.begin() + static_cast<std::ptrdiff_t>(s));
+  }
   return rows;
 }
 
@@ -176,9 +180,86 @@ TEST(Sweep, ShardsMergedEqualUnsharded) {
   const Csv all = parse_csv(slurp(dir / "all.csv")), merged = parse_csv(slurp(dir / "merged.csv"));
   EXPECT_EQ(merged.header, all.header);
   EXPECT_EQ(timeless(merged), timeless(all));
-  // A shard given twice is kept once.
-  const CliRun twice = cbi("sweep merge " + (dir / "part0.csv") + " " + (dir / "part0.csv"));
+  // Missing shards and points are an error that lists them; --partial merges what is there, and
+  // a shard given twice is kept once.
+  const CliRun gap = cbi("sweep merge " + (dir / "part0.csv") + " " + (dir / "part2.csv"));
+  EXPECT_EQ(gap.exit_code, 2);
+  EXPECT_EQ(gap.out, "");
+  EXPECT_NE(gap.err.find("--input: incomplete sweep: shards 1/4, 3/4 missing; 3 of 6 points "
+                         "missing (point 1, 3, 5)"),
+            std::string::npos)
+      << gap.err;
+  const CliRun twice =
+      cbi("sweep merge --partial " + (dir / "part0.csv") + " " + (dir / "part0.csv"));
+  ASSERT_EQ(twice.exit_code, 0) << twice.err;
   EXPECT_EQ(parse_csv(twice.out).rows.size(), 2u);
+  EXPECT_NE(twice.err.find("partial: shards 1/4, 2/4, 3/4 missing; 4 of 6 points missing"),
+            std::string::npos)
+      << twice.err;
+}
+
+TEST(Sweep, MergeAndResumeRefuseAnotherGrid) {
+  TempDir dir;
+  ASSERT_EQ(cbi("sweep " + kSmall + " --output " + (dir / "a.csv")).exit_code, 0);
+  const std::string other = "--size 64 --stencil 3x3 --order linear,column:4 --cache table3";
+  ASSERT_EQ(cbi("sweep " + other + " --output " + (dir / "b.csv")).exit_code, 0);
+  const CliRun m = cbi("sweep merge " + (dir / "a.csv") + " " + (dir / "b.csv"));
+  EXPECT_EQ(m.exit_code, 2);
+  EXPECT_NE(m.err.find("allowed: the shards of one sweep"), std::string::npos) << m.err;
+  // Resuming a CSV with another grid (or another shard of it) appends nothing.
+  const std::string before = slurp(dir / "a.csv");
+  for (const std::string &args : {other, kSmall + " --shard 1/2"}) {
+    const CliRun r = cbi("sweep " + args + " --resume --output " + (dir / "a.csv"));
+    EXPECT_EQ(r.exit_code, 2) << args;
+    EXPECT_NE(r.err.find("cbi sweep: --resume: '" + (dir / "a.csv") + "' holds grid "),
+              std::string::npos)
+        << r.err;
+    EXPECT_EQ(slurp(dir / "a.csv"), before);
+  }
+  // Each row carries the grid's fingerprint, its size and the shard, as --dry-run reports them.
+  const CliRun dry = cbi("sweep " + kSmall + " --dry-run");
+  ASSERT_EQ(dry.exit_code, 0) << dry.err;
+  const Csv a = parse_csv(before);
+  EXPECT_NE(dry.out.find("grid_id " + a.at(0, "grid_id") + ", 6 points, shard 0/1 holds 6"),
+            std::string::npos)
+      << dry.out;
+  EXPECT_EQ(a.at(5, "grid_points"), "6");
+  EXPECT_EQ(a.at(5, "shard"), "0/1");
+}
+
+TEST(Sweep, DryRunRejectsWhatTheRunRejects) {
+  // A level smaller than one line: found by the simulator's configuration, at run and dry run.
+  const std::string bad = "--size 64 --cache size=64,line=128";
+  const CliRun run = cbi("sweep " + bad);
+  const CliRun dry = cbi("sweep " + bad + " --dry-run");
+  EXPECT_EQ(run.exit_code, 2) << run.err;
+  EXPECT_EQ(dry.exit_code, 2) << dry.out;
+  EXPECT_EQ(dry.err, run.err);
+  EXPECT_EQ(dry.out, "");
+}
+
+TEST(Sweep, InterruptSavesRowsAndSaysHowToResume) {
+  TempDir dir;
+  const std::string csv = dir / "int.csv";
+  const std::string args = "sweep --size 1024 --order linear,column:2,column:4,column:8,column:16,"
+                           "column:32,column:64,column:128 --stencil 3x3,5x5,7x7 --jobs 1 "
+                           "--output " + csv;
+  const std::string cmd = "timeout --preserve-status -s INT 1 " + bin_dir() + "/cbi " + args +
+                          " 2>" + (dir / "err.txt");
+  const int status = std::system(cmd.c_str());
+  ASSERT_TRUE(WIFEXITED(status));
+  EXPECT_EQ(WEXITSTATUS(status), 130);
+  const std::string err = slurp(dir / "err.txt");
+  const std::size_t saved = parse_csv(slurp(csv)).rows.size();
+  EXPECT_LT(saved, 24u);
+  EXPECT_NE(err.find("cbi sweep: interrupted: " + std::to_string(saved) + " of 24 points saved in " +
+                     csv),
+            std::string::npos)
+      << err;
+  EXPECT_NE(err.find("continue with:\n  cbi " + args + " --resume\n"), std::string::npos) << err;
+  const CliRun resumed = cbi(args + " --resume");
+  ASSERT_EQ(resumed.exit_code, 0) << resumed.err;
+  EXPECT_EQ(parse_csv(slurp(csv)).rows.size(), 24u);
 }
 
 TEST(Sweep, ResumeAfterInterruptedWrite) {
@@ -308,6 +389,7 @@ TEST(Reproduce, GpuSectionJudgesTheCsvItFinds) {
   // The points of the tiny gpu-fig5.1b part, from the sweep itself (ids and canonical values).
   const CliRun points = cbi("sweep --grid fig5.1b --size 64 --dry-run");
   ASSERT_EQ(points.exit_code, 0) << points.err;
+  const std::string grid_id = points.out.substr(points.out.find("grid_id ") + 8, 16);
   const Csv header = parse_csv(cbi("sweep --size 16 --order linear --cache table3").out);
   std::ofstream csv(out + "/gpu-fig5.1b.csv");
   for (std::size_t c = 0; c < header.header.size(); ++c)
@@ -315,7 +397,7 @@ TEST(Reproduce, GpuSectionJudgesTheCsvItFinds) {
   csv << "\n";
   int rows = 0;
   for (const std::string &line : split(points.out, '\n')) {
-    if (line.empty())
+    if (line.empty() || line[0] == '#')
       continue;
     const std::vector<std::string> f = split(line, ' '); // index id kernel=.. size=.. ...
     ASSERT_EQ(f.size(), 10u) << line;
@@ -326,9 +408,9 @@ TEST(Reproduce, GpuSectionJudgesTheCsvItFinds) {
     const auto b = std::find(blocks.begin(), blocks.end(), v["block"]) - blocks.begin();
     ASSERT_LT(w, 17) << line;
     ASSERT_LT(b, 6) << line;
-    csv << f[0] << "," << f[1] << ",gpu," << v["kernel"] << "," << v["size"] << ","
+    csv << f[0] << "," << f[1] << ",gpu," << grid_id << ",102,0/1," << v["kernel"] << "," << v["size"] << ","
         << v["stencil"] << "," << v["depth"] << "," << v["type"] << "," << v["block"] << ","
-        << v["order"] << "," << v["cache"] << ",,,,,,,,Fake GPU," << thesis[w][b]
+        << v["order"] << ",\"" << v["cache"] << "\",,,,,,,,Fake GPU," << thesis[w][b]
         << ",0.001,10,1,pass,0,,,,\n";
     ++rows;
   }

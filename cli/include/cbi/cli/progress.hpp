@@ -12,12 +12,14 @@ namespace cbi::cli {
 
 class ProgressBar {
 public:
-  ProgressBar(int64_t total, bool enabled);
-  // `done` of the total finished; `label` names the last one.
-  void update(int64_t done, const std::string &label);
+  // `total_work` > 0 weights the ETA by work (e.g. simulated accesses) instead of by items.
+  ProgressBar(int64_t total, bool enabled, double total_work = 0);
+  // `done` of the total finished, `done_work` of the total work; `label` names the last one.
+  void update(int64_t done, const std::string &label, double done_work = 0);
 
 private:
   int64_t m_total;
+  double m_total_work;
   bool m_enabled, m_tty;
   std::chrono::steady_clock::time_point m_start;
   int m_last_tenth = -1;
