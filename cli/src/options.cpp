@@ -1,5 +1,9 @@
 #include "cbi/cli/options.hpp"
 
+#include "cbi/cli/command.hpp"
+
+#include "cbi/sim/workloads.hpp"
+
 #include "cbi/remap/fold.hpp"
 
 #include <iostream>
@@ -33,9 +37,16 @@ std::string get(const po::variables_map &vm, const std::string &name, const std:
   return vm.count(name) ? vm[name].as<std::string>() : fallback;
 }
 
+// The registered workloads (sim/workloads.hpp), so that a new one needs no edit here.
+static const std::string &workload_help() {
+  static const std::string help = sim::workload_names() + " (default stencil); stencil3d takes "
+                                                          "--size WxHxP (P planes)";
+  return help;
+}
+
 void add_workload_options(po::options_description &desc) {
   desc.add_options()
-    ("workload", po::value<std::string>(), "stencil | matmul (default stencil)")
+    ("workload", po::value<std::string>(), workload_help().c_str())
     ("size", po::value<std::string>(), "task grid WxH (or N for NxN): the output's I_w x I_h; "
                                        "default 16x16 (thesis Tables 3.1/3.2). N-d sizes WxHxD... "
                                        "fold into W x (H*D*...) (§4.1.2)")
@@ -50,13 +61,7 @@ void add_workload_options(po::options_description &desc) {
 
 sim::Workload workload_from(const po::variables_map &vm) {
   sim::Workload w;
-  const std::string kind = get(vm, "workload", "stencil");
-  if (kind == "stencil")
-    w.kind = sim::WorkloadKind::stencil;
-  else if (kind == "matmul")
-    w.kind = sim::WorkloadKind::matmul;
-  else
-    throw UsageError("--workload", "unknown workload '" + kind + "'; allowed: stencil, matmul");
+  w.kind = sim::parse_workload_kind(get(vm, "workload", "stencil"), "--workload");
   // N-d sizes fold into the 2D task grid (§4.1.2): the first extent stays horizontal, the rest
   // multiply into the vertical one.
   std::vector<int64_t> dims;
@@ -68,6 +73,13 @@ sim::Workload workload_from(const po::variables_map &vm) {
     if (dims.size() == 1)
       dims.push_back(dims[0]);
   }
+  if (w.kind == sim::WorkloadKind::stencil3d) {
+    // The volume I_w x I_h x P; the workload folds it into the task grid itself.
+    if (dims.size() == 2 && get(vm, "size", "16x16").find('x') == std::string::npos)
+      dims.push_back(dims[0]);
+    if (dims.size() != 3)
+      throw UsageError("--size", "stencil3d needs a volume; allowed: WxHxP (or N for NxNxN)");
+  }
   const remap::Shape<int64_t> folded = remap::fold(dims.data(), static_cast<int>(dims.size()));
   w.width = folded.width;
   w.height = folded.height;
@@ -75,6 +87,10 @@ sim::Workload workload_from(const po::variables_map &vm) {
   w.stencil_w = sw;
   w.stencil_h = sh;
   w.depth = has(vm, "depth") ? parse_positive(get(vm, "depth", ""), "--depth", 1LL << 30) : w.width;
+  if (w.kind == sim::WorkloadKind::stencil3d) {
+    w.height = dims[1];
+    w.depth = dims[2];
+  }
   const std::string eb = get(vm, "elem-bytes", "4");
   if (eb != "2" && eb != "4" && eb != "8")
     throw UsageError("--elem-bytes", "'" + eb + "' is not allowed; allowed: 2, 4, 8");
@@ -146,8 +162,27 @@ sim::CacheConfig parse_level(const std::string &spec, const sim::Workload &w) {
   }
   if (c.capacity_lines == 0)
     throw UsageError("--level", "'" + spec + "' gives no capacity; allowed: size=BYTES or lines=N");
-  sim::validate(c, "--level");
+  try {
+    sim::validate(c);
+  } catch (const UsageError &e) {
+    throw UsageError("--level", e.what()); // every field of a level is set by its --level spec
+  }
   return c;
+}
+
+// The single-level option that sets a cache field.
+static std::string single_level_option(const std::string &field, const po::variables_map &vm) {
+  if (field == "cache.line_bytes")
+    return "--line-bytes";
+  if (field == "cache.capacity")
+    return has(vm, "cache-bytes") ? "--cache-bytes" : "--lines";
+  if (field == "cache.ways")
+    return "--ways";
+  if (field == "cache.sector_bytes")
+    return "--sector-bytes";
+  if (field == "cache.policy")
+    return "--policy";
+  return field;
 }
 
 std::vector<sim::CacheConfig> levels_from(const po::variables_map &vm, const sim::Workload &w) {
@@ -183,12 +218,16 @@ std::vector<sim::CacheConfig> levels_from(const po::variables_map &vm, const sim
     throw UsageError("--ways", std::to_string(c.capacity_lines) + " lines do not divide into whole "
                                    "sets of " + ways + " ways; allowed: 0 (fully associative) or a "
                                    "divisor of the line count");
-  c.policy = sim::parse_policy(get(vm, "policy", "lru"));
+  c.policy = sim::parse_policy(get(vm, "policy", "lru"), "--policy");
   if (has(vm, "sector-bytes"))
     c.sector_bytes = parse_positive(get(vm, "sector-bytes", ""), "--sector-bytes", 1 << 20);
   if (has(vm, "seed"))
     c.seed = static_cast<uint64_t>(parse_positive(get(vm, "seed", ""), "--seed", 1LL << 62));
-  sim::validate(c, c.sector_bytes ? "--sector-bytes" : "--line-bytes");
+  try {
+    sim::validate(c);
+  } catch (const UsageError &e) {
+    throw UsageError(single_level_option(e.option(), vm), e.what());
+  }
   return {c};
 }
 
@@ -207,8 +246,18 @@ sim::SimConfig sim_config_from(const po::variables_map &vm) {
   c.order = remap::parse_order(get(vm, "order", "linear"));
   c.granularity = parse_granularity(get(vm, "granularity", "exact"));
   c.levels = levels_from(vm, c.workload);
-  sim::validate(c);
+  validate(c, vm);
   return c;
+}
+
+void validate(const sim::SimConfig &c, const po::variables_map &vm) {
+  try {
+    sim::validate(c);
+  } catch (const UsageError &e) {
+    throw UsageError(has(vm, "level") ? option_for_field(e.option())
+                                      : single_level_option(e.option(), vm),
+                     e.what());
+  }
 }
 
 sim::Granularity parse_granularity(const std::string &text) {

@@ -2,7 +2,7 @@
 // SFML tools (diagram, view) live in the sibling binary cbi-viz so that this one needs no display
 // libraries and runs on GPU machines.
 #include "cbi/cli/command.hpp"
-#include "cbi/remap/order.hpp"
+#include "cbi/remap/order_text.hpp"
 
 #include <cstring>
 #include <iostream>

@@ -4,7 +4,6 @@
 #include "reproduce_steps.hpp"
 
 #include "cbi/cli/command.hpp"
-#include "cbi/cli/csv.hpp"
 #include "cbi/cli/output.hpp"
 #include "cbi/sim/model.hpp"
 #include "reproduce_data.hpp"
@@ -46,15 +45,17 @@ struct Viz {
 
 // Lines-plot input: relative time (or traffic) against size, one series per order.
 void write_relative_csv(const std::string &path, const Values &v, const std::string &value_name) {
-  std::ostringstream os;
-  os << "order,size," << value_name << "\n";
+  cli::Table t;
+  t.columns = {"order", "size", value_name};
   for (const auto &[k, x] : v) {
     if (k.width == 0)
       continue;
     const double naive = at(v, 0, k.block, k.size, k.type);
     if (std::isfinite(naive) && naive > 0)
-      os << "column:" << k.width << "," << k.size << "," << x / naive << "\n";
+      t.add_row({"column:" + std::to_string(k.width), k.size, x / naive});
   }
+  std::ostringstream os;
+  cli::print_csv(os, t);
   cli::write_file_atomic(path, os.str());
 }
 
@@ -169,11 +170,12 @@ int run(const Options &o) {
   rec.model = model_rows(o.tiny);
   const std::vector<ModelRow> &mrows = rec.model;
   {
-    std::ostringstream os;
-    os << "workload,order,equation,kind,model_fetches,simulated_fetches\n";
+    cli::Table t;
+    t.columns = {"workload", "order", "equation", "kind", "model_fetches", "simulated_fetches"};
     for (const ModelRow &r : mrows)
-      os << cli::csv_escape(r.workload) << "," << r.order << "," << r.equation << "," << r.kind
-         << "," << r.model << "," << r.simulated << "\n";
+      t.add_row({r.workload, r.order, r.equation, r.kind, r.model, r.simulated});
+    std::ostringstream os;
+    cli::print_csv(os, t);
     cli::write_file_atomic(csv("model"), os.str());
   }
   rec.viz_log = viz.log;

@@ -2,6 +2,7 @@
 #include "cbi/cli/options.hpp"
 #include "cbi/cli/progress.hpp"
 #include "cbi/cli/command.hpp"
+#include "cbi/sim/gpu_model.hpp"
 
 #include <iostream>
 #include <unistd.h>
@@ -27,13 +28,56 @@ Table simulation_table(const sim::SimConfig &c, const sim::SimResult &r) {
   return t;
 }
 
+// --model gpu: one row of Nsight-named counts and the predicted time (docs/gpu-model.md).
+Table gpu_table(const sim::GpuConfig &c, const sim::GpuResult &r) {
+  Table t;
+  t.title = "cbi simulate --model gpu: " + c.workload.describe() + ", order " +
+            remap::to_string(c.order) + ", block " + std::to_string(c.block_threads) + " on " +
+            c.device.name;
+  std::vector<Cell> row;
+  for (const auto &[name, value] : r.metrics.named()) {
+    t.columns.push_back(name);
+    if (name.find(".pct") != std::string::npos)
+      row.emplace_back(value);
+    else
+      row.emplace_back(static_cast<int64_t>(value));
+  }
+  const std::pair<const char *, double> times[] = {
+      {"predicted_ms", r.time.predicted_ms}, {"replay_ms", r.time.simulated_ms},
+      {"l1_bound_ms", r.time.l1_ms},         {"l2_bound_ms", r.time.l2_ms},
+      {"dram_bound_ms", r.time.dram_ms},     {"arithmetic_bound_ms", r.time.arithmetic_ms}};
+  for (const auto &[name, value] : times) {
+    t.columns.push_back(name);
+    row.emplace_back(value);
+  }
+  t.columns.push_back("bound");
+  row.emplace_back(r.time.bound);
+  t.add_row(std::move(row));
+  t.meta = {{"workload", c.workload.describe()},
+            {"order", remap::to_string(c.order)},
+            {"device", c.device.description},
+            {"block", std::to_string(c.block_threads)},
+            {"ctas", std::to_string(r.ctas)},
+            {"ctas_per_sm", std::to_string(r.ctas_per_sm)},
+            {"cycles", std::to_string(r.cycles)},
+            {"l1_pending_hits", std::to_string(r.metrics.l1_pending_hits)},
+            {"seconds", format_cell(r.seconds)}};
+  t.notes = {"counts named as Nsight Compute names them; a model, not a measurement "
+             "(docs/gpu-model.md says what it leaves out)"};
+  return t;
+}
+
 int cmd_simulate(int argc, char **argv) {
   po::options_description desc("Options");
   add_workload_options(desc);
   add_order_options(desc);
   desc.add_options()
     ("progress", po::bool_switch(), "print progress to stderr (on by default for long runs on a "
-                                    "terminal)");
+                                    "terminal)")
+    ("model", po::value<std::string>(), "sequential (one cache hierarchy, default) | gpu (SMs, "
+                                        "warps, coalescing, per-SM L1, shared L2; docs/gpu-model.md)")
+    ("device", po::value<std::string>(), "--model gpu: device row (cbi devices), default h100")
+    ("block", po::value<std::string>(), "--model gpu: threads per block, default 256");
   add_cache_options(desc);
   add_output_options(desc);
   po::variables_map vm;
@@ -49,8 +93,28 @@ int cmd_simulate(int argc, char **argv) {
                   "  cbi simulate --size 1024 --stencil 9x9 --level size=32KiB,line=128,ways=8 \\\n"
                   "               --level size=4MiB,line=128,ways=16 --format json\n"
                   "  cbi simulate --workload matmul --size 256 --order column:32 --line-bytes 128 "
-                  "--cache-bytes 128KiB --sector-bytes 32"))
+                  "--cache-bytes 128KiB --sector-bytes 32\n"
+                  "  cbi simulate --model gpu --device h100 --block 256 --workload matmul --size 1024 "
+                  "--order column:32"))
     return 0;
+  const std::string model = vm.count("model") ? vm["model"].as<std::string>() : "sequential";
+  if (model != "sequential" && model != "gpu")
+    throw UsageError("--model", "unknown model '" + model + "'; allowed: sequential, gpu");
+  if (model == "gpu") {
+    sim::GpuConfig g;
+    const sim::SimConfig base = sim_config_from(vm);
+    g.workload = base.workload;
+    g.order = base.order;
+    g.device = sim::find_device(vm.count("device") ? vm["device"].as<std::string>() : "h100");
+    g.block_threads =
+        vm.count("block") ? parse_positive(vm["block"].as<std::string>(), "--block", 1 << 20) : 256;
+    const sim::GpuResult r = sim::simulate_gpu(g);
+    emit(vm, gpu_table(g, r));
+    return 0;
+  }
+  for (const char *gpu_only : {"device", "block"})
+    if (vm.count(gpu_only))
+      throw UsageError(std::string("--") + gpu_only, "applies to --model gpu only");
   const sim::SimConfig c = sim_config_from(vm);
   const bool progress = (vm.count("progress") && vm["progress"].as<bool>()) ||
                         (isatty(2) && c.workload.accesses() > (int64_t{1} << 30));

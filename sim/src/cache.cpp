@@ -38,7 +38,7 @@ const char *to_string(Policy p) {
   }
 }
 
-Policy parse_policy(const std::string &text, const std::string &option) {
+Policy parse_policy(const std::string &text, const std::string &field) {
   if (text == "lru")
     return Policy::lru;
   if (text == "fifo")
@@ -47,7 +47,7 @@ Policy parse_policy(const std::string &text, const std::string &option) {
     return Policy::random;
   if (text == "volta")
     return Policy::volta;
-  throw UsageError(option, "unknown policy '" + text + "'; allowed: lru, fifo, random, volta");
+  throw UsageError(field, "unknown policy '" + text + "'; allowed: lru, fifo, random, volta");
 }
 
 std::string CacheConfig::describe() const {
@@ -59,25 +59,25 @@ std::string CacheConfig::describe() const {
   return s;
 }
 
-void validate(const CacheConfig &c, const std::string &option) {
+void validate(const CacheConfig &c, const std::string &field) {
   if (c.line_bytes < 1 || c.line_bytes > (1 << 20))
-    throw UsageError(option, "line size " + std::to_string(c.line_bytes) +
+    throw UsageError(field + ".line_bytes", "line size " + std::to_string(c.line_bytes) +
                                  " B is not allowed; allowed: 1 B to 1 MiB");
   if (c.capacity_lines < 1 || c.capacity_lines > (1LL << 31))
-    throw UsageError(option, "capacity of " + std::to_string(c.capacity_lines) +
+    throw UsageError(field + ".capacity", "capacity of " + std::to_string(c.capacity_lines) +
                                  " lines is not allowed; allowed: 1 to 2^31 lines");
   if (c.ways < 0 || c.ways > c.capacity_lines || c.capacity_lines % c.ways_effective() != 0)
-    throw UsageError(option, "capacity of " + std::to_string(c.capacity_lines) + " lines does not "
+    throw UsageError(field + ".ways", "capacity of " + std::to_string(c.capacity_lines) + " lines does not "
                                  "divide into whole sets of " + std::to_string(c.ways) +
                                  " ways; allowed: ways = 0 (fully associative) or a divisor of the "
                                  "line count");
   if (c.ways > kMaxArrayWays && c.sets() > 1)
-    throw UsageError(option, std::to_string(c.ways) + " ways is not supported with several sets; "
+    throw UsageError(field + ".ways", std::to_string(c.ways) + " ways is not supported with several sets; "
                                  "allowed: up to 64 ways, or 0 (fully associative)");
   if (c.sector_bytes != 0) {
     if (c.sector_bytes < 1 || c.line_bytes % c.sector_bytes != 0 ||
         c.line_bytes / c.sector_bytes > 8)
-      throw UsageError(option, "sector size " + std::to_string(c.sector_bytes) +
+      throw UsageError(field + ".sector_bytes", "sector size " + std::to_string(c.sector_bytes) +
                                    " B does not split the " + std::to_string(c.line_bytes) +
                                    " B line; allowed: a divisor giving 1 to 8 sectors per line");
   }

@@ -43,7 +43,7 @@ int64_t MissRatioCurve::misses(int64_t capacity_lines) const {
 MissRatioCurve miss_ratio_curve(const SimConfig &c, const Progress &progress) {
   validate(c);
   if (c.levels.size() != 1 || c.levels[0].sector_bytes != 0)
-    throw UsageError("--level", "a miss-ratio curve needs exactly one unsectored level; allowed: "
+    throw UsageError("cache.levels", "a miss-ratio curve needs exactly one unsectored level; allowed: "
                                 "one --line-bytes (capacity, ways and policy are ignored)");
   MissRatioCurve curve;
   curve.unit_bytes = c.levels[0].line_bytes;
@@ -100,22 +100,9 @@ MissRatioCurve miss_ratio_curve(const SimConfig &c, const Progress &progress) {
     }
   };
 
-  const remap::Shape<int64_t> shape{c.workload.width, c.workload.height};
-  const int64_t threads = c.workload.tasks();
-  AccessGenerator gen(c.workload, curve.unit_bytes, c.granularity);
-  constexpr int64_t kChunk = 1 << 20;
-  remap::visit(c.order, [&](auto order) {
-    for (int64_t begin = 0; begin < threads; begin += kChunk) {
-      const int64_t end = std::min(threads, begin + kChunk);
-      for (int64_t i = begin; i < end; ++i) {
-        const remap::Task<int64_t> t = order.map(i, shape);
-        gen.thread(t.x, t.y, [&](uint64_t unit, int64_t count, bool) { touch(unit, count); });
-      }
-      if (progress)
-        progress(end, threads);
-    }
-    return 0;
-  });
+  replay(
+      c, curve.unit_bytes, [](int64_t, remap::Task<int64_t>) {},
+      [&](uint64_t unit, int64_t count, bool) { touch(unit, count); }, progress);
   return curve;
 }
 

@@ -49,6 +49,11 @@ TEST(Cli, BadValuesExitTwoWithOneLineNamingTheOption) {
       {"simulate --level size=32KiB,bogus=1", "--level"},
       {"simulate --size 1000000000 --stencil 999x999", "--size"},
       {"simulate --line-bytes 6", "--line-bytes"},
+      // sim names the field (cache.capacity); the CLI maps it to the option that set it.
+      {"simulate --cache-bytes 3GiB --line-bytes 1", ": --cache-bytes:"},
+      {"simulate --lines 64 --line-bytes 128 --sector-bytes 48", ": --sector-bytes:"},
+      {"simulate --level size=1KiB,line=128,sector=48", ": --level:"},
+      {"simulate --level size=96,line=6", ": --level:"}, // it named --line-bytes before
       {"simulate --nonsense", "--nonsense"},
       {"mrc --sizes 4,0", "--sizes"},
       {"analyze --threads x", "--threads"},
@@ -144,4 +149,17 @@ TEST(Cli, NdSizesFoldIntoTheVerticalDimension) {
   const CliRun bad = cbi_run("simulate --size 16x0x4");
   EXPECT_EQ(bad.exit_code, 2);
   EXPECT_NE(bad.err.find("--size"), std::string::npos) << bad.err;
+}
+
+TEST(Cli, WorkloadsComeFromTheRegistry) {
+  // The 3-D 7-point stencil is reachable from the CLI without a CLI edit: --workload lists the
+  // registered workloads, and a volume WxHxP replays 7 loads per task.
+  const CliRun r = cbi_run("simulate --workload stencil3d --size 16x8x4 --format csv");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("," + std::to_string(7 * 16 * 8 * 4) + ","), std::string::npos) << r.out;
+  const CliRun flat = cbi_run("simulate --workload stencil3d --size 16x8");
+  EXPECT_EQ(flat.exit_code, 2);
+  EXPECT_NE(flat.err.find("--size"), std::string::npos) << flat.err;
+  const CliRun bad = cbi_run("simulate --workload fft");
+  EXPECT_NE(bad.err.find("stencil3d"), std::string::npos) << "allowed names come from sim";
 }

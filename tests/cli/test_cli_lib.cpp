@@ -5,6 +5,7 @@
 #include "cbi/cli/output.hpp"
 #include "cbi/error.hpp"
 #include "cbi/parse.hpp"
+#include "cbi/sim/cache.hpp"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -157,6 +158,37 @@ TEST(CliPrinters, TerminalTableAlignsColumns) {
   EXPECT_NE(text.find("sample\n  device: none\n"), std::string::npos) << text;
   EXPECT_NE(text.find("tile:16x4              316       nan  false\n"), std::string::npos) << text;
   EXPECT_NE(text.find("note: a note\n"), std::string::npos);
+}
+
+} // namespace
+
+namespace {
+
+// sim names the field that is wrong; the boundary maps fields to the options that set them.
+std::string field_of(const cbi::sim::CacheConfig &c) {
+  try {
+    cbi::sim::validate(c);
+  } catch (const cbi::UsageError &e) {
+    return e.option();
+  }
+  return "";
+}
+
+TEST(CliErrors, SimNamesFieldsTheCliNamesOptions) {
+  cbi::sim::CacheConfig c{128, 64, 0, cbi::sim::Policy::lru};
+  EXPECT_EQ(field_of(c), "");
+  c.ways = 3;
+  EXPECT_EQ(field_of(c), "cache.ways");
+  c.ways = 0;
+  c.sector_bytes = 48;
+  EXPECT_EQ(field_of(c), "cache.sector_bytes");
+  c.sector_bytes = 0;
+  c.line_bytes = 1 << 21;
+  EXPECT_EQ(field_of(c), "cache.line_bytes");
+  EXPECT_EQ(cbi::cli::option_for_field("cache.capacity"), "--level");
+  EXPECT_EQ(cbi::cli::option_for_field("workload.size"), "--size");
+  EXPECT_EQ(cbi::cli::option_for_field("workload.elem_bytes"), "--elem-bytes");
+  EXPECT_EQ(cbi::cli::option_for_field("--order"), "--order") << "options pass through";
 }
 
 } // namespace

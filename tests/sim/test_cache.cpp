@@ -1,6 +1,7 @@
 // The fast cache engines (sim/src/engine.hpp: ring-ordered sets, 32-bit SIMD tags, hashed fully
 // associative storage) against a deliberately plain reference model, on random access streams and
-// random geometries; plus issue 2's exact counts from independent simulators (pycachesim, DineroIV).
+// random geometries; plus issue 2's exact counts from independent simulators (pycachesim,
+// DineroIV).
 #include "cbi/sim/hierarchy.hpp"
 #include "cbi/sim/simulate.hpp"
 
@@ -90,7 +91,8 @@ CacheConfig random_geometry(std::mt19937_64 &rng, Policy policy) {
   c.line_bytes = int64_t{16} << (rng() % 4); // 16..128
   const int64_t ways_choices[] = {0, 1, 2, 3, 4, 5, 8, 12, 16, 32, 64};
   c.ways = ways_choices[rng() % std::size(ways_choices)];
-  const int64_t sets = c.ways == 0 ? 1 : 1 + static_cast<int64_t>(rng() % 9); // not only powers of 2
+  const int64_t sets =
+      c.ways == 0 ? 1 : 1 + static_cast<int64_t>(rng() % 9); // not only powers of 2
   c.capacity_lines = c.ways == 0 ? 1 + static_cast<int64_t>(rng() % 300) : c.ways * sets;
   if (rng() % 3 == 0 && c.line_bytes >= 64)
     c.sector_bytes = 32;
@@ -237,6 +239,83 @@ TEST(Hierarchy, TwoLevelsMatchChainedReferences) {
   }
 }
 
+// A plain chain of reference caches: an access to level k's unit that misses asks level k+1 for
+// that unit's bytes, one level-(k+1) unit at a time. Returns the level that served it (levels() =
+// memory).
+int chained_access(std::vector<ReferenceCache> &refs, const std::vector<CacheConfig> &cfg,
+                   std::size_t k, uint64_t unit) {
+  if (refs[k].access(unit))
+    return static_cast<int>(k);
+  if (k + 1 == refs.size())
+    return static_cast<int>(k) + 1;
+  const int64_t ub = cfg[k].unit_bytes(), below = cfg[k + 1].unit_bytes();
+  const int64_t first = static_cast<int64_t>(unit) * ub;
+  int served = static_cast<int>(k) + 1;
+  for (int64_t b = first / below * below; b < first + ub; b += below)
+    served = std::max(served, chained_access(refs, cfg, k + 1, static_cast<uint64_t>(b / below)));
+  return served;
+}
+
+TEST(Hierarchy, ThreeAndFourLevelsMatchAPlainChainWithMixedLineAndSectorSizes) {
+  // Issue 12's bug: L3 was charged for the whole byte range between the first and last unit that
+  // L2 missed, L2's hits between them included.
+  std::mt19937_64 rng(12);
+  int64_t lower_level_accesses = 0;
+  for (int trial = 0; trial < 200; ++trial) {
+    const int levels = 3 + trial % 2;
+    std::vector<CacheConfig> cfg;
+    for (int k = 0; k < levels; ++k) {
+      CacheConfig c;
+      c.line_bytes = int64_t{16} << (rng() % 4); // 16..128, in any order between levels
+      const int64_t ways[] = {0, 1, 2, 4};
+      c.ways = ways[rng() % 4];
+      c.capacity_lines = c.ways == 0 ? 1 + static_cast<int64_t>(rng() % 40)
+                                     : c.ways * (1 + static_cast<int64_t>(rng() % 8));
+      if (c.line_bytes >= 64 && rng() % 2)
+        c.sector_bytes = 32;
+      cfg.push_back(c);
+    }
+    sim::Hierarchy h(cfg);
+    std::vector<ReferenceCache> refs;
+    for (const CacheConfig &c : cfg)
+      refs.emplace_back(c);
+    const uint64_t span = static_cast<uint64_t>(cfg[0].capacity_lines) * 8 + 16;
+    for (uint64_t u : random_stream(rng, 3000, span, 0))
+      ASSERT_EQ(h.access(u), chained_access(refs, cfg, 0, u)) << "trial " << trial;
+    const auto stats = h.stats();
+    for (int k = 0; k < levels; ++k) {
+      EXPECT_EQ(stats[k].accesses, refs[k].accesses) << "trial " << trial << " L" << k + 1;
+      EXPECT_EQ(stats[k].misses, refs[k].misses) << "trial " << trial << " L" << k + 1;
+      EXPECT_EQ(stats[k].evictions, refs[k].evictions) << "trial " << trial << " L" << k + 1;
+    }
+    lower_level_accesses += stats[2].accesses;
+  }
+  EXPECT_GT(lower_level_accesses, 0) << "the streams never reached L3";
+}
+
+TEST(Hierarchy, IssueTwelveExampleChargesL3OnlyForWhatL2Missed) {
+  // cbi simulate --workload matmul --size 5x1 --depth 6 --order zigzag:3 --level lines=1,line=64
+  //   --level lines=5,line=16,ways=1 --level lines=256,line=16 gave 129 L2 misses, 132 L3 accesses.
+  sim::SimConfig c;
+  c.workload.kind = sim::WorkloadKind::matmul;
+  c.workload.width = 5;
+  c.workload.height = 1;
+  c.workload.depth = 6;
+  c.order = remap::parse_order("zigzag:3");
+  CacheConfig l1, l2, l3;
+  l1.line_bytes = 64;
+  l1.capacity_lines = 1;
+  l2.line_bytes = 16;
+  l2.capacity_lines = 5;
+  l2.ways = 1;
+  l3.line_bytes = 16;
+  l3.capacity_lines = 256;
+  c.levels = {l1, l2, l3};
+  const sim::SimResult r = sim::simulate(c);
+  EXPECT_EQ(r.levels[2].accesses, r.levels[1].misses); // equal unit sizes: one access per miss
+  EXPECT_EQ(r.levels[1].accesses, r.levels[0].misses * 4);
+}
+
 // Issue 2, section 6: a 9x9 clamped stencil on a 1024x1024 float array in linear order, 84,934,656
 // loads; the miss counts come from pycachesim and DineroIV.
 sim::SimConfig reference_trace(std::vector<CacheConfig> levels) {
@@ -267,7 +346,8 @@ TEST(ExactCounts, IssueTwoReferenceTrace) {
     EXPECT_EQ(r.levels[0].misses, 32768) << ways << "-way"; // (b) 256 KiB, 128 B lines
   }
   {
-    const auto r = sim::simulate(reference_trace({level(32 << 10, 128, 8), level(4 << 20, 128, 16)}));
+    const auto r =
+        sim::simulate(reference_trace({level(32 << 10, 128, 8), level(4 << 20, 128, 16)}));
     EXPECT_EQ(r.levels[0].misses, 11371328); // (c) L1 32 KiB 8-way
     EXPECT_EQ(r.levels[1].accesses, 11371328);
     EXPECT_EQ(r.levels[1].misses, 32768); // L2 4 MiB 16-way

@@ -117,12 +117,19 @@ TEST(Diagram, StatsStripMatchesGolden) {
     for (const std::string &line : stats_lines(grids[0]))
       text += "  " + line + "\n";
   }
+  // Every access (what ncu counts): the same flags, another quantity with another name.
+  const auto exact =
+      build_panels(parse_diagram_args(preset_args("fig3.1", {"--granularity", "exact"})), false);
+  text += "fig3.1 --granularity exact\n";
+  for (const std::string &line : stats_lines(exact[0]))
+    text += "  " + line + "\n";
   EXPECT_EQ(text, slurp(std::string(CBI_SOURCE_DIR) + "/tests/viz/golden/stats.txt"));
 }
 
 TEST(Diagram, LevelsColourTheServingLevel) {
-  const auto req = parse_diagram_args({"cbi diagram", "--size", "24", "--stencil", "5x5", "--level",
-                                       "lines=12,line=16", "--level", "lines=64,line=32"});
+  const auto req =
+      parse_diagram_args({"cbi diagram", "--size", "24", "--stencil", "5x5", "--level",
+                          "lines=12,line=16", "--level", "lines=64,line=32", "--bin", "1x1"});
   const auto grids = build_panels(req, false);
   const Grid &g = grids[0];
   ASSERT_EQ(g.levels(), 2);
@@ -141,8 +148,8 @@ TEST(Diagram, LevelsColourTheServingLevel) {
 }
 
 TEST(Diagram, ExactGranularityHasOneColumnPerAccess) {
-  const auto req = parse_diagram_args(
-      {"cbi diagram", "--size", "8", "--stencil", "3x3", "--granularity", "exact", "--lines", "6"});
+  const auto req = parse_diagram_args({"cbi diagram", "--size", "8", "--stencil", "3x3",
+                                       "--granularity", "exact", "--lines", "6", "--bin", "1x1"});
   const auto grids = build_panels(req, false);
   const sim::SimResult truth = sim::simulate(req.panels[0].sim);
   EXPECT_EQ(grids[0].cols, truth.accesses);
@@ -151,9 +158,10 @@ TEST(Diagram, ExactGranularityHasOneColumnPerAccess) {
 
 TEST(Diagram, ExactColumnsMapBackToTheirThreads) {
   // 3x3 stencil: 9 loads per thread, so access columns 0..8 are thread 0, 9..17 thread 1, ...
-  GridSpec spec = parse_diagram_args({"cbi diagram", "--size", "8", "--stencil", "3x3",
-                                      "--granularity", "exact", "--order", "column:4"})
-                      .panels[0];
+  GridSpec spec =
+      parse_diagram_args({"cbi diagram", "--size", "8", "--stencil", "3x3", "--granularity",
+                          "exact", "--order", "column:4", "--bin", "1x1"})
+          .panels[0];
   spec.record_thread_steps = true;
   const Grid g = build_grid(spec);
   ASSERT_EQ(g.cols, 64 * 9);
@@ -237,8 +245,8 @@ TEST(Diagram, BinnedCellsAreDrawnByTheirShare) {
         }
         ++accessed;
         const double share = static_cast<double>(g.missed_at(col, row, 0)) / n;
-        ASSERT_LE(share, s.top);
-        ASSERT_EQ(c, sequential_color(share / s.top)) << col << "," << row;
+        ASSERT_TRUE(share <= s.top || s.saturates);
+        ASSERT_EQ(c, sequential_color(std::min(1.0, share / s.top))) << col << "," << row;
       }
   }
   EXPECT_GT(accessed, 0);
@@ -275,8 +283,9 @@ TEST(Diagram, LargeTracesAreBinnedIntoABoundedImage) {
 }
 
 TEST(Diagram, SidePanelsShareOneScaleAndGreyscaleHasNoHue) {
-  const auto req = parse_diagram_args(preset_args(
-      "fig3.1", {"--order", "linear", "--order", "column:4", "--order", "tile:4", "--greyscale"}));
+  const auto req = parse_diagram_args(
+      preset_args("fig3.1", {"--order", "linear", "--order", "column:4", "--order", "tile:4",
+                             "--greyscale", "--layout", "columns"}));
   const auto grids = build_panels(req, false);
   DiagramLayout layout;
   const Canvas img = render_diagram(grids, req.style, &layout);
@@ -294,6 +303,91 @@ TEST(Diagram, SidePanelsShareOneScaleAndGreyscaleHasNoHue) {
     }
   // Each panel has its own misses (column:4 misses less than linear, Table 3.1).
   EXPECT_LT(grids[1].result.levels[0].misses, grids[0].result.levels[0].misses);
+}
+
+// Issue 12, one meaning per name: a thread-granularity hit rate (each thread's distinct lines
+// once) and a per-access hit rate (ncu's) never share a label; a preset prints its configuration
+// in full in the subtitle.
+TEST(Diagram, HitRatesSayWhatTheyCount) {
+  const auto thread = build_panels(parse_diagram_args(preset_args("fig3.1")), false);
+  const auto exact =
+      build_panels(parse_diagram_args(preset_args("fig3.1", {"--granularity", "exact"})), false);
+  EXPECT_EQ(hit_rate_label(thread[0]), "hit rate per thread-line");
+  EXPECT_EQ(hit_rate_label(exact[0]), "hit rate per access");
+  const std::string t = stats_lines(thread[0])[0], e = stats_lines(exact[0])[0];
+  EXPECT_NE(t.find("hit rate per thread-line"), std::string::npos) << t;
+  EXPECT_EQ(t.find("per access"), std::string::npos) << t;
+  EXPECT_NE(e.find("hit rate per access"), std::string::npos) << e;
+  EXPECT_EQ(e.find("thread-line"), std::string::npos) << e;
+  // The same flags count different things: 4,480 thread-lines against 12,544 loads.
+  EXPECT_NE(thread[0].result.levels[0].accesses, exact[0].result.levels[0].accesses);
+  EXPECT_EQ(exact[0].result.levels[0].accesses, 16 * 16 * 49);
+
+  const auto req = parse_diagram_args(preset_args("fig3.1"));
+  DiagramLayout layout;
+  render_diagram(thread, req.style, &layout);
+  for (const char *part : {"preset fig3.1: ", "stencil 7x7 on 16x16", "no boundary", "L1 24 lines",
+                           "lru", "16 B lines", "thread granularity", "not per access as ncu"})
+    EXPECT_NE(layout.subtitle.find(part), std::string::npos) << part << " in " << layout.subtitle;
+  EXPECT_EQ(layout.subtitle.rfind("preset fig3.1: ", 0), 0u);
+}
+
+// --layout places the panels: side by side, stacked, or two to a row; auto stacks the thesis'
+// wide, short 16x16 diagrams and puts two square ones side by side.
+TEST(Diagram, LayoutsPlacePanels) {
+  const std::vector<std::string> three = {"--order",  "linear",  "--order",
+                                          "column:4", "--order", "tile:4"};
+  auto layout_of = [&](const std::string &name) {
+    std::vector<std::string> extra = three;
+    extra.insert(extra.end(), {"--layout", name});
+    const auto req = parse_diagram_args(preset_args("fig3.1", extra));
+    DiagramLayout l;
+    render_diagram(build_panels(req, false), req.style, &l);
+    return l;
+  };
+  const DiagramLayout cols = layout_of("columns"), rows = layout_of("rows"),
+                      grid = layout_of("grid"), aut = layout_of("auto");
+  EXPECT_EQ(cols.grids[1].y, cols.grids[0].y);
+  EXPECT_GT(cols.grids[1].x, cols.grids[0].right());
+  EXPECT_EQ(rows.grids[1].x, rows.grids[0].x);
+  EXPECT_GT(rows.grids[1].y, rows.stats[0].bottom());
+  EXPECT_GT(rows.grids[2].y, rows.grids[1].y);
+  EXPECT_EQ(grid.grids[1].y, grid.grids[0].y);
+  EXPECT_EQ(grid.grids[2].x, grid.grids[0].x);
+  EXPECT_GT(grid.grids[2].y, grid.stats[0].bottom());
+  EXPECT_EQ(aut.layout, PanelLayout::rows);
+  // Auto keeps the thesis figures unbinned at paper width: one thread per column.
+  EXPECT_LE(rows.grids[0].right(), kFigureWidthPx);
+  EXPECT_EQ(resolve_layout(PanelLayout::automatic, 2, 100, 256, 3), PanelLayout::columns);
+  EXPECT_EQ(resolve_layout(PanelLayout::automatic, 2, 256, 256, 3), PanelLayout::rows);
+  EXPECT_EQ(resolve_layout(PanelLayout::automatic, 4, 4096, 4096, 3), PanelLayout::grid);
+  EXPECT_THROW(parse_layout("diagonal"), UsageError);
+}
+
+// Readable at paper width: a large trace is binned so that every cell keeps --min-cell-px, the
+// figure stays about kFigureWidthPx wide, and text grows with an image made larger on purpose.
+TEST(Diagram, BinningKeepsTheMinimumCellSize) {
+  for (const char *min_px : {"3", "6"}) {
+    const auto req = parse_diagram_args(
+        {"cbi diagram", "--size", "1024", "--stencil", "3x3", "--line-bytes", "128", "--lines",
+         "64", "--order", "linear", "--order", "column:32", "--min-cell-px", min_px});
+    const auto grids = build_panels(req, false);
+    EXPECT_TRUE(grids[0].binned());
+    DiagramLayout layout;
+    const Canvas img = render_diagram(grids, req.style, &layout);
+    EXPECT_GE(layout.cell_w, std::atoi(min_px)) << min_px;
+    EXPECT_GE(layout.cell_h, std::atoi(min_px)) << min_px;
+    EXPECT_LE(img.width(), kFigureWidthPx + 200) << min_px;
+  }
+  const auto small = parse_diagram_args(preset_args("fig3.1"));
+  const auto big = parse_diagram_args(preset_args("fig3.1", {"--cell-px", "16"}));
+  const auto grids = build_panels(small, false);
+  DiagramLayout ls, lb;
+  const Canvas cs = render_diagram(grids, small.style, &ls);
+  const Canvas cb = render_diagram(grids, big.style, &lb);
+  EXPECT_GT(cb.width(), 3 * cs.width());
+  EXPECT_GT(lb.chart.tick_px, 2 * ls.chart.tick_px);
+  EXPECT_GE(ls.chart.tick_px, 13); // 1.2x the chart default at paper width
 }
 
 TEST(Diagram, CsvHasOneRowPerCachedCell) {
@@ -344,8 +438,10 @@ TEST(DiagramCli, WritesPngThroughCbi) {
   EXPECT_NE(r.out.find("bin: 1 thread x 1 line per cell"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("misses 462"), std::string::npos) << r.out;
   const Canvas img = load_png(png);
-  EXPECT_GT(img.width(), 1000);
-  EXPECT_GT(img.height(), 400);
+  // Laid out for a paper column: about kFigureWidthPx wide, not a 6:1 strip.
+  EXPECT_GT(img.width(), 700);
+  EXPECT_LE(img.width(), 1400);
+  EXPECT_GT(img.height(), 300);
   EXPECT_NE(slurp(csv).find(",miss,1,1\n"), std::string::npos);
 }
 
@@ -354,7 +450,9 @@ TEST(DiagramCli, BadOptionsExit2WithOneLineAndNoFile) {
   for (const std::string &args :
        {std::string("--preset fig9"), std::string("--bin 3x3"), std::string("--order spiral"),
         std::string("--max-px 0"), std::string("--bin 1x1 --size 4096"),
-        std::string("--granularity warp"), std::string("--cell-px 99")}) {
+        std::string("--granularity warp"), std::string("--cell-px 99"),
+        std::string("--layout diagonal"), std::string("--min-cell-px 0"),
+        std::string("--miss-level 2")}) {
     std::remove(png.c_str());
     const test::CliRun r = cbi_run("diagram " + args + " -o " + png);
     EXPECT_EQ(r.exit_code, 2) << args << ": " << r.err;

@@ -6,8 +6,11 @@
 
 #include <gtest/gtest.h>
 
+#include "cbi/viz/chart.hpp"
+
 #include <cstdio>
 #include <fstream>
+#include <set>
 #include <unistd.h>
 
 namespace cbi::viz {
@@ -134,6 +137,110 @@ TEST(Plot, ScatterHasOnePointPerRow) {
   EXPECT_EQ(layout.cells, 7);
 }
 
+// Issue 12's plot defects, one test each.
+TEST(Plot, TickLabelsAreUnique) {
+  const CsvTable t = parse_csv("size,order,hit\n256,a,99.80\n512,a,99.83\n1024,a,99.85\n"
+                               "2048,a,99.81\n");
+  PlotSpec s;
+  s.kind = PlotKind::lines;
+  s.y = "hit";
+  PlotLayout layout;
+  plot(t, s, &layout);
+  ASSERT_GE(layout.y_labels.size(), 3u);
+  const std::set<std::string> distinct(layout.y_labels.begin(), layout.y_labels.end());
+  EXPECT_EQ(distinct.size(), layout.y_labels.size());
+  EXPECT_EQ(tick_labels({99.8, 99.85, 99.9}), (std::vector<std::string>{"99.8", "99.85", "99.9"}));
+}
+
+TEST(Plot, TiesAreDrawnSideBySideAndListed) {
+  const CsvTable t = parse_csv("size,order,hit\n256,linear,99\n256,tile:16,99\n512,linear,98\n"
+                               "512,tile:16,97\n");
+  PlotSpec s;
+  s.kind = PlotKind::lines;
+  s.y = "hit";
+  PlotLayout layout;
+  plot(t, s, &layout);
+  ASSERT_EQ(layout.ties.size(), 1u);
+  EXPECT_NE(layout.ties[0].find("linear = tile:16"), std::string::npos) << layout.ties[0];
+  ASSERT_EQ(layout.markers.size(), 4u); // linear 256, 512; tile:16 256, 512
+  const Rect &a = layout.markers[0], &b = layout.markers[2];
+  EXPECT_EQ(a.y, b.y);
+  EXPECT_GE(std::abs(a.x - b.x), a.w); // side by side, not on top of each other
+}
+
+TEST(Plot, MarkerShapesDiffer) {
+  std::vector<std::vector<bool>> masks;
+  for (int shape = 0; shape < kMarkers; ++shape) {
+    Canvas c(20, 20);
+    draw_marker(c, shape, 10, 10, 6, kBlack);
+    std::vector<bool> m;
+    for (int y = 0; y < 20; ++y)
+      for (int x = 0; x < 20; ++x)
+        m.push_back(c.pixel(x, y) == kBlack);
+    for (const auto &other : masks)
+      EXPECT_NE(m, other) << shape;
+    masks.push_back(m);
+  }
+  // The legend draws the series' marker: a lines legend has the colour outside a square swatch.
+  Canvas c(400, 40);
+  const Rect box = draw_legend(&c, Font::standard(), 0, 0, 400,
+                               {{hex_color("#d55e00"), "column:8", 2, true}}, Style{});
+  int inked = 0;
+  for (int y = box.y; y < box.bottom(); ++y)
+    for (int x = box.x; x < box.x + 30; ++x)
+      inked += c.pixel(x, y) == hex_color("#d55e00");
+  EXPECT_GT(inked, 20);
+}
+
+TEST(Plot, BestOnlyWhenUniqueAndBetterThanNaive) {
+  // Every column order is slower than linear: no best cell.
+  const CsvTable worse = parse_csv("size,block,order,gpu_time_ms\n1,64,linear,10\n"
+                                   "1,64,column:8,11\n1,64,column:16,12\n");
+  PlotSpec s;
+  s.kind = PlotKind::heatmap;
+  s.value = "gpu_time_ms";
+  PlotLayout layout;
+  plot(worse, s, &layout);
+  EXPECT_EQ(layout.best.w, 0);
+  // Two cells tie for best: none is marked, the tie is listed.
+  const CsvTable tie = parse_csv("size,block,order,gpu_time_ms\n1,64,linear,10\n"
+                                 "1,64,column:8,5\n1,64,column:16,5\n");
+  plot(tie, s, &layout);
+  EXPECT_EQ(layout.best.w, 0);
+  ASSERT_EQ(layout.ties.size(), 1u);
+  EXPECT_NE(layout.ties[0].find("column:8"), std::string::npos);
+  EXPECT_NE(layout.ties[0].find("column:16"), std::string::npos);
+  // One better cell: marked.
+  plot(parse_csv(kSweep), s, &layout);
+  EXPECT_GT(layout.best.w, 0);
+}
+
+TEST(Plot, HeatmapSaysWhatItLeavesOut) {
+  std::string csv = kSweep;
+  csv += "7,1024x1024,64,tile:16,4,95\n";
+  PlotSpec s;
+  s.kind = PlotKind::heatmap;
+  s.value = "gpu_time_ms";
+  PlotLayout layout;
+  plot(parse_csv(csv), s, &layout);
+  std::string notes;
+  for (const std::string &n : layout.notes)
+    notes += n + "\n";
+  EXPECT_NE(notes.find("tile:16"), std::string::npos) << notes;
+  EXPECT_NE(notes.find("1 rows of smaller sizes"), std::string::npos) << notes;
+}
+
+TEST(Plot, TitlesFitTheImage) {
+  PlotSpec s;
+  s.kind = PlotKind::lines;
+  s.title = "short";
+  const Canvas a = plot(parse_csv(kSweep), s);
+  s.title = std::string(400, 'x').replace(100, 1, " ").replace(200, 1, " ").replace(300, 1, " ");
+  const Canvas b = plot(parse_csv(kSweep), s);
+  EXPECT_EQ(a.width(), b.width()); // wrapped, not widened
+  EXPECT_GT(b.height(), a.height());
+}
+
 int run_status(const std::string &args) { return test::cbi_run("plot " + args).exit_code; }
 
 TEST(PlotCli, WritesPngsAndRejectsBadOptions) {
@@ -148,6 +255,16 @@ TEST(PlotCli, WritesPngsAndRejectsBadOptions) {
   EXPECT_EQ(run_status("scatter --input " + csv + " --output " + png +
                        " --x sim_l1_hit_pct --y gpu_time_ms --title 'hit rate vs time'"),
             0);
+  std::remove(png.c_str());
+  // Issue 12: `lines --y` on a CSV with no default value column (reproduce's FAILED lines) works,
+  // and the ties and left-out rows are printed as the figure lists them.
+  const std::string bare = dir + "/cbi_plot_bare.csv";
+  std::ofstream(bare) << "size,order,hit\n256,linear,99\n256,tile:16,99\n512,linear,98\n";
+  const test::CliRun lines =
+      test::cbi_run("plot lines --input " + bare + " --output " + png + " --y hit");
+  EXPECT_EQ(lines.exit_code, 0) << lines.err;
+  EXPECT_NE(lines.out.find("tie: linear = tile:16 at size 256 (hit 99)"), std::string::npos)
+      << lines.out;
   std::remove(png.c_str());
   EXPECT_EQ(run_status("pie --input " + csv + " --output " + png), 2);
   EXPECT_EQ(run_status("lines --input " + csv + " --output " + png + " --y nope"), 2);

@@ -44,9 +44,15 @@ TEST(View, ScriptedSessionUnderXvfb) {
   const std::string end_png = dir + "/cbi_view_end.png", start_png = dir + "/cbi_view_start.png";
   std::remove(end_png.c_str());
   std::remove(start_png.c_str());
-  const std::string script = "hover:0,0;shot:" + end_png + ";key:Home;shot:" + start_png +
-                             ";key:Space;wait:30;key:Space;key:O;key:RBracket;key:Shift+Right;"
-                             "zoom:2;drag:40,20;quit";
+  const std::string plain_png = dir + "/cbi_view_plain.png", zoom_png = dir + "/cbi_view_zoom.png";
+  std::remove(plain_png.c_str());
+  std::remove(zoom_png.c_str());
+  // Key names as the keys help spells them (], +), and SFML's (RBracket) still accepted.
+  const std::string script = "shot:" + plain_png + ";hover:0,0;shot:" + end_png +
+                             ";key:Home;shot:" + start_png +
+                             ";key:Space;wait:30;key:Space;key:O;key:];key:Shift+Right;"
+                             "key:+;zoom:2;drag:40,20;key:End;shot:" +
+                             zoom_png + ";key:RBracket;quit";
   // Under the sanitizer build, Mesa's software GL keeps 112 bytes from JIT-compiled code until
   // exit, which LeakSanitizer reports; leaks in viz itself are covered by the headless tests.
   const std::string cmd = "ASAN_OPTIONS=detect_leaks=0 xvfb-run -a -s '-screen 0 1400x900x24' " +
@@ -79,7 +85,8 @@ TEST(View, ScriptedSessionUnderXvfb) {
   // Keys switch the order and the cache size; the stats follow (Table 3.1: column:4 misses less).
   EXPECT_NE(after(out, "key:O").find("order column:4, L1 24 lines"), std::string::npos) << out;
   EXPECT_NE(after(out, "key:O").find("misses 264"), std::string::npos) << out;
-  EXPECT_NE(after(out, "key:RBracket").find("order column:4, L1 48 lines"), std::string::npos)
+  EXPECT_NE(after(out, "key:]").find("order column:4, L1 48 lines"), std::string::npos) << out;
+  EXPECT_NE(after(out, "key:RBracket").find("order column:4, L1 96 lines"), std::string::npos)
       << out;
 
   // Screenshots of the window: the diagram is on screen, the side panel has text, and at t = 0
@@ -93,6 +100,20 @@ TEST(View, ScriptedSessionUnderXvfb) {
   EXPECT_GT(miss_end, 1000);
   EXPECT_LT(miss_start * 5, miss_end);
   EXPECT_GT(count(end, Color{25, 25, 25, 255}, 1200 - 380, 1200), 100); // panel text
+  // The diagram is drawn 1:1, so text keeps its size; zooming (+ is 1.25x, then 2x) narrows the
+  // window of cells while the axes stay, drawn again for it.
+  EXPECT_NE(after(out, "hover:0,0").find("drawn at 1:1"), std::string::npos) << out;
+  // Zooming keeps the centre: 256 / 2.5 = 102.4 columns around column 128.
+  EXPECT_NE(after(out, "zoom:2").find("zoom 2.5x cols 76-179 "), std::string::npos) << out;
+  const Canvas zoomed = load_png(zoom_png);
+  const Color tick_ink{95, 95, 95, 255};
+  EXPECT_GT(count(zoomed, tick_ink, 0, 60), 20);        // left axis labels, pinned at the left edge
+  EXPECT_GT(count(zoomed, miss, 60, 1200 - 380), 1000); // cells, drawn larger
+
+  // The hovered cell is outlined in magenta; before any hover nothing is.
+  const Color hover{255, 0, 255, 255};
+  EXPECT_EQ(count(load_png(plain_png), hover, 0, 1200 - 380), 0);
+  EXPECT_GT(count(end, hover, 0, 1200 - 380), 4);
 }
 
 TEST(View, NeedsADisplayAndSaysSo) {

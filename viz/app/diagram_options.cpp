@@ -40,8 +40,12 @@ void add_diagram_options(po::options_description &desc) {
                                       "of two); default: the smallest that fits --max-px")
     ("max-px", po::value<std::string>(), "most cells per panel side before binning (default 2048; "
                                          "the image stays within 16384 px a side)")
-    ("cell-px", po::value<std::string>(), "pixels per cell, N or WxH (default: about 1000 px per "
-                                          "panel, 1..16 px per cell)")
+    ("cell-px", po::value<std::string>(), "pixels per cell, N or WxH (default: cells that fill a "
+                                          "figure about 1200 px wide, --min-cell-px to 16 px)")
+    ("min-cell-px", po::value<std::string>(), "smallest cell side in pixels (default 3); traces "
+                                              "with more steps or lines than fit are binned")
+    ("layout", po::value<std::string>(), "panels: auto (default) | columns (side by side) | rows "
+                                         "(stacked) | grid")
     ("warp", po::value<std::string>(), "mark every N threads on the time axis (e.g. 32)")
     ("block", po::value<std::string>(), "mark every N threads as a block boundary (e.g. 256)")
     ("miss-level", po::value<std::string>(), "binned cells: colour by the share of accesses that "
@@ -107,7 +111,11 @@ DiagramRequest diagram_request(const po::variables_map &vm) {
   const int64_t n = static_cast<int64_t>(orders.size());
   // Side by side the panels share the 16384 px width, less room for axes and labels.
   const int64_t max_cols = std::min(max_px, kMaxSidePx / n - 300);
-  const int64_t max_rows = std::min(max_px, kMaxSidePx - 400);
+  int64_t max_rows = std::min(max_px, kMaxSidePx - 400);
+  r.style.layout = viz::parse_layout(get(vm, "layout", "auto"));
+  if (has(vm, "min-cell-px"))
+    r.style.min_cell_px =
+        static_cast<int>(parse_positive(get(vm, "min-cell-px", ""), "--min-cell-px", 64));
   viz::Binning bins;
   if (has(vm, "bin")) {
     const auto [t, l] = parse_extent(get(vm, "bin", ""), "--bin", true, 1LL << 40);
@@ -125,13 +133,24 @@ DiagramRequest diagram_request(const po::variables_map &vm) {
                                     std::to_string(least.line_bin) + " for this trace");
     }
   } else {
-    bins = viz::fit_bins(viz::time_steps(base), viz::line_count(base), max_cols, max_rows);
+    const int64_t steps = viz::time_steps(base), lines = viz::line_count(base);
+    int64_t cols = max_cols;
+    if (!has(vm, "cell-px")) {
+      // Bins that keep every cell at least --min-cell-px a side within the figure's width.
+      const viz::PanelBudget b = viz::panel_budget(
+          viz::resolve_layout(r.style.layout, static_cast<int>(n), steps, lines,
+                              r.style.min_cell_px),
+          static_cast<int>(n));
+      cols = std::min<int64_t>(cols, std::max(1, b.grid_w / r.style.min_cell_px));
+      max_rows = std::min<int64_t>(max_rows, 1200 / r.style.min_cell_px);
+    }
+    bins = viz::fit_bins(steps, lines, cols, max_rows);
   }
   for (const std::string &o : orders) {
     viz::GridSpec spec;
     spec.sim = base;
     spec.sim.order = remap::parse_order(o);
-    sim::validate(spec.sim);
+    cli::validate(spec.sim, vm);
     spec.bins = bins;
     spec.warp_threads = has(vm, "warp") ? parse_positive(get(vm, "warp", ""), "--warp", 1LL << 40) : 0;
     spec.block_threads =
@@ -160,8 +179,10 @@ DiagramRequest diagram_request(const po::variables_map &vm) {
                  (opt == "order" ? orders == std::vector<std::string>{value}
                                  : get(vm, opt, "") == value);
     }
-    if (as_drawn)
+    if (as_drawn) {
       r.style.title = p.caption;
+      r.style.preset = p.name;
+    }
   }
   return r;
 }

@@ -17,7 +17,8 @@ namespace {
 
 const char *const kKeysHelp =
     "keys: Space play/pause | Right/Left step (Shift: 10%) | Home/End | O or Tab next order, 1-9 "
-    "pick one |\n      ] / [ double / halve the L1 lines | + / - or wheel zoom | drag or Up/Down pan "
+    "pick one |\n      ] / [ double / halve the L1 lines | + / - or wheel zoom | drag or Up/Down "
+    "pan "
     "| R reset |\n      G greyscale | P screenshot (--screenshot) | Q or Escape quit";
 
 struct KeyName {
@@ -54,6 +55,11 @@ const KeyName kKeyNames[] = {
     {"7", sf::Keyboard::Num7},
     {"8", sf::Keyboard::Num8},
     {"9", sf::Keyboard::Num9},
+    // The names the keys help and the README use, so that one vocabulary works everywhere.
+    {"]", sf::Keyboard::RBracket},
+    {"[", sf::Keyboard::LBracket},
+    {"+", sf::Keyboard::Add},
+    {"-", sf::Keyboard::Subtract},
 };
 
 // Line indices as ranges: "0-1, 4-5, 9".
@@ -71,6 +77,8 @@ std::string ranges(const std::vector<int64_t> &v, std::size_t max_items) {
   }
   return s;
 }
+
+constexpr int kViewerPanelW = 380; // the side panel's width in pixels
 
 class Viewer {
 public:
@@ -128,6 +136,27 @@ private:
     m_cursor = std::min(m_cursor < 0 ? g.cols - 1 : m_cursor, g.cols - 1);
     m_dirty = true;
     m_fit = true;
+    clamp_window();
+  }
+
+  // The visible window of cells: zoom 1 shows them all; m_c0, m_r0 is its top-left cell.
+  double visible_cols() { return static_cast<double>(grid().cols) / m_zoom; }
+  double visible_rows() { return static_cast<double>(grid().rows) / m_zoom; }
+  void clamp_window() {
+    m_c0 = std::clamp(m_c0, 0.0, static_cast<double>(grid().cols) - visible_cols());
+    m_r0 = std::clamp(m_r0, 0.0, static_cast<double>(grid().rows) - visible_rows());
+    m_dirty = true;
+  }
+  // Moves the cells by (dx, dy) screen pixels, as a drag does; the axes stay where they are.
+  void pan(double dx, double dy) {
+    const viz::Rect &r = grid_rect();
+    m_c0 -= dx * visible_cols() / std::max(1, r.w);
+    m_r0 -= dy * visible_rows() / std::max(1, r.h);
+    clamp_window();
+  }
+  const viz::Rect &grid_rect() {
+    static const viz::Rect none{0, 0, 1, 1};
+    return m_layout.grids.empty() ? none : m_layout.grids.front();
   }
 
   void move_cursor(int64_t by) {
@@ -138,11 +167,25 @@ private:
     m_dirty = true;
   }
 
-  void zoom(float factor, sf::Vector2i at) {
-    const sf::Vector2f before = m_window.mapPixelToCoords(at, m_view);
-    m_view.zoom(factor);
-    const sf::Vector2f after = m_window.mapPixelToCoords(at, m_view);
-    m_view.move(before - after);
+  // Zooms the cells by `factor` (> 1: closer) keeping the cell under screen pixel `at` in place
+  // (the grid's centre when `at` is outside it). Text and axes keep their size and place.
+  void zoom(double factor, sf::Vector2i at) {
+    const viz::Rect &r = grid_rect();
+    const sf::Vector2i p = to_canvas(at);
+    const double fx = r.contains(p.x, p.y) ? static_cast<double>(p.x - r.x) / r.w : 0.5;
+    const double fy = r.contains(p.x, p.y) ? static_cast<double>(p.y - r.y) / r.h : 0.5;
+    const double cx = m_c0 + fx * visible_cols(), cy = m_r0 + fy * visible_rows();
+    const double most =
+        std::max<double>(1, static_cast<double>(std::max(grid().cols, grid().rows)) / 4);
+    m_zoom = std::clamp(m_zoom * factor, 1.0, most);
+    m_c0 = cx - fx * visible_cols();
+    m_r0 = cy - fy * visible_rows();
+    clamp_window();
+  }
+  // Window pixel -> canvas pixel (the diagram is drawn 1:1 unless the window is too small).
+  sf::Vector2i to_canvas(sf::Vector2i p) const {
+    return {static_cast<int>(std::floor(p.x / m_scale)),
+            static_cast<int>(std::floor(p.y / m_scale))};
   }
 
   void key(sf::Keyboard::Key k, bool shift) {
@@ -180,20 +223,25 @@ private:
       break;
     case sf::Keyboard::Add:
     case sf::Keyboard::Equal:
-      zoom(0.8f, {m_width / 2, m_height / 2});
+      zoom(1.25, {-1, -1});
       break;
     case sf::Keyboard::Subtract:
     case sf::Keyboard::Hyphen:
-      zoom(1.25f, {m_width / 2, m_height / 2});
+      zoom(0.8, {-1, -1});
       break;
     case sf::Keyboard::Up:
-      m_view.move(0, -m_view.getSize().y / 10);
+      m_r0 -= visible_rows() / 10;
+      clamp_window();
       break;
     case sf::Keyboard::Down:
-      m_view.move(0, m_view.getSize().y / 10);
+      m_r0 += visible_rows() / 10;
+      clamp_window();
       break;
     case sf::Keyboard::R:
+      m_zoom = 1;
+      m_c0 = m_r0 = 0;
       m_fit = true;
+      m_dirty = true;
       break;
     case sf::Keyboard::G:
       m_req.style.greyscale = !m_req.style.greyscale;
@@ -216,15 +264,16 @@ private:
   }
 
   void hover_pixel(sf::Vector2i p) {
-    const sf::Vector2f w = m_window.mapPixelToCoords(p, m_view);
-    const viz::Rect &r = m_layout.grids.empty() ? viz::Rect{} : m_layout.grids.front();
-    const int x = static_cast<int>(std::floor(w.x)), y = static_cast<int>(std::floor(w.y));
-    if (p.x >= m_width - kPanelW || !r.contains(x, y)) {
+    const viz::Rect &r = grid_rect();
+    const sf::Vector2i c = to_canvas(p);
+    const int64_t col = m_hover_col, row = m_hover_row;
+    if (p.x >= m_width - kPanelW || !r.contains(c.x, c.y)) {
       m_hover_col = m_hover_row = -1;
-      return;
+    } else {
+      m_hover_col = static_cast<int64_t>(m_c0 + (c.x - r.x + 0.5) * visible_cols() / r.w);
+      m_hover_row = static_cast<int64_t>(m_r0 + (c.y - r.y + 0.5) * visible_rows() / r.h);
     }
-    m_hover_col = (x - r.x) / m_layout.cell_w;
-    m_hover_row = (y - r.y) / m_layout.cell_h;
+    m_dirty = m_dirty || col != m_hover_col || row != m_hover_row;
   }
 
   void handle(const sf::Event &e) {
@@ -241,8 +290,7 @@ private:
       key(e.key.code, e.key.shift);
       break;
     case sf::Event::MouseWheelScrolled:
-      zoom(e.mouseWheelScroll.delta > 0 ? 0.8f : 1.25f,
-           {e.mouseWheelScroll.x, e.mouseWheelScroll.y});
+      zoom(e.mouseWheelScroll.delta > 0 ? 1.25 : 0.8, {e.mouseWheelScroll.x, e.mouseWheelScroll.y});
       break;
     case sf::Event::MouseButtonPressed:
       m_drag = true;
@@ -254,8 +302,7 @@ private:
     case sf::Event::MouseMoved: {
       const sf::Vector2i p{e.mouseMove.x, e.mouseMove.y};
       if (m_drag) {
-        m_view.move(m_window.mapPixelToCoords(m_drag_from, m_view) -
-                    m_window.mapPixelToCoords(p, m_view));
+        pan((p.x - m_drag_from.x) / m_scale, (p.y - m_drag_from.y) / m_scale);
         m_drag_from = p;
       }
       hover_pixel(p);
@@ -289,9 +336,9 @@ private:
       if (!k)
         throw UsageError("--script",
                          "unknown key '" + name +
-                             "'; allowed: Space, Right, Left, "
-                             "Up, Down, Home, End, O, Tab, G, R, P, Q, Escape, LBracket, "
-                             "RBracket, Add, Subtract, 1-9 (Shift+ prefix, *N repeat)");
+                             "'; allowed: the keys of --help: Space, Right, Left, Up, Down, "
+                             "Home, End, O, Tab, 1-9, ], [, +, -, R, G, P, Q, Escape (Shift+ "
+                             "prefix, *N repeat)");
       for (int i = 0; i < times; ++i)
         key(k->key, shift);
     } else if (verb == "wait") {
@@ -307,16 +354,18 @@ private:
       } else if (verb == "hover") {
         m_hover_col = a;
         m_hover_row = b;
+        m_dirty = true;
       } else {
-        m_view.move(static_cast<float>(-a) * m_view.getSize().x / static_cast<float>(m_width),
-                    static_cast<float>(-b) * m_view.getSize().y / static_cast<float>(m_height));
+        draw_frame(false);
+        pan(a, b);
       }
     } else if (verb == "zoom") {
       const float f = static_cast<float>(std::atof(arg.c_str()));
       if (f <= 0)
         throw UsageError("--script",
                          "'" + token + "': allowed: zoom:F with F > 0 (2 = twice as big)");
-      zoom(1 / f, {m_width / 2, m_height / 2});
+      draw_frame(false);
+      zoom(f, {-1, -1});
     } else if (verb == "shot") {
       m_shot_path = arg.empty() ? m_shot_path : arg;
       m_shot_pending = true;
@@ -338,7 +387,12 @@ private:
     std::ostringstream os;
     os << "order " << remap::to_string(g.sim.order) << ", L1 " << m_l1_lines << " lines, t "
        << m_cursor << "/" << g.cols - 1 << (m_playing ? " playing" : " paused") << ", misses "
-       << s.misses << ", hit rate " << viz::percent(s.hit_rate());
+       << s.misses << ", " << viz::hit_rate_label(g) << " " << viz::percent(s.hit_rate())
+       << ", zoom " << m_zoom << "x cols " << static_cast<int64_t>(m_c0) << "-"
+       << static_cast<int64_t>(std::ceil(m_c0 + visible_cols())) - 1 << " rows "
+       << static_cast<int64_t>(m_r0) << "-"
+       << static_cast<int64_t>(std::ceil(m_r0 + visible_rows())) - 1 << ", drawn at "
+       << (m_scale == 1.0 ? "1:1" : viz::percent(m_scale, 0));
     return os.str();
   }
 
@@ -367,33 +421,139 @@ private:
     return os.str();
   }
 
+  // Cell sizes that fit the diagram, drawn 1:1 (text at its own size), into the area left of the
+  // side panel: the chrome's size is measured once with 1 px cells.
+  void fit_cells(const viz::Grid &g) {
+    viz::DiagramStyle style = m_req.style;
+    style.title.clear();
+    style.cell_w = style.cell_h = 1;
+    viz::DiagramLayout probe;
+    const viz::Canvas c = viz::render_diagram({g}, style, &probe);
+    const int over_w = c.width() - probe.grids[0].w, over_h = c.height() - probe.grids[0].h;
+    const int avail_w = m_width - kPanelW;
+    m_cell_w = static_cast<int>(std::clamp<int64_t>((avail_w - over_w) / g.cols, 1, 64));
+    m_cell_h = static_cast<int>(std::clamp<int64_t>((m_height - over_h) / g.rows, 1, 64));
+  }
+
+  // The cell's colour as the diagram draws it; white after the cursor (not yet played).
+  viz::Color cell_colour(const viz::Grid &g, int64_t col, int64_t row, const viz::Palette &pal) {
+    if (col > m_cursor)
+      return viz::kWhite;
+    return g.binned() ? m_layout.bins.of(g, col, row) : pal.of(g.at(col, row));
+  }
+
+  // Zoomed in: the grid area shows the visible window of cells, and the axes are drawn again for
+  // it at their place (pinned), in the diagram's text sizes.
+  void draw_zoomed(const viz::Grid &g) {
+    const viz::Rect r = grid_rect();
+    const viz::Palette pal = m_req.style.greyscale ? viz::Palette::greyscale(g.levels())
+                                                   : viz::Palette::standard(g.levels());
+    const double vc = visible_cols(), vr = visible_rows();
+    const int64_t c0 = static_cast<int64_t>(m_c0), r0 = static_cast<int64_t>(m_r0);
+    const int64_t c1 = std::min<int64_t>(g.cols, static_cast<int64_t>(std::ceil(m_c0 + vc)));
+    const int64_t r1 = std::min<int64_t>(g.rows, static_cast<int64_t>(std::ceil(m_r0 + vr)));
+    auto px_x = [&](double col) {
+      return r.x + static_cast<int>(std::lround((col - m_c0) * r.w / vc));
+    };
+    auto px_y = [&](double row) {
+      return r.y + static_cast<int>(std::lround((row - m_r0) * r.h / vr));
+    };
+    for (int64_t col = c0; col < c1; ++col)
+      for (int64_t row = r0; row < r1; ++row) {
+        const int x0 = std::max(r.x, px_x(static_cast<double>(col)));
+        const int x1 = std::min(r.right(), px_x(static_cast<double>(col + 1)));
+        const int y0 = std::max(r.y, px_y(static_cast<double>(row)));
+        const int y1 = std::min(r.bottom(), px_y(static_cast<double>(row + 1)));
+        m_canvas.fill_rect({x0, y0, x1 - x0, y1 - y0}, cell_colour(g, col, row, pal));
+      }
+    // The marks above the grid (group, warp, block starts) for the window's columns.
+    const int strip = std::max(7, m_layout.chart.tick_px / 2);
+    m_canvas.fill_rect({r.x, r.y - strip - 1, r.w, strip}, m_layout.chart.background);
+    for (int64_t col = c0; col < c1; ++col) {
+      const uint8_t m = g.marks[static_cast<std::size_t>(col)];
+      const int x = px_x(static_cast<double>(col));
+      if (x < r.x || x >= r.right())
+        continue;
+      if (m & viz::mark::block)
+        m_canvas.vline(x, r.y - strip, r.y - 2, m_layout.chart.text);
+      else if (m & viz::mark::group)
+        m_canvas.vline(x, r.y - strip + 2, r.y - 2, m_layout.chart.axis);
+      else if (m & viz::mark::warp)
+        m_canvas.vline(x, r.y - strip / 2, r.y - 2, m_layout.chart.frame);
+    }
+    // Clear the axes of the whole grid and draw those of the window.
+    const viz::Style &st = m_layout.chart;
+    const viz::Rect &box = m_layout.axes.front();
+    const int stats_y = m_layout.stats.front().y;
+    m_canvas.fill_rect({box.x, r.y - st.tick_px, r.x - 1 - box.x, r.h + 2 * st.tick_px},
+                       st.background);
+    m_canvas.fill_rect(
+        {r.right() + 1, r.y - st.tick_px, box.right() - r.right(), r.h + 2 * st.tick_px},
+        st.background);
+    m_canvas.fill_rect({box.x, r.bottom() + 1, box.w, stats_y - r.bottom() - 2}, st.background);
+    const viz::Font &font = viz::Font::standard();
+    const double t0 = m_c0 * g.bins.time_bin, t1 = (m_c0 + vc) * g.bins.time_bin;
+    const double l0 = m_r0 * g.bins.line_bin, l1 = (m_r0 + vr) * g.bins.line_bin;
+    std::vector<viz::Tick> tt, lt;
+    const std::vector<double> tv = viz::nice_ticks(t0, t1, std::max(2, r.w / (7 * st.tick_px)));
+    const std::vector<double> lv = viz::nice_ticks(l0, l1, std::max(2, r.h / (3 * st.tick_px)));
+    const std::vector<std::string> tl = viz::tick_labels(tv), ll = viz::tick_labels(lv);
+    for (std::size_t i = 0; i < tv.size(); ++i)
+      tt.push_back({tv[i], tl[i], true});
+    for (std::size_t i = 0; i < lv.size(); ++i)
+      lt.push_back({lv[i], ll[i], true});
+    const bool thread = g.sim.granularity == sim::Granularity::thread;
+    viz::draw_axis(&m_canvas, font, r, viz::Side::bottom,
+                   {t0, t1, static_cast<double>(r.x), static_cast<double>(r.right())}, tt,
+                   thread ? "thread (time \u2192)" : "access (time \u2192)", st);
+    viz::draw_axis(&m_canvas, font, r, viz::Side::left,
+                   {l0, l1, static_cast<double>(r.y), static_cast<double>(r.bottom())}, lt,
+                   "cache line", st);
+  }
+
   // Renders the diagram (when something changed) and the side panel, then shows the frame.
   void draw_frame(bool show = true) {
     const viz::Grid &g = grid();
+    if (m_fit) {
+      fit_cells(g);
+      m_fit = false;
+      m_dirty = true;
+    }
     if (m_dirty) {
       viz::DiagramStyle style = m_req.style;
       style.title.clear(); // the configuration: the cache size changes with [ and ]
+      style.cell_w = m_cell_w;
+      style.cell_h = m_cell_h;
       m_canvas = viz::render_diagram({g}, style, &m_layout, m_cursor);
-      const viz::Rect &r = m_layout.grids.front();
-      const int x = r.x + static_cast<int>(m_cursor + 1) * m_layout.cell_w;
-      m_canvas.vline(x, r.y - 8, r.bottom() + 1, viz::Color{20, 20, 20, 255}); // the cursor
+      const viz::Rect r = grid_rect();
+      clamp_window();
+      if (m_zoom > 1)
+        draw_zoomed(g);
+      const double vc = visible_cols(), vr = visible_rows();
+      // The cursor, where its column is in view.
+      if (m_cursor + 1 >= m_c0 && m_cursor + 1 <= m_c0 + vc) {
+        const int x = r.x + static_cast<int>(std::lround((m_cursor + 1 - m_c0) * r.w / vc));
+        m_canvas.vline(x, r.y - 8, r.bottom() + 1, viz::Color{20, 20, 20, 255});
+      }
+      // The hovered cell, outlined 2 px wide in a colour no palette uses.
+      if (m_hover_col >= m_c0 - 1 && m_hover_row >= m_r0 - 1 && m_hover_col < g.cols &&
+          m_hover_row < g.rows && m_hover_col >= 0 && m_hover_row >= 0) {
+        const int x0 = r.x + static_cast<int>(std::lround((m_hover_col - m_c0) * r.w / vc));
+        const int x1 = r.x + static_cast<int>(std::lround((m_hover_col + 1 - m_c0) * r.w / vc));
+        const int y0 = r.y + static_cast<int>(std::lround((m_hover_row - m_r0) * r.h / vr));
+        const int y1 = r.y + static_cast<int>(std::lround((m_hover_row + 1 - m_r0) * r.h / vr));
+        for (int k = 1; k <= 2; ++k)
+          m_canvas.outline_rect({x0 - k, y0 - k, x1 - x0 + 2 * k, y1 - y0 + 2 * k}, kHoverColor);
+      }
       if (m_texture.getSize() != sf::Vector2u(static_cast<unsigned>(m_canvas.width()),
                                               static_cast<unsigned>(m_canvas.height())))
         m_texture.create(static_cast<unsigned>(m_canvas.width()),
                          static_cast<unsigned>(m_canvas.height()));
       m_texture.update(m_canvas.rgba());
+      // 1:1 unless even 1 px cells leave the diagram larger than the window.
+      m_scale = std::min({1.0, static_cast<double>(m_width - kPanelW) / m_canvas.width(),
+                          static_cast<double>(m_height) / m_canvas.height()});
       m_dirty = false;
-    }
-    if (m_fit) { // the whole diagram in the area left of the panel
-      const float avail_w = static_cast<float>(m_width - kPanelW);
-      const float scale =
-          std::max(static_cast<float>(m_canvas.width()) / avail_w,
-                   static_cast<float>(m_canvas.height()) / static_cast<float>(m_height));
-      m_view.setSize(static_cast<float>(m_width) * scale, static_cast<float>(m_height) * scale);
-      m_view.setCenter(static_cast<float>(m_width) * scale / 2,
-                       static_cast<float>(m_canvas.height()) / 2);
-      m_view.setViewport({0, 0, 1, 1});
-      m_fit = false;
     }
     // The side panel: state, readout, cache contents, keys.
     viz::Canvas panel(kPanelW, m_height, viz::Color{246, 246, 246, 255});
@@ -438,9 +598,12 @@ private:
     m_panel_texture.update(panel.rgba());
 
     m_window.clear(sf::Color::White);
-    m_window.setView(m_view);
-    m_window.draw(sf::Sprite(m_texture));
-    m_window.setView(m_window.getDefaultView());
+    // Screen coordinates, also after a resize (SFML keeps the old default view).
+    m_window.setView(
+        sf::View(sf::FloatRect(0, 0, static_cast<float>(m_width), static_cast<float>(m_height))));
+    sf::Sprite diagram(m_texture);
+    diagram.setScale(static_cast<float>(m_scale), static_cast<float>(m_scale));
+    m_window.draw(diagram);
     sf::Sprite side(m_panel_texture);
     side.setPosition(static_cast<float>(m_width - kPanelW), 0);
     m_window.draw(side);
@@ -462,12 +625,12 @@ private:
       m_window.display();
   }
 
-  static constexpr int kPanelW = 380;
+  static constexpr int kPanelW = kViewerPanelW;
+  static constexpr viz::Color kHoverColor{255, 0, 255, 255}; // magenta: in no palette
   DiagramRequest m_req;
   int m_width, m_height;
   std::string m_shot_path;
   sf::RenderWindow m_window;
-  sf::View m_view;
   sf::Texture m_texture, m_panel_texture;
   viz::Canvas m_canvas;
   viz::DiagramLayout m_layout;
@@ -476,6 +639,9 @@ private:
   int64_t m_l1_lines = 0;
   int64_t m_cursor = -1;
   int64_t m_hover_col = -1, m_hover_row = -1;
+  double m_zoom = 1, m_c0 = 0, m_r0 = 0; // zoom and the top-left visible cell
+  double m_scale = 1;                    // window px per canvas px (1: text at its size)
+  int m_cell_w = 1, m_cell_h = 1;
   bool m_playing = false, m_dirty = true, m_fit = true, m_quit = false, m_shot_pending = false;
   bool m_drag = false;
   sf::Vector2i m_drag_from;
@@ -514,17 +680,21 @@ int cmd_view(int argc, char **argv) {
           "'key:Space;wait:30;hover:10,5;shot:a.png'"))
     return 0;
   DiagramRequest req = diagram_request(vm);
-  if (!cli::has(vm, "max-px")) { // textures stay modest: 1024 cells a side unless asked
-    const sim::SimConfig &c = req.panels.front().sim;
-    if (!cli::has(vm, "bin"))
-      for (viz::GridSpec &s : req.panels)
-        s.bins = viz::fit_bins(viz::time_steps(c), viz::line_count(c), 1024, 1024);
-  }
   int width = 1400, height = 800;
   if (cli::has(vm, "window")) {
     const auto [w, h] = parse_extent(cli::get(vm, "window", ""), "--window", false, 8192);
     width = static_cast<int>(std::max<int64_t>(w, 600));
     height = static_cast<int>(std::max<int64_t>(h, 400));
+  }
+  if (!cli::has(vm, "max-px") && !cli::has(vm, "bin")) {
+    // At least one pixel per cell in the window, so that the diagram is drawn 1:1 and its text at
+    // its size; zooming shows the cells larger. The margins leave room for the axes, the titles,
+    // the stats and the legend beside and around the grid.
+    const sim::SimConfig &c = req.panels.front().sim;
+    const int64_t cols = std::max(64, width - kViewerPanelW - 260);
+    const int64_t rows = std::max(64, height - 360);
+    for (viz::GridSpec &s : req.panels)
+      s.bins = viz::fit_bins(viz::time_steps(c), viz::line_count(c), cols, rows);
   }
   std::vector<std::string> script;
   {

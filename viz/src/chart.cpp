@@ -39,7 +39,7 @@ std::string group_digits(int64_t value) {
   return value < 0 ? "-" + out : out;
 }
 
-std::string short_number(double value) {
+std::string short_number(double value, int digits) {
   char buf[32];
   const double a = std::abs(value);
   const char *suffix = "";
@@ -56,8 +56,24 @@ std::string short_number(double value) {
   }
   if (*suffix == 0 && value == std::floor(value))
     return group_digits(static_cast<int64_t>(value));
-  std::snprintf(buf, sizeof buf, "%.3g%s", scaled, suffix);
+  std::snprintf(buf, sizeof buf, "%.*g%s", digits, scaled, suffix);
   return buf;
+}
+
+std::vector<std::string> tick_labels(const std::vector<double> &values) {
+  std::vector<std::string> labels;
+  for (int digits = 3; digits <= 12; ++digits) {
+    labels.clear();
+    for (double v : values)
+      labels.push_back(short_number(v, digits));
+    bool distinct = true;
+    for (std::size_t i = 0; i < values.size() && distinct; ++i)
+      for (std::size_t j = i + 1; j < values.size() && distinct; ++j)
+        distinct = values[i] == values[j] || labels[i] != labels[j];
+    if (distinct)
+      break;
+  }
+  return labels;
 }
 
 std::string percent(double fraction, int decimals) {
@@ -139,6 +155,31 @@ int draw_axis(Canvas *canvas, const Font &font, const Rect &area, Side side, con
   return depth;
 }
 
+void draw_marker(Canvas &canvas, int shape, int x, int y, int r, Color c) {
+  switch (shape % kMarkers) {
+  case 0:
+    canvas.disc(x, y, r, c);
+    break;
+  case 1:
+    canvas.fill_rect({x - r + 1, y - r + 1, 2 * r - 1, 2 * r - 1}, c);
+    break;
+  case 2: // triangle up: rows widen downwards
+  case 4: // triangle down
+    for (int dy = -r; dy <= r; ++dy) {
+      const int half = (shape == 2 ? dy + r : r - dy) / 2;
+      canvas.hline(x - half, x + half, y + dy, c);
+    }
+    break;
+  case 3: // diamond
+    for (int dy = -r; dy <= r; ++dy)
+      canvas.hline(x - (r - std::abs(dy)), x + (r - std::abs(dy)), y + dy, c);
+    break;
+  default: // plus, two pixels thick
+    canvas.fill_rect({x - r, y - 1, 2 * r + 1, 3}, c);
+    canvas.fill_rect({x - 1, y - r, 3, 2 * r + 1}, c);
+  }
+}
+
 Rect draw_legend(Canvas *canvas, const Font &font, int x, int y, int max_width,
                  const std::vector<LegendItem> &items, const Style &style) {
   const Font::Extent probe = font.measure("Ag", style.tick_px);
@@ -146,22 +187,76 @@ Rect draw_legend(Canvas *canvas, const Font &font, int x, int y, int max_width,
   const int row_h = std::max(swatch, probe.height()) + 6;
   int cx = x, cy = y, used_w = 0;
   for (const LegendItem &item : items) {
-    const int item_w = swatch + 5 + font.measure(item.label, style.tick_px).width + 16;
+    const int key_w = item.line ? 3 * swatch : swatch;
+    const int item_w = key_w + 5 + font.measure(item.label, style.tick_px).width + 16;
     if (cx > x && cx - x + item_w > max_width) {
       cx = x;
       cy += row_h;
     }
     if (canvas) {
       const int sy = cy + (row_h - swatch) / 2;
-      canvas->fill_rect({cx, sy, swatch, swatch}, item.swatch);
-      canvas->outline_rect({cx, sy, swatch, swatch}, style.frame);
-      font.draw(*canvas, cx + swatch + 5, cy + row_h / 2, item.label, style.tick_px, style.text,
+      if (item.marker >= 0) {
+        if (item.line)
+          canvas->line(cx, cy + row_h / 2, cx + key_w - 1, cy + row_h / 2, item.swatch, 2);
+        draw_marker(*canvas, item.marker, cx + key_w / 2, cy + row_h / 2, swatch / 2, item.swatch);
+      } else {
+        canvas->fill_rect({cx, sy, swatch, swatch}, item.swatch);
+        canvas->outline_rect({cx, sy, swatch, swatch}, style.frame);
+      }
+      font.draw(*canvas, cx + key_w + 5, cy + row_h / 2, item.label, style.tick_px, style.text,
                 Align::start, Align::center);
     }
     cx += item_w;
     used_w = std::max(used_w, cx - x - 16);
   }
   return {x, y, used_w, items.empty() ? 0 : cy - y + row_h};
+}
+
+std::vector<std::string> wrap_text(const Font &font, const std::string &text, int size_px,
+                                   int max_width) {
+  auto fits = [&](const std::string &t) { return font.measure(t, size_px).width <= max_width; };
+  std::vector<std::string> lines;
+  std::string line;
+  // Segments between " | ", each packed whole when it fits, else word by word.
+  std::vector<std::string> segments;
+  for (std::size_t at = 0;;) {
+    const std::size_t bar = text.find(" | ", at);
+    segments.push_back(text.substr(at, bar == std::string::npos ? std::string::npos : bar - at));
+    if (bar == std::string::npos)
+      break;
+    at = bar + 3;
+  }
+  for (std::size_t i = 0; i < segments.size(); ++i) {
+    const std::string seg = segments[i] + (i + 1 < segments.size() ? " |" : "");
+    const std::string joined = line.empty() ? seg : line + " " + seg;
+    if (fits(joined)) {
+      line = joined;
+      continue;
+    }
+    if (!line.empty() && fits(seg)) {
+      lines.push_back(line);
+      line = seg;
+      continue;
+    }
+    // Word by word.
+    std::size_t at = 0;
+    while (at < seg.size()) {
+      const std::size_t sp = seg.find(' ', at);
+      const std::string word =
+          seg.substr(at, sp == std::string::npos ? std::string::npos : sp - at);
+      at = sp == std::string::npos ? seg.size() : sp + 1;
+      const std::string next = line.empty() ? word : line + " " + word;
+      if (!line.empty() && !fits(next)) {
+        lines.push_back(line);
+        line = word;
+      } else {
+        line = next;
+      }
+    }
+  }
+  if (!line.empty() || lines.empty())
+    lines.push_back(line);
+  return lines;
 }
 
 Color sequential_color(double t, bool greyscale) {
@@ -180,7 +275,7 @@ Color sequential_color(double t, bool greyscale) {
 }
 
 Rect draw_colorbar(Canvas *canvas, const Font &font, int x, int y, int width, double top,
-                   bool greyscale, const std::string &title, const Style &style) {
+                   bool greyscale, const std::string &title, const Style &style, bool saturates) {
   const Font::Extent probe = font.measure("Ag", style.tick_px);
   const int bar_h = std::max(10, probe.height());
   const int title_w = font.measure(title, style.tick_px).width;
@@ -199,7 +294,9 @@ Rect draw_colorbar(Canvas *canvas, const Font &font, int x, int y, int width, do
   for (double v : nice_ticks(0, top, std::max(2, bar_w / 70))) {
     const int px = bar_x + static_cast<int>(std::lround(v / top * (bar_w - 1)));
     canvas->vline(px, tick_y, tick_y + style.tick_len - 1, style.axis);
-    font.draw(*canvas, px, tick_y + style.tick_len, percent(v, decimals), style.tick_px,
+    const bool last = std::abs(v - top) < 1e-9 * top;
+    font.draw(*canvas, px, tick_y + style.tick_len,
+              (last && saturates ? "\u2265 " : "") + percent(v, decimals), style.tick_px,
               style.muted, Align::center, Align::start);
   }
   return box;

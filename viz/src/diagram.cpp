@@ -100,21 +100,36 @@ BinScale bin_scale(const std::vector<Grid> &panels, int level, bool greyscale) {
     throw UsageError("--miss-level", std::to_string(level + 1) +
                                          " is not a cache level; allowed: 1" +
                                          (levels > 1 ? " to " + std::to_string(levels) : ""));
-  double most = 0;
+  // The scale's top: the share below which 99% of the binned accesses lie, rounded up to 1, 2,
+  // 5, 10, 20, 50 or 100%, so that a few bins with a handful of accesses (a group's first lines)
+  // do not wash out the rest; bins above it saturate and the colour bar says so.
+  std::vector<std::pair<double, uint32_t>> shares; // (share, accesses)
+  double total = 0;
   for (const Grid &g : panels) {
     if (!g.binned())
       continue;
     const auto &missed = g.missed[static_cast<std::size_t>(level)];
     for (std::size_t i = 0; i < g.accesses.size(); ++i)
-      if (g.accesses[i] > 0)
-        most = std::max(most, static_cast<double>(missed[i]) / g.accesses[i]);
+      if (g.accesses[i] > 0) {
+        shares.push_back({static_cast<double>(missed[i]) / g.accesses[i], g.accesses[i]});
+        total += g.accesses[i];
+      }
+  }
+  std::sort(shares.begin(), shares.end());
+  double q99 = 0, seen = 0;
+  for (const auto &sa : shares) {
+    q99 = sa.first;
+    seen += sa.second;
+    if (seen >= 0.99 * total)
+      break;
   }
   s.top = 1;
   for (double t : {0.01, 0.02, 0.05, 0.1, 0.2, 0.5})
-    if (most <= t) {
+    if (q99 <= t) {
       s.top = t;
       break;
     }
+  s.saturates = !shares.empty() && shares.back().first > s.top;
   return s;
 }
 
@@ -171,14 +186,24 @@ std::vector<LegendItem> binned_legend_items(const BinScale &s, int levels) {
   return items;
 }
 
+std::string hit_rate_label(const Grid &g) {
+  return g.sim.granularity == sim::Granularity::thread ? "hit rate per thread-line"
+                                                       : "hit rate per access";
+}
+
 std::vector<std::string> stats_lines(const Grid &g) {
+  // Thread granularity counts each thread's distinct lines once (thread-lines), not each load
+  // and store as ncu does: the counts are named so that the two cannot be read as one another.
+  const bool thread = g.sim.granularity == sim::Granularity::thread;
   std::vector<std::string> lines;
   for (std::size_t k = 0; k < g.result.levels.size(); ++k) {
     const sim::CacheStats &s = g.result.levels[k];
-    std::string line = level_name(static_cast<int>(k)) + ": accesses " + group_digits(s.accesses) +
-                       " \u00b7 hits " + group_digits(s.hits) + " \u00b7 misses " +
-                       group_digits(s.misses) + " \u00b7 fetches " + group_digits(s.fetches) +
-                       " \u00b7 hit rate " + percent(s.hit_rate());
+    std::string line = level_name(static_cast<int>(k)) + ": " +
+                       (thread && k == 0 ? "thread-lines " : "accesses ") +
+                       group_digits(s.accesses) + " \u00b7 hits " + group_digits(s.hits) +
+                       " \u00b7 misses " + group_digits(s.misses) + " \u00b7 fetches " +
+                       group_digits(s.fetches) + " \u00b7 " + hit_rate_label(g) + " " +
+                       percent(s.hit_rate());
     lines.push_back(line);
   }
   return lines;
@@ -207,35 +232,80 @@ std::string config_text(const Grid &g) {
     s += " | " + level_name(static_cast<int>(k)) + " " + group_digits(c.capacity_lines) +
          " lines, " + c.describe();
   }
-  s += g.sim.granularity == sim::Granularity::thread ? " | thread granularity"
-                                                     : " | exact granularity";
+  s += g.sim.granularity == sim::Granularity::thread
+           ? " | thread granularity: a thread's distinct lines, each once (a thread-line); hit "
+             "rates per thread-line, not per access as ncu"
+           : " | exact granularity: every load and store; hit rates per access, as ncu";
   return s;
+}
+
+PanelLayout parse_layout(const std::string &name) {
+  if (name == "auto")
+    return PanelLayout::automatic;
+  if (name == "columns")
+    return PanelLayout::columns;
+  if (name == "rows")
+    return PanelLayout::rows;
+  if (name == "grid")
+    return PanelLayout::grid;
+  throw UsageError("--layout", "unknown layout '" + name + "'; allowed: auto, columns, rows, grid");
+}
+
+PanelLayout resolve_layout(PanelLayout layout, int n, int64_t steps, int64_t lines,
+                           int min_cell_px) {
+  (void)lines; // the width binds on paper; the height may grow
+  if (layout != PanelLayout::automatic)
+    return layout;
+  if (n <= 1)
+    return PanelLayout::columns;
+  // The first arrangement whose panels keep every step at min_cell_px without binning: side by
+  // side, two or more to a row, stacked. Traces binned in any case: two side by side, else a grid.
+  for (PanelLayout l : {PanelLayout::columns, PanelLayout::grid, PanelLayout::rows})
+    if (steps * min_cell_px <= panel_budget(l, n).grid_w)
+      return l;
+  return n == 2 ? PanelLayout::columns : PanelLayout::grid;
+}
+
+PanelBudget panel_budget(PanelLayout layout, int n) {
+  PanelBudget b;
+  n = std::max(1, n);
+  b.per_row = layout == PanelLayout::rows   ? 1
+              : layout == PanelLayout::grid ? static_cast<int>(std::ceil(std::sqrt(n)))
+                                            : n;
+  b.panel_rows = (n + b.per_row - 1) / b.per_row;
+  // Room for the axes, labels and the gap beside each panel. The width binds (a paper column);
+  // the height is a target for the cell size, about 800 px of grids in all.
+  constexpr int kPanelOverheadW = 190;
+  b.grid_w = std::max(60, (kFigureWidthPx - kPanelOverheadW * b.per_row) / b.per_row);
+  b.grid_h = std::max(200, 800 / b.panel_rows - 100);
+  return b;
 }
 
 void cell_size(const std::vector<Grid> &panels, const DiagramStyle &style, int &cell_w,
                int &cell_h) {
-  const int64_t cols = panels.front().cols, rows = panels.front().rows;
-  const int auto_px = static_cast<int>(std::clamp<int64_t>(
-      std::min(1200 / std::max<int64_t>(1, cols), 800 / std::max<int64_t>(1, rows)), 1, 16));
-  // Square cells, except that a short grid (few lines, many steps) grows up to 4x taller cells
-  // so that it is at least ~400 px high.
-  const int tall_px =
-      static_cast<int>(std::clamp<int64_t>(400 / std::max<int64_t>(1, rows), 1, 16));
-  cell_w = style.cell_w > 0 ? style.cell_w : auto_px;
-  cell_h = style.cell_h > 0   ? style.cell_h
-           : style.cell_w > 0 ? style.cell_w
-                              : std::max(auto_px, std::min(4 * auto_px, tall_px));
-  // Room for the axes, labels and gaps around each panel; the rest goes to cells.
+  const Grid &g = panels.front();
+  const int64_t cols = g.cols, rows = g.rows;
+  const int n = static_cast<int>(panels.size());
+  const PanelBudget b =
+      panel_budget(resolve_layout(style.layout, n, g.steps, g.lines, style.min_cell_px), n);
+  const int lo = std::max(1, style.min_cell_px);
+  // Cells fill the panel's budget, each side from min_cell_px to 16 px and neither more than 4x
+  // the other (a short grid gets taller cells, a narrow one wider).
+  int w = static_cast<int>(std::clamp<int64_t>(b.grid_w / std::max<int64_t>(1, cols), lo, 16));
+  int h = static_cast<int>(std::clamp<int64_t>(b.grid_h / std::max<int64_t>(1, rows), lo, 16));
+  w = std::min(w, 4 * h);
+  h = std::min(h, 4 * w);
+  cell_w = style.cell_w > 0 ? style.cell_w : w;
+  cell_h = style.cell_h > 0 ? style.cell_h : style.cell_w > 0 ? style.cell_w : h;
+  // The image stays within kMaxSidePx: room for the axes, labels and gaps around each panel.
   const int64_t overhead_w = 260, overhead_h = 320;
-  const int64_t n = static_cast<int64_t>(panels.size());
-  const int64_t max_w = (kMaxSidePx - 2 * style.chart.margin) / n - overhead_w;
-  const int64_t max_h = kMaxSidePx - overhead_h;
+  const int64_t max_w = (kMaxSidePx - 2 * style.chart.margin) / b.per_row - overhead_w;
+  const int64_t max_h = kMaxSidePx / b.panel_rows - overhead_h;
   if (cols > max_w || rows > max_h)
     throw UsageError("--bin", "the grid has " + std::to_string(cols) + " x " +
                                   std::to_string(rows) + " cells per panel, more than fits in " +
                                   std::to_string(kMaxSidePx) +
-                                  " px; allowed: larger bins or "
-                                  "--max-px");
+                                  " px; allowed: larger bins or --max-px");
   while (cell_w > 1 && cols * cell_w > max_w)
     --cell_w;
   while (cell_h > 1 && rows * cell_h > max_h)
@@ -263,16 +333,17 @@ namespace {
 
 // Array-row ticks on the line axis: one per array row (labelled every `step` rows so the labels do
 // not collide), plus the region names for the right axis.
-void line_ticks(const Grid &g, double px_per_line, std::vector<Tick> &rows,
+void line_ticks(const Grid &g, double px_per_line, int label_gap_px, std::vector<Tick> &rows,
                 std::vector<Tick> &regions) {
   const sim::Workload &w = g.sim.workload;
   const double unit = static_cast<double>(g.sim.levels.front().unit_bytes());
   for (const ArrayRegion &r : array_regions(w)) {
     const double lines_per_row = static_cast<double>(r.row_elems * w.elem_bytes) / unit;
     const double px_per_row = lines_per_row * px_per_line;
-    // Label every 1, 2, 5, 10, 20, ... rows: the first step that leaves 16 px between labels.
+    // Label every 1, 2, 5, 10, 20, ... rows: the first step that leaves label_gap_px between
+    // labels.
     int64_t step = 1;
-    for (int i = 1; px_per_row * static_cast<double>(step) < 16; ++i)
+    for (int i = 1; px_per_row * static_cast<double>(step) < label_gap_px; ++i)
       step = (i % 3 == 0 ? 1 : i % 3 == 1 ? 2 : 5) * static_cast<int64_t>(std::pow(10, i / 3));
     const bool minor = px_per_row >= 3;
     const double first_line = static_cast<double>(r.base_elem * w.elem_bytes) / unit;
@@ -292,6 +363,28 @@ void line_ticks(const Grid &g, double px_per_line, std::vector<Tick> &rows,
 
 } // namespace
 
+namespace {
+
+// The base text sizes are for a kFigureWidthPx-wide figure; f scales them with the image.
+Style scaled(const Style &base, double f) {
+  Style s = base;
+  auto by = [f](int px) { return static_cast<int>(std::lround(px * f)); };
+  s.title_px = by(base.title_px);
+  s.label_px = by(base.label_px);
+  s.tick_px = by(base.tick_px);
+  s.tick_len = by(base.tick_len);
+  s.margin = by(base.margin);
+  return s;
+}
+
+// config_text without the workload: the levels and the granularity.
+std::string cache_text(const Grid &g) {
+  const std::string all = config_text(g), workload = g.sim.workload.describe();
+  return all.substr(std::min(all.size(), workload.size() + 3));
+}
+
+} // namespace
+
 Canvas render_diagram(const std::vector<Grid> &panels, const DiagramStyle &style,
                       DiagramLayout *layout, int64_t upto_col) {
   if (panels.empty())
@@ -300,10 +393,13 @@ Canvas render_diagram(const std::vector<Grid> &panels, const DiagramStyle &style
     if (g.cols != panels.front().cols || g.rows != panels.front().rows)
       throw UsageError("--order", "panels differ in size; allowed: one workload for all panels");
   const Font &font = Font::standard();
-  const Style &st = style.chart;
   int cell_w = 1, cell_h = 1;
   cell_size(panels, style, cell_w, cell_h);
   const Grid &first = panels.front();
+  const int n = static_cast<int>(panels.size());
+  const PanelLayout lay =
+      resolve_layout(style.layout, n, first.steps, first.lines, style.min_cell_px);
+  const PanelBudget pb = panel_budget(lay, n);
   const int levels = first.levels();
   const Palette pal = style.greyscale ? Palette::greyscale(levels) : Palette::standard(levels);
   const BinScale bscale = bin_scale(panels, style.miss_level, style.greyscale);
@@ -312,14 +408,21 @@ Canvas render_diagram(const std::vector<Grid> &panels, const DiagramStyle &style
   const int grid_h = static_cast<int>(first.rows) * cell_h;
   const bool thread = first.sim.granularity == sim::Granularity::thread;
 
+  // Text sized against the image: 1.2x the chart defaults at kFigureWidthPx, growing with wider
+  // images (large --cell-px, many panels) so that labels keep their size relative to the cells.
+  const double est_w = static_cast<double>(pb.per_row) * (grid_w + 190);
+  const Style st = scaled(style.chart, 1.2 * std::max(1.0, est_w / kFigureWidthPx));
+  const int mark_strip = std::max(7, st.tick_px / 2);
+
   // Axis ticks and scales, shared by all panels.
   const double steps_total = static_cast<double>(first.cols * first.bins.time_bin);
   const double lines_total = static_cast<double>(first.rows * first.bins.line_bin);
   std::vector<Tick> time_ticks;
-  for (double v : nice_ticks(0, static_cast<double>(first.steps - 1), std::max(2, grid_w / 90)))
+  for (double v :
+       nice_ticks(0, static_cast<double>(first.steps - 1), std::max(2, grid_w / (7 * st.tick_px))))
     time_ticks.push_back({v, short_number(v), true});
   std::vector<Tick> row_ticks, region_ticks;
-  line_ticks(first, grid_h / lines_total, row_ticks, region_ticks);
+  line_ticks(first, grid_h / lines_total, st.tick_px * 3 / 2, row_ticks, region_ticks);
   const std::string time_title = thread ? "thread (time \u2192)" : "access (time \u2192)";
   const std::string line_title = "cache line (ticks: array rows)";
   const Rect probe{0, 0, grid_w, grid_h};
@@ -331,8 +434,6 @@ Canvas render_diagram(const std::vector<Grid> &panels, const DiagramStyle &style
   const int bottom_depth =
       draw_axis(nullptr, font, probe, Side::bottom, probe_scale, time_ticks, time_title, st);
 
-  // Vertical layout: title, subtitle, then per panel header, mark strip, grid, axis, stats.
-  const std::string title = style.title.empty() ? config_text(first) : style.title;
   // What the marks above the grid are: the order's groups, warps and blocks that were asked for.
   std::string marks;
   bool any_warp = false, any_block = false;
@@ -350,51 +451,65 @@ Canvas render_diagram(const std::vector<Grid> &panels, const DiagramStyle &style
   }
   marks += any_warp ? ", warps (short)" : "";
   marks += any_block ? ", blocks (tall)" : "";
-  const std::string subtitle = (style.title.empty() ? "" : config_text(first) + " | ") +
-                               "cells: " + bin_text(first, style.miss_level) +
-                               " | marks above: starts of " + marks;
-  const Font::Extent title_e = font.measure(title, st.title_px);
-  const Font::Extent sub_e = font.measure(subtitle, st.tick_px);
+
+  // Each panel: header, mark strip, grid, axes, stats (wrapped to the panel's width).
+  const int line_gap = std::max(3, st.tick_px / 4);
+  const int axes_w = left_depth + grid_w + right_depth;
+  const int panel_w = std::max(axes_w, 440);
+  std::vector<std::vector<std::string>> stats;
+  int stats_lines_n = 0;
+  for (const Grid &g : panels) {
+    std::vector<std::string> wrapped;
+    for (const std::string &line : stats_lines(g))
+      for (std::string &part : wrap_text(font, line, st.tick_px, panel_w))
+        wrapped.push_back(std::move(part));
+    stats_lines_n = std::max(stats_lines_n, static_cast<int>(wrapped.size()));
+    stats.push_back(std::move(wrapped));
+  }
   const Font::Extent head_e = font.measure("Ag", st.label_px);
   const Font::Extent tick_e = font.measure("Ag", st.tick_px);
-  const int line_gap = 3;
-  const int title_y = st.margin;
-  const int header_y = title_y + title_e.height() + line_gap + sub_e.height() + st.margin;
-  const int grid_y = header_y + head_e.height() + 4 + kMarkStrip;
-  const int stats_y = grid_y + grid_h + bottom_depth + 8;
-  int stats_lines_n = 0;
-  std::vector<std::vector<std::string>> stats;
-  for (const Grid &g : panels) {
-    stats.push_back(stats_lines(g));
-    stats_lines_n = std::max(stats_lines_n, static_cast<int>(stats.back().size()));
-  }
-  int stats_w = 0;
-  for (const auto &s : stats)
-    for (const std::string &line : s)
-      stats_w = std::max(stats_w, font.measure(line, st.tick_px).width);
-  const int panel_w = std::max(left_depth + grid_w + right_depth, stats_w);
+  const int grid_dy = head_e.height() + 4 + mark_strip; // header top to grid top
+  const int stats_dy = grid_dy + grid_h + bottom_depth + 8;
+  const int panel_h = stats_dy + stats_lines_n * (tick_e.height() + line_gap);
   const int panel_gap = 3 * st.margin;
-  const int n = static_cast<int>(panels.size());
-  const int content_w = n * panel_w + (n - 1) * panel_gap;
-  const int legend_y = stats_y + stats_lines_n * (tick_e.height() + line_gap) + st.margin;
+  const int content_w = pb.per_row * panel_w + (pb.per_row - 1) * panel_gap;
+
+  // Title and subtitle, wrapped to the content's width.
+  const std::string title = style.title.empty() ? first.sim.workload.describe() : style.title;
+  const std::string config = style.title.empty() ? cache_text(first) : config_text(first);
+  const std::string subtitle = (style.preset.empty() ? "" : "preset " + style.preset + ": ") +
+                               config + " | cells: " + bin_text(first, style.miss_level) +
+                               " | marks above: starts of " + marks;
+  const int text_w = std::max(content_w, 480);
+  const std::vector<std::string> title_lines = wrap_text(font, title, st.title_px, text_w);
+  const std::vector<std::string> sub_lines = wrap_text(font, subtitle, st.tick_px, text_w);
+  const Font::Extent title_e = font.measure("Ag", st.title_px);
+  int y = st.margin;
+  const int title_y = y;
+  y += static_cast<int>(title_lines.size()) * (title_e.height() + line_gap);
+  const int sub_y = y;
+  y += static_cast<int>(sub_lines.size()) * (tick_e.height() + line_gap) + st.margin;
+  const int panels_y = y;
+  const int row_gap = 2 * st.margin;
+  const int legend_y =
+      panels_y + pb.panel_rows * panel_h + (pb.panel_rows - 1) * row_gap + st.margin;
+
   std::vector<LegendItem> items =
       binned ? binned_legend_items(bscale, levels) : legend_items(pal, levels);
   // L2+ residency is skipped on traces where sampling it would dominate the run (grid.cpp).
   if (std::any_of(panels.begin(), panels.end(), [](const Grid &g) { return !g.lower_residency; }))
     for (LegendItem &item : items)
-      if (item.label == state_label(cell::in_lower, levels))
+      if (item.label.rfind("in L2+ only", 0) == 0)
         item.label += " (not sampled: too large)";
-  const int width = std::max({content_w, title_e.width, sub_e.width,
-                              draw_legend(nullptr, font, 0, 0, 1 << 20, items, st).w}) +
-                    2 * st.margin;
+  const int width = std::max(text_w, content_w) + 2 * st.margin;
   const Rect legend_box =
       draw_legend(nullptr, font, st.margin, legend_y, width - 2 * st.margin, items, st);
   const std::string bar_title = bscale.title(levels) + ":";
-  const int bar_y = legend_box.bottom() + 6;
+  const int bar_y = legend_box.bottom() + line_gap * 2;
   const int bar_w =
-      std::min(width - 2 * st.margin, 520 + font.measure(bar_title, st.tick_px).width);
+      std::min(width - 2 * st.margin, font.measure(bar_title, st.tick_px).width + 40 * st.tick_px);
   const Rect bar_box = binned ? draw_colorbar(nullptr, font, st.margin, bar_y, bar_w, bscale.top,
-                                              style.greyscale, bar_title, st)
+                                              style.greyscale, bar_title, st, bscale.saturates)
                               : Rect{st.margin, legend_box.bottom(), 0, 0};
   const int height = bar_box.bottom() + st.margin;
   if (width > kMaxSidePx || height > kMaxSidePx)
@@ -406,13 +521,25 @@ Canvas render_diagram(const std::vector<Grid> &panels, const DiagramStyle &style
   DiagramLayout out;
   out.cell_w = cell_w;
   out.cell_h = cell_h;
-  out.title = font.draw(canvas, st.margin, title_y, title, st.title_px, st.text);
-  font.draw(canvas, st.margin, title_y + title_e.height() + line_gap, subtitle, st.tick_px,
-            st.muted);
+  out.layout = lay;
+  out.chart = st;
+  out.subtitle = subtitle;
+  out.title = {st.margin, title_y, 0, 0};
+  for (std::size_t i = 0; i < title_lines.size(); ++i) {
+    const Rect r =
+        font.draw(canvas, st.margin, title_y + static_cast<int>(i) * (title_e.height() + line_gap),
+                  title_lines[i], st.title_px, st.text);
+    out.title.w = std::max(out.title.w, r.w);
+    out.title.h = r.bottom() - title_y;
+  }
+  for (std::size_t i = 0; i < sub_lines.size(); ++i)
+    font.draw(canvas, st.margin, sub_y + static_cast<int>(i) * (tick_e.height() + line_gap),
+              sub_lines[i], st.tick_px, st.muted);
   for (int p = 0; p < n; ++p) {
     const Grid &g = panels[static_cast<std::size_t>(p)];
-    const int px = st.margin + p * (panel_w + panel_gap);
-    const Rect area{px + left_depth, grid_y, grid_w, grid_h};
+    const int px = st.margin + (p % pb.per_row) * (panel_w + panel_gap);
+    const int header_y = panels_y + (p / pb.per_row) * (panel_h + row_gap);
+    const Rect area{px + left_depth, header_y + grid_dy, grid_w, grid_h};
     const std::string head = p < static_cast<int>(style.panel_titles.size())
                                  ? style.panel_titles[static_cast<std::size_t>(p)]
                                  : "order " + remap::to_string(g.sim.order);
@@ -430,32 +557,32 @@ Canvas render_diagram(const std::vector<Grid> &panels, const DiagramStyle &style
       const uint8_t m = g.marks[static_cast<std::size_t>(col)];
       const int x = area.x + static_cast<int>(col) * cell_w;
       if ((m & mark::block) && shown(2))
-        canvas.vline(x, area.y - kMarkStrip, area.y - 2, st.text);
+        canvas.vline(x, area.y - mark_strip, area.y - 2, st.text);
       else if ((m & mark::group) && shown(0))
-        canvas.vline(x, area.y - kMarkStrip + 2, area.y - 2, st.axis);
+        canvas.vline(x, area.y - mark_strip + 2, area.y - 2, st.axis);
       else if ((m & mark::warp) && shown(1))
-        canvas.vline(x, area.y - 4, area.y - 2, st.frame);
+        canvas.vline(x, area.y - mark_strip / 2, area.y - 2, st.frame);
     }
     const Scale ts{0, steps_total, static_cast<double>(area.x), static_cast<double>(area.right())};
     const Scale ls{0, lines_total, static_cast<double>(area.y), static_cast<double>(area.bottom())};
     draw_axis(&canvas, font, area, Side::bottom, ts, time_ticks, time_title, st);
     draw_axis(&canvas, font, area, Side::left, ls, row_ticks, line_title, st);
     draw_axis(&canvas, font, area, Side::right, ls, region_ticks, "", st);
-    int y = stats_y;
-    int sw = 0;
+    const int stats_y = header_y + stats_dy;
+    int sy = stats_y, sw = 0;
     for (const std::string &line : stats[static_cast<std::size_t>(p)]) {
-      sw = std::max(sw, font.draw(canvas, px, y, line, st.tick_px, st.text).w);
-      y += tick_e.height() + line_gap;
+      sw = std::max(sw, font.draw(canvas, px, sy, line, st.tick_px, st.text).w);
+      sy += tick_e.height() + line_gap;
     }
     out.grids.push_back(area);
-    out.stats.push_back({px, stats_y, sw, y - stats_y});
+    out.stats.push_back({px, stats_y, sw, sy - stats_y});
     out.axes.push_back({px, header_y, panel_w, stats_y - header_y});
   }
   out.legend = draw_legend(&canvas, font, st.margin, legend_y, width - 2 * st.margin, items, st);
   out.bins = bscale;
   if (binned)
     out.colorbar = draw_colorbar(&canvas, font, st.margin, bar_y, bar_w, bscale.top,
-                                 style.greyscale, bar_title, st);
+                                 style.greyscale, bar_title, st, bscale.saturates);
   if (layout)
     *layout = out;
   return canvas;

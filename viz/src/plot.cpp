@@ -72,7 +72,10 @@ struct Frame {
 } // namespace
 
 PlotSpec plot_defaults(const CsvTable &t, PlotSpec s) {
-  if (s.value.empty() && s.kind != PlotKind::scatter) {
+  // Lines with --y need no value column (a CSV without one used to fail here).
+  const bool needs_value =
+      s.kind == PlotKind::heatmap || (s.kind == PlotKind::lines && s.y.empty());
+  if (s.value.empty() && needs_value) {
     for (const char *c : {"value", "gpu_time_ms", "sim_l1_misses", "sim_l1_hit_pct"})
       if (t.index(c) >= 0 && has_numbers(t, t.index(c))) {
         s.value = c;
@@ -143,22 +146,30 @@ Canvas heatmap(const CsvTable &t, const PlotSpec &s, PlotLayout &out) {
   };
   std::map<double, std::pair<double, int>> naive;                   // y -> sum, count
   std::map<std::pair<double, double>, std::pair<double, int>> cell; // (x, y) -> sum, count
+  // Rows left out, counted by reason, so that the figure says what it does not show.
+  int64_t no_number = 0, other_size = 0;
+  std::map<std::string, int64_t> other_orders; // orders with no place on the x axis
   for (const auto &row : t.rows) {
     double x, y, v, sz;
-    if (!leading_number(at(row, y_col), y) || !leading_number(at(row, v_col), v))
+    if (!leading_number(at(row, y_col), y) || !leading_number(at(row, v_col), v)) {
+      ++no_number;
       continue;
-    if (size >= 0 && (!leading_number(at(row, size_col), sz) || sz != size))
+    }
+    if (size >= 0 && (!leading_number(at(row, size_col), sz) || sz != size)) {
+      ++other_size;
       continue;
+    }
     const std::string order = order_col >= 0 ? at(row, order_col) : "";
     if (is_naive(order)) {
       naive[y].first += v;
       ++naive[y].second;
       continue;
     }
-    if (s.x.empty() && order.rfind("column:", 0) != 0)
-      continue; // the default x axis is the column width of column:W orders
-    if (!leading_number(at(row, x_col), x))
+    // The default x axis is the column width of column:W orders; other orders have no place.
+    if ((s.x.empty() && order.rfind("column:", 0) != 0) || !leading_number(at(row, x_col), x)) {
+      ++other_orders[order.empty() ? "(no order)" : order];
       continue;
+    }
     auto &c = cell[{x, y}];
     c.first += v;
     ++c.second;
@@ -177,25 +188,40 @@ Canvas heatmap(const CsvTable &t, const PlotSpec &s, PlotLayout &out) {
   // Per cell: the shown value (relative to naive where a naive row exists) and its goodness.
   std::map<std::pair<double, double>, double> shown;
   double best_good = -1e300;
-  std::pair<double, double> best{};
+  std::vector<std::pair<double, double>> best_cells; // every cell at the best value
   double lo = 1e300, hi = -1e300;
+  std::set<double> no_naive; // y values whose cells have no naive row to compare with
   for (const auto &kv : cell) {
     double v = kv.second.first / kv.second.second;
     if (relative) {
       const auto n = naive.find(kv.first.second);
-      if (n == naive.end())
+      if (n == naive.end()) {
+        no_naive.insert(kv.first.second);
         continue;
+      }
       v /= n->second.first / n->second.second;
     }
     shown[kv.first] = v;
     lo = std::min(lo, v);
     hi = std::max(hi, v);
     const double good = up ? v : -v;
-    if (good > best_good) {
+    // Equal within printing precision counts as a tie (the labels show 2 decimals).
+    if (good > best_good + 1e-9 * std::abs(best_good)) {
       best_good = good;
-      best = kv.first;
+      best_cells = {kv.first};
+    } else if (good >= best_good - 1e-9 * std::abs(best_good)) {
+      best_cells.push_back(kv.first);
     }
   }
+  if (shown.empty())
+    throw UsageError("--input", "no " + s.y +
+                                    " value has both naive (linear) rows and other "
+                                    "orders; allowed: a sweep with linear rows for each " +
+                                    s.y);
+  // "Best" only when one cell is best and it beats the naive order (a ratio past 1).
+  const bool best_unique = best_cells.size() == 1;
+  const bool best_beats = !relative || best_good > (up ? 1.0 : -1.0) + 1e-12;
+  const bool mark_best = best_unique && best_beats;
   const Color better = hex_color("#0072b2"), worse = hex_color("#d55e00");
   auto colour = [&](double v) {
     if (relative) { // log2 of the gain, saturating at 2x either way
@@ -220,10 +246,12 @@ Canvas heatmap(const CsvTable &t, const PlotSpec &s, PlotLayout &out) {
   const int nx = static_cast<int>(xs.size()), ny = static_cast<int>(ys.size());
   std::vector<Tick> xt, yt;
   const std::vector<double> xv(xs.begin(), xs.end()), yv(ys.begin(), ys.end());
+  out.x_labels = tick_labels(xv);
+  out.y_labels = tick_labels(yv);
   for (int i = 0; i < nx; ++i)
-    xt.push_back({i + 0.5, short_number(xv[static_cast<std::size_t>(i)]), true});
+    xt.push_back({i + 0.5, out.x_labels[static_cast<std::size_t>(i)], true});
   for (int j = 0; j < ny; ++j)
-    yt.push_back({j + 0.5, short_number(yv[static_cast<std::size_t>(j)]), true});
+    yt.push_back({j + 0.5, out.y_labels[static_cast<std::size_t>(j)], true});
   const std::string x_title = s.x.empty() ? "column width W (order column:W)" : s.x;
   const Rect probe{0, 0, nx * cell_w, ny * cell_h};
   const int left = draw_axis(nullptr, f.font, probe, Side::left, {}, yt, s.y, f.st);
@@ -231,15 +259,57 @@ Canvas heatmap(const CsvTable &t, const PlotSpec &s, PlotLayout &out) {
   const std::string title = !s.title.empty() ? s.title
                             : relative       ? s.value + " relative to the naive order (linear)"
                                              : s.value;
-  std::string subtitle =
-      (up ? "higher is better" : "lower is better") + std::string("; best cell outlined");
+  auto cell_name = [&](const std::pair<double, double> &k) {
+    return (s.x.empty() ? "column:" + short_number(k.first) : s.x + " " + short_number(k.first)) +
+           " at " + s.y + " " + short_number(k.second);
+  };
+  std::string subtitle = up ? "higher is better" : "lower is better";
+  if (mark_best)
+    subtitle += "; best cell outlined";
+  else if (!best_unique) {
+    std::string names;
+    for (const auto &k : best_cells)
+      names += (names.empty() ? "" : ", ") + cell_name(k);
+    subtitle += "; no best cell: " + std::to_string(best_cells.size()) + " tie (" + names + ")";
+    out.ties.push_back("best value shared by " + names);
+  } else
+    subtitle += "; no cell beats linear, so none is marked best";
   if (size >= 0)
     subtitle += "; size " + short_number(size) + (sizes.size() > 1 ? " (the largest)" : "");
   if (!relative)
     subtitle += "; no linear rows, so absolute values";
-  const Font::Extent te = f.font.measure(title, f.st.title_px);
-  const Font::Extent se = f.font.measure(subtitle, f.st.tick_px);
-  const int top = f.st.margin + te.height() + 3 + se.height() + f.st.margin;
+  // Rows not shown, each reason once.
+  if (other_size > 0)
+    out.notes.push_back(std::to_string(other_size) + " rows of smaller sizes not shown");
+  if (!other_orders.empty()) {
+    std::string names;
+    int64_t rows = 0;
+    for (const auto &kv : other_orders) {
+      names += (names.empty() ? "" : ", ") + kv.first;
+      rows += kv.second;
+    }
+    out.notes.push_back(std::to_string(rows) +
+                        " rows of orders with no place on the x axis not "
+                        "shown: " +
+                        names);
+  }
+  if (!no_naive.empty()) {
+    std::string names;
+    for (double y : no_naive)
+      names += (names.empty() ? "" : ", ") + short_number(y);
+    out.notes.push_back(s.y + " " + names + " not shown: no linear row to compare with");
+  }
+  if (no_number > 0)
+    out.notes.push_back(std::to_string(no_number) + " rows without a number in " + s.y + " or " +
+                        s.value + " not shown");
+  const int grid_w = left + nx * cell_w + f.st.margin;
+  const int text_w = std::max(grid_w, 640);
+  const std::vector<std::string> title_lines = wrap_text(f.font, title, f.st.title_px, text_w);
+  const std::vector<std::string> sub_lines = wrap_text(f.font, subtitle, f.st.tick_px, text_w);
+  const int title_h = f.font.measure("Ag", f.st.title_px).height() + 3;
+  const int line_h = f.font.measure("Ag", f.st.tick_px).height() + 3;
+  const int top = f.st.margin + static_cast<int>(title_lines.size()) * title_h +
+                  static_cast<int>(sub_lines.size()) * line_h + f.st.margin;
   const Rect area{f.st.margin + left, top, nx * cell_w, ny * cell_h};
   std::vector<LegendItem> items;
   if (relative)
@@ -247,13 +317,25 @@ Canvas heatmap(const CsvTable &t, const PlotSpec &s, PlotLayout &out) {
              {kWhite, "same as naive"},
              {mix(kWhite, worse, 0.85), "2x worse"}};
   const int legend_y = area.bottom() + bottom + f.st.margin;
-  const int width =
-      std::max({area.right() + f.st.margin, te.width + 2 * f.st.margin, se.width + 2 * f.st.margin,
-                draw_legend(nullptr, f.font, 0, 0, 1 << 20, items, f.st).w + 2 * f.st.margin});
+  const int width = std::max(area.right(), text_w) + f.st.margin;
   const Rect lbox = draw_legend(nullptr, f.font, f.st.margin, legend_y, width, items, f.st);
-  Canvas c(width, (items.empty() ? legend_y : lbox.bottom()) + f.st.margin, f.st.background);
-  f.font.draw(c, f.st.margin, f.st.margin, title, f.st.title_px, f.st.text);
-  f.font.draw(c, f.st.margin, f.st.margin + te.height() + 3, subtitle, f.st.tick_px, f.st.muted);
+  std::vector<std::string> note_lines;
+  for (const std::string &n : out.notes)
+    for (std::string &l : wrap_text(f.font, "note: " + n, f.st.tick_px, text_w))
+      note_lines.push_back(std::move(l));
+  const int notes_y = (items.empty() ? legend_y : lbox.bottom()) + 4;
+  Canvas c(width, notes_y + static_cast<int>(note_lines.size()) * line_h + f.st.margin,
+           f.st.background);
+  for (std::size_t i = 0; i < title_lines.size(); ++i)
+    f.font.draw(c, f.st.margin, f.st.margin + static_cast<int>(i) * title_h, title_lines[i],
+                f.st.title_px, f.st.text);
+  const int sub_y = f.st.margin + static_cast<int>(title_lines.size()) * title_h;
+  for (std::size_t i = 0; i < sub_lines.size(); ++i)
+    f.font.draw(c, f.st.margin, sub_y + static_cast<int>(i) * line_h, sub_lines[i], f.st.tick_px,
+                f.st.muted);
+  for (std::size_t i = 0; i < note_lines.size(); ++i)
+    f.font.draw(c, f.st.margin, notes_y + static_cast<int>(i) * line_h, note_lines[i], f.st.tick_px,
+                f.st.muted);
   for (const auto &kv : shown) {
     const int i = static_cast<int>(std::distance(xs.begin(), xs.find(kv.first.first)));
     const int j = static_cast<int>(std::distance(ys.begin(), ys.find(kv.first.second)));
@@ -265,12 +347,13 @@ Canvas heatmap(const CsvTable &t, const PlotSpec &s, PlotLayout &out) {
                 luma < 110 ? kWhite : f.st.text, Align::center, Align::center);
     c.outline_rect(r, f.st.frame);
     ++out.cells;
-    if (kv.first == best)
+    if (mark_best && kv.first == best_cells.front())
       out.best = r;
   }
-  for (int k = 0; k < 3; ++k) // the best cell: a heavy outline
-    c.outline_rect({out.best.x + k, out.best.y + k, out.best.w - 2 * k, out.best.h - 2 * k},
-                   kBlack);
+  if (mark_best)
+    for (int k = 0; k < 3; ++k) // the best cell: a heavy outline
+      c.outline_rect({out.best.x + k, out.best.y + k, out.best.w - 2 * k, out.best.h - 2 * k},
+                     kBlack);
   const Scale sx{0, static_cast<double>(nx), static_cast<double>(area.x),
                  static_cast<double>(area.right())};
   const Scale sy{0, static_cast<double>(ny), static_cast<double>(area.y),
@@ -284,14 +367,19 @@ Canvas heatmap(const CsvTable &t, const PlotSpec &s, PlotLayout &out) {
 
 // Axis ticks for [lo, hi]: powers of two on a log2 axis, else round steps.
 std::vector<Tick> ticks_for(double lo, double hi, bool log2_axis, int max_ticks) {
-  std::vector<Tick> ticks;
+  std::vector<double> at, values; // axis positions and the values they label
   if (log2_axis) {
-    for (double e = std::ceil(std::log2(lo) - 1e-9); e <= std::log2(hi) + 1e-9; ++e)
-      ticks.push_back({e, short_number(std::pow(2.0, e)), true});
-    return ticks;
+    for (double e = std::ceil(std::log2(lo) - 1e-9); e <= std::log2(hi) + 1e-9; ++e) {
+      at.push_back(e);
+      values.push_back(std::pow(2.0, e));
+    }
+  } else {
+    at = values = nice_ticks(lo, hi, max_ticks);
   }
-  for (double v : nice_ticks(lo, hi, max_ticks))
-    ticks.push_back({v, short_number(v), true});
+  const std::vector<std::string> labels = tick_labels(values);
+  std::vector<Tick> ticks;
+  for (std::size_t i = 0; i < at.size(); ++i)
+    ticks.push_back({at[i], labels[i], true});
   return ticks;
 }
 
@@ -354,6 +442,24 @@ Canvas xy_plot(const CsvTable &t, const PlotSpec &s, PlotLayout &out) {
   const int plot_w = 760, plot_h = 440;
   const std::vector<Tick> xt = ticks_for(x_lo, x_hi, log_x, 8);
   const std::vector<Tick> yt = ticks_for(y_lo, y_hi + y_pad, false, 8);
+  for (const Tick &tk : xt)
+    out.x_labels.push_back(tk.label);
+  for (const Tick &tk : yt)
+    out.y_labels.push_back(tk.label);
+  // Points that several series share (equal x and y): drawn side by side and listed, so that no
+  // series hides another.
+  std::map<std::pair<double, double>, std::vector<std::size_t>> at_point;
+  for (std::size_t k = 0; k < series_names.size(); ++k)
+    for (const Point &p : series[series_names[k]])
+      at_point[{p.x, p.y}].push_back(k);
+  for (const auto &kv : at_point)
+    if (kv.second.size() > 1) {
+      std::string names;
+      for (std::size_t k : kv.second)
+        names += (names.empty() ? "" : " = ") + series_names[k];
+      out.ties.push_back(names + " at " + s.x + " " + short_number(kv.first.first) + " (" + s.y +
+                         " " + short_number(kv.first.second) + ")");
+    }
   const std::string x_title = s.x + (log_x ? " (log scale)" : "");
   const Rect probe{0, 0, plot_w, plot_h};
   const int left = draw_axis(nullptr, f.font, probe, Side::left, {}, yt, s.y, f.st);
@@ -361,18 +467,42 @@ Canvas xy_plot(const CsvTable &t, const PlotSpec &s, PlotLayout &out) {
   const std::string title = !s.title.empty()
                                 ? s.title
                                 : s.y + " vs " + s.x + (s.series.empty() ? "" : ", by " + s.series);
-  const Font::Extent te = f.font.measure(title, f.st.title_px);
-  const Rect area{f.st.margin + left, f.st.margin + te.height() + f.st.margin, plot_w, plot_h};
+  const int label_room = lines ? 0 : 90; // scatter labels to the right of the last points
+  const int width = f.st.margin + left + plot_w + f.st.margin + label_room;
+  // The title is fitted to the image: wrapped, never wider than it.
+  const std::vector<std::string> title_lines =
+      wrap_text(f.font, title, f.st.title_px, width - 2 * f.st.margin);
+  const int title_h = f.font.measure("Ag", f.st.title_px).height() + 3;
+  const int line_h = f.font.measure("Ag", f.st.tick_px).height() + 3;
+  const Rect area{f.st.margin + left,
+                  f.st.margin + static_cast<int>(title_lines.size()) * title_h + f.st.margin,
+                  plot_w, plot_h};
   std::vector<LegendItem> items;
   for (std::size_t k = 0; k < series_names.size() && (lines || series_names.size() <= 16); ++k)
-    items.push_back({hex_color(kSeries[k % 8]), series_names[k]});
-  const int label_room = lines ? 0 : 90; // scatter labels to the right of the last points
-  const int width = std::max(area.right() + f.st.margin + label_room, te.width + 2 * f.st.margin);
+    items.push_back(
+        {hex_color(kSeries[k % 8]), series_names[k], static_cast<int>(k % kMarkers), lines});
+  if (!lines && series_names.size() > 16)
+    out.notes.push_back(std::to_string(series_names.size()) +
+                        " series: the legend is left out (the points are labelled)");
   const int legend_y = area.bottom() + bottom + f.st.margin;
   const Rect lbox =
       draw_legend(nullptr, f.font, f.st.margin, legend_y, width - 2 * f.st.margin, items, f.st);
-  Canvas c(width, (items.empty() ? legend_y : lbox.bottom()) + f.st.margin, f.st.background);
-  f.font.draw(c, f.st.margin, f.st.margin, title, f.st.title_px, f.st.text);
+  std::vector<std::string> note_lines;
+  for (const std::string &tie : out.ties)
+    for (std::string &l : wrap_text(f.font, "tie: " + tie, f.st.tick_px, width - 2 * f.st.margin))
+      note_lines.push_back(std::move(l));
+  for (const std::string &n : out.notes)
+    for (std::string &l : wrap_text(f.font, "note: " + n, f.st.tick_px, width - 2 * f.st.margin))
+      note_lines.push_back(std::move(l));
+  const int notes_y = (items.empty() ? legend_y : lbox.bottom()) + 4;
+  Canvas c(width, notes_y + static_cast<int>(note_lines.size()) * line_h + f.st.margin,
+           f.st.background);
+  for (std::size_t i = 0; i < title_lines.size(); ++i)
+    f.font.draw(c, f.st.margin, f.st.margin + static_cast<int>(i) * title_h, title_lines[i],
+                f.st.title_px, f.st.text);
+  for (std::size_t i = 0; i < note_lines.size(); ++i)
+    f.font.draw(c, f.st.margin, notes_y + static_cast<int>(i) * line_h, note_lines[i], f.st.tick_px,
+                f.st.muted);
   const Scale sx{sx0.lo, sx0.hi, static_cast<double>(area.x), static_cast<double>(area.right())};
   const Scale sy{y_lo, y_hi + y_pad, static_cast<double>(area.bottom()),
                  static_cast<double>(area.y)};
@@ -386,20 +516,31 @@ Canvas xy_plot(const CsvTable &t, const PlotSpec &s, PlotLayout &out) {
                           static_cast<int>(std::lround(sy(p.y))));
   };
   std::vector<Rect> labels;
+  // Lines first, then the markers over every line, each series' marker shifted sideways where
+  // several series share the point.
+  for (std::size_t k = 0; k < series_names.size() && lines; ++k) {
+    const std::vector<Point> &pts = series[series_names[k]];
+    for (std::size_t i = 1; i < pts.size(); ++i) {
+      const auto [x0, y0] = px(pts[i - 1]);
+      const auto [x, y] = px(pts[i]);
+      c.line(x0, y0, x, y, hex_color(kSeries[k % 8]), 2);
+    }
+  }
+  constexpr int kMarkerR = 5;
   for (std::size_t k = 0; k < series_names.size(); ++k) {
     const Color col = hex_color(kSeries[k % 8]);
     const std::vector<Point> &pts = series[series_names[k]];
     for (std::size_t i = 0; i < pts.size(); ++i) {
-      const auto [x, y] = px(pts[i]);
-      if (lines && i > 0) {
-        const auto [x0, y0] = px(pts[i - 1]);
-        c.line(x0, y0, x, y, col, 2);
+      auto [x, y] = px(pts[i]);
+      const std::vector<std::size_t> &share = at_point[{pts[i].x, pts[i].y}];
+      if (share.size() > 1) {
+        const auto slot = std::find(share.begin(), share.end(), k) - share.begin();
+        x += static_cast<int>((2 * slot - static_cast<long>(share.size()) + 1) * (kMarkerR + 1));
       }
-      // Markers differ by series too (disc, square), for print and colour-blind readers.
-      if (k % 2 == 0)
-        c.disc(x, y, 4, col);
-      else
-        c.fill_rect({x - 4, y - 4, 9, 9}, col);
+      // Markers differ by series too (disc, square, triangle, diamond, ...), for print and
+      // colour-blind readers; the legend shows the same shapes.
+      draw_marker(c, static_cast<int>(k % kMarkers), x, y, kMarkerR, col);
+      out.markers.push_back({x - kMarkerR, y - kMarkerR, 2 * kMarkerR + 1, 2 * kMarkerR + 1});
       ++out.cells;
       if (!lines && !pts[i].label.empty()) {
         // Labels that would overprint an earlier one are left out (the legend names the colour).

@@ -34,8 +34,13 @@ const Command *find_command(const std::string &name);
 // "  name        summary" lines of every registered command, names padded to `name_width`.
 void print_commands(std::ostream &os, std::size_t name_width);
 
+// The option that sets a field of sim's configuration, for errors that reach the boundary naming
+// a field ("workload.size" -> "--size", "cache.capacity" -> "--level"); an option passes through.
+// Commands whose options differ map the fields themselves first (single-level cache options).
+std::string option_for_field(const std::string &field);
+
 // Runs `c` on argv[1..] (argv[1] is the command's name) and turns its exceptions into exit codes:
-// UsageError -> "cbi <name>: <option>: <message>", kExitUsage; NoDeviceError -> "cbi <name>:
+// UsageError -> "cbi <name>: <option_for_field(option)>: <message>", kExitUsage; NoDeviceError -> "cbi <name>:
 // <message>", kExitNoDevice; any other exception -> "cbi <name>: error: <message>", kExitFailure.
 int run_command(const Command &c, int argc, char **argv);
 

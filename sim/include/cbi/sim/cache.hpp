@@ -26,11 +26,13 @@ struct CacheConfig {
   std::string describe() const; // "32 KiB 8-way LRU, 128 B lines"
 };
 
-// Throws UsageError for non-positive sizes, line sizes that are not a power of two multiple of the
-// element, capacities that do not divide into whole sets, and sectors that do not divide the line.
-void validate(const CacheConfig &c, const std::string &option = "--level");
+// Throws UsageError naming the wrong field under `field` (field + ".line_bytes", ".capacity",
+// ".ways", ".sector_bytes") for line sizes out of range, capacities that do not divide into whole
+// sets, and sectors that do not divide the line; the CLI maps fields to its options.
+void validate(const CacheConfig &c, const std::string &field = "cache");
 
-Policy parse_policy(const std::string &text, const std::string &option = "--policy");
+// "lru", "fifo", "random", "volta"; UsageError naming `field` otherwise.
+Policy parse_policy(const std::string &text, const std::string &field = "cache.policy");
 const char *to_string(Policy p);
 
 struct CacheStats {

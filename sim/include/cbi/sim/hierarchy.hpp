@@ -1,5 +1,6 @@
 // A chain of cache levels (L1 -> L2 -> ... -> DRAM). An access goes to L1; a miss fetches the L1
-// unit's bytes from the next level, which sees them as accesses to its own units, and so on.
+// unit's bytes from the next level, which sees them as accesses to its own units; each unit that
+// level misses is fetched from the level below it, and so on.
 #pragma once
 
 #include "cbi/sim/cache.hpp"
@@ -27,6 +28,7 @@ public:
 private:
   friend struct detail::Engines; // typed L1 access for replay loops (sim/src/engine.hpp)
   int miss_below(uint64_t l1_unit);
+  int fetch(std::size_t k, uint64_t first_byte, uint64_t bytes);
   std::vector<Cache> m_levels;
 };
 

@@ -5,6 +5,7 @@
 // L elements per cache line; M_l cache capacity in lines; u bytes per element.
 #pragma once
 
+#include "cbi/sim/model_types.hpp"
 #include "cbi/sim/simulate.hpp"
 
 #include <string>
@@ -12,28 +13,8 @@
 
 namespace cbi::sim {
 
-struct ModelQuantity {
-  std::string symbol;   // "M_l", "F", "c", "t"
-  std::string equation; // "eq. 3.2"
-  std::string meaning;  // one line: what it is and under which condition it applies
-  double value = 0;
-};
-
-enum class FetchKind { upper_bound, estimate, none };
-
-struct LevelModel {
-  int level = 0; // 0 = L1
-  std::vector<ModelQuantity> quantities;
-  // The model's fetch figure for this configuration, to set beside the simulated fetches.
-  FetchKind fetch_kind = FetchKind::none;
-  double fetches = 0;
-  std::string fetch_equation;  // the formula with its condition
-  std::string fetch_reference; // "eq. 3.5"
-  std::vector<std::string> notes; // where the model cannot see what the simulation shows
-};
-
 struct ModelReport {
-  std::vector<LevelModel> levels; // one per cache level, each modelled as if it stood alone
+  std::vector<LevelModel> levels;     // one per cache level, each modelled as if it stood alone
   int64_t suggested_column_width = 0; // §4.3 / §4.4 for L1 (0 if the model gives none)
 };
 

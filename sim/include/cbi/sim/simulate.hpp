@@ -6,6 +6,7 @@
 #include "cbi/sim/hierarchy.hpp"
 #include "cbi/sim/workload.hpp"
 
+#include <algorithm>
 #include <functional>
 #include <vector>
 
@@ -21,6 +22,8 @@ struct SimConfig {
 // Checks the whole configuration (workload, every level, order parameters, unit sizes against the
 // element size). Throws UsageError naming the offending option.
 void validate(const SimConfig &c);
+// Order parameters: widths and tile sizes positive. Throws UsageError naming --order.
+void validate(const remap::Order &o);
 
 struct SimResult {
   std::vector<CacheStats> levels;
@@ -33,29 +36,51 @@ struct SimResult {
 using Progress = std::function<void(int64_t, int64_t)>;
 SimResult simulate(const SimConfig &c, const Progress &progress = {});
 
+// The one replay loop: every thread in the order's visiting order, mapped to its task, its accesses
+// merged into runs of `unit_bytes` units. on_thread(i, task) before each thread (an empty lambda
+// costs nothing); on_run(unit, count, is_write) per run; progress every 2^20 threads.
+template <class OnThread, class OnRun>
+void replay(const SimConfig &c, int64_t unit_bytes, OnThread &&on_thread, OnRun &&on_run,
+            const Progress &progress = {}) {
+  visit_workload(c.workload.kind, [&](auto tag) {
+    using W = typename decltype(tag)::type;
+    const remap::Shape<int64_t> shape = W::task_shape(c.workload);
+    const int64_t threads = shape.width * shape.height;
+    RunGenerator<W> gen(c.workload, unit_bytes, c.granularity);
+    constexpr int64_t kChunk = 1 << 20;
+    remap::visit(c.order, [&](auto order) {
+      for (int64_t begin = 0; begin < threads; begin += kChunk) {
+        const int64_t end = std::min(threads, begin + kChunk);
+        for (int64_t i = begin; i < end; ++i) {
+          const remap::Task<int64_t> t = order.map(i, shape);
+          on_thread(i, t);
+          gen.thread(t.x, t.y, on_run);
+        }
+        if (progress)
+          progress(end, threads);
+      }
+      return 0;
+    });
+  });
+}
+
 // Observer interface (duck-typed): on_thread(int64_t i, remap::Task<int64_t> task) before each
 // thread's accesses; on_access(uint64_t l1_unit, int64_t count, bool is_write, int served_level)
 // after each run of accesses, where served_level is 0 for an L1 hit, k for level k+1, levels() for
-// memory. The hierarchy is live, so an observer may inspect residency.
+// memory. The hierarchy is live, so an observer may inspect residency. Counts equal simulate()'s
+// (tests/sim/test_simulate.cpp).
 template <class Observer>
 SimResult simulate_observed(const SimConfig &c, Hierarchy &h, Observer &obs) {
   validate(c);
-  const remap::Shape<int64_t> shape{c.workload.width, c.workload.height};
-  const int64_t threads = c.workload.tasks();
-  AccessGenerator gen(c.workload, h.level(0).config().unit_bytes(), c.granularity);
-  remap::visit(c.order, [&](auto order) {
-    for (int64_t i = 0; i < threads; ++i) {
-      const remap::Task<int64_t> t = order.map(i, shape);
-      obs.on_thread(i, t);
-      gen.thread(t.x, t.y, [&](uint64_t unit, int64_t count, bool is_write) {
+  replay(
+      c, h.level(0).config().unit_bytes(),
+      [&](int64_t i, remap::Task<int64_t> t) { obs.on_thread(i, t); },
+      [&](uint64_t unit, int64_t count, bool is_write) {
         obs.on_access(unit, count, is_write, h.access(unit, count));
       });
-    }
-    return 0;
-  });
   SimResult r;
   r.levels = h.stats();
-  r.threads = threads;
+  r.threads = c.workload.tasks();
   r.accesses = r.levels[0].accesses;
   return r;
 }

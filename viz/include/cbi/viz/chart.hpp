@@ -41,8 +41,12 @@ std::vector<double> nice_ticks(double lo, double hi, int max_ticks);
 
 // 12544 -> "12,544".
 std::string group_digits(int64_t value);
-// Short axis labels: 250, 12,544 -> "12.5k", 4194304 -> "4.19M", 0.25 -> "0.25".
-std::string short_number(double value);
+// Short axis labels: 250, 12,544 -> "12.5k", 4194304 -> "4.19M", 0.25 -> "0.25"; `digits`
+// significant digits for non-integers.
+std::string short_number(double value, int digits = 3);
+// Labels for tick values: short_number with as many digits as keep distinct values apart
+// (99.8 and 99.85 are not both "99.8").
+std::vector<std::string> tick_labels(const std::vector<double> &values);
 // 0.94921875 -> "94.92%".
 std::string percent(double fraction, int decimals = 2);
 
@@ -63,11 +67,23 @@ int draw_axis(Canvas *canvas, const Font &font, const Rect &area, Side side, con
 struct LegendItem {
   Color swatch;
   std::string label;
+  int marker = -1;   // >= 0: draw_marker's shape instead of a square swatch
+  bool line = false; // with a marker: a short line through it (a line plot's series)
 };
+
+// Point markers that tell series apart without colour: 0 disc, 1 square, 2 triangle up,
+// 3 diamond, 4 triangle down, 5 plus; radius r px around (x, y).
+constexpr int kMarkers = 6;
+void draw_marker(Canvas &canvas, int shape, int x, int y, int r, Color c);
 
 // Swatches with labels, left to right from (x, y), wrapping at max_width. Returns the box used.
 Rect draw_legend(Canvas *canvas, const Font &font, int x, int y, int max_width,
                  const std::vector<LegendItem> &items, const Style &style);
+
+// Breaks text into lines no wider than max_width px: at " | " separators first (kept at the line
+// ends as " |"), then at spaces; a single word wider than max_width gets a line of its own.
+std::vector<std::string> wrap_text(const Font &font, const std::string &text, int size_px,
+                                   int max_width);
 
 // A sequential, colour-blind-safe scale for fractions: viridis (van der Walt and Smith, the
 // matplotlib default), reversed so that 0 is light yellow and 1 dark purple, i.e. more is darker.
@@ -75,9 +91,10 @@ Rect draw_legend(Canvas *canvas, const Font &font, int x, int y, int max_width,
 Color sequential_color(double t, bool greyscale = false);
 
 // A horizontal colour bar of `width` px at (x, y): the scale over [0, top] (fractions, labelled
-// as percentages at round ticks) with `title` to its left. Returns the box used; measures only
-// with a null canvas.
+// as percentages at round ticks; the last "≥ top" when larger values saturate) with `title` to
+// its left. Returns the box used; measures only with a null canvas.
 Rect draw_colorbar(Canvas *canvas, const Font &font, int x, int y, int width, double top,
-                   bool greyscale, const std::string &title, const Style &style);
+                   bool greyscale, const std::string &title, const Style &style,
+                   bool saturates = false);
 
 } // namespace cbi::viz

@@ -29,6 +29,7 @@ struct Palette {
 struct BinScale {
   int level = 0;
   double top = 1;
+  bool saturates = false; // some bins lie above top and are drawn at it
   bool greyscale = false;
   Color in_l1() const;
   Color in_lower() const;
@@ -36,8 +37,9 @@ struct BinScale {
   // "share of the bin's accesses that missed L1" / "... served from memory".
   std::string title(int levels) const;
 };
-// The scale shared by all panels: top is the smallest of 1, 2, 5, 10, 20, 50, 100% that holds
-// every binned cell's share, so panels compare at one scale. Throws UsageError naming
+// The scale shared by all panels, so they compare at one scale: top is the smallest of 1, 2, 5,
+// 10, 20, 50, 100% that holds the shares of 99% of the binned accesses; the rest saturate. Throws
+// UsageError naming
 // --miss-level when level is not one of the grids' levels.
 BinScale bin_scale(const std::vector<Grid> &panels, int level, bool greyscale);
 
@@ -51,25 +53,53 @@ std::string state_name(uint8_t state, int levels);
 std::vector<LegendItem> legend_items(const Palette &p, int levels);
 std::vector<LegendItem> binned_legend_items(const BinScale &s, int levels);
 
-// The stats strip of one panel: one line per cache level, e.g.
-// "L1: accesses 1,588 · hits 1,204 · misses 384 · fetches 384 · hit rate 75.82%".
+// The stats strip of one panel: one line per cache level, e.g. in exact granularity
+// "L1: accesses 1,588 · hits 1,204 · misses 384 · fetches 384 · hit rate per access 75.82%", in
+// thread granularity "L1: thread-lines 4,480 · ... · hit rate per thread-line 89.69%".
 std::vector<std::string> stats_lines(const Grid &g);
 // "1 thread x 1 line per cell"; binned: "64 threads x 2 lines per cell (colour: share of the
 // accesses that missed L1)"; "accesses" in exact granularity.
 std::string bin_text(const Grid &g, int miss_level = 0);
 // "stencil 7x7 on 16x16 float, clamp | L1 24 lines, 384 B fully associative lru, 16 B lines |
-// thread granularity".
+// thread granularity (hit rates per thread-line: ...)".
 std::string config_text(const Grid &g);
+// What the hit rates of a grid count: "per access" (every load and store, as ncu counts) or
+// "per thread-line" (each thread's distinct lines once, §3.2); never the same words.
+std::string hit_rate_label(const Grid &g);
+
+// How panels are arranged: side by side, stacked, or in a near-square grid (filled row by row).
+enum class PanelLayout { automatic, columns, rows, grid };
+// "columns" -> PanelLayout::columns; throws UsageError("--layout", ...) listing the allowed names.
+PanelLayout parse_layout(const std::string &name);
+
+// A diagram is laid out for print: about kFigureWidthPx wide (one paper column at ~1000 px
+// reads it at 0.8x), cells at least min_cell_px a side.
+constexpr int kFigureWidthPx = 1200;
+
+// The room each panel's grid gets, in pixels, when n panels are laid out so: grid_w binds,
+// grid_h is a target (cells shrink to min_cell_px to meet it; lines bin past 1200 px).
+struct PanelBudget {
+  int per_row = 1, panel_rows = 1;
+  int grid_w = 1, grid_h = 1;
+};
+// automatic: the first of columns, grid, rows in which every step of a panel keeps min_cell_px
+// without binning; for traces binned anyway, two panels side by side, more in a grid. steps and
+// lines are those of one panel before binning.
+PanelLayout resolve_layout(PanelLayout layout, int n, int64_t steps, int64_t lines,
+                           int min_cell_px);
+PanelBudget panel_budget(PanelLayout layout, int n);
 
 struct DiagramStyle {
   bool greyscale = false;
-  // Pixels per cell; 0 = square cells of 1..16 px that make a panel about 1200 x 800 px, up to 4x
-  // taller for short grids.
+  // Pixels per cell; 0 = cells that fill the panel budget, from min_cell_px to 16 px a side.
   int cell_w = 0, cell_h = 0;
+  int min_cell_px = 3;
+  PanelLayout layout = PanelLayout::automatic;
   std::string title;                     // empty: config_text of the first panel
+  std::string preset;                    // the preset's name, printed before its configuration
   std::vector<std::string> panel_titles; // empty: each panel's order
   int miss_level = 0;                    // binned cells: the level whose misses colour them
-  Style chart;
+  Style chart;                           // sizes for a kFigureWidthPx image, scaled with it
 };
 
 // Where things went, for tests and the viewer's hit testing.
@@ -81,6 +111,9 @@ struct DiagramLayout {
   std::vector<Rect> stats; // the stats strip of each panel
   std::vector<Rect> axes;  // per panel: the box around grid and its axis labels
   int cell_w = 1, cell_h = 1;
+  PanelLayout layout = PanelLayout::columns; // as resolved
+  std::string subtitle;                      // before wrapping
+  Style chart;                               // the text sizes used
 };
 
 // The cell size render_diagram uses for these grids and style.

@@ -32,7 +32,8 @@ struct PlotSpec {
 // Fills the empty names of `spec` for `table` and checks that every named column exists (UsageError
 // naming --x, --y, --value or --series). Defaults: heatmap x = the order's column width, y = block,
 // value = the first of value, gpu_time_ms, sim_l1_misses, sim_l1_hit_pct with numbers; lines x =
-// size, y = that value column, series = order; scatter x and y required, series = order (labels).
+// size, y = that value column (not needed with --y), series = order; scatter x and y required,
+// series = order (labels).
 PlotSpec plot_defaults(const CsvTable &table, PlotSpec spec);
 
 // True where a larger value is better (hit rates, GB/s, GFLOP/s, speed-ups), by column name.
@@ -41,8 +42,12 @@ bool higher_is_better(const std::string &column);
 struct PlotLayout {
   Rect plot;     // the data area
   Rect legend;   // lines: the series legend
-  Rect best;     // heatmap: the best cell
+  Rect best;     // heatmap: the best cell (empty when none is unique and better than naive)
   int cells = 0; // heatmap cells drawn / points drawn
+  std::vector<std::string> x_labels, y_labels; // the tick labels drawn
+  // Printed under the plot: rows left out and why; points that several series share.
+  std::vector<std::string> notes, ties;
+  std::vector<Rect> markers; // lines/scatter: each point's marker box, in drawing order
 };
 
 Canvas plot(const CsvTable &table, const PlotSpec &spec, PlotLayout *layout = nullptr);

@@ -1,0 +1,38 @@
+// cbi devices: the device rows the GPU model replays against (sim/src/device.cpp; sources in
+// docs/devices.md).
+#include "cbi/cli/command.hpp"
+#include "cbi/cli/options.hpp"
+#include "cbi/sim/device.hpp"
+
+namespace cbi::cli {
+
+int cmd_devices(int argc, char **argv) {
+  po::options_description desc("Options");
+  add_output_options(desc);
+  po::variables_map vm;
+  if (!parse_args(argc, argv, desc, vm,
+                  "usage: cbi devices [--format table|json|csv|markdown]\n\n"
+                  "Lists the devices of the simulator's GPU model (cbi simulate --model gpu, cbi "
+                  "tune):\noccupancy, caches, latencies and bandwidths. Sources: docs/devices.md.",
+                  "  cbi devices\n  cbi devices --format json"))
+    return 0;
+  Table t;
+  t.title = "cbi devices: rows of the GPU model";
+  t.columns = {"name",        "sms",          "threads_per_sm", "warps_per_sm",  "ctas_per_sm",
+               "l1_bytes",    "l1_ways",      "l2_bytes",       "l2_partitions", "sm_clock_mhz",
+               "l1_hit_cycles", "l2_hit_cycles", "dram_cycles",   "dram_gbs",      "description"};
+  for (const sim::Device &d : sim::devices())
+    t.add_row({d.name, int64_t{d.sms}, int64_t{d.max_threads_per_sm}, int64_t{d.max_warps_per_sm},
+               int64_t{d.max_ctas_per_sm}, d.l1_bytes, d.l1_ways, d.l2_bytes,
+               int64_t{d.l2_partitions}, d.sm_clock_mhz, int64_t{d.l1_hit_cycles},
+               int64_t{d.l2_hit_cycles}, int64_t{d.dram_cycles}, d.dram_gbs, d.description});
+  t.notes = {"every field's source: docs/devices.md; tiny is a test device (sequential replay)"};
+  emit(vm, t);
+  return 0;
+}
+
+const cli::Registration kDevicesRegistration{
+    {"devices", "list the GPU model's device rows (SMs, occupancy, caches, latencies)", cmd_devices,
+     12}};
+
+} // namespace cbi::cli

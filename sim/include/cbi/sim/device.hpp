@@ -1,0 +1,56 @@
+// Devices are data: one row per GPU with the cache and occupancy facts the GPU model
+// (cbi/sim/gpu_model.hpp) replays against. Every field's source is in docs/devices.md; the row
+// itself names the source of each group in `sources`.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace cbi::sim {
+
+struct Device {
+  std::string name;        // "h100"
+  std::string description; // "NVIDIA H100 SXM5 (GH100, sm_90)"
+  // Occupancy.
+  int sms = 1;
+  int warp_size = 32;
+  int max_threads_per_sm = 2048;
+  int max_warps_per_sm = 64;
+  int max_ctas_per_sm = 32;
+  // L1 as a kernel without shared memory sees it (per SM): sectored lines.
+  int64_t l1_bytes = 0;
+  int64_t l1_line_bytes = 128;
+  int64_t l1_sector_bytes = 32;
+  int64_t l1_ways = 16; // set index hashed; 0 = fully associative
+  // One L2 for the device.
+  int64_t l2_bytes = 0;
+  int64_t l2_line_bytes = 128;
+  int64_t l2_sector_bytes = 32;
+  int64_t l2_ways = 16;
+  int l2_partitions = 1;
+  bool l2_hashed = true; // set index hashed (false: line mod sets, for exact comparisons)
+  // Clocks, latencies (cycles of the SM clock) and throughputs.
+  double sm_clock_mhz = 1000;
+  int l1_hit_cycles = 40;
+  int l2_hit_cycles = 270;
+  int dram_cycles = 500;
+  int cta_launch_cycles = 600;          // from a CTA's end to its successor's start on that SM
+  int issue_cycles = 4;                 // between two loads of one warp that do not wait
+  int loads_in_flight_per_warp = 8;     // loads a warp issues before it waits for their data
+  double l1_wavefronts_per_cycle = 1;   // 128-byte lines an SM's L1 serves per cycle
+  double l2_to_l1_bytes_per_cycle = 64; // per SM
+  double dram_gbs = 100;                // measured copy bandwidth where we have it
+  double fp32_lanes_per_sm = 128;       // FP32 FMA lanes per SM per cycle
+  double int_lanes_per_sm = 64;         // 32-bit integer multiply lanes per SM per cycle
+  std::string sources;                  // one line per group: where the numbers come from
+};
+
+// The device table: h100, rtx2080super, a100, v100, and `tiny` (warp size 1, one SM, one resident
+// warp, unhashed L2: it replays threads in sequential order, for tests).
+const std::vector<Device> &devices();
+// The row named `name`; throws UsageError(option) listing the names otherwise.
+const Device &find_device(const std::string &name, const std::string &option = "--device");
+std::string device_names(); // "h100, rtx2080super, a100, v100, tiny"
+
+} // namespace cbi::sim

@@ -1,0 +1,98 @@
+// The GPU execution model (issue 10 §2): the kernels' program replayed as the GPU runs it. Thread
+// i of a 1-D launch computes task order.map(i); CTA k holds threads [kB, (k+1)B) and is dealt to
+// the SMs in index order up to the device's occupancy, the next CTA taking the place of one that
+// finishes. Warps of 32 consecutive threads issue their j-th memory instruction together; the
+// lanes' addresses coalesce into one request of 32-byte sectors grouped by 128-byte line. Each SM
+// has its own sectored L1 (stores go through to L2 without allocating in L1); one shared, sectored,
+// set-hashed L2 sees all SMs' traffic. SMs advance together in time: resident warps take turns
+// (the oldest ready warp issues next, one memory instruction per turn), a warp waits for the
+// latency of the level that served its slowest sector, and a sector already on its way from L2
+// (requested by another warp) counts as a hit, as Nsight counts it, that waits for that fill.
+// docs/gpu-model.md says what the model leaves out.
+#pragma once
+
+#include "cbi/remap/order.hpp"
+#include "cbi/sim/device.hpp"
+#include "cbi/sim/simulate.hpp"
+
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace cbi::sim {
+
+struct GpuConfig {
+  Workload workload;
+  remap::Order order;
+  Device device;
+  int64_t block_threads = 256;
+  int64_t l1_bytes = 0; // 0: the device's
+  int64_t l1_ways = -1; // -1: the device's; 0 = fully associative
+  bool stores = true;   // the kernels store each task's output (to L2)
+};
+
+// Throws UsageError naming the field (block, l1...) for a block that is not a positive multiple of
+// ... at most the device's threads per SM, and for the workload's own errors.
+void validate(const GpuConfig &c);
+
+// Counts named as Nsight Compute names them (`cbi bench --metrics` reads the same names).
+struct GpuMetrics {
+  int64_t l1_requests = 0;      // l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum
+  int64_t l1_sectors = 0;       // l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum
+  int64_t l1_sector_hits = 0;   // l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_hit.sum
+  int64_t l1_sector_misses = 0; // l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_miss.sum
+  int64_t l1_wavefronts = 0;    // 128-byte lines per request, summed (L1 data-stage work)
+  int64_t l1_pending_hits = 0;  // hits on sectors still on their way (another warp's miss)
+  int64_t l2_read_sectors = 0;  // lts__t_sectors_srcunit_tex_op_read.sum
+  int64_t l2_write_sectors = 0; // global stores that reach L2
+  int64_t l2_hits = 0;          // read and write sector hits
+  int64_t l2_lookups = 0;
+  int64_t dram_read_bytes = 0; // dram__bytes_read.sum
+  double l1_hit_pct() const {  // l1tex__t_sector_hit_rate.pct
+    return l1_sectors ? 100.0 * double(l1_sector_hits) / double(l1_sectors) : 0.0;
+  }
+  double l2_hit_pct() const { // lts__t_sector_hit_rate.pct
+    return l2_lookups ? 100.0 * double(l2_hits) / double(l2_lookups) : 0.0;
+  }
+  // (ncu metric name, value), in the order of the issue's list.
+  std::vector<std::pair<std::string, double>> named() const;
+};
+
+// The predicted time and the bounds it is the largest of (all in ms).
+struct GpuTime {
+  double predicted_ms = 0;
+  double simulated_ms = 0;  // cycles of the replay (latencies, turns, one request per SM per turn)
+  double l1_ms = 0;         // wavefronts / (SMs x wavefronts per cycle)
+  double l2_ms = 0;         // L2->L1 bytes / (SMs x bytes per cycle)
+  double dram_ms = 0;       // DRAM bytes / measured bandwidth
+  double arithmetic_ms = 0; // FMAs and the remap's integer work / lanes
+  std::string bound;        // the name of the largest term
+};
+
+struct GpuResult {
+  GpuMetrics metrics;
+  GpuTime time;
+  int64_t ctas = 0;
+  int64_t ctas_per_sm = 0; // resident at once (occupancy)
+  int64_t threads = 0;
+  int64_t cycles = 0;
+  double seconds = 0; // wall time of the replay
+};
+
+GpuResult simulate_gpu(const GpuConfig &c, const Progress &progress = {});
+
+// The coalescer: the distinct sectors (byte address >> sector_shift) that one warp instruction's
+// lane addresses touch, sorted ascending into `sectors` (room for `lanes`); returns their count.
+// Example: 32 lanes reading consecutive floats from byte 0 touch sectors 0..3.
+int coalesce_sectors(const uint64_t *byte_addrs, int lanes, int sector_shift, uint64_t *sectors);
+
+// What instruction j of warp `warp` (counted over the whole launch) requests: one request of
+// `sectors` sectors in `lines` 128-byte lines (wavefronts), from `lanes` active lanes.
+struct WarpRequest {
+  int lanes = 0;
+  int sectors = 0;
+  int lines = 0;
+};
+WarpRequest warp_request(const GpuConfig &c, int64_t warp, int64_t j);
+
+} // namespace cbi::sim

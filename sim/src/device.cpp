@@ -1,0 +1,159 @@
+#include "cbi/sim/device.hpp"
+
+#include "cbi/error.hpp"
+
+namespace cbi::sim {
+namespace {
+
+Device h100() {
+  Device d;
+  d.name = "h100";
+  d.description = "NVIDIA H100 SXM5 80GB (GH100, sm_90)";
+  d.sms = 132;
+  d.max_threads_per_sm = 2048;
+  d.max_warps_per_sm = 64;
+  d.max_ctas_per_sm = 32;
+  d.l1_bytes = 216 << 10; // measured: kernels/probes/l1_chase, all hits up to 216 KiB
+  d.l1_ways = 16;
+  d.l2_bytes = 52428800; // cudaGetDeviceProperties l2CacheSize (50 MiB), two partitions
+  d.l2_partitions = 2;
+  d.sm_clock_mhz = 1980;
+  d.l1_hit_cycles = 40;      // l1_chase: 40 cycles per dependent load below 216 KiB
+  d.l2_hit_cycles = 276;     // l1_chase: 276 cycles per load above 288 KiB (L2 hits)
+  d.dram_cycles = 600;       // not measured; L2 hit + about 320 cycles (assumed)
+  d.cta_launch_cycles = 600; // kernels/probes/cta_sm: successors start 256-416 ns after an end
+  d.l1_wavefronts_per_cycle = 1;
+  d.l2_to_l1_bytes_per_cycle = 64;
+  d.dram_gbs = 2985; // cbi bench: measured device-to-device copy (docs/results/kernels-h100)
+  d.fp32_lanes_per_sm = 128;
+  d.int_lanes_per_sm = 64;
+  d.sources = "occupancy: CUDA C Programming Guide, compute capability 9.0 table; SMs, L2: "
+              "cudaGetDeviceProperties on the H100 (docs/results/gpu-model-h100); L1 capacity and "
+              "latencies: kernels/probes/l1_chase on the H100; DRAM: cbi bench's measured copy; "
+              "lanes: H100 whitepaper; L1 ways, DRAM latency, L1/L2 throughputs: model choices";
+  return d;
+}
+
+Device rtx2080super() {
+  Device d;
+  d.name = "rtx2080super";
+  d.description = "NVIDIA GeForce RTX 2080 Super (TU104, sm_75), the thesis's GPU";
+  d.sms = 48;
+  d.max_threads_per_sm = 1024;
+  d.max_warps_per_sm = 32;
+  d.max_ctas_per_sm = 16;
+  d.l1_bytes = 64 << 10; // thesis §5 and Turing tuning guide: 64 KiB L1 with 32 KiB shared
+  d.l1_ways = 16;
+  d.l2_bytes = 4 << 20;
+  d.l2_partitions = 1;
+  d.sm_clock_mhz = 1815; // boost clock
+  d.l1_hit_cycles = 32;
+  d.l2_hit_cycles = 190;
+  d.dram_cycles = 450;
+  d.l1_wavefronts_per_cycle = 1;
+  d.l2_to_l1_bytes_per_cycle = 64;
+  d.dram_gbs = 496; // 256-bit GDDR6 at 15.5 Gbit/s (datasheet)
+  d.fp32_lanes_per_sm = 64;
+  d.int_lanes_per_sm = 64;
+  d.sources = "occupancy: CUDA C Programming Guide, compute capability 7.5 table; SMs, L1, L2, "
+              "clock, DRAM: Turing whitepaper and the RTX 2080 Super datasheet; latencies: Jia et "
+              "al. 2019 (Turing microbenchmarks); L1 ways, throughputs: model choices";
+  return d;
+}
+
+Device a100() {
+  Device d;
+  d.name = "a100";
+  d.description = "NVIDIA A100 SXM4 40GB (GA100, sm_80)";
+  d.sms = 108;
+  d.max_threads_per_sm = 2048;
+  d.max_warps_per_sm = 64;
+  d.max_ctas_per_sm = 32;
+  d.l1_bytes = 192 << 10; // 192 KiB L1/shared per SM (whitepaper); all of it L1 without shared
+  d.l1_ways = 16;
+  d.l2_bytes = 40 << 20;
+  d.l2_partitions = 2;
+  d.sm_clock_mhz = 1410;
+  d.l1_hit_cycles = 33;
+  d.l2_hit_cycles = 200;
+  d.dram_cycles = 480;
+  d.l1_wavefronts_per_cycle = 1;
+  d.l2_to_l1_bytes_per_cycle = 64;
+  d.dram_gbs = 1555;
+  d.fp32_lanes_per_sm = 64;
+  d.int_lanes_per_sm = 64;
+  d.sources = "occupancy: CUDA C Programming Guide, compute capability 8.0 table; SMs, L1, L2, "
+              "clock, DRAM: A100 whitepaper; latencies: Citadel-style microbenchmark reports "
+              "(approximate); L1 ways, throughputs: model choices";
+  return d;
+}
+
+Device v100() {
+  Device d;
+  d.name = "v100";
+  d.description = "NVIDIA V100 SXM2 16GB (GV100, sm_70)";
+  d.sms = 80;
+  d.max_threads_per_sm = 2048;
+  d.max_warps_per_sm = 64;
+  d.max_ctas_per_sm = 32;
+  d.l1_bytes = 128 << 10; // 128 KiB L1/shared per SM (whitepaper)
+  d.l1_ways = 16;
+  d.l2_bytes = 6 << 20;
+  d.l2_partitions = 1;
+  d.sm_clock_mhz = 1530;
+  d.l1_hit_cycles = 28;
+  d.l2_hit_cycles = 193;
+  d.dram_cycles = 400;
+  d.l1_wavefronts_per_cycle = 1;
+  d.l2_to_l1_bytes_per_cycle = 64;
+  d.dram_gbs = 900;
+  d.fp32_lanes_per_sm = 64;
+  d.int_lanes_per_sm = 64;
+  d.sources = "occupancy: CUDA C Programming Guide, compute capability 7.0 table; SMs, L1, L2, "
+              "clock, DRAM: V100 whitepaper; latencies: Jia et al. 2018 (Volta "
+              "microbenchmarks); L1 ways, throughputs: model choices";
+  return d;
+}
+
+Device tiny() {
+  Device d;
+  d.name = "tiny";
+  d.description = "test device: warp size 1, one SM, one resident warp (sequential replay)";
+  d.sms = 1;
+  d.warp_size = 1;
+  d.max_threads_per_sm = 1;
+  d.max_warps_per_sm = 1;
+  d.max_ctas_per_sm = 1;
+  d.l1_bytes = 64 << 10;
+  d.l1_ways = 0;
+  d.l2_bytes = 1 << 20;
+  d.l2_ways = 16;
+  d.l2_hashed = false;
+  d.cta_launch_cycles = 0;
+  d.loads_in_flight_per_warp = 1; // one load at a time: the sequential order
+  d.sources = "made up for tests";
+  return d;
+}
+
+} // namespace
+
+const std::vector<Device> &devices() {
+  static const std::vector<Device> table = {h100(), rtx2080super(), a100(), v100(), tiny()};
+  return table;
+}
+
+std::string device_names() {
+  std::string s;
+  for (const Device &d : devices())
+    s += (s.empty() ? "" : ", ") + d.name;
+  return s;
+}
+
+const Device &find_device(const std::string &name, const std::string &option) {
+  for (const Device &d : devices())
+    if (d.name == name)
+      return d;
+  throw UsageError(option, "unknown device '" + name + "'; allowed: " + device_names());
+}
+
+} // namespace cbi::sim

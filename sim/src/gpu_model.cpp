@@ -1,0 +1,541 @@
+// The GPU execution model's engine: a discrete-event replay over SMs (sim/include/cbi/sim/
+// gpu_model.hpp). Each SM issues one warp memory instruction per turn; the SM whose next turn comes
+// first goes next, so L2 sees the SMs' traffic interleaved in time.
+#include "cbi/sim/gpu_model.hpp"
+
+#include "cbi/error.hpp"
+
+#include <algorithm>
+#include <chrono>
+
+namespace cbi::sim {
+namespace {
+
+constexpr int64_t kNever = -1;
+
+// A sectored, set-associative LRU cache that also remembers when each sector's data arrives, so a
+// lookup can tell a hit from a sector still on its way. Lines are looked up whole, with a mask of
+// the sectors wanted. With `hashed`, the set index is a hash of the line index (GPUs hash L1 and L2
+// set indices), otherwise line mod sets, as sim::Cache does (the tiny-device test relies on that).
+class SectorCache {
+public:
+  SectorCache(int64_t capacity_lines, int64_t ways, int sectors_per_line, bool hashed)
+      : m_ways(static_cast<uint32_t>(ways == 0 ? capacity_lines : ways)),
+        m_sets(static_cast<uint64_t>(capacity_lines / (ways == 0 ? capacity_lines : ways))),
+        m_sectors(sectors_per_line), m_hashed(hashed) {
+    const std::size_t slots = static_cast<std::size_t>(m_sets * m_ways);
+    m_way.assign(slots, Way{});
+    m_fill.assign(slots * static_cast<std::size_t>(m_sectors), 0);
+  }
+
+  struct Result {
+    uint32_t hit = 0;     // sectors present and filled by `now`
+    uint32_t pending = 0; // sectors allocated, their data still on its way
+    uint32_t miss = 0;    // sectors allocated now: the caller fetches them and sets their fill
+    int64_t pending_ready = 0;
+    std::size_t slot = 0;
+  };
+
+  Result lookup(uint64_t line, uint32_t sectors, int64_t now) {
+    Result r;
+    const std::size_t base = static_cast<std::size_t>(set_of(line) * m_ways);
+    const uint64_t stamp = ++m_clock;
+    Way *ways = &m_way[base];
+    uint32_t victim = 0;
+    for (uint32_t w = 0; w < m_ways; ++w) {
+      if (ways[w].tag == line) {
+        Way &way = ways[w];
+        way.stamp = stamp;
+        r.slot = base + w;
+        const int64_t *fill = &m_fill[r.slot * static_cast<std::size_t>(m_sectors)];
+        for (uint32_t m = sectors & way.valid; m; m &= m - 1) {
+          const int sec = __builtin_ctz(m);
+          if (fill[sec] <= now) {
+            r.hit |= 1u << sec;
+          } else {
+            r.pending |= 1u << sec;
+            r.pending_ready = std::max(r.pending_ready, fill[sec]);
+          }
+        }
+        r.miss = sectors & ~way.valid;
+        way.valid |= static_cast<uint8_t>(sectors);
+        return r;
+      }
+      if (ways[w].stamp < ways[victim].stamp)
+        victim = w;
+    }
+    Way &way = ways[victim];
+    way.tag = line;
+    way.stamp = stamp;
+    way.valid = static_cast<uint8_t>(sectors);
+    r.slot = base + victim;
+    r.miss = sectors;
+    return r;
+  }
+
+  void set_fill(std::size_t slot, int sector, int64_t when) {
+    m_fill[slot * static_cast<std::size_t>(m_sectors) + static_cast<std::size_t>(sector)] = when;
+  }
+
+private:
+  struct Way {
+    uint64_t tag = ~uint64_t{0};
+    uint64_t stamp = 0; // last use (LRU); 0 = never
+    uint8_t valid = 0;  // sector mask
+  };
+
+  uint64_t set_of(uint64_t line) const {
+    if (m_sets == 1)
+      return 0;
+    if (!m_hashed)
+      return line % m_sets;
+    uint64_t h = line * 0x9E3779B97F4A7C15ull; // Fibonacci hashing: every line bit reaches the set
+    h ^= h >> 29;
+    return h % m_sets;
+  }
+
+  uint32_t m_ways;
+  uint64_t m_sets;
+  int m_sectors;
+  bool m_hashed;
+  uint64_t m_clock = 0;
+  std::vector<Way> m_way;
+  std::vector<int64_t> m_fill; // per sector: the time its data is (or will be) there
+};
+
+// Integer divisions a thread spends on its remap (each is about 20 instructions without a
+// hardware divider): linear i mod I_w and i div I_w; columns and tiles a few more (eq. 4.1-4.7).
+int remap_divisions(const remap::Order &o) {
+  switch (o.kind) {
+  case remap::OrderKind::linear:
+    return 2;
+  case remap::OrderKind::tile:
+    return 6;
+  default:
+    return 5;
+  }
+}
+
+constexpr int kWheel = 4096; // cycles a warp can be scheduled ahead; longer waits are clamped
+
+struct Warp {
+  int64_t next = 0;      // next instruction
+  int64_t group_end = 0; // when the loads issued since the last wait have all arrived
+  int cta_slot = 0;
+  int lanes = 0;       // active lanes
+  int wheel_next = -1; // next warp in the same wheel slot
+};
+
+struct Sm {
+  std::vector<Warp> warps;
+  std::vector<remap::Task<int64_t>> tasks; // warp w's lanes at [w * warp_size, ...)
+  std::vector<int> cta_live_warps;         // per CTA slot
+  std::vector<int> wheel;                  // kWheel slots: first warp that becomes ready then
+  std::vector<int> fifo;                   // ring of ready warps, oldest first
+  std::size_t fifo_head = 0, fifo_size = 0;
+  int scheduled = 0; // warps on the wheel
+  int64_t pipe_free = 0;
+  std::vector<int> free_slots; // CTA slots waiting for the next dispatch
+  int64_t dispatch_at = kNever;
+};
+
+template <class W, class Order> class Engine {
+public:
+  Engine(const GpuConfig &c, const W &program, Order order)
+      : m_c(c), m_d(c.device), m_program(program), m_order(order),
+        m_shape(W::task_shape(c.workload)), m_threads(m_shape.width * m_shape.height),
+        m_block(c.block_threads), m_warp_size(c.device.warp_size),
+        m_warps_per_cta(static_cast<int>((c.block_threads + m_warp_size - 1) / m_warp_size)),
+        m_loads(program.loads()),
+        m_l2(c.device.l2_bytes / c.device.l2_line_bytes, c.device.l2_ways,
+             static_cast<int>(c.device.l2_line_bytes / c.device.l2_sector_bytes),
+             c.device.l2_hashed) {
+    m_ctas = (m_threads + m_block - 1) / m_block;
+    const int64_t by_threads = m_d.max_threads_per_sm / m_block;
+    const int64_t by_warps = m_d.max_warps_per_sm / m_warps_per_cta;
+    m_ctas_per_sm = std::max<int64_t>(
+        1, std::min<int64_t>({by_threads, by_warps, int64_t{m_d.max_ctas_per_sm}}));
+    const int64_t l1_bytes = c.l1_bytes > 0 ? c.l1_bytes : m_d.l1_bytes;
+    const int64_t l1_ways = c.l1_ways >= 0 ? c.l1_ways : m_d.l1_ways;
+    const int64_t l1_lines = l1_bytes / m_d.l1_line_bytes;
+    m_sector_shift = __builtin_ctzll(static_cast<uint64_t>(m_d.l1_sector_bytes));
+    m_line_shift = __builtin_ctzll(static_cast<uint64_t>(m_d.l1_line_bytes));
+    m_l2_sector_shift = __builtin_ctzll(static_cast<uint64_t>(m_d.l2_sector_bytes));
+    m_l2_line_shift = __builtin_ctzll(static_cast<uint64_t>(m_d.l2_line_bytes));
+    m_dram_bytes_per_cycle = m_d.dram_gbs * 1e9 / (m_d.sm_clock_mhz * 1e6);
+    m_output_base = static_cast<uint64_t>(c.workload.output_base_bytes());
+    const int sms = static_cast<int>(std::min<int64_t>(m_d.sms, m_ctas));
+    m_sms.resize(static_cast<std::size_t>(sms));
+    for (int s = 0; s < sms; ++s) {
+      m_l1.emplace_back(l1_lines, l1_ways,
+                        static_cast<int>(m_d.l1_line_bytes / m_d.l1_sector_bytes),
+                        m_d.warp_size > 1);
+      Sm &sm = m_sms[static_cast<std::size_t>(s)];
+      const std::size_t warps = static_cast<std::size_t>(m_ctas_per_sm * m_warps_per_cta);
+      sm.warps.resize(warps);
+      sm.tasks.resize(warps * static_cast<std::size_t>(m_warp_size));
+      sm.cta_live_warps.assign(static_cast<std::size_t>(m_ctas_per_sm), 0);
+      sm.wheel.assign(kWheel, -1);
+      sm.fifo.assign(warps, 0);
+    }
+  }
+
+  GpuResult run(const Progress &progress) {
+    // CTAs dealt in index order, one per SM per round, until every SM holds its occupancy.
+    for (int64_t slot = 0; slot < m_ctas_per_sm; ++slot)
+      for (std::size_t s = 0; s < m_sms.size() && m_next_cta < m_ctas; ++s)
+        start_cta(static_cast<int>(s), static_cast<int>(slot), 0);
+    // SMs advance together, one cycle at a time; in each, every SM may issue one request.
+    int64_t now = 0, reported = 0;
+    for (; m_done_ctas < m_ctas; ++now) {
+      for (std::size_t s = 0; s < m_sms.size(); ++s)
+        cycle(static_cast<int>(s), now);
+      if (progress && m_done_ctas - reported >= 4096) {
+        reported = m_done_ctas;
+        progress(reported * m_block, m_threads);
+      }
+    }
+    GpuResult r;
+    r.metrics = m_m;
+    r.ctas = m_ctas;
+    r.ctas_per_sm = m_ctas_per_sm;
+    r.threads = m_threads;
+    r.cycles = std::max(now, m_last_event);
+    return r;
+  }
+
+private:
+  void schedule(Sm &sm, int id, int64_t when, int64_t now) {
+    // The wheel holds kWheel cycles; a longer wait is clamped to its horizon.
+    const int64_t at = std::min(std::max(when, now + 1), now + kWheel - 1);
+    int &head = sm.wheel[static_cast<std::size_t>(at % kWheel)];
+    sm.warps[static_cast<std::size_t>(id)].wheel_next = head;
+    head = id;
+    ++sm.scheduled;
+  }
+
+  void start_cta(int s, int slot, int64_t now) {
+    Sm &sm = m_sms[static_cast<std::size_t>(s)];
+    const int64_t cta = m_next_cta++;
+    int live = 0;
+    for (int w = 0; w < m_warps_per_cta; ++w) {
+      const int64_t first = cta * m_block + int64_t{w} * m_warp_size;
+      const int64_t last = std::min({first + m_warp_size, (cta + 1) * m_block, m_threads});
+      if (first >= last)
+        break;
+      const int id = slot * m_warps_per_cta + w;
+      Warp &warp = sm.warps[static_cast<std::size_t>(id)];
+      warp = Warp{0, now, slot, static_cast<int>(last - first), -1};
+      remap::Task<int64_t> *t = &sm.tasks[static_cast<std::size_t>(id) * m_warp_size];
+      for (int64_t i = first; i < last; ++i)
+        t[i - first] = m_order.map(i, m_shape);
+      sm.fifo[(sm.fifo_head + sm.fifo_size++) % sm.fifo.size()] = id; // ready at once
+      ++live;
+    }
+    sm.cta_live_warps[static_cast<std::size_t>(slot)] = live;
+  }
+
+  // One cycle of SM s: dispatch due CTAs, wake the warps whose wait ends now, issue the oldest
+  // ready warp's next memory instruction if the L1 can take a request.
+  void cycle(int s, int64_t now) {
+    Sm &sm = m_sms[static_cast<std::size_t>(s)];
+    if (sm.dispatch_at != kNever && sm.dispatch_at <= now) {
+      // Every slot freed since the first one gets the next CTAs in index order (the H100 gives an
+      // SM whose CTAs finish together consecutive CTAs: docs/results/gpu-model-h100.md).
+      for (int slot : sm.free_slots)
+        if (m_next_cta < m_ctas)
+          start_cta(s, slot, now);
+      sm.free_slots.clear();
+      sm.dispatch_at = kNever;
+    }
+    int &head = sm.wheel[static_cast<std::size_t>(now % kWheel)];
+    for (int id = head; id >= 0;) {
+      const int next = sm.warps[static_cast<std::size_t>(id)].wheel_next;
+      sm.fifo[(sm.fifo_head + sm.fifo_size++) % sm.fifo.size()] = id;
+      --sm.scheduled;
+      id = next;
+    }
+    head = -1;
+    if (sm.fifo_size == 0 || sm.pipe_free > now)
+      return;
+    const int id = sm.fifo[sm.fifo_head];
+    sm.fifo_head = (sm.fifo_head + 1) % sm.fifo.size();
+    --sm.fifo_size;
+    Warp &warp = sm.warps[static_cast<std::size_t>(id)];
+    const remap::Task<int64_t> *lanes = &sm.tasks[static_cast<std::size_t>(id) * m_warp_size];
+    int wavefronts = 1;
+    const int64_t arrives = issue_load(s, lanes, warp.lanes, warp.next, now, wavefronts);
+    sm.pipe_free = now + static_cast<int64_t>(wavefronts / m_d.l1_wavefronts_per_cycle + 0.999);
+    m_last_event = std::max(m_last_event, arrives);
+    warp.group_end = std::max(warp.group_end, arrives);
+    if (++warp.next < m_loads) {
+      // Loads do not block: a warp issues up to loads_in_flight of them, then waits for all.
+      const bool wait = warp.next % m_d.loads_in_flight_per_warp == 0;
+      schedule(sm, id, wait ? warp.group_end : now + m_d.issue_cycles, now);
+      return;
+    }
+    if (m_c.stores)
+      issue_store(lanes, warp.lanes, warp.group_end);
+    int &left = sm.cta_live_warps[static_cast<std::size_t>(warp.cta_slot)];
+    if (--left == 0) {
+      ++m_done_ctas;
+      if (m_next_cta < m_ctas) {
+        sm.free_slots.push_back(warp.cta_slot);
+        if (sm.dispatch_at == kNever)
+          sm.dispatch_at = std::max(warp.group_end, now) + m_d.cta_launch_cycles;
+      }
+    }
+  }
+
+  // Coalesces the lanes' sectors (sorted, distinct) into m_sector_buf; returns their count.
+  int coalesce(const remap::Task<int64_t> *lanes, int n, int64_t j, bool store) {
+    uint64_t addr[64];
+    for (int l = 0; l < n; ++l)
+      addr[l] =
+          store ? m_output_base + static_cast<uint64_t>((lanes[l].y * m_shape.width + lanes[l].x) *
+                                                        m_c.workload.elem_bytes)
+                : m_program.load(lanes[l], j).byte_addr;
+    return coalesce_sectors(addr, n, m_sector_shift, m_sector_buf);
+  }
+
+  // L2 reads of the sectors `mask` of L2 line `line` at `now`; returns when they reach the L1.
+  int64_t l2_read(uint64_t line, uint32_t mask, int64_t now) {
+    const SectorCache::Result r = m_l2.lookup(line, mask, now);
+    const int n = __builtin_popcount(mask);
+    m_m.l2_lookups += n;
+    m_m.l2_read_sectors += n;
+    m_m.l2_hits += __builtin_popcount(r.hit | r.pending);
+    int64_t arrives = now + m_d.l2_hit_cycles;
+    if (r.pending)
+      arrives = std::max(arrives, r.pending_ready);
+    for (uint32_t m = r.miss; m; m &= m - 1) {
+      // DRAM serves sectors one after another at its bandwidth.
+      m_m.dram_read_bytes += m_d.l2_sector_bytes;
+      m_dram_free =
+          std::max(m_dram_free, double(now)) + double(m_d.l2_sector_bytes) / m_dram_bytes_per_cycle;
+      const int64_t fill = static_cast<int64_t>(m_dram_free) + m_d.dram_cycles;
+      m_l2.set_fill(r.slot, __builtin_ctz(m), fill);
+      arrives = std::max(arrives, fill);
+    }
+    return arrives;
+  }
+
+  // One warp load: coalesce, look up each line's sectors in the SM's L1, fetch the missing ones
+  // from L2. Returns when the last sector is there.
+  int64_t issue_load(int s, const remap::Task<int64_t> *lanes, int n, int64_t j, int64_t now,
+                     int &wavefronts) {
+    const int sectors = coalesce(lanes, n, j, false);
+    ++m_m.l1_requests;
+    m_m.l1_sectors += sectors;
+    SectorCache &l1 = m_l1[static_cast<std::size_t>(s)];
+    int64_t ready = now + m_d.l1_hit_cycles;
+    const int spl_shift = m_line_shift - m_sector_shift;
+    const uint64_t sector_mask = (uint64_t{1} << spl_shift) - 1;
+    wavefronts = 0;
+    for (int k = 0; k < sectors;) {
+      const uint64_t line = m_sector_buf[k] >> spl_shift;
+      uint32_t mask = 0;
+      for (; k < sectors && (m_sector_buf[k] >> spl_shift) == line; ++k)
+        mask |= 1u << (m_sector_buf[k] & sector_mask);
+      ++wavefronts;
+      const SectorCache::Result r = l1.lookup(line, mask, now);
+      // A sector on its way (another warp's miss) is found allocated by the tag stage: Nsight
+      // counts a hit, as the H100's column:32 matmul shows (89% measured, the warps of a CTA
+      // sharing each B line in lockstep); the warp waits for the fill.
+      m_m.l1_sector_hits += __builtin_popcount(r.hit | r.pending);
+      m_m.l1_pending_hits += __builtin_popcount(r.pending);
+      m_m.l1_sector_misses += __builtin_popcount(r.miss);
+      if (r.pending)
+        ready = std::max(ready, r.pending_ready);
+      if (r.miss) {
+        const int64_t arrives = l2_fetch(line, r.miss, now);
+        for (uint32_t m = r.miss; m; m &= m - 1)
+          l1.set_fill(r.slot, __builtin_ctz(m), arrives);
+        ready = std::max(ready, arrives);
+      }
+    }
+    m_m.l1_wavefronts += wavefronts;
+    return ready;
+  }
+
+  // The missing sectors `mask` of L1 line `line`, as L2 lines and sectors.
+  int64_t l2_fetch(uint64_t l1_line, uint32_t mask, int64_t now) {
+    if (m_line_shift == m_l2_line_shift && m_sector_shift == m_l2_sector_shift)
+      return l2_read(l1_line, mask, now);
+    int64_t arrives = now;
+    for (uint32_t m = mask; m; m &= m - 1) {
+      const uint64_t addr =
+          ((l1_line << (m_line_shift - m_sector_shift)) + uint64_t(__builtin_ctz(m)))
+          << m_sector_shift;
+      for (uint64_t b = addr; b < addr + (uint64_t{1} << m_sector_shift);
+           b += uint64_t{1} << m_l2_sector_shift) {
+        const uint64_t l2_line = b >> m_l2_line_shift;
+        const uint32_t bit =
+            1u << ((b >> m_l2_sector_shift) & ((1u << (m_l2_line_shift - m_l2_sector_shift)) - 1));
+        arrives = std::max(arrives, l2_read(l2_line, bit, now));
+      }
+    }
+    return arrives;
+  }
+
+  // The output store: through to L2 (allocating there, fetching nothing from DRAM), not into L1.
+  void issue_store(const remap::Task<int64_t> *lanes, int n, int64_t now) {
+    const int sectors = coalesce(lanes, n, 0, true);
+    const int spl_shift = m_l2_line_shift - m_l2_sector_shift;
+    for (int k = 0; k < sectors; ++k) {
+      const uint64_t addr = m_sector_buf[k] << m_sector_shift;
+      const uint64_t line = addr >> m_l2_line_shift;
+      const uint32_t bit = 1u << ((addr >> m_l2_sector_shift) & ((1u << spl_shift) - 1));
+      const SectorCache::Result r = m_l2.lookup(line, bit, now);
+      ++m_m.l2_lookups;
+      ++m_m.l2_write_sectors;
+      if (r.miss)
+        m_l2.set_fill(r.slot, __builtin_ctz(r.miss), now);
+      else
+        ++m_m.l2_hits;
+    }
+  }
+
+  const GpuConfig &m_c;
+  const Device &m_d;
+  const W &m_program;
+  Order m_order;
+  remap::Shape<int64_t> m_shape;
+  int64_t m_threads, m_block;
+  int m_warp_size, m_warps_per_cta;
+  int64_t m_loads;
+  SectorCache m_l2;
+  std::vector<SectorCache> m_l1;
+  std::vector<Sm> m_sms;
+  int64_t m_ctas = 0, m_ctas_per_sm = 0, m_next_cta = 0, m_done_ctas = 0;
+  int m_sector_shift = 5, m_line_shift = 7, m_l2_sector_shift = 5, m_l2_line_shift = 7;
+  double m_dram_bytes_per_cycle = 1, m_dram_free = 0;
+  int64_t m_last_event = 0;
+  uint64_t m_output_base = 0;
+  uint64_t m_sector_buf[64];
+  GpuMetrics m_m;
+};
+
+} // namespace
+
+int coalesce_sectors(const uint64_t *byte_addrs, int lanes, int sector_shift, uint64_t *sectors) {
+  int count = 0;
+  for (int l = 0; l < lanes; ++l) {
+    const uint64_t sector = byte_addrs[l] >> sector_shift;
+    if (count > 0 && sectors[count - 1] == sector)
+      continue;
+    // Insertion into the sorted prefix (lanes mostly arrive in ascending order).
+    int k = count;
+    while (k > 0 && sectors[k - 1] > sector)
+      --k;
+    if (k > 0 && sectors[k - 1] == sector)
+      continue;
+    for (int m = count; m > k; --m)
+      sectors[m] = sectors[m - 1];
+    sectors[k] = sector;
+    ++count;
+  }
+  return count;
+}
+
+WarpRequest warp_request(const GpuConfig &c, int64_t warp, int64_t j) {
+  validate(c);
+  const Device &d = c.device;
+  return visit_workload(c.workload.kind, [&](auto tag) {
+    using W = typename decltype(tag)::type;
+    const W program(c.workload);
+    const remap::Shape<int64_t> shape = W::task_shape(c.workload);
+    const int64_t threads = shape.width * shape.height;
+    const int64_t warps_per_cta = (c.block_threads + d.warp_size - 1) / d.warp_size;
+    const int64_t cta = warp / warps_per_cta;
+    const int64_t first = cta * c.block_threads + (warp % warps_per_cta) * d.warp_size;
+    const int64_t last = std::min({first + d.warp_size, (cta + 1) * c.block_threads, threads});
+    uint64_t addr[64], sectors[64];
+    int n = 0;
+    remap::visit(c.order, [&](auto order) {
+      for (int64_t i = first; i < last; ++i)
+        addr[n++] = program.load(order.map(i, shape), j).byte_addr;
+      return 0;
+    });
+    WarpRequest r;
+    r.lanes = n;
+    r.sectors = coalesce_sectors(addr, n, __builtin_ctzll(static_cast<uint64_t>(d.l1_sector_bytes)),
+                                 sectors);
+    const int spl_shift =
+        __builtin_ctzll(static_cast<uint64_t>(d.l1_line_bytes / d.l1_sector_bytes));
+    for (int k = 0; k < r.sectors; ++k)
+      r.lines += k == 0 || (sectors[k] >> spl_shift) != (sectors[k - 1] >> spl_shift);
+    return r;
+  });
+}
+
+std::vector<std::pair<std::string, double>> GpuMetrics::named() const {
+  return {{"l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum", double(l1_requests)},
+          {"l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum", double(l1_sectors)},
+          {"l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_hit.sum", double(l1_sector_hits)},
+          {"l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_miss.sum", double(l1_sector_misses)},
+          {"l1tex__t_sector_hit_rate.pct", l1_hit_pct()},
+          {"lts__t_sectors_srcunit_tex_op_read.sum", double(l2_read_sectors)},
+          {"lts__t_sector_hit_rate.pct", l2_hit_pct()},
+          {"dram__bytes_read.sum", double(dram_read_bytes)}};
+}
+
+void validate(const GpuConfig &c) {
+  validate(c.workload);
+  const Device &d = c.device;
+  if (c.block_threads < 1 || c.block_threads > d.max_threads_per_sm)
+    throw UsageError("--block", std::to_string(c.block_threads) +
+                                    " threads per block is not allowed on " + d.name +
+                                    "; allowed: 1.." + std::to_string(d.max_threads_per_sm));
+  if (c.l1_bytes < 0 || (c.l1_bytes > 0 && c.l1_bytes % d.l1_line_bytes != 0))
+    throw UsageError("--l1", "the L1 size must be a positive multiple of the " +
+                                 std::to_string(d.l1_line_bytes) + "-byte line");
+  const int64_t lines = (c.l1_bytes > 0 ? c.l1_bytes : d.l1_bytes) / d.l1_line_bytes;
+  const int64_t ways = c.l1_ways >= 0 ? c.l1_ways : d.l1_ways;
+  if (ways > 0 && lines % ways != 0)
+    throw UsageError("--l1-ways", std::to_string(ways) + " ways do not divide " +
+                                      std::to_string(lines) + " lines; allowed: a divisor");
+  validate(c.order);
+}
+
+GpuResult simulate_gpu(const GpuConfig &c, const Progress &progress) {
+  validate(c);
+  const auto start = std::chrono::steady_clock::now();
+  GpuResult r = visit_workload(c.workload.kind, [&](auto tag) {
+    using W = typename decltype(tag)::type;
+    const W program(c.workload);
+    return remap::visit(c.order, [&](auto order) {
+      Engine<W, decltype(order)> engine(c, program, order);
+      return engine.run(progress);
+    });
+  });
+  r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+
+  // The predicted time: the largest of the replay's own cycle count and four throughput bounds.
+  const Device &d = c.device;
+  const double hz = d.sm_clock_mhz * 1e6;
+  GpuTime &t = r.time;
+  const GpuMetrics &m = r.metrics;
+  t.simulated_ms = 1e3 * double(r.cycles) / hz;
+  t.l1_ms = 1e3 * double(m.l1_wavefronts) / (double(d.sms) * d.l1_wavefronts_per_cycle * hz);
+  t.l2_ms = 1e3 * double(m.l2_read_sectors * d.l1_sector_bytes) /
+            (double(d.sms) * d.l2_to_l1_bytes_per_cycle * hz);
+  t.dram_ms = 1e3 * double(m.dram_read_bytes) / (d.dram_gbs * 1e9);
+  const double fma = double(visit_workload(
+      c.workload.kind, [&](auto tag) { return decltype(tag)::type::fp_ops_per_task(c.workload); }));
+  const double int_ops = 20.0 * remap_divisions(c.order);
+  t.arithmetic_ms = 1e3 * double(r.threads) *
+                    (fma / d.fp32_lanes_per_sm + int_ops / d.int_lanes_per_sm) /
+                    (double(d.sms) * hz);
+  const std::pair<double, const char *> terms[] = {{t.simulated_ms, "replay"},
+                                                   {t.l1_ms, "L1 wavefronts"},
+                                                   {t.l2_ms, "L2->L1 bandwidth"},
+                                                   {t.dram_ms, "DRAM bandwidth"},
+                                                   {t.arithmetic_ms, "arithmetic"}};
+  const auto *top = std::max_element(std::begin(terms), std::end(terms));
+  t.predicted_ms = top->first;
+  t.bound = top->second;
+  return r;
+}
+
+} // namespace cbi::sim

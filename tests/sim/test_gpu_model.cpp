@@ -1,0 +1,176 @@
+// The GPU execution model (issue 10 §2): the device table, exact request counts, hand-computed
+// coalescing, and the tiny device (warp size 1, one SM, one resident warp), whose replay is the
+// sequential one and must give the existing simulator's counts exactly.
+#include "cbi/sim/gpu_model.hpp"
+
+#include <gtest/gtest.h>
+
+#include <random>
+
+namespace {
+
+using namespace cbi;
+using sim::WorkloadKind;
+
+sim::GpuConfig config(WorkloadKind kind, int64_t width, int64_t height, const char *order,
+                      int64_t block, const char *device = "h100") {
+  sim::GpuConfig c;
+  c.workload.kind = kind;
+  c.workload.width = width;
+  c.workload.height = height;
+  c.workload.depth = kind == WorkloadKind::matmul ? width : 1;
+  c.workload.stencil_w = c.workload.stencil_h = 9;
+  c.order = remap::parse_order(order);
+  c.block_threads = block;
+  c.device = sim::find_device(device);
+  return c;
+}
+
+} // namespace
+
+TEST(Devices, TableHasTheIssuesRowsWithSourcesAndRejectsUnknownNames) {
+  const sim::Device &h = sim::find_device("h100");
+  EXPECT_EQ(h.sms, 132);
+  EXPECT_EQ(h.max_threads_per_sm, 2048);
+  EXPECT_EQ(h.max_warps_per_sm, 64);
+  EXPECT_EQ(h.max_ctas_per_sm, 32);
+  EXPECT_EQ(h.l2_bytes, 52428800);
+  EXPECT_EQ(h.l2_partitions, 2);
+  EXPECT_EQ(h.l1_line_bytes, 128);
+  EXPECT_EQ(h.l1_sector_bytes, 32);
+  EXPECT_LE(h.l1_bytes, 256 << 10); // part of the 256 KiB unified L1/shared memory
+  const sim::Device &t = sim::find_device("rtx2080super");
+  EXPECT_EQ(t.sms, 48);
+  EXPECT_EQ(t.max_threads_per_sm, 1024);
+  EXPECT_EQ(t.max_ctas_per_sm, 16);
+  EXPECT_EQ(t.l1_bytes, 64 << 10);
+  EXPECT_EQ(t.l2_bytes, 4 << 20);
+  for (const char *name : {"a100", "v100"})
+    EXPECT_GT(sim::find_device(name).sms, 0) << name;
+  for (const sim::Device &d : sim::devices()) {
+    EXPECT_FALSE(d.sources.empty()) << d.name;
+    EXPECT_EQ(d.l1_bytes % d.l1_line_bytes, 0) << d.name;
+    EXPECT_EQ(d.max_warps_per_sm * d.warp_size, d.max_threads_per_sm) << d.name;
+  }
+  try {
+    sim::find_device("h200x");
+    FAIL() << "accepted h200x";
+  } catch (const UsageError &e) {
+    EXPECT_EQ(e.option(), "--device");
+    EXPECT_NE(std::string(e.what()).find("h100, rtx2080super, a100, v100"), std::string::npos);
+  }
+}
+
+TEST(Coalescing, ThirtyTwoConsecutiveFloatsAreOneRequestOfFourSectorsInOneLine) {
+  uint64_t addr[32], sectors[32];
+  for (int l = 0; l < 32; ++l)
+    addr[l] = 4096 + 4 * static_cast<uint64_t>(l);
+  ASSERT_EQ(sim::coalesce_sectors(addr, 32, 5, sectors), 4);
+  EXPECT_EQ(sectors[0], 4096u / 32);
+  EXPECT_EQ(sectors[3], 4096u / 32 + 3);
+  // The same through a workload: a linear matmul warp's B load (lanes x = 32..63 of one row).
+  const sim::WarpRequest b =
+      sim::warp_request(config(WorkloadKind::matmul, 1024, 1024, "linear", 256), 1, 1);
+  EXPECT_EQ(b.lanes, 32);
+  EXPECT_EQ(b.sectors, 4);
+  EXPECT_EQ(b.lines, 1);
+}
+
+TEST(Coalescing, Column33SplitsAMatmulWarpsLoadsOverTwoRows) {
+  // Warp 1 of column:33 holds thread 32 = task (32, 0) and threads 33..63 = tasks (0..30, 1).
+  // B[i*1024 + x] for x in {32, 0..30}: bytes 0..123 and 128..131 of the row, sectors 0-3 and 4,
+  // two lines. A[y*1024 + i] for y in {0, 1}: two rows, two sectors in two lines.
+  const auto c33 = config(WorkloadKind::matmul, 1024, 1024, "column:33", 256);
+  const sim::WarpRequest a = sim::warp_request(c33, 1, 0), b = sim::warp_request(c33, 1, 1);
+  EXPECT_EQ(a.sectors, 2);
+  EXPECT_EQ(a.lines, 2);
+  EXPECT_EQ(b.sectors, 5);
+  EXPECT_EQ(b.lines, 2);
+  // column:32 keeps warp 1 on one row: tasks (0..31, 1), one A sector, one B line of 4 sectors.
+  const auto c32 = config(WorkloadKind::matmul, 1024, 1024, "column:32", 256);
+  EXPECT_EQ(sim::warp_request(c32, 1, 0).sectors, 1);
+  EXPECT_EQ(sim::warp_request(c32, 1, 1).sectors, 4);
+  EXPECT_EQ(sim::warp_request(c32, 1, 1).lines, 1);
+}
+
+TEST(GpuModel, RequestCountsAreWarpsTimesInstructions) {
+  // A 9x9 stencil on N^2 issues N^2/32 x 81 requests (4096^2: 42,467,328); matmul N^3 issues
+  // N^2/32 x 2N (1024: 67,108,864). Checked here at sizes a test can afford.
+  const sim::GpuResult s =
+      sim::simulate_gpu(config(WorkloadKind::stencil, 256, 256, "column:32", 256));
+  EXPECT_EQ(s.metrics.l1_requests, 256 * 256 / 32 * 81);
+  const sim::GpuResult m = sim::simulate_gpu(config(WorkloadKind::matmul, 128, 128, "linear", 128));
+  EXPECT_EQ(m.metrics.l1_requests, 128 * 128 / 32 * 2 * 128);
+  EXPECT_EQ(m.metrics.l1_sector_hits + m.metrics.l1_sector_misses, m.metrics.l1_sectors);
+  // Linear matmul: A is one sector per request (one row per warp), B four.
+  EXPECT_EQ(m.metrics.l1_sectors, 128 * 128 / 32 * 128 * (1 + 4));
+  EXPECT_EQ(m.metrics.l2_read_sectors, m.metrics.l1_sector_misses);
+  EXPECT_EQ(m.ctas, 128);
+}
+
+TEST(GpuModel, WarpsOfACtaSharingBLinesHitWhereLinearMatmulOnOneSmDoesNot) {
+  // Block 256 with column:32: the CTA's 8 warps read the same B line at every i, and the tag stage
+  // finds it allocated after the first warp's miss; with linear order each warp has its own.
+  auto c = config(WorkloadKind::matmul, 256, 256, "column:32", 256);
+  c.device.sms = 1;
+  const double column = sim::simulate_gpu(c).metrics.l1_hit_pct();
+  c.order = remap::parse_order("linear");
+  const double linear = sim::simulate_gpu(c).metrics.l1_hit_pct();
+  EXPECT_GT(column, 85.0);
+  EXPECT_GT(column, linear);
+}
+
+TEST(GpuModel, TinyDeviceReplaysTheSequentialOrderWithTheSimulatorsCounts) {
+  std::mt19937_64 rng(10);
+  for (int trial = 0; trial < 40; ++trial) {
+    sim::GpuConfig g;
+    g.device = sim::find_device("tiny");
+    g.device.l1_bytes = 128 * (4 + static_cast<int64_t>(rng() % 60));
+    g.device.l2_bytes = 128 * 16 * (1 + static_cast<int64_t>(rng() % 8));
+    g.block_threads = 1;
+    g.stores = false;
+    sim::Workload &w = g.workload;
+    w.kind = static_cast<WorkloadKind>(rng() % 3);
+    w.width = 8 + static_cast<int64_t>(rng() % 40);
+    w.height = 4 + static_cast<int64_t>(rng() % 20);
+    w.depth = 1 + static_cast<int64_t>(rng() % 16);
+    w.stencil_w = 1 + 2 * static_cast<int64_t>(rng() % 4);
+    w.stencil_h = 1 + 2 * static_cast<int64_t>(rng() % 4);
+    w.elem_bytes = rng() % 2 ? 4 : 8;
+    const char *orders[] = {"linear", "column:5", "zigzag:8", "tile:4x3"};
+    g.order = remap::parse_order(orders[rng() % 4]);
+    const sim::GpuResult r = sim::simulate_gpu(g);
+
+    sim::SimConfig s;
+    s.workload = w;
+    s.order = g.order;
+    sim::CacheConfig l1, l2;
+    l1.line_bytes = l2.line_bytes = 128;
+    l1.sector_bytes = l2.sector_bytes = 32;
+    l1.capacity_lines = g.device.l1_bytes / 128;
+    l1.ways = 0;
+    l2.capacity_lines = g.device.l2_bytes / 128;
+    l2.ways = g.device.l2_ways;
+    s.levels = {l1, l2};
+    const sim::SimResult q = sim::simulate(s);
+    const std::string what = w.describe() + " " + remap::to_string(g.order);
+    EXPECT_EQ(r.metrics.l1_requests, q.levels[0].accesses) << what;
+    EXPECT_EQ(r.metrics.l1_sectors, q.levels[0].accesses) << what;
+    EXPECT_EQ(r.metrics.l1_sector_hits, q.levels[0].hits) << what;
+    EXPECT_EQ(r.metrics.l1_sector_misses, q.levels[0].misses) << what;
+    EXPECT_EQ(r.metrics.l1_pending_hits, 0) << what;
+    EXPECT_EQ(r.metrics.l2_read_sectors, q.levels[1].accesses) << what;
+    EXPECT_EQ(r.metrics.l2_hits, q.levels[1].hits) << what;
+    EXPECT_EQ(r.metrics.dram_read_bytes, q.levels[1].misses * 32) << what;
+  }
+}
+
+TEST(GpuModel, RejectsBlocksTheDeviceCannotHold) {
+  auto c = config(WorkloadKind::stencil, 64, 64, "linear", 4096);
+  try {
+    sim::simulate_gpu(c);
+    FAIL() << "accepted a 4096-thread block";
+  } catch (const UsageError &e) {
+    EXPECT_EQ(e.option(), "--block");
+  }
+}
