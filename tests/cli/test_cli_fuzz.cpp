@@ -7,6 +7,7 @@
 
 #include <chrono>
 #include <filesystem>
+#include <iostream>
 #include <random>
 #include <string>
 #include <vector>
@@ -59,6 +60,7 @@ TEST(Fuzz, RandomArgumentListsNeverCrashAndFailInOneLine) {
   };
   const auto start = std::chrono::steady_clock::now();
   int runs = 0;
+  int exits[4] = {0, 0, 0, 0};
   for (; runs < 300; ++runs) {
     if (std::chrono::steady_clock::now() - start > std::chrono::seconds(90))
       break;
@@ -81,9 +83,16 @@ TEST(Fuzz, RandomArgumentListsNeverCrashAndFailInOneLine) {
     SCOPED_TRACE("cbi " + args);
     ASSERT_GE(r.exit_code, 0) << "crashed: " << r.err;
     ASSERT_LE(r.exit_code, 3) << r.err;
-    if (r.exit_code != 0)
+    ++exits[r.exit_code];
+    if (r.exit_code != 0) {
       EXPECT_EQ(count_lines(r.err), 1) << r.err;
+    }
   }
   EXPECT_GE(runs, 50) << "too few runs in the time budget";
+  // The lists reach both sides of the parsers: runs that work and runs that are refused.
+  EXPECT_GT(exits[0], 0);
+  EXPECT_GT(exits[2], 0);
+  std::cout << runs << " runs: exit 0 " << exits[0] << ", 1 " << exits[1] << ", 2 " << exits[2]
+            << ", 3 " << exits[3] << "\n";
   fs::remove_all(dir);
 }
