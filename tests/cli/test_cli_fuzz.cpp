@@ -36,6 +36,9 @@ int count_lines(const std::string &s) {
 TEST(Fuzz, RandomArgumentListsNeverCrashAndFailInOneLine) {
   const fs::path dir = fs::temp_directory_path() / ("cbi_fuzz_" + std::to_string(getpid()));
   fs::create_directories(dir);
+  // Relative --output values ("abc") land in the scratch folder, not where the test was started.
+  const fs::path started_in = fs::current_path();
+  fs::current_path(dir);
   const std::vector<std::string> commands = {"simulate", "mrc", "analyze", "tune", "devices",
                                              "sweep"};
   const std::vector<std::string> options = {
@@ -94,5 +97,6 @@ TEST(Fuzz, RandomArgumentListsNeverCrashAndFailInOneLine) {
   EXPECT_GT(exits[2], 0);
   std::cout << runs << " runs: exit 0 " << exits[0] << ", 1 " << exits[1] << ", 2 " << exits[2]
             << ", 3 " << exits[3] << "\n";
+  fs::current_path(started_in);
   fs::remove_all(dir);
 }
