@@ -198,7 +198,7 @@ int cmd_sweep(int argc, char **argv) {
       if (opts.shard.contains(p))
         mine.push_back(p);
     sweep::validate(mine, opts.backends);
-    std::cout << "# grid " << g.name << ": grid_id " << sweep::fingerprint(g) << ", "
+    std::cerr << "cbi sweep: grid " << g.name << ": grid_id " << sweep::fingerprint(g) << ", "
               << all.size() << " points, shard " << opts.shard.text() << " holds "
               << mine.size() << "\n";
     for (const sweep::Point &p : mine)
