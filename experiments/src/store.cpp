@@ -157,11 +157,11 @@ cli::Table merge(const std::vector<std::string> &paths, bool partial) {
   };
   std::stable_sort(out.rows.begin(), out.rows.end(),
                    [&](const auto &a, const auto &b) { return index(a) < index(b); });
-  out.meta = {{"merged_files", std::to_string(paths.size())},
+  out.meta = {{"merged_files", static_cast<int64_t>(paths.size())},
               {"grid_id", grid_id},
-              {"grid_points", std::to_string(points)},
-              {"missing_points", std::to_string(missing_points.size())},
-              {"duplicate_rows_dropped", std::to_string(duplicates)}};
+              {"grid_points", points},
+              {"missing_points", static_cast<int64_t>(missing_points.size())},
+              {"duplicate_rows_dropped", static_cast<int64_t>(duplicates)}};
   return out;
 }
 

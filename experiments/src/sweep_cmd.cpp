@@ -220,7 +220,7 @@ int cmd_sweep(int argc, char **argv) {
       return 130;
     }
     std::cerr << "cbi sweep: grid " << g.name << ": " << s.measured << " points measured, "
-              << s.skipped << " already in the CSV, " << format_cell(s.seconds) << " s"
+              << s.skipped << " already in the CSV, " << format_cell_short(s.seconds) << " s"
               << (s.device.empty() ? "" : " on " + s.device) << "\n";
   } catch (const sweep::GpuUnavailable &e) {
     throw NoDeviceError(std::string("--backend gpu: ") + e.what());
