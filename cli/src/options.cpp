@@ -1,5 +1,7 @@
 #include "cbi/cli/options.hpp"
 
+#include "cbi/cli/command.hpp"
+
 #include "cbi/sim/workloads.hpp"
 
 #include "cbi/remap/fold.hpp"
@@ -244,8 +246,18 @@ sim::SimConfig sim_config_from(const po::variables_map &vm) {
   c.order = remap::parse_order(get(vm, "order", "linear"));
   c.granularity = parse_granularity(get(vm, "granularity", "exact"));
   c.levels = levels_from(vm, c.workload);
-  sim::validate(c);
+  validate(c, vm);
   return c;
+}
+
+void validate(const sim::SimConfig &c, const po::variables_map &vm) {
+  try {
+    sim::validate(c);
+  } catch (const UsageError &e) {
+    throw UsageError(has(vm, "level") ? option_for_field(e.option())
+                                      : single_level_option(e.option(), vm),
+                     e.what());
+  }
 }
 
 sim::Granularity parse_granularity(const std::string &text) {

@@ -71,6 +71,8 @@ void print_bench_json(std::ostream &os, const kernels::DeviceInfo &d,
     e["config"] = c.describe();
     e["kernel"] = kernels::to_string(c.kernel);
     e["order"] = remap::to_string(c.order);
+    e["remap_math"] = remap::to_string(c.remap_math);
+    e["block_order"] = remap::to_string(c.block_order);
     e["type"] = kernels::to_string(c.type);
     e["width"] = c.width;
     e["height"] = c.height;
@@ -130,7 +132,7 @@ Table bench_table(const kernels::DeviceInfo &d, const std::vector<kernels::Bench
                   bool metrics) {
   Table t;
   t.title = "cbi bench on " + d.name;
-  t.columns = {"kernel", "order", "type", "size", "shape", "block", "check", "rel_error",
+  t.columns = {"kernel", "order", "remap_math", "block_order", "type", "size", "shape", "block", "check", "rel_error",
                "median_ms", "noise", "samples", "gbs", "gflops", "roofline_frac", "bound", "regs",
                "smem_bytes", "local_bytes"};
   if (metrics)
@@ -149,6 +151,11 @@ Table bench_table(const kernels::DeviceInfo &d, const std::vector<kernels::Bench
             : std::to_string(r.resources.block_threads);
     std::vector<Cell> row{std::string(kernels::to_string(c.kernel)),
                           remap::to_string(c.order),
+                          std::string(kernels::is_remapped(c.kernel)
+                                          ? remap::to_string(c.remap_math)
+                                          : "-"),
+                          kernels::is_block_ordered(c.kernel) ? remap::to_string(c.block_order)
+                                                              : std::string("-"),
                           std::string(kernels::to_string(c.type)),
                           std::to_string(c.width) + "x" + std::to_string(c.height),
                           shape,
@@ -187,10 +194,19 @@ int cmd_bench(int argc, char **argv) {
   static const std::string order_help = std::string("thread order for stencil/matmul, or a comma "
                                                     "list: ") +
                                         remap::order_syntax() + "; default linear";
+  static const std::string block_order_help =
+      std::string("order of the thread blocks over the tiles of stencil-smem/sgemm-tiled (block k "
+                  "computes tile map(k)), or a comma list: ") +
+      remap::order_syntax() + "; default linear";
+  static const std::string remap_math_help =
+      std::string("how --order divides, or a comma list: ") + remap::remap_math_syntax() +
+      " (div: listing 5's integer divisions; fast: precomputed multiply-and-shift; default fast)";
   po::options_description desc("Options");
   desc.add_options()
     ("kernel", po::value<std::string>(), kernel_help.c_str())
     ("order", po::value<std::string>(), order_help.c_str())
+    ("block-order", po::value<std::string>(), block_order_help.c_str())
+    ("remap-math", po::value<std::string>(), remap_math_help.c_str())
     ("block", po::value<std::string>(), "threads per block, 32..1024 (default 256); for "
                                         "stencil-2d WxH (default 32x8)")
     ("size", po::value<std::string>(), "output I_w x I_h as WxH or N (default 4096x4096)")
@@ -223,7 +239,10 @@ int cmd_bench(int argc, char **argv) {
                   "json\n"
                   "  cbi bench --kernel sgemm-tiled,cublas --size 4096 --format csv --output "
                   "gemm.csv\n"
-                  "  cbi bench --kernel stencil-smem --size 4096 --cold"))
+                  "  cbi bench --kernel stencil-smem --size 4096 --cold\n"
+                  "  cbi bench --kernel sgemm-tiled --size 8192 --block-order linear,column:8,"
+                  "tile:8x8\n"
+                  "  cbi bench --kernel stencil --order column:32 --remap-math div,fast"))
     return 0;
 
   // Every option is validated before the device is touched, so bad input exits 2 on any machine.
@@ -273,6 +292,15 @@ int cmd_bench(int argc, char **argv) {
   std::vector<remap::Order> orders;
   for (const std::string &o : nonempty_items(get(vm, "order", "linear")))
     orders.push_back(remap::parse_order(o));
+  std::vector<remap::Order> block_orders;
+  for (const std::string &o : nonempty_items(get(vm, "block-order", "linear")))
+    block_orders.push_back(remap::parse_order(o, "--block-order"));
+  std::vector<remap::RemapMath> maths;
+  for (const std::string &m : nonempty_items(get(vm, "remap-math", "fast")))
+    maths.push_back(remap::parse_remap_math(m));
+  if (block_orders.empty() || maths.empty())
+    throw UsageError(block_orders.empty() ? "--block-order" : "--remap-math",
+                     "empty list; allowed: one value or a comma list");
   std::vector<kernels::ElemType> types;
   for (const std::string &t : nonempty_items(get(vm, "type", "float")))
     types.push_back(kernels::parse_type(t));
@@ -284,16 +312,24 @@ int cmd_bench(int argc, char **argv) {
   // lacks (sgemm-tiled in half) is skipped with a note. A single configuration must be valid.
   std::vector<kernels::BenchConfig> configs;
   std::vector<std::string> notes;
-  const bool listed = kinds.size() * orders.size() * types.size() > 1;
+  const bool listed =
+      kinds.size() * orders.size() * types.size() * block_orders.size() * maths.size() > 1;
   const bool any_remapped = std::any_of(kinds.begin(), kinds.end(), kernels::is_remapped);
+  const bool any_blocked = std::any_of(kinds.begin(), kinds.end(), kernels::is_block_ordered);
   for (kernels::KernelKind k : kinds)
     for (kernels::ElemType t : types)
-      for (size_t oi = 0; oi < (kernels::is_remapped(k) ? orders.size() : 1); ++oi) {
+      for (size_t oi = 0; oi < (kernels::is_remapped(k) ? orders.size() : 1); ++oi)
+        for (size_t mi = 0; mi < (kernels::is_remapped(k) ? maths.size() : 1); ++mi)
+          for (size_t bi = 0; bi < (kernels::is_block_ordered(k) ? block_orders.size() : 1); ++bi) {
         kernels::BenchConfig c = base;
         c.kernel = k;
         c.type = t;
-        // An --order that no listed kernel takes is an error (validate says so), not ignored.
+        // An --order (--block-order) that no listed kernel takes is an error (validate says so),
+        // not ignored.
         c.order = kernels::is_remapped(k) || !any_remapped ? orders[oi] : remap::Order{};
+        c.remap_math = maths[mi];
+        c.block_order =
+            kernels::is_block_ordered(k) || !any_blocked ? block_orders[bi] : remap::Order{};
         // --block N or WxH: 1D kernels take W*H threads, stencil-2d a W-wide block (32 for N).
         const bool two_d = block.find_first_of("xX") != std::string::npos;
         const auto [bx, by] = parse_extent(two_d ? block : "32x" + block, "--block", false, 1024);

@@ -27,16 +27,17 @@ def main(paths):
             print()
             device_printed = True
         print(f"`{doc['command']}` ({doc['date']})\n")
-        print("| kernel | order | type | check (rel err) | median ms | noise | n | GB/s | GFLOP/s "
+        print("| kernel | order | math | block order | type | check (rel err) | median ms | noise | n | GB/s | GFLOP/s "
               "| roofline | regs | smem B | local B | L1 hit % | L2 hit % | L2->L1 sectors "
               "| DRAM read MB |")
-        print("| " + " | ".join(["---"] * 17) + " |")
+        print("| " + " | ".join(["---"] * 19) + " |")
         for r in doc["results"]:
             c, m, res = r["check"], r["metrics"], r["resources"]
             check = ("pass" if c["passed"] else "FAIL") + f" ({c['rel_error']:.1e})" if c["ran"] else "off"
             avail = m.get("available")
             print("| " + " | ".join([
-                r["kernel"], r["order"], r["type"], check, fmt(r["median_ms"], 4),
+                r["kernel"], r["order"], r.get("remap_math", "div"), r.get("block_order", "linear"),
+                r["type"], check, fmt(r["median_ms"], 4),
                 f"{100 * r['noise']:.2f}%", str(len(r["samples_ms"])), fmt(r["gbs"], 4),
                 fmt(r["gflops"], 4), f"{r['roofline_fraction']:.3f} ({r['bound']})",
                 str(res["registers"]), str(res["static_shared_bytes"] + res["dynamic_shared_bytes"]),

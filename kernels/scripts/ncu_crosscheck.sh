@@ -33,6 +33,9 @@ configs=(
   "matmul-linear|matmul_remap|--kernel matmul --order linear --size 2048"
   "matmul-column32|matmul_remap|--kernel matmul --order column:32 --size 2048"
   "sgemm-tiled|sgemm_tiled|--kernel sgemm-tiled --size 2048"
+  "stencil-column32-div|stencil_remap|--kernel stencil --order column:32 --size 2048 --remap-math div"
+  "stencil-smem-half|stencil_smem|--kernel stencil-smem --size 2048 --type half"
+  "sgemm-tiled-column8|sgemm_tiled|--kernel sgemm-tiled --size 2048 --block-order column:8"
 )
 
 status=0

@@ -113,68 +113,93 @@ static_assert(kMaxCompileTimeRadius == 5, "visit_radius lists radii 1..5");
 //     (S_w + 14 shared reads for 8 sums instead of 8 S_w);
 //  3. vertical running sums of those, 8 rows per thread, written straight to global memory.
 // The box is separable, so this is the same function as listing 3 summed in another order.
-// Row pitches are odd so that the lanes of a warp, one row each, fall into distinct banks.
+// Row pitches are odd (in 4-byte words for half) so that the lanes of a warp, one row each, fall
+// into distinct banks.
 constexpr int kSmemTileW = 64;
 constexpr int kSmemTileH = 32;
 constexpr int kSmemThreads = 256;
 constexpr int kSmemRun = 8; // outputs per running sum
 
-struct SmemLayout {
-  int rows_in, cols_in, pitch_in, pitch_h;
+// The input tile holds the stored type T; the horizontal sums the accumulator type. Half is kept
+// as half and copied in pairs (4-byte cp.async), so its tile starts at an even column: `pad`
+// extra columns on the left when r_x is odd, and its pitch is an odd number of half pairs.
+template <class T> struct SmemLayout {
+  static constexpr bool kPairs = sizeof(T) == 2;
+  int pad, rows_in, cols_in, pitch_in, pitch_h;
   __host__ __device__ SmemLayout(int rx, int ry)
-      : rows_in(kSmemTileH + 2 * ry), cols_in(kSmemTileW + 2 * rx), pitch_in(cols_in | 1),
-        pitch_h(kSmemTileW + 1) {}
-  __host__ __device__ int elements() const { return rows_in * (pitch_in + pitch_h); }
+      : pad(kPairs ? rx & 1 : 0), rows_in(kSmemTileH + 2 * ry),
+        cols_in(kSmemTileW + 2 * rx + 2 * pad),
+        pitch_in(kPairs ? ((cols_in / 2) | 1) * 2 : cols_in | 1), pitch_h(kSmemTileW + 1) {}
+  // Bytes before the horizontal sums (a multiple of the accumulator's size), and in all.
+  __host__ __device__ size_t tile_bytes() const {
+    const size_t b = size_t(rows_in) * pitch_in * sizeof(T);
+    return (b + sizeof(acc_t<T>) - 1) / sizeof(acc_t<T>) * sizeof(acc_t<T>);
+  }
+  __host__ __device__ size_t bytes() const {
+    return tile_bytes() + size_t(rows_in) * pitch_h * sizeof(acc_t<T>);
+  }
 };
 
 // Block k of the 1D grid computes tile block_order.map(k) of the grid of tiles (--block-order).
+// Eight blocks per SM (at most 32 registers a thread, the SM's 2048 threads): at 40 registers
+// (half, or a block order's remap) only six fit, and the loads in flight drop with them.
 template <class T, class BlockMapper>
-__global__ void __launch_bounds__(kSmemThreads)
+__global__ void __launch_bounds__(kSmemThreads, 8)
     stencil_smem(const T *__restrict__ in, T *__restrict__ out, int width, int height, int rx,
                  int ry, acc_t<T> scale, BlockMapper block_order) {
   using A = acc_t<T>;
   extern __shared__ unsigned char smem_raw[];
-  A *tile = reinterpret_cast<A *>(smem_raw);
-  const SmemLayout L(rx, ry);
-  A *hsum = tile + L.rows_in * L.pitch_in;
+  const SmemLayout<T> L(rx, ry);
+  T *tile = reinterpret_cast<T *>(smem_raw);
+  A *hsum = reinterpret_cast<A *>(smem_raw + L.tile_bytes());
   const Task<int> block = block_order.map(int(blockIdx.x));
   const int x0 = block.x * kSmemTileW, y0 = block.y * kSmemTileH;
   const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
   const int sw = 2 * rx + 1, sh = 2 * ry + 1;
 
-  // 1. Each warp loads whole rows: coalesced, no divisions. Where the accumulator is the stored
-  //    type (float, double), the loads are asynchronous copies (cp.async) straight into shared
-  //    memory: every load of the tile is in flight at once and none holds a register. Half is
-  //    widened to float on the way, which cp.async cannot do, so it loads through registers.
+  // 1. Each warp loads whole rows: coalesced, no divisions. The loads are asynchronous copies
+  //    (cp.async) straight into shared memory: every load of the tile is in flight at once and
+  //    none holds a register. cp.async copies 4, 8 or 16 bytes, so half goes in pairs: a pair
+  //    inside the row (on an even width, so that it is 4-byte aligned) is one copy, a pair that
+  //    the clamp splits at the left or right edge is two plain loads.
+  const int x_first = x0 - rx - L.pad; // the tile's first column (even for half)
   for (int r = warp; r < L.rows_in; r += kSmemThreads / 32) {
     const int gy = min(height - 1, max(0, y0 - ry + r));
-    for (int c = lane; c < L.cols_in; c += 32) {
-      const int gx = min(width - 1, max(0, x0 - rx + c));
-      if constexpr (std::is_same_v<T, A>)
-        __pipeline_memcpy_async(&tile[r * L.pitch_in + c], &in[gy * width + gx], sizeof(T));
-      else
-        tile[r * L.pitch_in + c] = to_acc(in[gy * width + gx]);
+    const T *row_in = in + size_t(gy) * width;
+    if constexpr (SmemLayout<T>::kPairs) {
+      for (int c = 2 * lane; c < L.cols_in; c += 64) {
+        const int gx = x_first + c;
+        if (gx >= 0 && gx + 1 < width && (width & 1) == 0) {
+          __pipeline_memcpy_async(&tile[r * L.pitch_in + c], &row_in[gx], 2 * sizeof(T));
+        } else {
+          tile[r * L.pitch_in + c] = row_in[min(width - 1, max(0, gx))];
+          tile[r * L.pitch_in + c + 1] = row_in[min(width - 1, max(0, gx + 1))];
+        }
+      }
+    } else {
+      for (int c = lane; c < L.cols_in; c += 32) {
+        const int gx = min(width - 1, max(0, x_first + c));
+        __pipeline_memcpy_async(&tile[r * L.pitch_in + c], &row_in[gx], sizeof(T));
+      }
     }
   }
-  if constexpr (std::is_same_v<T, A>) {
-    __pipeline_commit();
-    __pipeline_wait_prior(0);
-  }
+  __pipeline_commit();
+  __pipeline_wait_prior(0);
   __syncthreads();
 
   // 2. Consecutive lanes take consecutive rows of the same run.
   constexpr int runs_per_row = kSmemTileW / kSmemRun;
   for (int item = threadIdx.x; item < L.rows_in * runs_per_row; item += kSmemThreads) {
     const int r = item % L.rows_in, c0 = (item / L.rows_in) * kSmemRun;
-    const A *row = tile + r * L.pitch_in + c0;
+    const T *row = tile + r * L.pitch_in + L.pad + c0;
     A s = 0;
     for (int k = 0; k < sw; ++k)
-      s += row[k];
+      s += to_acc(row[k]);
     A *dst = hsum + r * L.pitch_h + c0;
     dst[0] = s;
 #pragma unroll
     for (int j = 1; j < kSmemRun; ++j) {
-      s += row[j + sw - 1] - row[j - 1];
+      s += to_acc(row[j + sw - 1]) - to_acc(row[j - 1]);
       dst[j] = s;
     }
   }
@@ -230,7 +255,7 @@ LaunchInfo launch_typed(const BenchConfig &c, const LaunchContext &ctx, bool enq
     });
   case KernelKind::stencil_smem: {
     const remap::Shape<int> tiles{int(blocks_for(w, kSmemTileW)), int(blocks_for(h, kSmemTileH))};
-    return remap::visit_mapper(c.block_order, tiles, remap::RemapMath::fast, [&](auto mapper) {
+    return remap::visit_params(c.block_order, tiles, [&](auto mapper) {
       using Mapper = decltype(mapper);
       LaunchInfo info;
       info.func = reinterpret_cast<const void *>(&stencil_smem<T, Mapper>);
@@ -238,7 +263,7 @@ LaunchInfo launch_typed(const BenchConfig &c, const LaunchContext &ctx, bool enq
                   remap::kind_name(c.block_order) + ">";
       info.block = dim3(kSmemThreads);
       info.grid = dim3(unsigned(tiles.width * tiles.height));
-      info.dynamic_shared_bytes = size_t(SmemLayout(rx, ry).elements()) * sizeof(acc_t<T>);
+      info.dynamic_shared_bytes = SmemLayout<T>(rx, ry).bytes();
       if (enqueue) {
         check_cuda(cudaFuncSetAttribute(&stencil_smem<T, Mapper>,
                                         cudaFuncAttributeMaxDynamicSharedMemorySize,

@@ -8,7 +8,7 @@ namespace cbi::sim {
 
 Hierarchy::Hierarchy(const std::vector<CacheConfig> &levels) {
   if (levels.empty())
-    throw UsageError("--level", "at least one cache level is needed");
+    throw UsageError("cache.levels", "at least one cache level is needed");
   m_levels.reserve(levels.size());
   for (const CacheConfig &c : levels)
     m_levels.emplace_back(c);

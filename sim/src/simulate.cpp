@@ -10,19 +10,19 @@ namespace cbi::sim {
 void validate(const remap::Order &o) {
   if (o.kind != remap::OrderKind::linear &&
       (o.param_w < 1 || (o.kind == remap::OrderKind::tile && o.param_h < 1)))
-    throw UsageError("--order", "width and tile sizes must be positive; allowed: " +
+    throw UsageError("order", "width and tile sizes must be positive; allowed: " +
                                     std::string(remap::order_syntax()));
 }
 
 void validate(const SimConfig &c) {
   validate(c.workload);
   if (c.levels.empty())
-    throw UsageError("--level", "at least one cache level is needed");
+    throw UsageError("cache.levels", "at least one cache level is needed");
   for (std::size_t k = 0; k < c.levels.size(); ++k) {
     validate(c.levels[k]);
     const int64_t unit = c.levels[k].unit_bytes();
     if (unit % c.workload.elem_bytes != 0)
-      throw UsageError(k == 0 ? "--line-bytes" : "--level",
+      throw UsageError(c.levels[k].sector_bytes ? "cache.sector_bytes" : "cache.line_bytes",
                        "a cache unit of " + std::to_string(unit) + " B does not hold whole " +
                            std::to_string(c.workload.elem_bytes) +
                            " B elements; allowed: a multiple of --elem-bytes");

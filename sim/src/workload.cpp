@@ -7,10 +7,10 @@
 namespace cbi::sim {
 
 namespace detail {
-int64_t checked_mul(int64_t a, int64_t b, const std::string &option, const std::string &what) {
+int64_t checked_mul(int64_t a, int64_t b, const std::string &field, const std::string &what) {
   constexpr int64_t kMax = std::numeric_limits<int64_t>::max() / 4;
   if (a != 0 && b > kMax / a)
-    throw UsageError(option, what + " overflows 62 bits; allowed: smaller sizes");
+    throw UsageError(field, what + " overflows 62 bits; allowed: smaller sizes");
   return a * b;
 }
 } // namespace detail
@@ -54,14 +54,14 @@ WorkloadKind parse_workload_kind(const std::string &text, const std::string &opt
 
 void validate(const Workload &w) {
   if (w.width < 1 || w.height < 1)
-    throw UsageError("--size", "sizes must be positive; allowed: WxH with W, H >= 1");
+    throw UsageError("workload.size", "sizes must be positive; allowed: WxH with W, H >= 1");
   if (w.elem_bytes != 2 && w.elem_bytes != 4 && w.elem_bytes != 8)
-    throw UsageError("--elem-bytes",
+    throw UsageError("workload.elem_bytes",
                      std::to_string(w.elem_bytes) + " is not allowed; allowed: 2, 4, 8");
   bool known = false;
   for_each_workload([&](auto tag) { known = known || w.kind == decltype(tag)::type::kind; });
   if (!known)
-    throw UsageError("--workload", "unknown workload kind; allowed: " + workload_names());
+    throw UsageError("workload.kind", "unknown workload kind; allowed: " + workload_names());
   visit_workload(w.kind, [&](auto tag) { decltype(tag)::type::validate(w); });
   // The access count and the highest byte address must fit comfortably in 63 bits.
   const int64_t per_task =
@@ -69,11 +69,11 @@ void validate(const Workload &w) {
   detail::checked_mul(visit_workload(w.kind,
                                      [&](auto tag) {
                                        const auto s = decltype(tag)::type::task_shape(w);
-                                       return detail::checked_mul(s.width, s.height, "--size",
+                                       return detail::checked_mul(s.width, s.height, "workload.size",
                                                                   "the task count");
                                      }),
-                      per_task + 1, "--size", "the access count");
-  detail::checked_mul(w.footprint_bytes() / w.elem_bytes + 1, w.elem_bytes, "--size",
+                      per_task + 1, "workload.size", "the access count");
+  detail::checked_mul(w.footprint_bytes() / w.elem_bytes + 1, w.elem_bytes, "workload.size",
                       "the address range");
 }
 

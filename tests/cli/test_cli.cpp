@@ -53,6 +53,7 @@ TEST(Cli, BadValuesExitTwoWithOneLineNamingTheOption) {
       {"simulate --cache-bytes 3GiB --line-bytes 1", ": --cache-bytes:"},
       {"simulate --lines 64 --line-bytes 128 --sector-bytes 48", ": --sector-bytes:"},
       {"simulate --level size=1KiB,line=128,sector=48", ": --level:"},
+      {"simulate --level size=96,line=6", ": --level:"}, // it named --line-bytes before
       {"simulate --nonsense", "--nonsense"},
       {"mrc --sizes 4,0", "--sizes"},
       {"analyze --threads x", "--threads"},

@@ -1,6 +1,7 @@
 // The typed experiment point and axes: spellings round-trip, axes that do not apply to a kernel
 // are absent (not placeholder strings), point keys are stable, and the point's simulator and
 // kernel configurations carry its values.
+#include "grids.hpp"
 #include "sweep.hpp"
 
 #include <gtest/gtest.h>
@@ -98,6 +99,24 @@ TEST(Point, ConfigurationsCarryThePointsValues) {
 
   g.set("kernel", {"sgemm-tiled"});
   EXPECT_FALSE(sim_config(expand(g).at(0))) << "the simulator does not model sgemm-tiled";
+}
+
+TEST(Point, EveryThesisGridPointIsARunnableKernelConfiguration) {
+  // What the GPU backend does before it touches the device: bench_config + kernels::validate.
+  for (const auto &[name, what] : grid_list())
+    for (const char *suffix : {"", "-half", "-double"}) {
+      if (name == "fig5.1b" && std::string(suffix) == "-half")
+        continue; // runnable too, kept short
+      for (const Point &p : expand(thesis_grid(name + suffix))) {
+        const kernels::BenchConfig c = bench_config(p);
+        EXPECT_NO_THROW(kernels::validate(c)) << name << suffix << " " << p.key();
+        EXPECT_EQ(c.width, p.size.w);
+        EXPECT_EQ(c.block_threads, p.block_threads);
+      }
+    }
+  // The last axis varies fastest: point 1 is the second order (column:4) at the first block.
+  const Point p = expand(thesis_grid("fig5.1a")).at(1);
+  EXPECT_EQ(bench_config(p).describe(), "stencil 9x9 on 4096x4096 float, order column:4, block 32");
 }
 
 } // namespace

@@ -29,6 +29,9 @@ TEST(BenchCli, BadOptionsExit2NamingTheOption) {
       {"--kernel sgemm-tiled --type double", "--type"},
       {"--kernel cublas --order column:32", "--order"},
       {"--max-noise abc", "--max-noise"},
+      {"--remap-math exact", "--remap-math"},
+      {"--kernel sgemm-tiled --block-order spiral:2", "--block-order"},
+      {"--kernel stencil --block-order column:4", "--block-order"},
   };
   for (const auto &[args, option] : cases) {
     const CliRun r = cbi("bench " + args + " --output /tmp/cbi_bench_never.json");

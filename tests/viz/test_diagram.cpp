@@ -450,7 +450,9 @@ TEST(DiagramCli, BadOptionsExit2WithOneLineAndNoFile) {
   for (const std::string &args :
        {std::string("--preset fig9"), std::string("--bin 3x3"), std::string("--order spiral"),
         std::string("--max-px 0"), std::string("--bin 1x1 --size 4096"),
-        std::string("--granularity warp"), std::string("--cell-px 99")}) {
+        std::string("--granularity warp"), std::string("--cell-px 99"),
+        std::string("--layout diagonal"), std::string("--min-cell-px 0"),
+        std::string("--miss-level 2")}) {
     std::remove(png.c_str());
     const test::CliRun r = cbi_run("diagram " + args + " -o " + png);
     EXPECT_EQ(r.exit_code, 2) << args << ": " << r.err;

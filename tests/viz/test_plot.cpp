@@ -256,6 +256,16 @@ TEST(PlotCli, WritesPngsAndRejectsBadOptions) {
                        " --x sim_l1_hit_pct --y gpu_time_ms --title 'hit rate vs time'"),
             0);
   std::remove(png.c_str());
+  // Issue 12: `lines --y` on a CSV with no default value column (reproduce's FAILED lines) works,
+  // and the ties and left-out rows are printed as the figure lists them.
+  const std::string bare = dir + "/cbi_plot_bare.csv";
+  std::ofstream(bare) << "size,order,hit\n256,linear,99\n256,tile:16,99\n512,linear,98\n";
+  const test::CliRun lines =
+      test::cbi_run("plot lines --input " + bare + " --output " + png + " --y hit");
+  EXPECT_EQ(lines.exit_code, 0) << lines.err;
+  EXPECT_NE(lines.out.find("tie: linear = tile:16 at size 256 (hit 99)"), std::string::npos)
+      << lines.out;
+  std::remove(png.c_str());
   EXPECT_EQ(run_status("pie --input " + csv + " --output " + png), 2);
   EXPECT_EQ(run_status("lines --input " + csv + " --output " + png + " --y nope"), 2);
   EXPECT_EQ(run_status("lines --input " + dir + "/missing.csv --output " + png), 2);

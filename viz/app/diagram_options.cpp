@@ -150,7 +150,7 @@ DiagramRequest diagram_request(const po::variables_map &vm) {
     viz::GridSpec spec;
     spec.sim = base;
     spec.sim.order = remap::parse_order(o);
-    sim::validate(spec.sim);
+    cli::validate(spec.sim, vm);
     spec.bins = bins;
     spec.warp_threads = has(vm, "warp") ? parse_positive(get(vm, "warp", ""), "--warp", 1LL << 40) : 0;
     spec.block_threads =

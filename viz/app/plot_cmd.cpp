@@ -70,6 +70,11 @@ int cmd_plot(int argc, char **argv) {
   std::cout << "wrote " << output << " (" << c.width() << " x " << c.height() << " px, "
             << layout.cells << (spec.kind == viz::PlotKind::heatmap ? " cells" : " points")
             << ")\n";
+  // What the figure says under the plot, also here: shared points and rows left out.
+  for (const std::string &tie : layout.ties)
+    std::cout << "tie: " << tie << "\n";
+  for (const std::string &note : layout.notes)
+    std::cout << "note: " << note << "\n";
   return 0;
 }
 

@@ -78,6 +78,8 @@ std::string ranges(const std::vector<int64_t> &v, std::size_t max_items) {
   return s;
 }
 
+constexpr int kViewerPanelW = 380; // the side panel's width in pixels
+
 class Viewer {
 public:
   Viewer(DiagramRequest req, int width, int height, std::string screenshot)
@@ -623,7 +625,7 @@ private:
       m_window.display();
   }
 
-  static constexpr int kPanelW = 380;
+  static constexpr int kPanelW = kViewerPanelW;
   static constexpr viz::Color kHoverColor{255, 0, 255, 255}; // magenta: in no palette
   DiagramRequest m_req;
   int m_width, m_height;
@@ -678,17 +680,21 @@ int cmd_view(int argc, char **argv) {
           "'key:Space;wait:30;hover:10,5;shot:a.png'"))
     return 0;
   DiagramRequest req = diagram_request(vm);
-  if (!cli::has(vm, "max-px")) { // textures stay modest: 1024 cells a side unless asked
-    const sim::SimConfig &c = req.panels.front().sim;
-    if (!cli::has(vm, "bin"))
-      for (viz::GridSpec &s : req.panels)
-        s.bins = viz::fit_bins(viz::time_steps(c), viz::line_count(c), 1024, 1024);
-  }
   int width = 1400, height = 800;
   if (cli::has(vm, "window")) {
     const auto [w, h] = parse_extent(cli::get(vm, "window", ""), "--window", false, 8192);
     width = static_cast<int>(std::max<int64_t>(w, 600));
     height = static_cast<int>(std::max<int64_t>(h, 400));
+  }
+  if (!cli::has(vm, "max-px") && !cli::has(vm, "bin")) {
+    // At least one pixel per cell in the window, so that the diagram is drawn 1:1 and its text at
+    // its size; zooming shows the cells larger. The margins leave room for the axes, the titles,
+    // the stats and the legend beside and around the grid.
+    const sim::SimConfig &c = req.panels.front().sim;
+    const int64_t cols = std::max(64, width - kViewerPanelW - 260);
+    const int64_t rows = std::max(64, height - 360);
+    for (viz::GridSpec &s : req.panels)
+      s.bins = viz::fit_bins(viz::time_steps(c), viz::line_count(c), cols, rows);
   }
   std::vector<std::string> script;
   {

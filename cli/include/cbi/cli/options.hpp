@@ -43,6 +43,9 @@ sim::Granularity parse_granularity(const std::string &text);
 
 // Workload, order, granularity and cache levels from the option groups above, validated.
 sim::SimConfig sim_config_from(const po::variables_map &vm);
+// sim::validate(c), its errors naming the option of `vm` that set the wrong field (--line-bytes
+// or --level, ...).
+void validate(const sim::SimConfig &c, const po::variables_map &vm);
 
 // --format --output
 void add_output_options(po::options_description &desc);

@@ -26,7 +26,7 @@ CBI_HD constexpr bool fast_divmod_exact(int64_t divisor, int64_t max_dividend) {
 class FastDivmod {
 public:
   // Divisor 1 (the identity; its multiplier would need 33 bits, so it is special-cased).
-  CBI_HD constexpr FastDivmod() = default;
+  constexpr FastDivmod() = default;
   // Precondition: 1 <= divisor <= 2^31 - 1 (fast_divmod_exact); callers check it on the host.
   // Example: FastDivmod(7) has shift 2 (l = 3) and multiplier ceil(2^34 / 7) = 2454267027.
   CBI_HD constexpr explicit FastDivmod(int32_t divisor) : m_divisor(divisor) {
@@ -38,6 +38,16 @@ public:
     const uint64_t two_p = uint64_t(1) << (31 + ceil_log2);
     m_multiplier = uint32_t((two_p + uint64_t(divisor) - 1) / uint64_t(divisor));
     m_shift = ceil_log2 - 1; // the high word already divides by 2^32: 31 + l - 32
+  }
+
+  // `a` where `pick_a`, else `b`, selected field by field so that the choice stays in registers
+  // (a reference to one of two kernel-parameter structs would send them to local memory).
+  CBI_HD static FastDivmod select(bool pick_a, const FastDivmod &a, const FastDivmod &b) {
+    FastDivmod f;
+    f.m_divisor = pick_a ? a.m_divisor : b.m_divisor;
+    f.m_multiplier = pick_a ? a.m_multiplier : b.m_multiplier;
+    f.m_shift = pick_a ? a.m_shift : b.m_shift;
+    return f;
   }
 
   CBI_HD constexpr int32_t divisor() const { return m_divisor; }

@@ -50,15 +50,16 @@ struct ArrayLabel {
   int64_t row_elems = 0;
 };
 
-// Throws UsageError (naming the option) for sizes that are zero, even stencils, a trace whose
-// access count or addresses would overflow 63 bits, and element sizes other than 2, 4, 8.
+// Throws UsageError naming the wrong field (workload.size, .stencil, .depth, .elem_bytes; the CLI
+// maps fields to its options) for sizes that are zero, even stencils, a trace whose access count or
+// addresses would overflow 63 bits, and element sizes other than 2, 4, 8.
 void validate(const Workload &w);
 
 const char *elem_type_name(int elem_bytes); // "half", "float", "double"
 
 namespace detail {
-// a * b, or UsageError(option, what overflows) when it would leave 62 bits.
-int64_t checked_mul(int64_t a, int64_t b, const std::string &option, const std::string &what);
+// a * b, or UsageError(field, what overflows) when it would leave 62 bits.
+int64_t checked_mul(int64_t a, int64_t b, const std::string &field, const std::string &what);
 } // namespace detail
 
 } // namespace cbi::sim

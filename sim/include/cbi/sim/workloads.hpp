@@ -52,6 +52,7 @@ template <class F> void for_each_workload(F &&f) {
 // "stencil", "matmul", "stencil3d"; parse_workload_kind throws UsageError(option) on other names.
 const char *to_string(WorkloadKind kind);
 std::string workload_names(); // "stencil, matmul, stencil3d"
-WorkloadKind parse_workload_kind(const std::string &text, const std::string &option = "--workload");
+WorkloadKind parse_workload_kind(const std::string &text,
+                                 const std::string &option = "workload.kind");
 
 } // namespace cbi::sim

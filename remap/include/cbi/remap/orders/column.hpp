@@ -73,8 +73,9 @@ template <bool Zigzag> struct ColumnOrder<Zigzag>::Params {
 
   CBI_HD Task<int> map(int i) const {
     int column_id, in_column;
-    column_tasks.divmod(i, column_id, in_column);                          // eq. 4.1, 4.3
-    const FastDivmod &true_w = column_id == last_column ? last_w : full_w; // eq. 4.2
+    column_tasks.divmod(i, column_id, in_column); // eq. 4.1, 4.3
+    const FastDivmod true_w =
+        FastDivmod::select(column_id == last_column, last_w, full_w); // eq. 4.2
     int y, x;
     true_w.divmod(in_column, y, x); // eq. 4.4, 4.5
     if (Zigzag && (y & 1))

@@ -75,10 +75,10 @@ struct Tile::Params {
   CBI_HD Task<int> map(int i) const {
     int tile_row, in_row;
     row_tasks.divmod(i, tile_row, in_row);
-    const FastDivmod &tiles = tile_row == last_row ? last_tile_tasks : tile_tasks;
+    const FastDivmod tiles = FastDivmod::select(tile_row == last_row, last_tile_tasks, tile_tasks);
     int tile_col, in_tile;
     tiles.divmod(in_row, tile_col, in_tile);
-    const FastDivmod &col_w = tile_col == last_col ? last_w : full_w;
+    const FastDivmod col_w = FastDivmod::select(tile_col == last_col, last_w, full_w);
     int y, x;
     col_w.divmod(in_tile, y, x);
     return {tile_col * tile_w + x, tile_row * tile_h + y};

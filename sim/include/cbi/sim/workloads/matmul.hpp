@@ -19,8 +19,8 @@ public:
 
   static void validate(const Workload &w) {
     if (w.depth < 1)
-      throw UsageError("--depth", "depth must be positive; allowed: D >= 1");
-    detail::checked_mul(2, w.depth, "--depth", "the access count");
+      throw UsageError("workload.depth", "depth must be positive; allowed: D >= 1");
+    detail::checked_mul(2, w.depth, "workload.depth", "the access count");
   }
   static remap::Shape<int64_t> task_shape(const Workload &w) { return {w.width, w.height}; }
   static int64_t loads_per_task(const Workload &w) { return 2 * w.depth; }

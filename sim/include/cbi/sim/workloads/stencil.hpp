@@ -22,10 +22,10 @@ public:
 
   static void validate(const Workload &w) {
     if (w.stencil_w < 1 || w.stencil_h < 1 || w.stencil_w % 2 == 0 || w.stencil_h % 2 == 0)
-      throw UsageError("--stencil",
+      throw UsageError("workload.stencil",
                        std::to_string(w.stencil_w) + "x" + std::to_string(w.stencil_h) +
                            " is not allowed; allowed: odd sizes such as 3x3, 7x7, 9x9");
-    detail::checked_mul(w.stencil_w, w.stencil_h, "--stencil", "the stencil");
+    detail::checked_mul(w.stencil_w, w.stencil_h, "workload.stencil", "the stencil");
   }
   static remap::Shape<int64_t> task_shape(const Workload &w) { return {w.width, w.height}; }
   static int64_t loads_per_task(const Workload &w) { return w.stencil_w * w.stencil_h; }

@@ -23,10 +23,10 @@ public:
 
   static void validate(const Workload &w) {
     if (w.depth < 1)
-      throw UsageError("--depth", "planes must be positive; allowed: P >= 1");
+      throw UsageError("workload.depth", "planes must be positive; allowed: P >= 1");
     if (w.boundary != Boundary::clamp)
-      throw UsageError("--boundary", "stencil3d clamps its coordinates; allowed: clamp");
-    detail::checked_mul(w.height, w.depth, "--size", "the plane count");
+      throw UsageError("workload.boundary", "stencil3d clamps its coordinates; allowed: clamp");
+    detail::checked_mul(w.height, w.depth, "workload.size", "the plane count");
   }
   static remap::Shape<int64_t> task_shape(const Workload &w) {
     const int64_t dims[3] = {w.width, w.height, w.depth};
