@@ -167,7 +167,7 @@ LaunchInfo launch_remapped(const BenchConfig &c, const LaunchContext &ctx, bool 
 
 LaunchInfo launch_sgemm_tiled(const BenchConfig &c, const LaunchContext &ctx, bool enqueue) {
   const Shape<int> tiles{int(blocks_for(c.width, kBN)), int(blocks_for(c.height, kBM))};
-  return remap::visit_mapper(c.block_order, tiles, remap::RemapMath::fast, [&](auto mapper) {
+  return remap::visit_params(c.block_order, tiles, [&](auto mapper) {
     using Mapper = decltype(mapper);
     LaunchInfo info;
     info.func = reinterpret_cast<const void *>(&sgemm_tiled<Mapper>);

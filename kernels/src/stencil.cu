@@ -255,7 +255,7 @@ LaunchInfo launch_typed(const BenchConfig &c, const LaunchContext &ctx, bool enq
     });
   case KernelKind::stencil_smem: {
     const remap::Shape<int> tiles{int(blocks_for(w, kSmemTileW)), int(blocks_for(h, kSmemTileH))};
-    return remap::visit_mapper(c.block_order, tiles, remap::RemapMath::fast, [&](auto mapper) {
+    return remap::visit_params(c.block_order, tiles, [&](auto mapper) {
       using Mapper = decltype(mapper);
       LaunchInfo info;
       info.func = reinterpret_cast<const void *>(&stencil_smem<T, Mapper>);

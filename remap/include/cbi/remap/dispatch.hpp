@@ -89,6 +89,12 @@ template <class O> struct ExactMapper {
   CBI_HD int inverse(Task<int> t) const { return order.inverse(t, shape); }
 };
 
+// Calls f with the order's host-prepared Params for `shape` (fast division only). Precondition:
+// fast_math_exact(shape).
+template <class F> decltype(auto) visit_params(const Order &o, Shape<int> shape, F &&f) {
+  return visit(o, [&](auto order) { return f(typename decltype(order)::Params(order, shape)); });
+}
+
 // Calls f with a mapper for `shape`: ExactMapper<O> for div, O::Params for fast; both have
 // CBI_HD map(int) -> Task<int>. Precondition for fast: fast_math_exact(shape) (the caller checks
 // it on the host; kernels' validate() does).
