@@ -1,11 +1,13 @@
 #include "cbi/cli/command.hpp"
 
+#include "cbi/cli/output.hpp"
 #include "cbi/error.hpp"
 
 #include <algorithm>
 #include <cstring>
 #include <fcntl.h>
 #include <iostream>
+#include <new>
 #include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -68,6 +70,7 @@ std::string option_for_field(const std::string &field) {
 }
 
 int run_command(const Command &c, int argc, char **argv) {
+  set_invocation(argc, argv);
   std::string name = std::string("cbi ") + c.name;
   argv[1] = name.data();
   try {
@@ -79,6 +82,11 @@ int run_command(const Command &c, int argc, char **argv) {
   } catch (const NoDeviceError &e) {
     std::cerr << "cbi " << c.name << ": " << e.what() << "\n";
     return kExitNoDevice;
+  } catch (const std::bad_alloc &) {
+    std::cerr << "cbi " << c.name << ": out of memory: this configuration needs more memory than "
+              << "the machine can give (" << available_memory_bytes() / (1LL << 20)
+              << " MiB available); allowed: a smaller --size (or fewer --jobs)\n";
+    return kExitFailure;
   } catch (const std::exception &e) {
     std::cerr << "cbi " << c.name << ": error: " << e.what() << "\n";
     return kExitFailure;

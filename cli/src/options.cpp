@@ -7,16 +7,28 @@
 #include "cbi/remap/fold.hpp"
 
 #include <iostream>
+#include <set>
 #include <sstream>
 
 namespace cbi::cli {
+
+// The options that name a file a command writes; each is checked before any work starts.
+static const char *const kOutputOptions[] = {"output", "json", "csv", "screenshot"};
 
 bool parse_args(int argc, char **argv, const po::options_description &desc, po::variables_map &vm,
                 const std::string &usage, const std::string &examples) {
   po::options_description all = desc;
   all.add_options()("help,h", "show this help");
   try {
-    po::store(po::command_line_parser(argc, argv).options(all).run(), vm);
+    const po::parsed_options parsed = po::command_line_parser(argc, argv).options(all).run();
+    // Without a positional description boost keeps stray words and store() drops them: a word
+    // after a value (`--order linear column:32`) would be ignored, so it is an error.
+    for (const po::option &o : parsed.options)
+      if (o.position_key >= 0 || o.string_key.empty())
+        throw UsageError(o.original_tokens.empty() ? "cbi" : o.original_tokens.front(),
+                         "unexpected argument; allowed: --option value pairs (lists as a,b or by "
+                         "repeating the option; see --help)");
+    po::store(parsed, vm);
   } catch (const po::error_with_option_name &e) {
     const std::string name = e.get_option_name();
     throw UsageError(name.empty() ? "cbi" : name, e.what());
@@ -28,7 +40,21 @@ bool parse_args(int argc, char **argv, const po::options_description &desc, po::
     return false;
   }
   po::notify(vm);
+  for (const char *name : kOutputOptions)
+    if (vm.count(name) && !vm[name].empty() && vm[name].value().type() == typeid(std::string))
+      check_output(vm[name].as<std::string>(), std::string("--") + name);
   return true;
+}
+
+std::vector<std::string> list_from(const po::variables_map &vm, const std::string &name,
+                                   const std::vector<std::string> &fallback) {
+  if (!vm.count(name))
+    return fallback;
+  std::vector<std::string> items;
+  for (const std::string &text : vm[name].as<std::vector<std::string>>())
+    for (std::string &item : parse_list(text, "--" + name))
+      items.push_back(std::move(item));
+  return items;
 }
 
 bool has(const po::variables_map &vm, const std::string &name) { return vm.count(name) > 0; }
@@ -64,18 +90,17 @@ sim::Workload workload_from(const po::variables_map &vm) {
   w.kind = sim::parse_workload_kind(get(vm, "workload", "stencil"), "--workload");
   // N-d sizes fold into the 2D task grid (§4.1.2): the first extent stays horizontal, the rest
   // multiply into the vertical one.
+  // Every extent positive, none empty ("16x" and "16x16x" are errors) and their product checked
+  // before the fold multiplies them.
+  const std::string size_text = get(vm, "size", "16x16");
   std::vector<int64_t> dims;
-  {
-    std::stringstream ss(get(vm, "size", "16x16"));
-    std::string part;
-    while (std::getline(ss, part, 'x'))
-      dims.push_back(parse_positive(part, "--size", 1LL << 30));
-    if (dims.size() == 1)
-      dims.push_back(dims[0]);
-  }
+  for (long long d : parse_dims(size_text, "--size", 1LL << 30, 1LL << 40))
+    dims.push_back(d);
+  if (dims.size() == 1)
+    dims.push_back(dims[0]);
   if (w.kind == sim::WorkloadKind::stencil3d) {
     // The volume I_w x I_h x P; the workload folds it into the task grid itself.
-    if (dims.size() == 2 && get(vm, "size", "16x16").find('x') == std::string::npos)
+    if (dims.size() == 2 && size_text.find_first_of("xX") == std::string::npos)
       dims.push_back(dims[0]);
     if (dims.size() != 3)
       throw UsageError("--size", "stencil3d needs a volume; allowed: WxHxP (or N for NxNxN)");
@@ -113,7 +138,8 @@ void add_cache_options(po::options_description &desc) {
                                              "(Table 3.1: 16 B for float)")
     ("lines", po::value<std::string>(), "capacity in lines; default 24 for stencil (Table 3.1), "
                                         "32 for matmul (Table 3.2)")
-    ("cache-bytes", po::value<std::string>(), "capacity in bytes instead of lines: N, NKiB, NMiB")
+    ("cache-bytes", po::value<std::string>(), "capacity in bytes instead of lines: N, NK, NKiB, "
+                                              "NMiB (K, KB, KiB are all 1024; any case)")
     ("ways", po::value<std::string>(), "associativity; 0 = fully associative (default)")
     ("policy", po::value<std::string>(), "replacement: lru (default) | fifo | random | volta "
                                          "(evict 4 consecutive lines at random, §2.1.2)")
@@ -130,11 +156,16 @@ sim::CacheConfig parse_level(const std::string &spec, const sim::Workload &w) {
   c.line_bytes = 4 * w.elem_bytes;
   c.capacity_lines = 0;
   int64_t capacity_bytes = 0;
-  std::stringstream ss(spec);
-  std::string item;
-  while (std::getline(ss, item, ',')) {
+  std::set<std::string> seen;
+  for (const std::string &item : parse_list(spec, "--level")) {
     const auto eq = item.find('=');
     const std::string key = item.substr(0, eq), value = eq == std::string::npos ? "" : item.substr(eq + 1);
+    if (!seen.insert(key).second)
+      throw UsageError("--level", "'" + key + "' given twice in '" + spec +
+                                      "'; allowed: each key once per level");
+    if ((key == "size" && seen.count("lines")) || (key == "lines" && seen.count("size")))
+      throw UsageError("--level", "'" + spec + "' gives both size and lines; allowed: one of "
+                                               "size=BYTES or lines=N");
     if (key == "size")
       capacity_bytes = parse_bytes(value, "--level");
     else if (key == "lines")
@@ -271,8 +302,7 @@ sim::Granularity parse_granularity(const std::string &text) {
 void add_output_options(po::options_description &desc) {
   desc.add_options()
     ("format", po::value<std::string>(), "table (default) | json | csv | markdown")
-    ("output,o", po::value<std::string>(), "write the result to this file (atomically) instead of "
-                                           "stdout");
+    ("output,o", po::value<std::string>(), kOutputHelp);
 }
 
 const Printer &format_from(const po::variables_map &vm) {
@@ -282,7 +312,7 @@ const Printer &format_from(const po::variables_map &vm) {
 void emit(const po::variables_map &vm, const Table &t) {
   std::ostringstream os;
   format_from(vm).print(os, t);
-  write_file_atomic(get(vm, "output", "-"), os.str());
+  write_file_atomic(get(vm, "output", "-"), os.str(), "--output");
 }
 
 } // namespace cbi::cli

@@ -11,6 +11,11 @@
 #include <iomanip>
 #include <iostream>
 #include <sstream>
+#include <cerrno>
+#include <climits>
+#include <cstdlib>
+#include <cstring>
+#include <sys/stat.h>
 #include <unistd.h>
 
 namespace cbi::cli {
@@ -56,27 +61,125 @@ void print_csv(std::ostream &os, const Table &t) { detail::csv_printer().print(o
 void print_json(std::ostream &os, const Table &t) { detail::json_printer().print(os, t); }
 void print_markdown(std::ostream &os, const Table &t) { detail::markdown_printer().print(os, t); }
 
-void write_file_atomic(const std::string &path, const std::string &text) {
-  if (path.empty() || path == "-") {
+namespace {
+
+std::string parent_folder(const std::string &path) {
+  const std::size_t slash = path.rfind('/');
+  if (slash == std::string::npos)
+    return ".";
+  return slash == 0 ? "/" : path.substr(0, slash);
+}
+
+// The path that an atomic write replaces: a symlink's target, so that the link stays.
+std::string resolved(const std::string &path) {
+  struct stat st {};
+  if (::lstat(path.c_str(), &st) == 0 && S_ISLNK(st.st_mode)) {
+    char *real = ::realpath(path.c_str(), nullptr);
+    if (real) {
+      std::string r = real;
+      std::free(real);
+      return r;
+    }
+  }
+  return path;
+}
+
+} // namespace
+
+void check_output(const std::string &path, const std::string &option, bool stdout_ok) {
+  const std::string allowed =
+      std::string("allowed: a file path in an existing, writable folder") +
+      (stdout_ok ? " or - for stdout" : "");
+  if (path.empty())
+    throw UsageError(option, "empty path; " + allowed);
+  if (path == "-") {
+    if (!stdout_ok)
+      throw UsageError(option, "'-' is not a file; " + allowed);
+    return;
+  }
+  struct stat st {};
+  std::string folder = parent_folder(path);
+  if (::stat(path.c_str(), &st) == 0) {
+    if (S_ISDIR(st.st_mode))
+      throw UsageError(option, "'" + path + "' is a folder; " + allowed);
+    if (::access(path.c_str(), W_OK) != 0)
+      throw UsageError(option, "cannot write '" + path + "': " + std::strerror(errno) + "; " +
+                                   allowed);
+    if (!S_ISREG(st.st_mode))
+      return; // a FIFO or a device: written through
+    folder = parent_folder(resolved(path));
+  }
+  struct stat dir {};
+  if (::stat(folder.c_str(), &dir) != 0 || !S_ISDIR(dir.st_mode))
+    throw UsageError(option, "cannot write '" + path + "': folder '" + folder +
+                                 "' does not exist; " + allowed);
+  if (::access(folder.c_str(), W_OK | X_OK) != 0)
+    throw UsageError(option, "cannot write '" + path + "': folder '" + folder +
+                                 "' is not writable; " + allowed);
+}
+
+void check_output_folder(const std::string &path, const std::string &option) {
+  const std::string allowed = "allowed: a writable folder, or a new one inside a writable folder";
+  if (path.empty())
+    throw UsageError(option, "empty path; " + allowed);
+  std::string at = path;
+  while (at.size() > 1 && at.back() == '/')
+    at.pop_back();
+  struct stat st {};
+  while (::stat(at.c_str(), &st) != 0) {
+    if (errno != ENOENT)
+      throw UsageError(option, "cannot use '" + path + "': " + std::strerror(errno) + "; " + allowed);
+    const std::string up = parent_folder(at);
+    if (up == at)
+      break;
+    at = up;
+  }
+  if (!S_ISDIR(st.st_mode))
+    throw UsageError(option, "'" + at + "' is not a folder; " + allowed);
+  if (::access(at.c_str(), W_OK | X_OK) != 0)
+    throw UsageError(option, "cannot write into '" + at + "': " + std::strerror(errno) + "; " +
+                                 allowed);
+}
+
+void write_file_atomic(const std::string &path, const std::string &text,
+                       const std::string &option) {
+  if (path.empty())
+    throw UsageError(option, "empty path; allowed: a file path or - for stdout");
+  if (path == "-") {
     std::cout << text << std::flush;
     return;
   }
-  const std::string tmp = path + ".tmp." + std::to_string(::getpid());
+  struct stat st {};
+  if (::stat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode)) {
+    if (S_ISDIR(st.st_mode))
+      throw UsageError(option, "'" + path + "' is a folder; allowed: a file path");
+    // A FIFO, a device or a socket: write into it; replacing it would break whoever reads it.
+    std::ofstream f(path, std::ios::binary);
+    if (f)
+      f << text << std::flush;
+    if (!f)
+      throw UsageError(option, "writing '" + path + "' failed: " + std::strerror(errno));
+    return;
+  }
+  const std::string target = resolved(path);
+  const std::string tmp = target + ".tmp." + std::to_string(::getpid());
   {
     std::ofstream f(tmp, std::ios::binary);
     if (!f)
-      throw UsageError("--output",
-                       "cannot write '" + path + "'; allowed: a path in a writable folder");
+      throw UsageError(option, "cannot write '" + path + "': " + std::strerror(errno) +
+                                   "; allowed: a path in a writable folder");
     f << text;
     f.flush();
     if (!f) {
+      const int err = errno;
       std::remove(tmp.c_str());
-      throw UsageError("--output", "writing '" + path + "' failed (disk full?)");
+      throw UsageError(option, "writing '" + path + "' failed: " + std::strerror(err));
     }
   }
-  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
+  if (std::rename(tmp.c_str(), target.c_str()) != 0) {
+    const int err = errno;
     std::remove(tmp.c_str());
-    throw UsageError("--output", "cannot move the result into '" + path + "'");
+    throw UsageError(option, "cannot move the result into '" + path + "': " + std::strerror(err));
   }
 }
 

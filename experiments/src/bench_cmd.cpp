@@ -18,13 +18,6 @@ namespace cbi::cli {
 
 namespace {
 
-// A comma list with empty items dropped ("stencil,,matmul," is two kernels).
-std::vector<std::string> nonempty_items(const std::string &text) {
-  std::vector<std::string> items = split_list(text);
-  items.erase(std::remove(items.begin(), items.end(), std::string()), items.end());
-  return items;
-}
-
 std::string fmt(double v, int precision = 4) {
   std::ostringstream os;
   os.precision(precision);
@@ -189,7 +182,7 @@ Table bench_table(const kernels::DeviceInfo &d, const std::vector<kernels::Bench
 } // namespace
 
 int cmd_bench(int argc, char **argv) {
-  static const std::string kernel_help = std::string("kernel, or a comma list: ") +
+  static const std::string kernel_help = std::string("kernel, a comma list or repeated: ") +
                                          kernels::kernel_syntax() + " (default stencil)";
   static const std::string order_help = std::string("thread order for stencil/matmul, or a comma "
                                                     "list: ") +
@@ -203,16 +196,16 @@ int cmd_bench(int argc, char **argv) {
       " (div: listing 5's integer divisions; fast: precomputed multiply-and-shift; default fast)";
   po::options_description desc("Options");
   desc.add_options()
-    ("kernel", po::value<std::string>(), kernel_help.c_str())
-    ("order", po::value<std::string>(), order_help.c_str())
-    ("block-order", po::value<std::string>(), block_order_help.c_str())
-    ("remap-math", po::value<std::string>(), remap_math_help.c_str())
+    ("kernel", list_value(), kernel_help.c_str())
+    ("order", list_value(), order_help.c_str())
+    ("block-order", list_value(), block_order_help.c_str())
+    ("remap-math", list_value(), remap_math_help.c_str())
     ("block", po::value<std::string>(), "threads per block, 32..1024 (default 256); for "
                                         "stencil-2d WxH (default 32x8)")
     ("size", po::value<std::string>(), "output I_w x I_h as WxH or N (default 4096x4096)")
     ("stencil", po::value<std::string>(), "stencil window SxS, odd (default 9x9)")
     ("depth", po::value<std::string>(), "matmul inner dimension D (default I_w)")
-    ("type", po::value<std::string>(), "half | float | double, or a comma list (default float)")
+    ("type", list_value(), "half | float | double, or a comma list (default float)")
     ("metrics", po::bool_switch(), "read L1/L2/DRAM counters with the CUPTI range profiler")
     ("cold", po::bool_switch(), "flush L2 before every timed sample")
     ("no-check", po::bool_switch(), "skip the CPU-reference check (on by default)")
@@ -287,22 +280,22 @@ int cmd_bench(int argc, char **argv) {
   const Printer &format = format_from(vm);
 
   std::vector<kernels::KernelKind> kinds;
-  for (const std::string &k : nonempty_items(get(vm, "kernel", "stencil")))
+  for (const std::string &k : list_from(vm, "kernel", {"stencil"}))
     kinds.push_back(kernels::parse_kernel(k));
   std::vector<remap::Order> orders;
-  for (const std::string &o : nonempty_items(get(vm, "order", "linear")))
+  for (const std::string &o : list_from(vm, "order", {"linear"}))
     orders.push_back(remap::parse_order(o));
   std::vector<remap::Order> block_orders;
-  for (const std::string &o : nonempty_items(get(vm, "block-order", "linear")))
+  for (const std::string &o : list_from(vm, "block-order", {"linear"}))
     block_orders.push_back(remap::parse_order(o, "--block-order"));
   std::vector<remap::RemapMath> maths;
-  for (const std::string &m : nonempty_items(get(vm, "remap-math", "fast")))
+  for (const std::string &m : list_from(vm, "remap-math", {"fast"}))
     maths.push_back(remap::parse_remap_math(m));
   if (block_orders.empty() || maths.empty())
     throw UsageError(block_orders.empty() ? "--block-order" : "--remap-math",
                      "empty list; allowed: one value or a comma list");
   std::vector<kernels::ElemType> types;
-  for (const std::string &t : nonempty_items(get(vm, "type", "float")))
+  for (const std::string &t : list_from(vm, "type", {"float"}))
     types.push_back(kernels::parse_type(t));
   if (kinds.empty() || orders.empty() || types.empty())
     throw UsageError(kinds.empty() ? "--kernel" : orders.empty() ? "--order" : "--type",
@@ -355,7 +348,9 @@ int cmd_bench(int argc, char **argv) {
 
   std::string why;
   if (!kernels::device_available(&why))
-    throw NoDeviceError("no CUDA device: " + why);
+    throw NoDeviceError("no CUDA device or driver was found (" + why +
+                        "); cbi bench needs an NVIDIA GPU; cbi simulate and cbi sweep run without "
+                        "one");
   kernels::Harness harness(0);
   const kernels::DeviceInfo &d = harness.device();
   std::cerr << "device: " << d.name << ", " << d.sms << " SMs at " << fmt(d.sm_clock_mhz)
@@ -400,7 +395,7 @@ int cmd_bench(int argc, char **argv) {
     t.notes = notes;
     format.print(os, t);
   }
-  write_file_atomic(get(vm, "output", "-"), os.str());
+  write_file_atomic(get(vm, "output", "-"), os.str(), "--output");
   if (failed)
     std::cerr << "cbi bench: " << failed << " configuration(s) failed the correctness check\n";
   return failed ? 1 : 0;

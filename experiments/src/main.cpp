@@ -2,6 +2,7 @@
 // SFML tools (diagram, view) live in the sibling binary cbi-viz so that this one needs no display
 // libraries and runs on GPU machines.
 #include "cbi/cli/command.hpp"
+#include "cbi/cli/output.hpp"
 #include "cbi/remap/order_text.hpp"
 
 #include <cstring>
@@ -16,7 +17,8 @@ const char *const kVizCommands[] = {"diagram", "view", "plot"};
 
 void usage(std::ostream &os) {
   os << "cbi: cache simulation and thread remapping for GPU kernels\n\n"
-        "usage: cbi <command> [options]    (cbi <command> --help for each command's options)\n\n"
+        "usage: cbi <command> [options]    (cbi <command> --help for each command's options)\n"
+        "       cbi --version\n\n"
         "commands:\n";
   cbi::cli::print_commands(os, 12);
   os << "  diagram     spatial-temporal diagrams as PNG (runs cbi-viz)\n"
@@ -48,6 +50,14 @@ int main(int argc, char **argv) {
       !std::strcmp(argv[1], "help")) {
     usage(std::cout);
     return argc < 2 ? cbi::cli::kExitUsage : 0;
+  }
+  if (!std::strcmp(argv[1], "--version")) {
+    if (argc > 2) {
+      std::cerr << "cbi: --version: unexpected argument '" << argv[2] << "'; allowed: none\n";
+      return cbi::cli::kExitUsage;
+    }
+    std::cout << cbi::cli::version_line("cbi") << "\n";
+    return 0;
   }
   for (const char *v : kVizCommands)
     if (!std::strcmp(argv[1], v))

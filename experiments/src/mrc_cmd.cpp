@@ -14,8 +14,8 @@ int cmd_mrc(int argc, char **argv) {
   add_order_options(desc);
   desc.add_options()
     ("line-bytes", po::value<std::string>(), "cache line size in bytes; default 4 elements")
-    ("sizes", po::value<std::string>(), "comma-separated capacities in lines to report; default "
-                                        "every power of two up to the distinct lines touched")
+    ("sizes", list_value(), "capacities in lines to report, a comma list or repeated; default "
+                            "every power of two up to the distinct lines touched")
     ("verify", po::bool_switch(), "also simulate each size separately and report both counts");
   add_output_options(desc);
   po::variables_map vm;
@@ -29,13 +29,17 @@ int cmd_mrc(int argc, char **argv) {
                   "  cbi mrc --workload matmul --size 128 --line-bytes 64 --verify --format csv"))
     return 0;
   sim::SimConfig c = sim_config_from(vm);
-  const sim::MissRatioCurve curve = sim::miss_ratio_curve(c);
-
   std::vector<int64_t> sizes;
-  if (has(vm, "sizes")) {
-    for (const std::string &item : split_list(get(vm, "sizes", "")))
-      sizes.push_back(parse_positive(item, "--sizes", 1LL << 31));
-  } else {
+  for (const std::string &item : list_from(vm, "sizes"))
+    sizes.push_back(parse_positive(item, "--sizes", 1LL << 31));
+  // sim's one pass keeps per distinct line a last-use time (8 B), four Fenwick slots (16 B), a
+  // compaction entry (16 B) and a distance count (8 B).
+  const double lines = double(c.workload.footprint_bytes()) / double(c.levels[0].line_bytes);
+  check_memory(48.0 * lines, "the curve of " + c.workload.describe() + " in " +
+                                 std::to_string(c.levels[0].line_bytes) + " B lines",
+               "--size", "a smaller --size or a larger --line-bytes");
+  const sim::MissRatioCurve curve = sim::miss_ratio_curve(c);
+  if (sizes.empty()) {
     for (int64_t s = 1; s < 2 * std::max<int64_t>(1, curve.distinct_units()); s *= 2)
       sizes.push_back(s);
   }

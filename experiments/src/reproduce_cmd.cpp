@@ -47,13 +47,14 @@ int cmd_reproduce(int argc, char **argv) {
     throw UsageError("--out", "missing; allowed: a folder path for the report");
   reproduce::Options o;
   o.out_dir = get(vm, "out", "");
+  check_output_folder(o.out_dir, "--out");
   o.sim_only = vm["sim-only"].as<bool>();
   o.tiny = vm["tiny"].as<bool>();
   o.progress = vm["progress"].as<bool>();
   if (has(vm, "jobs"))
     o.jobs = static_cast<int>(parse_positive(get(vm, "jobs", ""), "--jobs", 1024));
   if (has(vm, "only")) {
-    o.only = split_list(get(vm, "only", ""));
+    o.only = parse_list(get(vm, "only", ""), "--only");
     reproduce::Options all = o;
     all.only.clear();
     std::string allowed;

@@ -50,6 +50,9 @@ int cmd_sweep_merge(int argc, char **argv) {
     return 0;
   }
   po::notify(vm);
+  for (const char *name : {"output", "json"})
+    if (has(vm, name))
+      check_output(get(vm, name, ""), std::string("--") + name);
   if (!vm.count("input"))
     throw UsageError("--input", "no CSV files to merge; allowed: one or more shard CSVs");
   const Printer &format = has(vm, "format") ? format_from(vm) : find_printer("csv");
@@ -59,9 +62,9 @@ int cmd_sweep_merge(int argc, char **argv) {
   if (has(vm, "json")) {
     std::ostringstream js;
     print_json(js, t);
-    write_file_atomic(get(vm, "json", ""), js.str());
+    write_file_atomic(get(vm, "json", ""), js.str(), "--json");
   }
-  write_file_atomic(get(vm, "output", "-"), os.str());
+  write_file_atomic(get(vm, "output", "-"), os.str(), "--output");
   return 0;
 }
 
@@ -82,31 +85,33 @@ int cmd_sweep(int argc, char **argv) {
   }
   static const std::string grid_text = grid_help();
   static const std::string order_text =
-      std::string("thread orders, comma-separated: ") + remap::order_syntax();
+      std::string("thread orders, a comma list or repeated: ") + remap::order_syntax();
   po::options_description desc("Options");
   desc.add_options()
     ("grid", po::value<std::string>(), grid_text.c_str())
     ("list", po::bool_switch(), "list the built-in grids and cache presets, then exit")
     ("dry-run", po::bool_switch(), "print the points (id and key) of this shard, run nothing")
     ("backend", po::value<std::string>(), "sim (default) | gpu | sim,gpu (both in one row)")
-    ("kernel", po::value<std::string>(), "axis: stencil, matmul (both backends); stencil-2d, "
+    ("kernel", list_value(), "axis: stencil, matmul (both backends); stencil-2d, "
                                          "stencil-smem, sgemm-tiled, cublas (gpu only)")
-    ("size", po::value<std::string>(), "axis: input sizes N or WxH, comma-separated")
-    ("stencil", po::value<std::string>(), "axis: stencil windows, e.g. 3x3,9x9")
-    ("depth", po::value<std::string>(), "axis: matmul inner dimension D (0 = width)")
-    ("type", po::value<std::string>(), "axis: element types half, float, double")
-    ("block", po::value<std::string>(), "axis: threads per block, 32..1024 (gpu only)")
-    ("order", po::value<std::string>(), order_text.c_str())
+    ("size", list_value(), "axis: input sizes N or WxH, comma-separated")
+    ("stencil", list_value(), "axis: stencil windows, e.g. 3x3,9x9")
+    ("depth", list_value(), "axis: matmul inner dimension D (0 = width)")
+    ("type", list_value(), "axis: element types half, float, double")
+    ("block", list_value(), "axis: threads per block, 32..1024 (gpu only)")
+    ("order", list_value(), order_text.c_str())
     ("cache", po::value<std::vector<std::string>>()->composing(),
      "axis (sim only), repeatable: a preset (table3, l1-64k, l1-256k, turing, h100) or level "
      "specs joined by '/', e.g. size=32KiB,line=128/size=4MiB,line=128,ways=16")
-    ("remap-math", po::value<std::string>(), "axis (gpu only): how stencil/matmul divide in the "
-                                             "order's map: fast (default), div")
-    ("block-order", po::value<std::string>(), "axis (gpu only): thread orders of the CTAs of "
-                                              "stencil-smem and sgemm-tiled (default linear)")
+    ("remap-math", list_value(), "axis (gpu only): how stencil/matmul divide in the order's "
+                                 "map: fast (default), div")
+    ("block-order", list_value(), "axis (gpu only): thread orders of the CTAs of stencil-smem "
+                                  "and sgemm-tiled (default linear)")
     ("shard", po::value<std::string>(), "run slice k/n of the grid (0 <= k < n), for Slurm arrays "
                                         "and GNU parallel; join with cbi sweep merge")
-    ("output,o", po::value<std::string>(), "stream the CSV to this file (default stdout)")
+    ("output,o", po::value<std::string>(), "stream the CSV to this file instead of stdout (- is "
+                                           "stdout); a FIFO, device or symlink's target is written "
+                                           "through")
     ("json", po::value<std::string>(), "also write all rows as JSON (with device, date, command) "
                                        "to this file at the end")
     ("resume", po::bool_switch(), "continue an interrupted --output CSV: points already in it "
@@ -161,7 +166,7 @@ int cmd_sweep(int argc, char **argv) {
       if (has(vm, "cache"))
         g.set("cache", vm["cache"].as<std::vector<std::string>>());
     } else if (has(vm, option)) {
-      g.set(d.name, split_list(get(vm, option, "")));
+      g.set(d.name, list_from(vm, option));
     }
   }
   sweep::RunOptions opts;

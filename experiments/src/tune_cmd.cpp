@@ -27,9 +27,9 @@ int cmd_tune(int argc, char **argv) {
   desc.add_options()
     ("device", po::value<std::string>(), "device row (cbi devices), default h100")
     ("block", po::value<std::string>(), "threads per block, default 256")
-    ("orders", po::value<std::string>(), "comma list of orders to rank; default: linear, the "
-                                         "thesis's column widths 4..2048, tile:16, tile:32x8, "
-                                         "zigzag:32, zigzag:64")
+    ("orders", list_value(), "orders to rank, a comma list or repeated; default: linear, the "
+                             "thesis's column widths 4..2048, tile:16, tile:32x8, zigzag:32, "
+                             "zigzag:64")
     ("jobs", po::value<std::string>(), "simulations at once (default: all cores)");
   add_output_options(desc);
   po::variables_map vm;
@@ -48,8 +48,7 @@ int cmd_tune(int argc, char **argv) {
   base.block_threads =
       vm.count("block") ? parse_positive(vm["block"].as<std::string>(), "--block", 1 << 20) : 256;
   std::vector<sim::GpuConfig> configs;
-  for (const std::string &text :
-       split_list(vm.count("orders") ? vm["orders"].as<std::string>() : kDefaultOrders)) {
+  for (const std::string &text : list_from(vm, "orders", split_list(kDefaultOrders))) {
     sim::GpuConfig c = base;
     c.order = remap::parse_order(text, "--orders");
     sim::validate(c);

@@ -35,12 +35,14 @@ inline std::string slurp(const std::string &path) {
 
 // Runs `<bin_dir>/<program> <args>` through the shell (args may hold quotes and redirections of
 // stdin, not of stdout or stderr).
-inline CliRun run_program(const std::string &program, const std::string &args) {
+// `wrapper` goes in front of the binary (e.g. "timeout 20 ").
+inline CliRun run_program(const std::string &program, const std::string &args,
+                          const std::string &wrapper = "") {
   char err_path[] = "/tmp/cbi_test_err_XXXXXX";
   const int fd = mkstemp(err_path);
   if (fd >= 0)
     close(fd);
-  const std::string cmd = bin_dir() + "/" + program + " " + args + " 2>" + err_path;
+  const std::string cmd = wrapper + bin_dir() + "/" + program + " " + args + " 2>" + err_path;
   FILE *p = popen(cmd.c_str(), "r");
   CliRun r;
   if (!p)

@@ -13,7 +13,9 @@ int cmd_diagram(int argc, char **argv) {
   po::options_description desc("Options");
   add_diagram_options(desc);
   desc.add_options()
-    ("output,o", po::value<std::string>(), "PNG to write (default diagram.png); written atomically")
+    ("output,o", po::value<std::string>(), "write the PNG to this file (default diagram.png); a "
+                                           "regular file is replaced atomically, a FIFO, device or "
+                                           "symlink's target is written through")
     ("csv", po::value<std::string>(), "also write the cell grid as tidy CSV (one row per cell that "
                                       "is not 'not cached'; '-' for stdout)")
     ("progress", po::bool_switch(), "print progress to stderr (on by default for long runs on a "
@@ -42,12 +44,13 @@ int cmd_diagram(int argc, char **argv) {
           "  cbi diagram --size 64 --level size=1KiB,line=64 --level size=8KiB,line=64 --warp 32 "
           "-o levels.png"))
     return 0;
-  const DiagramRequest req = diagram_request(vm);
   const std::string output = cli::get(vm, "output", "diagram.png");
   if (output.empty() || output == "-")
     throw UsageError("--output", "'" + output + "' is not a file; allowed: a path ending in .png");
   if (output.size() < 4 || output.substr(output.size() - 4) != ".png")
     throw UsageError("--output", "'" + output + "' does not end in .png; allowed: a .png path");
+  cli::check_output(output, "--output", false); // the default too, before any work
+  const DiagramRequest req = diagram_request(vm);
   const sim::SimConfig &c0 = req.panels.front().sim;
   const bool progress = (vm.count("progress") && vm["progress"].as<bool>()) ||
                         (isatty(2) && viz::time_steps(c0) > (int64_t{1} << 24));
@@ -57,7 +60,7 @@ int cmd_diagram(int argc, char **argv) {
   const viz::Canvas canvas = viz::render_diagram(grids, req.style, &layout);
   canvas.save_png(output);
   if (vm.count("csv"))
-    cli::write_file_atomic(cli::get(vm, "csv", "-"), viz::grid_csv(grids));
+    cli::write_file_atomic(cli::get(vm, "csv", "-"), viz::grid_csv(grids), "--csv");
   // With the CSV on stdout the summary goes to stderr, so the CSV stays machine-readable.
   std::ostream &report = cli::get(vm, "csv", "") == "-" ? std::cerr : std::cout;
   const double seconds =

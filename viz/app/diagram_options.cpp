@@ -31,8 +31,8 @@ void add_diagram_options(po::options_description &desc) {
       viz::preset_names();
   desc.add_options()
     ("preset", po::value<std::string>(), preset_help.c_str())
-    ("order", po::value<std::vector<std::string>>()->composing(),
-     "thread order, repeatable: one panel per order, at one scale (linear, tile:T, tile:TWxTH, "
+    ("order", cli::list_value(),
+     "thread order, repeatable or a comma list: one panel per order, at one scale (linear, tile:T, tile:TWxTH, "
      "column:W, zigzag:W); default linear")
     ("granularity", po::value<std::string>(), "thread (one column per thread, §3.2; default) | "
                                               "exact (one column per access)")
@@ -99,9 +99,7 @@ DiagramRequest diagram_request(const po::variables_map &vm) {
   base.workload = cli::workload_from(vm);
   base.granularity = cli::parse_granularity(get(vm, "granularity", "thread"));
   base.levels = cli::levels_from(vm, base.workload);
-  std::vector<std::string> orders = has(vm, "order")
-                                        ? vm["order"].as<std::vector<std::string>>()
-                                        : std::vector<std::string>{"linear"};
+  const std::vector<std::string> orders = cli::list_from(vm, "order", {"linear"});
   if (orders.size() > 8)
     throw UsageError("--order", std::to_string(orders.size()) +
                                     " panels are too many; allowed: 1 to 8 --order options");

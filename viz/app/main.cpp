@@ -1,6 +1,7 @@
 // cbi-viz: the SFML half of the cbi command line (diagram, view, plot), kept out of `cbi` so that
 // `cbi` links no display library. Same error boundary as cbi: a bad option is one line and exit 2.
 #include "cbi/cli/command.hpp"
+#include "cbi/cli/output.hpp"
 
 #include <cstring>
 #include <iostream>
@@ -21,6 +22,10 @@ int main(int argc, char **argv) {
   if (argc < 2 || !std::strcmp(argv[1], "--help") || !std::strcmp(argv[1], "-h")) {
     usage(std::cout);
     return argc < 2 ? cbi::cli::kExitUsage : 0;
+  }
+  if (!std::strcmp(argv[1], "--version") && argc == 2) {
+    std::cout << cbi::cli::version_line("cbi-viz") << "\n";
+    return 0;
   }
   if (const cbi::cli::Command *c = cbi::cli::find_command(argv[1]))
     return cbi::cli::run_command(*c, argc, argv);

@@ -16,7 +16,9 @@ int cmd_plot(int argc, char **argv) {
   po::options_description desc("Options");
   desc.add_options()
     ("input", po::value<std::string>(), "tidy CSV with a header row (e.g. from cbi sweep); required")
-    ("output,o", po::value<std::string>(), "PNG to write (default plot.png); written atomically")
+    ("output,o", po::value<std::string>(), "write the PNG to this file (default plot.png); a "
+                                           "regular file is replaced atomically, a FIFO, device or "
+                                           "symlink's target is written through")
     ("x", po::value<std::string>(), "x column. heatmap: default the W of column:W orders; lines: "
                                     "default size; scatter: required")
     ("y", po::value<std::string>(), "y column. heatmap: default block; lines: default the value "
@@ -59,6 +61,7 @@ int cmd_plot(int argc, char **argv) {
   const std::string output = cli::get(vm, "output", "plot.png");
   if (output.size() < 4 || output.substr(output.size() - 4) != ".png")
     throw UsageError("--output", "'" + output + "' does not end in .png; allowed: a .png path");
+  cli::check_output(output, "--output", false); // the default too, before any work
   spec.x = cli::get(vm, "x", "");
   spec.y = cli::get(vm, "y", "");
   spec.value = cli::get(vm, "value", "");

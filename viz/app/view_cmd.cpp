@@ -617,7 +617,7 @@ private:
       for (int yy = 0; yy < c.height(); ++yy)
         for (int xx = 0; xx < c.width(); ++xx, p += 4)
           c.set(xx, yy, {p[0], p[1], p[2], p[3]});
-      c.save_png(m_shot_path);
+      c.save_png(m_shot_path, "--screenshot");
       std::cout << "view: screenshot " << m_shot_path << "\n";
       m_shot_pending = false;
     }

@@ -1,5 +1,7 @@
 #include "cbi/viz/canvas.hpp"
 
+#include "cbi/cli/output.hpp"
+
 #include <SFML/Graphics/Image.hpp>
 
 #include <algorithm>
@@ -155,7 +157,7 @@ void put_chunk(std::string &out, const char *type, const std::string &data) {
 // PNG written directly with zlib (sf::Image's encoder took ~0.6 s for a 2k x 2k diagram): RGB when
 // every pixel is opaque, rows filtered with "Up" (diagram cells repeat row to row) and deflated at
 // level 1, which on flat diagrams is both the fastest and within a few percent of the smallest.
-void Canvas::save_png(const std::string &path) const {
+void Canvas::save_png(const std::string &path, const std::string &option) const {
   if (m_width == 0 || m_height == 0)
     throw std::runtime_error("cannot write an empty image to " + path);
   bool opaque = true;
@@ -206,15 +208,7 @@ void Canvas::save_png(const std::string &path) const {
   put_chunk(png, "IDAT", idat);
   put_chunk(png, "IEND", "");
 
-  const std::string tmp = path + ".partial-" + std::to_string(getpid());
-  std::FILE *f = std::fopen(tmp.c_str(), "wb");
-  bool written = f && std::fwrite(png.data(), 1, png.size(), f) == png.size();
-  if (f && std::fclose(f) != 0)
-    written = false;
-  if (!written || std::rename(tmp.c_str(), path.c_str()) != 0) {
-    std::remove(tmp.c_str());
-    throw std::runtime_error("cannot write " + path);
-  }
+  cli::write_file_atomic(path, png, option);
 }
 
 Canvas load_png(const std::string &path) {

@@ -45,25 +45,39 @@ inline std::pair<long long, long long> parse_extent(const std::string &text,
           parse_positive(text.substr(x + 1), option, max)};
 }
 
-// A byte count with an optional binary suffix: 4096, 32KiB, 4MiB, 1GiB (also K, M, G, KB, MB).
+// The byte-size suffixes parse_bytes takes, for its error and the options' help.
+inline const char *byte_suffixes() {
+  return "N bytes, or N with a binary suffix: K, KB, KiB, M, MB, MiB, G, GB, GiB (any case; all "
+         "powers of 1024, as cache sizes are quoted)";
+}
+
+// A byte count with an optional binary suffix: 4096, 32KiB, 32K, 32KB, 32k, 4MiB, 1GiB. Every
+// suffix is a power of 1024 and the letters' case does not matter, so `32k`, `32K`, `32KB` and
+// `32KiB` are one size. Rejects overflow of the product.
 inline long long parse_bytes(const std::string &text, const std::string &option) {
   std::size_t end = 0;
   while (end < text.size() && std::isdigit(static_cast<unsigned char>(text[end])))
     ++end;
-  const std::string digits = text.substr(0, end), suffix = text.substr(end);
-  long long scale = 1;
-  if (suffix.empty() || suffix == "B")
-    scale = 1;
-  else if (suffix == "KiB" || suffix == "K" || suffix == "KB")
-    scale = 1LL << 10;
-  else if (suffix == "MiB" || suffix == "M" || suffix == "MB")
-    scale = 1LL << 20;
-  else if (suffix == "GiB" || suffix == "G" || suffix == "GB")
-    scale = 1LL << 30;
-  else
-    throw UsageError(option, "'" + text + "' is not a size; allowed: N, NKiB, NMiB, NGiB");
-  const long long value = parse_positive(digits.empty() ? text : digits, option, 1LL << 40);
-  return value * scale;
+  const std::string digits = text.substr(0, end);
+  std::string suffix = text.substr(end);
+  for (char &ch : suffix)
+    ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+  int shift = -1;
+  if (suffix.empty() || suffix == "b")
+    shift = 0;
+  else if (suffix == "k" || suffix == "kb" || suffix == "kib")
+    shift = 10;
+  else if (suffix == "m" || suffix == "mb" || suffix == "mib")
+    shift = 20;
+  else if (suffix == "g" || suffix == "gb" || suffix == "gib")
+    shift = 30;
+  if (shift < 0 || digits.empty())
+    throw UsageError(option, "'" + text + "' is not a size; allowed: " + byte_suffixes());
+  const long long max_bytes = 1LL << 40;
+  const long long value = parse_positive(digits, option, max_bytes);
+  if (value > (max_bytes >> shift))
+    throw UsageError(option, "'" + text + "' is out of range; allowed: at most 1TiB");
+  return value << shift;
 }
 
 // "a,b,c" -> {"a", "b", "c"}; inner empty items are kept (and rejected by whoever parses them), a
@@ -79,6 +93,51 @@ inline std::vector<std::string> split_list(const std::string &text, char sep = '
     start = end + 1;
   }
   return items;
+}
+
+// A comma list the user gave: every item non-empty, at least one item. "a,,b", "a," and "" are
+// errors naming `option`.
+inline std::vector<std::string> parse_list(const std::string &text, const std::string &option) {
+  if (text.empty())
+    throw UsageError(option, "empty list; allowed: one value or a comma list such as a,b");
+  std::vector<std::string> items = split_list(text);
+  if (text.back() == ',')
+    items.emplace_back();
+  for (const std::string &item : items)
+    if (item.empty())
+      throw UsageError(option, "'" + text + "' has an empty item; allowed: values separated by "
+                                            "single commas, such as a,b");
+  return items;
+}
+
+// "WxHxD..." (or "N"): every extent positive and their product at most `max_product`, so that no
+// fold of them overflows. "16x", "16x16x" and "x16" are errors naming `option`.
+inline std::vector<long long> parse_dims(const std::string &text, const std::string &option,
+                                         long long max_extent, long long max_product) {
+  std::vector<long long> dims;
+  std::size_t start = 0;
+  for (;;) {
+    const std::size_t x = text.find_first_of("xX", start);
+    const std::string part =
+        text.substr(start, x == std::string::npos ? std::string::npos : x - start);
+    if (part.empty())
+      throw UsageError(option, "'" + text + "' has an empty extent; allowed: N or WxH[xD...] "
+                                            "with positive integers, e.g. 64x32");
+    dims.push_back(parse_positive(part, option, max_extent));
+    if (x == std::string::npos)
+      break;
+    start = x + 1;
+  }
+  long long product = 1;
+  for (long long d : dims) {
+    if (product > max_product / d)
+      throw UsageError(option, "'" + text + "' has " + std::to_string(dims.size()) +
+                                   " extents whose product exceeds " +
+                                   std::to_string(max_product) + " elements; allowed: a smaller "
+                                                                 "size");
+    product *= d;
+  }
+  return dims;
 }
 
 } // namespace cbi

@@ -1,4 +1,5 @@
-// JSON through nlohmann-json (typing and escaping done by the library): {"title", "meta": {...},
+// JSON through nlohmann-json (typing and escaping done by the library): {"title", "context": {cbi
+// version, commit, command, date, host, compiler}, "meta": {...},
 // "rows": [{column: value, ...}], "notes": [...]}, keys in the table's order; NaN is null.
 #include "printers.hpp"
 
@@ -18,6 +19,9 @@ class JsonPrinter final : public Printer {
   void do_print(std::ostream &os, const Table &t) const override {
     nlohmann::ordered_json j;
     j["title"] = t.title;
+    j["context"] = nlohmann::ordered_json::object();
+    for (const auto &[k, v] : run_context())
+      j["context"][k] = json_cell(v);
     j["meta"] = nlohmann::ordered_json::object();
     for (const auto &[k, v] : t.meta)
       j["meta"][k] = v;

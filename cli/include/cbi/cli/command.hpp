@@ -3,6 +3,7 @@
 // run_command, turns the errors of cbi/error.hpp into one line on stderr and an exit code.
 #pragma once
 
+#include <cstdint>
 #include <ostream>
 #include <string>
 #include <vector>
@@ -47,6 +48,14 @@ int run_command(const Command &c, int argc, char **argv);
 // Runs argv[0] with argv (no shell), stdout to /dev/null and stderr through a pipe into `err`.
 // Returns the exit status, or -1 when it could not start or did not exit normally.
 int run_program(const std::vector<std::string> &argv, std::string *err);
+
+// The memory this machine can give now (MemAvailable of /proc/meminfo), -1 when unknown.
+int64_t available_memory_bytes();
+// Before a large allocation: a UsageError naming `option` when `needed_bytes` exceed the
+// available memory, saying how much `what` needs, how much there is, and `allowed` (which option
+// to change), instead of a std::bad_alloc after minutes of work.
+void check_memory(double needed_bytes, const std::string &what, const std::string &option,
+                  const std::string &allowed);
 
 // The folder of the running binary (/proc/self/exe), "." when unknown.
 std::string self_dir();

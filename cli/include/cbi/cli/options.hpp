@@ -20,9 +20,24 @@ namespace cbi::cli {
 namespace po = boost::program_options;
 
 // Parses argv against `desc`; all values are strings and validated by the caller. Prints help and
-// returns false on --help. Unknown options and missing values become UsageError.
+// returns false on --help. Unknown options, missing values and stray words (any argument that is
+// not an option or its value) become UsageError. The output options (--output, --json, --csv,
+// --screenshot) are checked with check_output before any work starts.
 bool parse_args(int argc, char **argv, const po::options_description &desc, po::variables_map &vm,
                 const std::string &usage, const std::string &examples);
+
+// A list option: declared with list_value(), given as a comma list, by repeating the option, or
+// both (`--order linear,column:4 --order column:8`). Empty items are errors.
+inline po::typed_value<std::vector<std::string>> *list_value() {
+  return po::value<std::vector<std::string>>()->composing();
+}
+std::vector<std::string> list_from(const po::variables_map &vm, const std::string &name,
+                                   const std::vector<std::string> &fallback = {});
+
+// The help of -o/--output, the same in every command.
+constexpr const char *kOutputHelp = "write the result to this file instead of stdout (- is "
+                                    "stdout); a regular file is replaced atomically, a FIFO, "
+                                    "device or symlink's target is written through";
 
 std::string get(const po::variables_map &vm, const std::string &name, const std::string &fallback);
 bool has(const po::variables_map &vm, const std::string &name);

@@ -55,8 +55,28 @@ void print_json(std::ostream &os,
                 const Table &t); // {"title", "meta", "rows": [{col: val}], "notes"}
 void print_markdown(std::ostream &os, const Table &t); // | col | ... | rows, meta and notes around
 
-// Writes `text` to `path` atomically. "-" or "" means stdout.
-void write_file_atomic(const std::string &path, const std::string &text);
+// Writes `text` to `path`: "-" means stdout; a regular file (or a symlink's regular target) is
+// replaced atomically (temporary file in its folder + rename), so a failed run never leaves half a
+// result; a FIFO or a device is written through, never replaced. Every failure is a UsageError
+// naming `option`; "" is one too.
+void write_file_atomic(const std::string &path, const std::string &text,
+                       const std::string &option = "--output");
+
+// Checks, before any work starts, that write_file_atomic(path, ..., option) can write `path`: not
+// empty, not a folder, in an existing writable folder (or a writable FIFO/device). "-" passes when
+// `stdout_ok`. Throws UsageError naming `option`.
+void check_output(const std::string &path, const std::string &option, bool stdout_ok = true);
+// The same for a folder that a command creates and fills: an existing writable folder, or a path
+// whose nearest existing ancestor is a writable folder.
+void check_output_folder(const std::string &path, const std::string &option);
+
+// The run's context block (cbi_version, git_commit, command, date, host_cpu, host_cores,
+// compiler, build_type), which every JSON result carries; the command is what set_invocation
+// recorded (run_command does, with the whole argv).
+std::vector<std::pair<std::string, Cell>> run_context();
+void set_invocation(int argc, const char *const *argv);
+// "cbi 0.1.0 (commit 1a2b3c4d5e6f, gcc 12.2.0, Release)": what `--version` prints.
+std::string version_line(const std::string &program);
 
 // The command line as typed, for provenance in results.
 std::string command_line(int argc, const char *const *argv);

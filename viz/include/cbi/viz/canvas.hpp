@@ -52,9 +52,10 @@ public:
   void line(int x0, int y0, int x1, int y1, Color c, int width = 1);
   void disc(int cx, int cy, int radius, Color c); // a filled circle
 
-  // Writes a PNG through a temporary file and a rename, so a failed run leaves no partial image.
-  // Throws std::runtime_error when the file cannot be written.
-  void save_png(const std::string &path) const;
+  // Writes a PNG with cli::write_file_atomic (a temporary file and a rename, so a failed run
+  // leaves no partial image; FIFOs and devices written through). A path that cannot be written is
+  // a UsageError naming `option`.
+  void save_png(const std::string &path, const std::string &option = "--output") const;
 
 private:
   int m_width = 0, m_height = 0;

@@ -1,0 +1,98 @@
+// The run's context, as nvbench and Google Benchmark print it: what built the binary (version,
+// commit, compiler) and where and how it ran (host CPU, cores, command line, date). Every JSON
+// result carries it, and `cbi --version` prints its build half.
+#include "cbi/cli/output.hpp"
+
+#include "cbi/cli/version.hpp"
+
+#include "cbi/cli/command.hpp"
+#include "cbi/error.hpp"
+
+#include <fstream>
+#include <iomanip>
+#include <sstream>
+#include <thread>
+
+namespace cbi::cli {
+
+namespace {
+
+std::string &invocation() {
+  static std::string command;
+  return command;
+}
+
+std::string compiler() {
+#if defined(__clang__)
+  return std::string("clang ") + __clang_version__;
+#elif defined(__GNUC__)
+  return std::string("gcc ") + __VERSION__;
+#else
+  return "unknown";
+#endif
+}
+
+// "model name" of /proc/cpuinfo, or "unknown".
+std::string host_cpu() {
+  std::ifstream f("/proc/cpuinfo");
+  for (std::string line; std::getline(f, line);)
+    if (line.rfind("model name", 0) == 0 && line.find(':') != std::string::npos) {
+      std::string name = line.substr(line.find(':') + 1);
+      name.erase(0, name.find_first_not_of(" \t"));
+      return name;
+    }
+  return "unknown";
+}
+
+} // namespace
+
+void set_invocation(int argc, const char *const *argv) { invocation() = command_line(argc, argv); }
+
+std::string version_line(const std::string &program) {
+  return program + " " + CBI_VERSION + " (commit " + CBI_GIT_COMMIT + ", " + compiler() + ", " +
+         CBI_BUILD_TYPE + ")";
+}
+
+std::vector<std::pair<std::string, Cell>> run_context() {
+  return {{"cbi_version", std::string(CBI_VERSION)},
+          {"git_commit", std::string(CBI_GIT_COMMIT)},
+          {"command", invocation()},
+          {"date", utc_timestamp()},
+          {"host_cpu", host_cpu()},
+          {"host_cores", static_cast<int64_t>(std::thread::hardware_concurrency())},
+          {"compiler", compiler()},
+          {"build_type", std::string(CBI_BUILD_TYPE)}};
+}
+
+} // namespace cbi::cli
+
+namespace cbi::cli {
+
+int64_t available_memory_bytes() {
+  std::ifstream f("/proc/meminfo");
+  for (std::string key; f >> key;) {
+    long long kib = 0;
+    f >> kib;
+    if (key == "MemAvailable:")
+      return static_cast<int64_t>(kib) * 1024;
+    f.ignore(1 << 10, '\n');
+  }
+  return -1;
+}
+
+void check_memory(double needed_bytes, const std::string &what, const std::string &option,
+                  const std::string &allowed) {
+  const int64_t available = available_memory_bytes();
+  if (available < 0 || needed_bytes <= static_cast<double>(available))
+    return;
+  auto gib = [](double bytes) {
+    std::ostringstream os;
+    os << std::fixed << std::setprecision(1) << bytes / double(1LL << 30) << " GiB";
+    return os.str();
+  };
+  throw UsageError(option, what + " needs about " + gib(needed_bytes) + " of memory, and " +
+                               gib(static_cast<double>(available)) +
+                               " are available; allowed: " + allowed);
+}
+
+} // namespace cbi::cli

@@ -1,0 +1,226 @@
+// End-to-end tests of the command-line hygiene that every command of cbi and cbi-viz shares (issue
+// 12 items 7 and 12): stray words, lists, byte units, overflowing sizes, malformed values, output
+// paths checked before any work and written through FIFOs and symlinks, --version, no GPU.
+#include "cli_run.hpp"
+
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <sys/stat.h>
+#include <thread>
+#include <unistd.h>
+
+namespace {
+
+namespace fs = std::filesystem;
+using cbi::test::cbi_run;
+using cbi::test::CliRun;
+using cbi::test::slurp;
+
+int count_lines(const std::string &s) {
+  int n = 0;
+  for (char c : s)
+    n += c == '\n';
+  return n;
+}
+
+// Exit 2 with one line on stderr that names `option`.
+void expect_usage_error(const std::string &args, const std::string &option) {
+  const CliRun r = cbi_run(args);
+  EXPECT_EQ(r.exit_code, 2) << args << "\n" << r.err;
+  EXPECT_EQ(count_lines(r.err), 1) << args << "\n" << r.err;
+  EXPECT_NE(r.err.find(option), std::string::npos) << args << "\n" << r.err;
+}
+
+// A fresh folder for one test's files.
+std::string scratch(const std::string &name) {
+  const fs::path dir = fs::temp_directory_path() / ("cbi_hyg_" + name + "_" + std::to_string(getpid()));
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  return dir.string();
+}
+
+bool have_viz() { return fs::exists(cbi::test::bin_dir() + "/cbi-viz"); }
+
+} // namespace
+
+TEST(Hygiene, StrayPositionalArgumentsAreErrorsInEveryCommand) {
+  // The issue's case: the second order was silently dropped.
+  expect_usage_error("sweep --order linear column:32 --dry-run", "column:32");
+  for (const char *args :
+       {"simulate extra", "simulate --size 16 extra", "mrc --size 16 extra", "analyze extra",
+        "devices extra", "tune --size 16 extra", "bench --size 16 extra", "reproduce --out x extra",
+        "sweep --dry-run extra"})
+    expect_usage_error(args, "extra");
+  if (have_viz())
+    for (const char *args : {"diagram --size 8 extra -o /tmp/cbi_hyg_never.png",
+                             "plot heatmap extra --input x.csv", "view --size 8 extra"})
+      expect_usage_error(args, "extra");
+}
+
+TEST(Hygiene, ListsAreCommasOrRepeatedOptions) {
+  const CliRun commas = cbi_run("sweep --order linear,column:4 --size 16 --dry-run");
+  const CliRun repeated = cbi_run("sweep --order linear --order column:4 --size 16 --dry-run");
+  ASSERT_EQ(commas.exit_code, 0) << commas.err;
+  EXPECT_EQ(commas.out, repeated.out);
+  EXPECT_EQ(count_lines(commas.out), 2) << commas.out;
+  const CliRun mixed = cbi_run("mrc --size 16 --sizes 4,8 --sizes 16 --format csv");
+  ASSERT_EQ(mixed.exit_code, 0) << mixed.err;
+  EXPECT_EQ(count_lines(mixed.out), 4) << mixed.out; // header + 3 sizes
+  const CliRun tune = cbi_run("tune --size 16 --orders linear --orders column:4 --format csv");
+  ASSERT_EQ(tune.exit_code, 0) << tune.err;
+  EXPECT_EQ(count_lines(tune.out), 3) << tune.out;
+}
+
+TEST(Hygiene, EmptyListsAndEmptyItemsAreErrors) {
+  expect_usage_error("mrc --size 16 --sizes ''", "--sizes");
+  expect_usage_error("mrc --size 16 --sizes 4,,8", "--sizes");
+  expect_usage_error("mrc --size 16 --sizes 4,", "--sizes");
+  expect_usage_error("reproduce --out /tmp/cbi_hyg_never --only ''", "--only");
+  expect_usage_error("sweep --order '' --dry-run", "--order");
+  expect_usage_error("tune --size 16 --orders linear,,column:4", "--orders");
+  expect_usage_error("bench --kernel stencil,,matmul", "--kernel");
+}
+
+TEST(Hygiene, ByteUnitsAreOneSetInEveryCase) {
+  // K, KB, KiB and k are all 1024: one capacity, one result.
+  std::string first;
+  for (const char *size : {"1KiB", "1K", "1KB", "1k", "1kb", "1024"}) {
+    const CliRun r = cbi_run(std::string("simulate --line-bytes 16 --cache-bytes ") + size +
+                             " --format csv");
+    ASSERT_EQ(r.exit_code, 0) << size << ": " << r.err;
+    if (first.empty())
+      first = r.out;
+    EXPECT_EQ(r.out, first) << size;
+  }
+  const CliRun level = cbi_run("simulate --level size=1k,line=16 --format csv");
+  ASSERT_EQ(level.exit_code, 0) << level.err;
+  EXPECT_EQ(level.out, first);
+  // A rejected unit lists every accepted one.
+  for (const char *bad : {"--cache-bytes 32KX", "--cache-bytes 32Kib2", "--level size=2T,line=16",
+                          "--cache-bytes KiB"}) {
+    const CliRun r = cbi_run(std::string("simulate ") + bad);
+    EXPECT_EQ(r.exit_code, 2) << bad;
+    EXPECT_NE(r.err.find("K, KB, KiB, M, MB, MiB, G, GB, GiB"), std::string::npos) << r.err;
+  }
+  expect_usage_error("simulate --cache-bytes 4096GiB", "--cache-bytes"); // overflow, not wrapped
+}
+
+TEST(Hygiene, SizesAreCheckedForOverflowAndEmptyExtents) {
+  expect_usage_error("simulate --size 3x7695460x429509837x5581", "--size");
+  expect_usage_error("simulate --size 16x", "--size");
+  expect_usage_error("simulate --size 16x16x", "--size");
+  expect_usage_error("simulate --size x16", "--size");
+  expect_usage_error("simulate --size 16xx16", "--size");
+  expect_usage_error("mrc --size 3x7695460x429509837x5581", "--size");
+  // A valid N-d size still folds (§4.1.2): 4x2x2 is 4 x 4.
+  const CliRun nd = cbi_run("simulate --size 4x2x2 --format csv");
+  const CliRun flat = cbi_run("simulate --size 4x4 --format csv");
+  ASSERT_EQ(nd.exit_code, 0) << nd.err;
+  EXPECT_EQ(nd.out, flat.out);
+}
+
+TEST(Hygiene, MalformedValuesOfTheIssueAreErrors) {
+  expect_usage_error("simulate --level size=1KiB,lines=8", "--level");
+  expect_usage_error("simulate --level lines=8,line=16,lines=9", "--level");
+  expect_usage_error("simulate --level lines=8,,line=16", "--level");
+  expect_usage_error("simulate --output ''", "--output");
+  expect_usage_error("simulate -o ''", "--output");
+  expect_usage_error("sweep --dry-run --json ''", "--json");
+}
+
+TEST(Hygiene, UnwritableOutputsAreExitTwoNamingTheOptionBeforeAnyWork) {
+  const std::string missing = "/nonexistent-cbi-folder/out";
+  for (const char *cmd : {"simulate", "mrc --size 16", "analyze", "devices", "tune --size 16"})
+    expect_usage_error(std::string(cmd) + " --output " + missing + ".csv", "--output");
+  expect_usage_error("sweep --size 16 --output " + missing + ".csv", "--output");
+  expect_usage_error("sweep --size 16 --json " + missing + ".json", "--json");
+  expect_usage_error("sweep merge --output " + missing + ".csv x.csv", "--output");
+  // Checked before the device: without a GPU the bad path still wins (exit 2, not 3).
+  expect_usage_error("bench --output " + missing + ".csv", "--output");
+  const std::string dir = scratch("unwritable");
+  expect_usage_error("simulate --output " + dir, "--output"); // a folder
+  {
+    std::ofstream(dir + "/file") << "x";
+  }
+  expect_usage_error("reproduce --sim-only --out " + dir + "/file/sub", "--out");
+  if (have_viz()) {
+    expect_usage_error("diagram --size 8 -o " + missing + ".png", "--output");
+    expect_usage_error("diagram --size 8 --csv " + missing + ".csv -o " + dir + "/d.png",
+                       "--csv");
+    expect_usage_error("plot heatmap --input x.csv -o " + missing + ".png", "--output");
+    EXPECT_FALSE(fs::exists(dir + "/d.png")); // nothing drawn before the check
+  }
+  // A run big enough to take minutes fails at once: the check precedes the work.
+  const auto t0 = std::chrono::steady_clock::now();
+  expect_usage_error("simulate --size 1000000x1000 --output " + missing + ".csv", "--output");
+  EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(), 5.0);
+  fs::remove_all(dir);
+}
+
+TEST(Hygiene, OutputWritesThroughSymlinksAndFifos) {
+  const std::string dir = scratch("through");
+  const std::string target = dir + "/target.csv", link = dir + "/link.csv";
+  {
+    std::ofstream(target) << "old\n";
+  }
+  fs::create_symlink(target, link);
+  const CliRun r = cbi_run("simulate --format csv -o " + link);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_TRUE(fs::is_symlink(link)) << "the symlink was replaced by a file";
+  EXPECT_EQ(slurp(target).rfind("level,", 0), 0u) << slurp(target);
+
+  const std::string fifo = dir + "/fifo";
+  ASSERT_EQ(mkfifo(fifo.c_str(), 0600), 0);
+  std::string read_back;
+  std::thread reader([&] { read_back = slurp(fifo); });
+  const CliRun f = cbi_run("simulate --format csv -o " + fifo);
+  reader.join();
+  EXPECT_EQ(f.exit_code, 0) << f.err;
+  struct stat st {};
+  ASSERT_EQ(stat(fifo.c_str(), &st), 0);
+  EXPECT_TRUE(S_ISFIFO(st.st_mode)) << "the FIFO was replaced by a regular file";
+  EXPECT_EQ(read_back.rfind("level,", 0), 0u) << read_back;
+
+  const CliRun null = cbi_run("simulate --format csv -o /dev/null");
+  EXPECT_EQ(null.exit_code, 0) << null.err;
+  ASSERT_EQ(stat("/dev/null", &st), 0);
+  EXPECT_TRUE(S_ISCHR(st.st_mode));
+  fs::remove_all(dir);
+}
+
+TEST(Hygiene, VersionNamesTheCommit) {
+  const CliRun r = cbi_run("--version");
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out.rfind("cbi ", 0), 0u) << r.out;
+  EXPECT_NE(r.out.find("commit "), std::string::npos) << r.out;
+  EXPECT_EQ(count_lines(r.out), 1) << r.out;
+  EXPECT_EQ(cbi_run("--version extra").exit_code, 2);
+  if (have_viz()) {
+    const CliRun v = cbi::test::run_program("cbi-viz", "--version");
+    EXPECT_EQ(v.exit_code, 0);
+    EXPECT_EQ(v.out.substr(v.out.find(' ')), r.out.substr(r.out.find(' '))) << v.out;
+  }
+}
+
+TEST(Hygiene, BenchWithoutAGpuSaysSo) {
+  const CliRun r = cbi_run("bench --size 64");
+  if (r.exit_code != 3)
+    GTEST_SKIP() << "a CUDA device is present";
+  EXPECT_NE(r.err.find("no CUDA device or driver was found"), std::string::npos) << r.err;
+  EXPECT_EQ(count_lines(r.err), 1) << r.err;
+}
+
+TEST(Hygiene, MemoryThatCannotFitNamesTheNeedAndTheOption) {
+  // 2^30 x 2^10 floats in 4-byte lines: about 4 Ti lines, far beyond any test machine.
+  const CliRun r = cbi_run("mrc --size 1073741824x1024 --line-bytes 4");
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_NE(r.err.find("GiB"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("--line-bytes"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("--size"), std::string::npos) << r.err;
+  EXPECT_EQ(count_lines(r.err), 1) << r.err;
+}
