@@ -299,6 +299,26 @@ sim::Granularity parse_granularity(const std::string &text) {
   throw UsageError("--granularity", "unknown granularity '" + text + "'; allowed: exact, thread");
 }
 
+Fields workload_fields(const sim::Workload &w) {
+  return {{"workload", std::string(sim::to_string(w.kind))},
+          {"width", w.width},
+          {"height", w.height},
+          {"stencil_w", w.stencil_w},
+          {"stencil_h", w.stencil_h},
+          {"depth", w.depth},
+          {"elem_bytes", int64_t{w.elem_bytes}},
+          {"boundary", std::string(w.boundary == sim::Boundary::clamp ? "clamp" : "none")},
+          {"writes", w.writes}};
+}
+
+Fields sim_config_fields(const sim::SimConfig &c) {
+  Fields f = workload_fields(c.workload);
+  f.push_back({"order", remap::to_string(c.order)});
+  f.push_back({"granularity",
+               std::string(c.granularity == sim::Granularity::exact ? "exact" : "thread")});
+  return f;
+}
+
 void add_output_options(po::options_description &desc) {
   desc.add_options()
     ("format", po::value<std::string>(), "table (default) | json | csv | markdown")

@@ -4,6 +4,7 @@
 
 #include "cbi/error.hpp"
 
+#include <charconv>
 #include <cmath>
 #include <cstdio>
 #include <ctime>
@@ -30,8 +31,19 @@ std::string format_cell(const Cell &c) {
   const double d = std::get<double>(c);
   if (!std::isfinite(d))
     return "nan";
+  if (d == std::floor(d) && std::fabs(d) < 9007199254740992.0) // 2^53: every integer exact
+    return std::to_string(static_cast<int64_t>(d));
+  char buf[64];
+  const auto [end, ec] = std::to_chars(buf, buf + sizeof buf, d); // shortest round-trip
+  return ec == std::errc() ? std::string(buf, end) : std::to_string(d);
+}
+
+std::string format_cell_short(const Cell &c) {
+  const auto *d = std::get_if<double>(&c);
+  if (!d || !std::isfinite(*d))
+    return format_cell(c);
   std::ostringstream os;
-  os << std::setprecision(6) << d;
+  os << std::setprecision(6) << *d;
   return os.str();
 }
 

@@ -46,7 +46,7 @@ int cmd_analyze(int argc, char **argv) {
       t.add_row({level, mq.symbol, mq.equation, mq.value, std::string(""), std::string(""), mq.meaning});
     if (lm.fetch_kind != sim::FetchKind::none) {
       const std::string kind = lm.fetch_kind == sim::FetchKind::upper_bound ? "F (bound)" : "F (estimate)";
-      Cell simulated = std::string("-"), ratio = std::string("-");
+      Cell simulated = std::string(), ratio = std::string(); // none: CSV empty, JSON null
       if (simulate) {
         const int64_t fetched = sim_result.levels[static_cast<std::size_t>(lm.level)].fetches;
         simulated = fetched;
@@ -64,8 +64,10 @@ int cmd_analyze(int argc, char **argv) {
     for (const std::string &n : lm.notes)
       t.notes.push_back(level + ": " + n);
   }
-  t.meta = {{"cache", c.levels[0].describe()},
-            {"suggested_column_width", std::to_string(model.suggested_column_width)}};
+  t.config = sim_config_fields(c);
+  t.config.push_back({"cache", c.levels[0].describe()});
+  t.config.push_back({"threads", threads});
+  t.meta = {{"suggested_column_width", int64_t{model.suggested_column_width}}};
   emit(vm, t);
   return 0;
 }

@@ -25,20 +25,21 @@ std::string fmt(double v, int precision = 4) {
   return os.str();
 }
 
-std::vector<std::pair<std::string, std::string>> device_meta(const kernels::DeviceInfo &d) {
+// The device block, typed (numbers stay numbers in JSON).
+Fields device_meta(const kernels::DeviceInfo &d) {
   return {
       {"device", d.name + " (cc " + std::to_string(d.cc_major) + "." + std::to_string(d.cc_minor) +
                      ")"},
-      {"sms", std::to_string(d.sms)},
-      {"sm_clock_mhz", fmt(d.sm_clock_mhz)},
-      {"memory_clock_mhz", fmt(d.memory_clock_mhz)},
-      {"l2_bytes", std::to_string(d.l2_bytes)},
-      {"memory_gbs_theoretical", fmt(d.memory_gbs_theoretical)},
-      {"copy_gbs_measured", fmt(d.copy_gbs)},
-      {"fp32_gflops_peak", fmt(d.fp32_gflops_peak)},
-      {"fp64_gflops_peak", fmt(d.fp64_gflops_peak)},
-      {"driver_runtime",
-       std::to_string(d.driver_version) + "/" + std::to_string(d.runtime_version)},
+      {"sms", int64_t{d.sms}},
+      {"sm_clock_mhz", double(d.sm_clock_mhz)},
+      {"memory_clock_mhz", double(d.memory_clock_mhz)},
+      {"l2_bytes", int64_t{d.l2_bytes}},
+      {"memory_gbs_theoretical", double(d.memory_gbs_theoretical)},
+      {"copy_gbs_measured", double(d.copy_gbs)},
+      {"fp32_gflops_peak", double(d.fp32_gflops_peak)},
+      {"fp64_gflops_peak", double(d.fp64_gflops_peak)},
+      {"driver_version", int64_t{d.driver_version}},
+      {"runtime_version", int64_t{d.runtime_version}},
   };
 }
 
@@ -54,9 +55,12 @@ void print_bench_json(std::ostream &os, const kernels::DeviceInfo &d,
   nlohmann::ordered_json j;
   j["command"] = command;
   j["date"] = utc_timestamp();
+  j["context"] = nlohmann::ordered_json::object();
+  for (const auto &[k, v] : run_context())
+    j["context"][k] = std::visit([](const auto &x) { return nlohmann::ordered_json(x); }, v);
   j["device"] = nlohmann::ordered_json::object();
   for (const auto &[k, v] : device_meta(d))
-    j["device"][k] = v;
+    j["device"][k] = std::visit([](const auto &x) { return nlohmann::ordered_json(x); }, v);
   j["results"] = nlohmann::ordered_json::array();
   for (const kernels::BenchResult &r : results) {
     const kernels::BenchConfig &c = r.config;

@@ -47,13 +47,13 @@ int cmd_mrc(int argc, char **argv) {
   Table t;
   t.title = "cbi mrc: " + c.workload.describe() + ", order " + remap::to_string(c.order) + ", " +
             std::to_string(curve.unit_bytes) + " B lines, fully associative LRU";
-  t.columns = {"capacity_lines", "capacity_bytes", "misses", "miss_rate"};
+  t.columns = {"capacity_lines", "capacity_bytes", "misses", "miss_pct"};
   if (verify)
     t.columns.insert(t.columns.end(), {"simulated_misses", "agrees"});
   for (int64_t lines : sizes) {
     const int64_t misses = curve.misses(lines);
     std::vector<Cell> row{lines, lines * curve.unit_bytes, misses,
-                          curve.accesses ? double(misses) / double(curve.accesses) : 0.0};
+                          curve.accesses ? 100.0 * double(misses) / double(curve.accesses) : 0.0};
     if (verify) {
       sim::SimConfig one = c;
       one.levels = {sim::CacheConfig{curve.unit_bytes, lines, 0, sim::Policy::lru}};
@@ -63,8 +63,13 @@ int cmd_mrc(int argc, char **argv) {
     }
     t.add_row(row);
   }
-  t.meta = {{"accesses", std::to_string(curve.accesses)},
-            {"distinct_lines", std::to_string(curve.distinct_units())}};
+  t.config = workload_fields(c.workload);
+  t.config.push_back({"order", remap::to_string(c.order)});
+  t.config.push_back({"granularity",
+                      std::string(c.granularity == sim::Granularity::exact ? "exact" : "thread")});
+  t.config.push_back({"line_bytes", int64_t{curve.unit_bytes}});
+  t.meta = {{"accesses", int64_t{curve.accesses}},
+            {"distinct_lines", int64_t{curve.distinct_units()}}};
   emit(vm, t);
   return 0;
 }

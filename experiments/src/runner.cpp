@@ -207,7 +207,7 @@ RunSummary run(const Grid &g, const RunOptions &opts) {
       t = read_csv(opts.output);
     t.columns = columns();
     t.title = "cbi sweep: grid " + g.name;
-    t.meta = opts.meta;
+    t.meta.assign(opts.meta.begin(), opts.meta.end());
     t.meta.insert(
         t.meta.begin(),
         {{"grid", g.name},

@@ -12,19 +12,19 @@ namespace cbi::cli {
 Table simulation_table(const sim::SimConfig &c, const sim::SimResult &r) {
   Table t;
   t.title = "cbi simulate: " + c.workload.describe() + ", order " + remap::to_string(c.order);
-  t.columns = {"level", "cache", "accesses", "hits", "misses", "fetches", "evictions",
-               "bytes_fetched", "hit_rate"};
+  // count_unit: a sectored level counts its accesses, hits and misses in sectors, others in lines.
+  t.columns = {"level", "cache", "count_unit", "accesses", "hits", "misses", "fetches",
+               "evictions", "bytes_fetched", "hit_pct"};
   for (std::size_t k = 0; k < r.levels.size(); ++k) {
     const sim::CacheStats &s = r.levels[k];
-    t.add_row({"L" + std::to_string(k + 1), c.levels[k].describe(), s.accesses, s.hits, s.misses,
-               s.fetches, s.evictions, s.bytes_fetched, s.hit_rate()});
+    t.add_row({"L" + std::to_string(k + 1), c.levels[k].describe(),
+               std::string(c.levels[k].sector_bytes ? "sector" : "line"), s.accesses, s.hits,
+               s.misses, s.fetches, s.evictions, s.bytes_fetched, 100.0 * s.hit_rate()});
   }
-  t.meta = {{"workload", c.workload.describe()},
-            {"order", remap::to_string(c.order)},
-            {"granularity", c.granularity == sim::Granularity::exact ? "exact" : "thread"},
-            {"threads", std::to_string(r.threads)},
-            {"seconds", format_cell(r.seconds)},
-            {"accesses_per_second", format_cell(r.seconds > 0 ? double(r.accesses) / r.seconds : 0.0)}};
+  t.config = sim_config_fields(c);
+  t.meta = {{"threads", int64_t{r.threads}},
+            {"seconds", r.seconds},
+            {"accesses_per_second", r.seconds > 0 ? double(r.accesses) / r.seconds : 0.0}};
   return t;
 }
 
@@ -53,15 +53,16 @@ Table gpu_table(const sim::GpuConfig &c, const sim::GpuResult &r) {
   t.columns.push_back("bound");
   row.emplace_back(r.time.bound);
   t.add_row(std::move(row));
-  t.meta = {{"workload", c.workload.describe()},
-            {"order", remap::to_string(c.order)},
-            {"device", c.device.description},
-            {"block", std::to_string(c.block_threads)},
-            {"ctas", std::to_string(r.ctas)},
-            {"ctas_per_sm", std::to_string(r.ctas_per_sm)},
-            {"cycles", std::to_string(r.cycles)},
-            {"l1_pending_hits", std::to_string(r.metrics.l1_pending_hits)},
-            {"seconds", format_cell(r.seconds)}};
+  t.config = workload_fields(c.workload);
+  t.config.push_back({"order", remap::to_string(c.order)});
+  t.config.push_back({"device", c.device.name});
+  t.config.push_back({"block", int64_t{c.block_threads}});
+  t.meta = {{"device", c.device.description},
+            {"ctas", int64_t{r.ctas}},
+            {"ctas_per_sm", int64_t{r.ctas_per_sm}},
+            {"cycles", int64_t{r.cycles}},
+            {"l1_pending_hits", int64_t{r.metrics.l1_pending_hits}},
+            {"seconds", r.seconds}};
   t.notes = {"counts named as Nsight Compute names them; a model, not a measurement "
              "(docs/gpu-model.md says what it leaves out)"};
   return t;

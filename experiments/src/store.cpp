@@ -157,8 +157,8 @@ cli::Table merge(const std::vector<std::string> &paths) {
   };
   std::stable_sort(out.rows.begin(), out.rows.end(),
                    [&](const auto &a, const auto &b) { return index(a) < index(b); });
-  out.meta = {{"merged_files", std::to_string(paths.size())},
-              {"duplicate_rows_dropped", std::to_string(duplicates)}};
+  out.meta = {{"merged_files", static_cast<int64_t>(paths.size())},
+              {"duplicate_rows_dropped", static_cast<int64_t>(duplicates)}};
   return out;
 }
 

@@ -92,8 +92,8 @@ int cmd_tune(int argc, char **argv) {
   if (rank.size() > 1) {
     const double second = results[rank[1]].time.predicted_ms;
     t.meta.push_back({"runner_up", remap::to_string(configs[rank[1]].order)});
-    t.meta.push_back({"margin_pct", format_cell(100.0 * (second - best.time.predicted_ms) /
-                                                std::max(second, 1e-12))});
+    t.meta.push_back({"margin_pct", 100.0 * (second - best.time.predicted_ms) /
+                                        std::max(second, 1e-12)});
   }
   t.notes = {"predicted by the GPU model (docs/gpu-model.md); validation against the H100: "
              "docs/results/gpu-model-h100.md"};

@@ -11,7 +11,7 @@ test -x "$prefix/bin/cbi"
 cd "$prefix"
 PATH="$prefix/bin:$PATH"
 cbi --version | grep -q '^cbi .*commit '
-cbi simulate --order column:8 --format csv | grep -q '^L1,'
+cbi simulate --order column:8 --format csv | grep -q ',column:8,exact,L1,'
 if [ -x "$build/bin/cbi-viz" ]; then
   test -x "$prefix/bin/cbi-viz"
   cbi diagram --preset fig3.1 -o "$prefix/fig.png" >/dev/null

@@ -1,12 +1,15 @@
 // End-to-end tests of the command-line hygiene that every command of cbi and cbi-viz shares (issue
-// 12 items 7 and 12): stray words, lists, byte units, overflowing sizes, malformed values, output
-// paths checked before any work and written through FIFOs and symlinks, --version, no GPU.
+// 12 items 7, 8 and 12): stray words, lists, byte units, overflowing sizes, malformed values, output
+// paths checked before any work and written through FIFOs and symlinks, --version, no GPU;
+// typed JSON with a context block, CSVs that concatenate.
 #include "cli_run.hpp"
 
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <string>
@@ -172,7 +175,7 @@ TEST(Hygiene, OutputWritesThroughSymlinksAndFifos) {
   const CliRun r = cbi_run("simulate --format csv -o " + link);
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_TRUE(fs::is_symlink(link)) << "the symlink was replaced by a file";
-  EXPECT_EQ(slurp(target).rfind("level,", 0), 0u) << slurp(target);
+  EXPECT_EQ(slurp(target).rfind("workload,", 0), 0u) << slurp(target);
 
   const std::string fifo = dir + "/fifo";
   ASSERT_EQ(mkfifo(fifo.c_str(), 0600), 0);
@@ -184,7 +187,7 @@ TEST(Hygiene, OutputWritesThroughSymlinksAndFifos) {
   struct stat st {};
   ASSERT_EQ(stat(fifo.c_str(), &st), 0);
   EXPECT_TRUE(S_ISFIFO(st.st_mode)) << "the FIFO was replaced by a regular file";
-  EXPECT_EQ(read_back.rfind("level,", 0), 0u) << read_back;
+  EXPECT_EQ(read_back.rfind("workload,", 0), 0u) << read_back;
 
   const CliRun null = cbi_run("simulate --format csv -o /dev/null");
   EXPECT_EQ(null.exit_code, 0) << null.err;
@@ -223,4 +226,77 @@ TEST(Hygiene, MemoryThatCannotFitNamesTheNeedAndTheOption) {
   EXPECT_NE(r.err.find("--line-bytes"), std::string::npos) << r.err;
   EXPECT_NE(r.err.find("--size"), std::string::npos) << r.err;
   EXPECT_EQ(count_lines(r.err), 1) << r.err;
+}
+
+// Item 8: files for tools.
+namespace {
+
+// Every value in `j`, recursively: no empty strings and no strings that hold a number.
+void expect_typed(const nlohmann::json &j, const std::string &where) {
+  if (j.is_object() || j.is_array()) {
+    for (auto it = j.begin(); it != j.end(); ++it)
+      expect_typed(*it, where + "/" + (j.is_object() ? it.key() : std::string("[]")));
+    return;
+  }
+  if (!j.is_string())
+    return;
+  const std::string s = j.get<std::string>();
+  EXPECT_FALSE(s.empty()) << where << " is \"\" (a missing value is null)";
+  char *end = nullptr;
+  std::strtod(s.c_str(), &end);
+  EXPECT_FALSE(!s.empty() && *end == 0) << where << " is the numeric string \"" << s << "\"";
+}
+
+} // namespace
+
+TEST(FilesForTools, JsonIsTypedAndCarriesTheContext) {
+  for (const char *args :
+       {"simulate --format json", "simulate --model gpu --size 64 --format json",
+        "mrc --size 16 --format json", "analyze --format json", "devices --format json",
+        "tune --size 16 --orders linear,column:4 --format json"}) {
+    const CliRun r = cbi_run(args);
+    ASSERT_EQ(r.exit_code, 0) << args << r.err;
+    const nlohmann::json j = nlohmann::json::parse(r.out);
+    expect_typed(j, args);
+    const nlohmann::json &c = j.at("context");
+    EXPECT_FALSE(c.at("cbi_version").get<std::string>().empty()) << args;
+    EXPECT_FALSE(c.at("git_commit").get<std::string>().empty()) << args;
+    EXPECT_NE(c.at("command").get<std::string>().find(std::string(args).substr(0, 5)),
+              std::string::npos)
+        << args;
+    EXPECT_EQ(c.at("date").get<std::string>().size(), 20u) << args; // 2026-11-23T06:30:00Z
+    EXPECT_GE(c.at("host_cores").get<int>(), 1) << args;
+    EXPECT_TRUE(c.at("host_cpu").is_string() && c.at("compiler").is_string()) << args;
+  }
+  const nlohmann::json sim = nlohmann::json::parse(cbi_run("simulate --format json").out);
+  EXPECT_TRUE(sim["meta"]["threads"].is_number_integer());
+  EXPECT_TRUE(sim["meta"]["seconds"].is_number());
+  EXPECT_EQ(sim["config"]["width"], 16);
+  EXPECT_EQ(sim["rows"][0]["misses"], 316);
+  EXPECT_DOUBLE_EQ(sim["rows"][0]["hit_pct"].get<double>(), 100.0 * 12228 / 12544);
+  // analyze leaves the simulated column of model-only rows empty: null, not "".
+  const nlohmann::json an = nlohmann::json::parse(cbi_run("analyze --format json").out);
+  EXPECT_TRUE(an["rows"][0]["simulated"].is_null()) << an["rows"][0];
+}
+
+TEST(FilesForTools, CsvsOfSeveralRunsConcatenate) {
+  const CliRun a = cbi_run("simulate --format csv");
+  const CliRun b = cbi_run("simulate --workload matmul --order column:8 --sector-bytes 8 "
+                           "--format csv");
+  ASSERT_EQ(a.exit_code, 0);
+  ASSERT_EQ(b.exit_code, 0) << b.err;
+  const std::string header = a.out.substr(0, a.out.find('\n'));
+  EXPECT_EQ(b.out.substr(0, b.out.find('\n')), header) << "same columns for every configuration";
+  for (const char *column : {"workload", "width", "height", "order", "count_unit", "hit_pct"})
+    EXPECT_NE(header.find(column), std::string::npos) << column;
+  EXPECT_EQ(header.find("hit_rate"), std::string::npos) << "percentages are *_pct";
+  // The configuration is in the row, and sector counts say so.
+  const std::string row = b.out.substr(b.out.find('\n') + 1);
+  EXPECT_EQ(row.rfind("matmul,16,16,", 0), 0u) << row;
+  EXPECT_NE(row.find(",column:8,"), std::string::npos) << row;
+  EXPECT_NE(row.find(",sector,"), std::string::npos) << row;
+  // Integers exact, percentages not cut to 6 digits.
+  EXPECT_NE(a.out.find(",97.48086734693877\n"), std::string::npos) << a.out;
+  const CliRun big = cbi_run("simulate --size 1024 --stencil 3x3 --format csv");
+  EXPECT_NE(big.out.find(",9437184,"), std::string::npos) << big.out; // 1024^2 x 9 accesses
 }

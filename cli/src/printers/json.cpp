@@ -9,8 +9,18 @@ namespace cbi::cli::detail {
 
 namespace {
 
+// A missing value (an empty text cell) and NaN are null; numbers stay numbers.
 nlohmann::ordered_json json_cell(const Cell &c) {
+  if (const auto *s = std::get_if<std::string>(&c); s && s->empty())
+    return nullptr;
   return std::visit([](const auto &v) { return nlohmann::ordered_json(v); }, c);
+}
+
+nlohmann::ordered_json json_fields(const Fields &fields) {
+  nlohmann::ordered_json j = nlohmann::ordered_json::object();
+  for (const auto &[k, v] : fields)
+    j[k] = json_cell(v);
+  return j;
 }
 
 class JsonPrinter final : public Printer {
@@ -19,12 +29,10 @@ class JsonPrinter final : public Printer {
   void do_print(std::ostream &os, const Table &t) const override {
     nlohmann::ordered_json j;
     j["title"] = t.title;
-    j["context"] = nlohmann::ordered_json::object();
-    for (const auto &[k, v] : run_context())
-      j["context"][k] = json_cell(v);
-    j["meta"] = nlohmann::ordered_json::object();
-    for (const auto &[k, v] : t.meta)
-      j["meta"][k] = v;
+    j["context"] = json_fields(run_context());
+    if (!t.config.empty())
+      j["config"] = json_fields(t.config);
+    j["meta"] = json_fields(t.meta);
     j["rows"] = nlohmann::ordered_json::array();
     for (const auto &row : t.rows) {
       nlohmann::ordered_json r = nlohmann::ordered_json::object();

@@ -20,9 +20,10 @@ class MarkdownPrinter final : public Printer {
   void do_print(std::ostream &os, const Table &t) const override {
     if (!t.title.empty())
       os << "**" << t.title << "**\n\n";
-    for (const auto &[k, v] : t.meta)
-      os << "- " << k << ": " << v << "\n";
-    if (!t.meta.empty())
+    for (const Fields *fields : {&t.config, &t.meta})
+      for (const auto &[k, v] : *fields)
+        os << "- " << k << ": " << format_cell_short(v) << "\n";
+    if (!t.meta.empty() || !t.config.empty())
       os << "\n";
     os << "|";
     for (const std::string &c : t.columns)
@@ -34,7 +35,7 @@ class MarkdownPrinter final : public Printer {
     for (const auto &row : t.rows) {
       os << "|";
       for (const Cell &c : row)
-        os << " " << escape(format_cell(c)) << " |";
+        os << " " << escape(format_cell_short(c)) << " |";
       os << "\n";
     }
     if (!t.notes.empty())

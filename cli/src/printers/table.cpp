@@ -14,8 +14,9 @@ class TablePrinter final : public Printer {
   void do_print(std::ostream &os, const Table &t) const override {
     if (!t.title.empty())
       os << t.title << "\n";
-    for (const auto &[k, v] : t.meta)
-      os << "  " << k << ": " << v << "\n";
+    for (const Fields *fields : {&t.config, &t.meta})
+      for (const auto &[k, v] : *fields)
+        os << "  " << k << ": " << format_cell_short(v) << "\n";
     std::vector<std::size_t> widths(t.columns.size());
     std::vector<std::vector<std::string>> text;
     for (std::size_t c = 0; c < t.columns.size(); ++c)
@@ -23,7 +24,7 @@ class TablePrinter final : public Printer {
     for (const auto &row : t.rows) {
       text.emplace_back();
       for (std::size_t c = 0; c < row.size() && c < widths.size(); ++c) {
-        text.back().push_back(format_cell(row[c]));
+        text.back().push_back(format_cell_short(row[c]));
         widths[c] = std::max(widths[c], text.back().back().size());
       }
     }

@@ -62,6 +62,12 @@ sim::SimConfig sim_config_from(const po::variables_map &vm);
 // or --level, ...).
 void validate(const sim::SimConfig &c, const po::variables_map &vm);
 
+// The configuration as typed fields (Table::config), the same columns for every workload so that
+// CSVs concatenate: workload, width, height, stencil_w, stencil_h, depth, elem_bytes, boundary,
+// writes; sim_config_fields adds order and granularity (the cache levels are each row's own).
+Fields workload_fields(const sim::Workload &w);
+Fields sim_config_fields(const sim::SimConfig &c);
+
 // --format --output
 void add_output_options(po::options_description &desc);
 const Printer &format_from(const po::variables_map &vm); // --format, default table

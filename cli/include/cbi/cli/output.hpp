@@ -15,19 +15,28 @@
 namespace cbi::cli {
 
 using Cell = std::variant<std::string, int64_t, double, bool>;
+// Named, typed values: a table's facts and its configuration.
+using Fields = std::vector<std::pair<std::string, Cell>>;
 
 struct Table {
   std::string title; // printed above the terminal table; JSON "title"
   std::vector<std::string> columns;
   std::vector<std::vector<Cell>> rows;
-  std::vector<std::pair<std::string, std::string>> meta; // key/value facts (device, command, ...)
+  // What was run (workload, size, order, ...): CSV repeats it as leading columns of every row, so
+  // that the CSVs of several runs concatenate; JSON writes it as "config"; the table above it.
+  Fields config;
+  Fields meta; // facts about the run (threads, seconds, device, ...), typed; JSON "meta"
   std::vector<std::string> notes; // caveats printed under the terminal table and as JSON "notes"
 
   void add_row(std::vector<Cell> row) { rows.push_back(std::move(row)); }
 };
 
-// Text form of a cell: doubles with up to 6 significant digits, "nan" when not finite.
+// Text form of a cell for files (CSV): exact. Integers in full, doubles that hold an integer as that
+// integer, other doubles in the shortest text that reads back to the same double; "nan" when not
+// finite.
 std::string format_cell(const Cell &c);
+// For people (the terminal table, Markdown): doubles with up to 6 significant digits.
+std::string format_cell_short(const Cell &c);
 
 // A way to write a Table. A new output format is one subclass in cli/src/printers/ plus one line in
 // printers() (output.cpp).
