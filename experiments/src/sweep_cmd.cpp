@@ -200,7 +200,7 @@ int cmd_sweep(int argc, char **argv) {
   try {
     const sweep::RunSummary s = sweep::run(g, opts);
     std::cerr << "cbi sweep: grid " << g.name << ": " << s.measured << " points measured, "
-              << s.skipped << " already in the CSV, " << format_cell(s.seconds) << " s"
+              << s.skipped << " already in the CSV, " << format_cell_short(s.seconds) << " s"
               << (s.device.empty() ? "" : " on " + s.device) << "\n";
   } catch (const sweep::GpuUnavailable &e) {
     throw NoDeviceError(std::string("--backend gpu: ") + e.what());
