@@ -77,6 +77,34 @@ TEST(CliParse, BytesAndExtents) {
   }
 }
 
+TEST(CliParse, ByteSuffixesAreOneCaseInsensitiveBinarySet) {
+  for (const char *k : {"1K", "1k", "1KB", "1kb", "1KiB", "1kib", "1024", "1024B"})
+    EXPECT_EQ(parse_bytes(k, "--cache-bytes"), 1024) << k;
+  EXPECT_EQ(parse_bytes("2m", "--cache-bytes"), 2LL << 20);
+  EXPECT_EQ(parse_bytes("1G", "--cache-bytes"), 1LL << 30);
+  for (const char *bad : {"K", "", "1T", "1 K", "1KiBs", "-1K", "2048GiB"})
+    EXPECT_THROW(parse_bytes(bad, "--cache-bytes"), UsageError) << bad;
+}
+
+TEST(CliParse, ListsRejectEmptyItemsAndDimsRejectEmptyExtentsAndOverflow) {
+  using V = std::vector<std::string>;
+  EXPECT_EQ(parse_list("a,b", "--order"), (V{"a", "b"}));
+  for (const char *bad : {"", ",", "a,", ",a", "a,,b"})
+    EXPECT_THROW(parse_list(bad, "--order"), UsageError) << bad;
+  EXPECT_EQ(parse_dims("4x2x2", "--size", 1 << 30, 1LL << 40), (std::vector<long long>{4, 2, 2}));
+  EXPECT_EQ(parse_dims("7", "--size", 1 << 30, 1LL << 40), (std::vector<long long>{7}));
+  for (const char *bad : {"16x", "16x16x", "x16", "16xx16", "3x7695460x429509837x5581"})
+    EXPECT_THROW(parse_dims(bad, "--size", 1 << 30, 1LL << 40), UsageError) << bad;
+}
+
+TEST(CliOutput, CellsInFilesAreExact) {
+  EXPECT_EQ(cli::format_cell(cli::Cell(1234567.0)), "1234567");
+  EXPECT_EQ(cli::format_cell(cli::Cell(int64_t{123456789012})), "123456789012");
+  EXPECT_EQ(cli::format_cell(cli::Cell(0.1)), "0.1");
+  EXPECT_EQ(std::stod(cli::format_cell(cli::Cell(2.0 / 3.0))), 2.0 / 3.0); // round-trips
+  EXPECT_EQ(cli::format_cell_short(cli::Cell(2.0 / 3.0)), "0.666667");
+}
+
 TEST(CliProgram, StderrComesBackThroughAPipe) {
   std::string err;
   EXPECT_EQ(cli::run_program({"/bin/sh", "-c", "echo out; echo oops >&2; exit 3"}, &err), 3);
