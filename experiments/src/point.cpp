@@ -23,10 +23,12 @@ std::string hash_hex(const std::string &s) {
 std::string Point::key() const {
   std::string k;
   for (const AxisDef &d : axis_defs()) {
-    std::string v = axis_text(d, *this);
+    std::string text = axis_text(d, *this);
+    if (d.implied && (text == d.implied || text == "-"))
+      continue;
     if (std::string(d.name) == "cache")
-      v = cache_levels(*this); // the levels, not the preset's name
-    k += (k.empty() ? "" : " ") + std::string(d.name) + "=" + v;
+      text = cache_levels(*this); // the levels, not the preset's name
+    k += (k.empty() ? "" : " ") + std::string(d.name) + "=" + text;
   }
   return k;
 }
@@ -92,6 +94,10 @@ kernels::BenchConfig bench_config(const Point &p) {
   if (p.depth)
     c.depth = *p.depth;
   c.type = p.type;
+  if (p.remap_math)
+    c.remap_math = *p.remap_math;
+  if (p.block_order)
+    c.block_order = *p.block_order;
   return c;
 }
 

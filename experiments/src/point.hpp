@@ -30,10 +30,14 @@ struct Point {
   int block_threads = 256;           // threads per block (gpu; the simulator replays one stream)
   std::optional<remap::Order> order; // remapped kernels only (stencil, matmul)
   std::string cache = "l1-64k";      // simulator cache: a preset or level specs joined by '/'
+  std::optional<remap::RemapMath> remap_math; // remapped kernels (gpu): how the order divides
+  std::optional<remap::Order> block_order;    // block-ordered kernels (gpu): CTA k's tile
 
   // "kernel=stencil size=4096 stencil=9x9 depth=- ..." in axis order; an absent axis is spelled
   // "-" here and in the CSV, so that equal configurations have equal keys. The cache is spelled
-  // by its levels (cache_levels), so a preset and its spelled-out levels are one point.
+  // by its levels (cache_levels), so a preset and its spelled-out levels are one point. An axis
+  // added later (AxisDef::implied) is left out of the key at its implied value or where it does
+  // not apply.
   std::string key() const;
   std::string id() const; // 16 hex digits: FNV-1a 64 of key()
 };
