@@ -1,6 +1,8 @@
 // The axis definitions: how each axis parses, spells and applies its typed values.
 #include "axis.hpp"
 
+#include "cbi/remap/order_text.hpp"
+
 #include "cbi/error.hpp"
 #include "cbi/parse.hpp"
 
@@ -90,7 +92,7 @@ const std::vector<AxisDef> kDefs = {
      },
      [](const AxisValue &v) { return std::to_string(std::get<int64_t>(v)); },
      [](const AxisValue &v, Point &p) { p.block_threads = int(std::get<int64_t>(v)); },
-     [](const Point &p) -> std::optional<AxisValue> { return int64_t{p.block_threads}; }},
+     [](const Point &p) -> std::optional<AxisValue> { return int64_t{p.block_threads}; }, false},
     {"order",
      [](const std::string &v, const std::string &opt) -> AxisValue {
        return remap::parse_order(v, opt);
@@ -114,6 +116,36 @@ const std::vector<AxisDef> kDefs = {
      [](const AxisValue &v) { return std::get<std::string>(v); },
      [](const AxisValue &v, Point &p) { p.cache = std::get<std::string>(v); },
      [](const Point &p) -> std::optional<AxisValue> { return p.cache; }},
+    {"remap_math",
+     [](const std::string &v, const std::string &opt) -> AxisValue {
+       return remap::parse_remap_math(v, opt);
+     },
+     [](const AxisValue &v) -> std::string {
+       return remap::to_string(std::get<remap::RemapMath>(v));
+     },
+     [](const AxisValue &v, Point &p) {
+       p.remap_math = kernels::is_remapped(p.kernel)
+                          ? std::optional<remap::RemapMath>(std::get<remap::RemapMath>(v))
+                          : std::nullopt;
+     },
+     [](const Point &p) -> std::optional<AxisValue> {
+       return p.remap_math ? std::optional<AxisValue>(*p.remap_math) : std::nullopt;
+     },
+     false, "fast"},
+    {"block_order",
+     [](const std::string &v, const std::string &opt) -> AxisValue {
+       return remap::parse_order(v, opt);
+     },
+     [](const AxisValue &v) { return remap::to_string(std::get<remap::Order>(v)); },
+     [](const AxisValue &v, Point &p) {
+       p.block_order = kernels::is_block_ordered(p.kernel)
+                           ? std::optional<remap::Order>(std::get<remap::Order>(v))
+                           : std::nullopt;
+     },
+     [](const Point &p) -> std::optional<AxisValue> {
+       return p.block_order ? std::optional<AxisValue>(*p.block_order) : std::nullopt;
+     },
+     false, "linear"},
 };
 
 } // namespace
@@ -122,7 +154,7 @@ const std::vector<AxisDef> &axis_defs() { return kDefs; }
 
 const AxisDef &axis_def(const std::string &name) {
   for (const AxisDef &d : kDefs)
-    if (name == d.name)
+    if (name == d.name || "--" + name == axis_option(d))
       return d;
   throw UsageError("--axis", "unknown axis '" + name + "'; allowed: " + join(axis_names()));
 }
@@ -132,6 +164,12 @@ std::vector<std::string> axis_names() {
   for (const AxisDef &d : kDefs)
     names.push_back(d.name);
   return names;
+}
+
+std::string axis_option(const AxisDef &d) {
+  std::string option = std::string("--") + d.name;
+  std::replace(option.begin(), option.end(), '_', '-');
+  return option;
 }
 
 std::vector<std::string> Axis::texts() const {

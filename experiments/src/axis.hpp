@@ -13,10 +13,10 @@
 namespace cbi::sweep {
 
 using AxisValue = std::variant<int64_t, Extent, std::string, remap::Order, kernels::KernelKind,
-                               kernels::ElemType>;
+                               kernels::ElemType, remap::RemapMath>;
 
 struct AxisDef {
-  const char *name; // also the option (--name) and the CSV column
+  const char *name; // the CSV column; the option is --name with '_' as '-' (axis_option)
   // Parses one value; throws UsageError naming `option`.
   AxisValue (*parse)(const std::string &text, const std::string &option);
   std::string (*format)(const AxisValue &v); // canonical spelling
@@ -24,13 +24,19 @@ struct AxisDef {
   void (*apply)(const AxisValue &v, Point &p);
   // The value `p` holds, or nothing where the axis does not apply.
   std::optional<AxisValue> (*get)(const Point &p);
+  // Whether the value changes the simulation (block sizes and GPU-only settings do not).
+  bool simulated = true;
+  // For an axis added after sweeps were recorded: the spelling that CSVs without its column imply.
+  // Keys leave the axis out at this value, so those CSVs keep their point ids and stay readable.
+  const char *implied = nullptr;
 };
 
 // Every axis in canonical order (point keys, CSV columns): kernel, size, stencil, depth, type,
-// block, order, cache.
+// block, order, cache, remap_math, block_order.
 const std::vector<AxisDef> &axis_defs();
 const AxisDef &axis_def(const std::string &name); // UsageError naming --axis when unknown
 std::vector<std::string> axis_names();
+std::string axis_option(const AxisDef &d); // "--remap-math" for remap_math
 
 struct Axis {
   const AxisDef *def = nullptr;

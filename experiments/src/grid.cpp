@@ -9,7 +9,7 @@ namespace cbi::sweep {
 
 void Grid::set(const std::string &axis_name, const std::vector<std::string> &texts) {
   const AxisDef &d = axis_def(axis_name);
-  const std::string option = "--" + axis_name;
+  const std::string option = axis_option(d);
   if (texts.empty())
     throw UsageError(option, "needs at least one value");
   std::vector<AxisValue> values;
@@ -42,6 +42,8 @@ Grid default_grid() {
   g.set("block", {"256"});
   g.set("order", {"linear"});
   g.set("cache", {"l1-64k"});
+  g.set("remap_math", {"fast"});
+  g.set("block_order", {"linear"});
   return g;
 }
 
@@ -51,7 +53,7 @@ std::vector<Point> expand(const Grid &g) {
     throw std::logic_error("grid '" + g.name + "' lacks axes");
   for (const Axis &a : g.axes)
     if (a.values.empty())
-      throw UsageError("--" + a.name(), "needs at least one value");
+      throw UsageError(axis_option(*a.def), "needs at least one value");
   std::vector<Point> points;
   std::set<std::string> seen;
   std::vector<std::size_t> at(n, 0);

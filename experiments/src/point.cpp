@@ -24,8 +24,12 @@ uint64_t fnv1a(const std::string &s) {
 
 std::string Point::key() const {
   std::string k;
-  for (const AxisDef &d : axis_defs())
-    k += (k.empty() ? "" : " ") + std::string(d.name) + "=" + axis_text(d, *this);
+  for (const AxisDef &d : axis_defs()) {
+    const std::string text = axis_text(d, *this);
+    if (d.implied && (text == d.implied || text == "-"))
+      continue;
+    k += (k.empty() ? "" : " ") + std::string(d.name) + "=" + text;
+  }
   return k;
 }
 
@@ -90,6 +94,10 @@ kernels::BenchConfig bench_config(const Point &p) {
   if (p.depth)
     c.depth = *p.depth;
   c.type = p.type;
+  if (p.remap_math)
+    c.remap_math = *p.remap_math;
+  if (p.block_order)
+    c.block_order = *p.block_order;
   return c;
 }
 

@@ -30,9 +30,13 @@ struct Point {
   int block_threads = 256;           // threads per block (gpu; the simulator replays one stream)
   std::optional<remap::Order> order; // remapped kernels only (stencil, matmul)
   std::string cache = "l1-64k";      // simulator cache: a preset or level specs joined by '/'
+  std::optional<remap::RemapMath> remap_math; // remapped kernels (gpu): how the order divides
+  std::optional<remap::Order> block_order;    // block-ordered kernels (gpu): CTA k's tile
 
   // "kernel=stencil size=4096 stencil=9x9 depth=- ..." in axis order; an absent axis is spelled
-  // "-" here and in the CSV, so that equal configurations have equal keys.
+  // "-" here and in the CSV, so that equal configurations have equal keys. An axis added later
+  // (AxisDef::implied) is left out of the key at its implied value or where it does not apply,
+  // so points that earlier sweeps measured keep their ids.
   std::string key() const;
   std::string id() const; // 16 hex digits: FNV-1a 64 of key()
 };

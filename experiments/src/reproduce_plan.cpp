@@ -35,7 +35,8 @@ std::string sweep_command(const Part &p, const std::string &csv) {
       p.grid.name == "custom" ? sweep::default_grid() : sweep::thesis_grid(p.grid.name);
   if (p.grid.name != "custom")
     cmd += " --grid " + p.grid.name;
-  for (const std::string &axis : sweep::axis_names()) {
+  for (const sweep::AxisDef &d : sweep::axis_defs()) {
+    const std::string axis = d.name;
     const auto &vals = p.grid.values(axis);
     if (vals == base.values(axis))
       continue;
@@ -47,7 +48,7 @@ std::string sweep_command(const Part &p, const std::string &csv) {
     std::string joined;
     for (const std::string &x : vals)
       joined += (joined.empty() ? "" : ",") + x;
-    cmd += " --" + axis + " " + shell_quote(joined);
+    cmd += " " + sweep::axis_option(d) + " " + shell_quote(joined);
   }
   cmd += std::string(" --backend ") + (p.backends.sim && p.backends.gpu ? "sim,gpu"
                                        : p.backends.gpu                 ? "gpu"

@@ -20,12 +20,12 @@ namespace cbi::sweep {
 
 namespace {
 
-// Equal for points whose simulations are equal: the block size does not change the simulation
-// (the simulator replays one ordered stream).
+// Equal for points whose simulations are equal: the block size and the GPU-only settings do not
+// change the simulation (the simulator replays one ordered stream).
 std::string sim_key(const Point &p) {
   std::string k;
   for (const AxisDef &d : axis_defs())
-    if (std::string(d.name) != "block")
+    if (d.simulated)
       k += std::string(d.name) + "=" + axis_text(d, p) + " ";
   return k;
 }

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <iostream>
+#include <optional>
 
 namespace cbi::sweep {
 
@@ -28,6 +29,55 @@ cli::Cell typed_cell(const std::string &s) {
   if (*end == 0 && s.find_first_of("0123456789") != std::string::npos)
     return d;
   return s;
+}
+
+// The records of a sweep CSV in today's schema. A header that lacks only axes with an implied value
+// (added after the file was written) is upgraded: each such cell gets the value its point implies
+// ("-" where the axis does not apply to the row's kernel). Nothing for any other header.
+std::optional<std::vector<std::vector<std::string>>>
+in_current_schema(std::vector<std::vector<std::string>> records) {
+  if (records.empty())
+    return std::nullopt;
+  const std::vector<std::string> &header = records[0];
+  if (header == columns())
+    return records;
+  std::vector<int> from; // per current column: its index in the file, or -1
+  for (const std::string &c : columns()) {
+    const auto it = std::find(header.begin(), header.end(), c);
+    from.push_back(it == header.end() ? -1 : static_cast<int>(it - header.begin()));
+  }
+  for (std::size_t c = 0; c < from.size(); ++c) {
+    if (from[c] >= 0)
+      continue;
+    const auto &defs = axis_defs();
+    const auto d = std::find_if(defs.begin(), defs.end(),
+                                [&](const AxisDef &a) { return columns()[c] == a.name; });
+    if (d == defs.end() || !d->implied)
+      return std::nullopt;
+  }
+  if (header.size() + std::count(from.begin(), from.end(), -1) != columns().size())
+    return std::nullopt; // the file has columns of its own
+  const int kernel = from[column_index("kernel")];
+  std::vector<std::vector<std::string>> out = {columns()};
+  for (std::size_t r = 1; r < records.size(); ++r) {
+    const std::vector<std::string> &cells = records[r];
+    if (cells.size() != header.size())
+      continue; // a damaged line
+    std::vector<std::string> row;
+    for (std::size_t c = 0; c < from.size(); ++c) {
+      if (from[c] >= 0) {
+        row.push_back(cells[static_cast<std::size_t>(from[c])]);
+        continue;
+      }
+      const AxisDef &d = axis_def(columns()[c]);
+      Point p;
+      p.kernel = kernels::parse_kernel(cells[static_cast<std::size_t>(kernel)], "--input");
+      d.apply(d.parse(d.implied, "--input"), p);
+      row.push_back(axis_text(d, p));
+    }
+    out.push_back(std::move(row));
+  }
+  return out;
 }
 
 std::string row_text(const std::vector<cli::Cell> &row) {
@@ -64,16 +114,16 @@ cli::Table read_csv(const std::string &path) {
   if (!std::filesystem::exists(path))
     throw UsageError("--input",
                      "'" + path + "' does not exist; allowed: a CSV written by cbi sweep");
-  const auto records = cli::read_complete_records(path);
-  if (records.empty() || records[0] != columns())
+  const auto records = in_current_schema(cli::read_complete_records(path));
+  if (!records)
     throw UsageError("--input", "'" + path +
                                     "' is not a cbi sweep CSV (its header differs); "
                                     "allowed: a CSV written by cbi sweep");
   const std::size_t first_value = 3 + axis_defs().size();
   cli::Table t;
   t.columns = columns();
-  for (std::size_t i = 1; i < records.size(); ++i) {
-    const std::vector<std::string> &cells = records[i];
+  for (std::size_t i = 1; i < records->size(); ++i) {
+    const std::vector<std::string> &cells = (*records)[i];
     if (cells.size() != t.columns.size())
       continue; // a damaged line: it is measured again on --resume
     std::vector<cli::Cell> row;
@@ -120,11 +170,15 @@ CsvStore::CsvStore(const std::string &path, bool resume, const std::string &back
                  std::filesystem::file_size(path) > 0;
   if (!m_continuing)
     return;
-  const auto records = cli::read_complete_records(path, &m_complete_bytes);
-  if (records.empty() || records[0] != columns())
+  const auto raw = cli::read_complete_records(path, &m_complete_bytes);
+  const auto upgraded = in_current_schema(raw);
+  if (!upgraded)
     throw UsageError("--resume", "'" + path +
                                      "' is not a cbi sweep CSV of this version "
                                      "(its header differs); allowed: a CSV this command wrote");
+  const auto &records = *upgraded;
+  if (raw[0] != columns())
+    m_upgraded = records; // written in today's schema when the stream opens
   for (std::size_t i = 1; i < records.size(); ++i) {
     const std::vector<std::string> &cells = records[i];
     if (cells.size() != columns().size())
@@ -142,7 +196,13 @@ void CsvStore::open() {
     std::cout << header;
     return;
   }
-  if (m_continuing) {
+  if (m_continuing && !m_upgraded.empty()) {
+    std::string text; // an earlier schema's rows, rewritten with the columns added since
+    for (const auto &record : m_upgraded)
+      text += cli::csv_line(record);
+    cli::write_file_atomic(m_path, text);
+    m_file.open(m_path, std::ios::app | std::ios::binary);
+  } else if (m_continuing) {
     std::filesystem::resize_file(m_path, m_complete_bytes); // drop an interrupted last line
     m_file.open(m_path, std::ios::app | std::ios::binary);
   } else {

@@ -46,6 +46,7 @@ private:
   bool m_to_stdout, m_continuing = false;
   std::size_t m_complete_bytes = 0;
   std::set<std::string> m_done;
+  std::vector<std::vector<std::string>> m_upgraded; // an earlier schema's file, upgraded
   std::ofstream m_file;
 };
 

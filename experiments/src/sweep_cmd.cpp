@@ -103,6 +103,10 @@ int cmd_sweep(int argc, char **argv) {
     ("cache", po::value<std::vector<std::string>>()->composing(),
      "axis (sim only), repeatable: a preset (table3, l1-64k, l1-256k, turing, h100) or level "
      "specs joined by '/', e.g. size=32KiB,line=128/size=4MiB,line=128,ways=16")
+    ("remap-math", list_value(), "axis (gpu only): how stencil/matmul divide in the order's "
+                                 "map: fast (default), div")
+    ("block-order", list_value(), "axis (gpu only): thread orders of the CTAs of stencil-smem "
+                                  "and sgemm-tiled (default linear)")
     ("shard", po::value<std::string>(), "run slice k/n of the grid (0 <= k < n), for Slurm arrays "
                                         "and GNU parallel; join with cbi sweep merge")
     ("output,o", po::value<std::string>(), "stream the CSV to this file instead of stdout (- is "
@@ -126,7 +130,7 @@ int cmd_sweep(int argc, char **argv) {
                   "usage: cbi sweep [--grid NAME] [axis overrides] [--backend sim|gpu|sim,gpu] "
                   "[--output F.csv]\n       cbi sweep merge --output ALL.csv SHARD.csv...\n\n"
                   "Runs every point of a grid (the Cartesian product of its axes: kernel, size, "
-                  "stencil, depth,\ntype, block, order, cache) and streams one CSV row per point, "
+                  "stencil, depth,\ntype, block, order, cache, remap-math, block-order) and streams one CSV row per point, "
                   "flushed as it is measured, so an\ninterrupted sweep keeps its rows and --resume "
                   "continues it. Each row carries a stable point_id\n(a hash of its axis values). "
                   "The sim backend replays the accesses through the cache (block\ndoes not apply; "
@@ -156,12 +160,13 @@ int cmd_sweep(int argc, char **argv) {
   }
 
   sweep::Grid g = has(vm, "grid") ? sweep::thesis_grid(get(vm, "grid", "")) : sweep::default_grid();
-  for (const std::string &axis : sweep::axis_names()) {
-    if (axis == "cache") {
+  for (const sweep::AxisDef &d : sweep::axis_defs()) {
+    const std::string option = sweep::axis_option(d).substr(2);
+    if (option == "cache") {
       if (has(vm, "cache"))
         g.set("cache", vm["cache"].as<std::vector<std::string>>());
-    } else if (has(vm, axis)) {
-      g.set(axis, list_from(vm, axis));
+    } else if (has(vm, option)) {
+      g.set(d.name, list_from(vm, option));
     }
   }
   sweep::RunOptions opts;

@@ -1,5 +1,7 @@
 // reproduce's data and judge: orders come back from the CSV as remap::Order (tile:16x4 is not
-// column 16), and the verdicts follow their rules on constructed numbers.
+// column 16), and the verdicts follow their rules on constructed numbers. The sweep store reads
+// and resumes CSVs written before an axis existed.
+#include "cbi/cli/csv.hpp"
 #include "reproduce_data.hpp"
 #include "reproduce_judge.hpp"
 #include "sweep.hpp"
@@ -9,6 +11,8 @@
 
 #include <cmath>
 #include <cstdio>
+#include <fstream>
+#include <sstream>
 #include <unistd.h>
 
 namespace {
@@ -87,6 +91,54 @@ TEST(ThesisNumbers, TablesCoverEveryWidthAndBlock) {
   }
   // The thesis's own numbers under the conclusion's rule (fastest column against fastest naive).
   EXPECT_NEAR(best_gain(thesis_values("fig5.1b"), thesis::column_widths()), 1 - 1.66 / 2.31, 1e-12);
+}
+
+} // namespace
+
+namespace {
+
+std::string slurp_file(const std::string &path) {
+  std::ifstream f(path, std::ios::binary);
+  std::stringstream ss;
+  ss << f.rdbuf();
+  return ss.str();
+}
+
+TEST(SweepStore, CsvsWrittenBeforeAnAxisExistedStillReadAndResume) {
+  const std::string path = "/tmp/cbi_test_store_" + std::to_string(getpid()) + ".csv";
+  sweep::Grid g = sweep::default_grid();
+  g.set("kernel", {"stencil", "cublas"});
+  g.set("size", {"32"});
+  g.set("cache", {"size=2KiB,line=128"});
+  sweep::RunOptions ro;
+  ro.output = path;
+  ro.jobs = 1;
+  sweep::run(g, ro); // cublas: no simulation, no GPU measurement asked for
+  const cli::Table now = sweep::read_csv(path);
+  // The file as a sweep wrote it before remap_math and block_order existed.
+  std::string old;
+  for (std::vector<std::string> r : cli::parse_csv_records(slurp_file(path))) {
+    r.erase(r.begin() + long(sweep::column_index("remap_math")),
+            r.begin() + long(sweep::column_index("block_order")) + 1);
+    old += cli::csv_line(r);
+  }
+  { std::ofstream(path, std::ios::binary) << old; }
+  const cli::Table then = sweep::read_csv(path);
+  ASSERT_EQ(then.rows.size(), now.rows.size());
+  for (std::size_t r = 0; r < now.rows.size(); ++r)
+    for (std::size_t c = 0; c < now.columns.size(); ++c) {
+      if (now.columns[c] != "sim_seconds") {
+        EXPECT_EQ(cli::format_cell(then.rows[r][c]), cli::format_cell(now.rows[r][c]))
+            << now.columns[c];
+      }
+    }
+  // --resume finds every point (the ids did not change) and rewrites the file in today's schema.
+  ro.resume = true;
+  const sweep::RunSummary s = sweep::run(g, ro);
+  EXPECT_EQ(s.skipped, 2);
+  EXPECT_EQ(s.measured, 0);
+  EXPECT_EQ(cli::parse_csv(slurp_file(path)).columns, sweep::columns());
+  std::remove(path.c_str());
 }
 
 } // namespace

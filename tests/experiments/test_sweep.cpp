@@ -328,7 +328,9 @@ TEST(Reproduce, GpuSectionJudgesTheCsvItFinds) {
     ASSERT_LT(b, 6) << line;
     csv << f[0] << "," << f[1] << ",gpu," << v["kernel"] << "," << v["size"] << ","
         << v["stencil"] << "," << v["depth"] << "," << v["type"] << "," << v["block"] << ","
-        << v["order"] << "," << v["cache"] << ",,,,,,,,Fake GPU," << thesis[w][b]
+        << v["order"] << "," << v["cache"]
+        << ",fast,-" // remap_math (matmul's default), block_order (matmul has none)
+        << ",,,,,,,,Fake GPU," << thesis[w][b]
         << ",0.001,10,1,pass,0,,,,\n";
     ++rows;
   }
