@@ -7,6 +7,8 @@
 
 #include <algorithm>
 #include <chrono>
+#include <type_traits>
+#include <utility>
 
 namespace cbi::sim {
 namespace {
@@ -115,6 +117,13 @@ int remap_divisions(const remap::Order &o) {
     return 5;
   }
 }
+
+// Workloads may compute a warp's addresses for one instruction at once (lane_loads).
+template <class W, class = void> struct HasLaneLoads : std::false_type {};
+template <class W>
+struct HasLaneLoads<W, std::void_t<decltype(std::declval<const W &>().lane_loads(
+                           nullptr, 0, int64_t{0}, static_cast<uint64_t *>(nullptr)))>>
+    : std::true_type {};
 
 constexpr int kWheel = 4096; // cycles a warp can be scheduled ahead; longer waits are clamped
 
@@ -290,11 +299,16 @@ private:
   // Coalesces the lanes' sectors (sorted, distinct) into m_sector_buf; returns their count.
   int coalesce(const remap::Task<int64_t> *lanes, int n, int64_t j, bool store) {
     uint64_t addr[64];
-    for (int l = 0; l < n; ++l)
-      addr[l] =
-          store ? m_output_base + static_cast<uint64_t>((lanes[l].y * m_shape.width + lanes[l].x) *
-                                                        m_c.workload.elem_bytes)
-                : m_program.load(lanes[l], j).byte_addr;
+    if (store) {
+      for (int l = 0; l < n; ++l)
+        addr[l] = m_output_base + static_cast<uint64_t>((lanes[l].y * m_shape.width + lanes[l].x) *
+                                                        m_c.workload.elem_bytes);
+    } else if constexpr (HasLaneLoads<W>::value) {
+      m_program.lane_loads(lanes, n, j, addr);
+    } else {
+      for (int l = 0; l < n; ++l)
+        addr[l] = m_program.load(lanes[l], j).byte_addr;
+    }
     return coalesce_sectors(addr, n, m_sector_shift, m_sector_buf);
   }
 

@@ -174,3 +174,34 @@ TEST(GpuModel, RejectsBlocksTheDeviceCannotHold) {
     EXPECT_EQ(e.option(), "--block");
   }
 }
+
+TEST(GpuModel, LaneLoadsEqualLoadPerLane) {
+  // The per-warp address path that stencil and matmul provide gives load()'s addresses.
+  std::mt19937_64 rng(3);
+  for (int trial = 0; trial < 100; ++trial) {
+    sim::Workload w;
+    w.kind = rng() % 2 ? WorkloadKind::stencil : WorkloadKind::matmul;
+    w.width = 1 + static_cast<int64_t>(rng() % 70);
+    w.height = 1 + static_cast<int64_t>(rng() % 40);
+    w.depth = 1 + static_cast<int64_t>(rng() % 9);
+    w.stencil_w = 1 + 2 * static_cast<int64_t>(rng() % 5);
+    w.stencil_h = 1 + 2 * static_cast<int64_t>(rng() % 5);
+    w.boundary = rng() % 2 ? sim::Boundary::none : sim::Boundary::clamp;
+    auto check = [&](const auto &program) {
+      remap::Task<int64_t> lanes[32];
+      for (auto &t : lanes)
+        t = {static_cast<int64_t>(rng() % static_cast<uint64_t>(w.width)),
+             static_cast<int64_t>(rng() % static_cast<uint64_t>(w.height))};
+      uint64_t addr[32];
+      for (int64_t j = 0; j < program.loads(); ++j) {
+        program.lane_loads(lanes, 32, j, addr);
+        for (int l = 0; l < 32; ++l)
+          ASSERT_EQ(addr[l], program.load(lanes[l], j).byte_addr) << w.describe() << " j " << j;
+      }
+    };
+    if (w.kind == WorkloadKind::stencil)
+      check(sim::StencilWorkload(w));
+    else
+      check(sim::MatmulWorkload(w));
+  }
+}

@@ -2,7 +2,8 @@
 // interface (StencilWorkload is the example): kind and name; validate, task_shape, loads_per_task,
 // fp_ops_per_task, model and window_column (the analytical model),
 // input_bytes, describe, arrays (diagram labels), window_name (model notes); per thread, loads()
-// and load(task, j), its per-instruction program; optionally a nested Runs class, a faster
+// and load(task, j), its per-instruction program; optionally lane_loads (load for a warp's lanes
+// at once, for the GPU model) and a nested Runs class, a faster
 // equivalent of merging that program into cache-unit runs. Adding one: its header, its
 // WorkloadKind value (workload_params.hpp), and its entry in WorkloadTypes below.
 #pragma once

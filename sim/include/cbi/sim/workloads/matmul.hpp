@@ -108,6 +108,20 @@ public:
     return {static_cast<uint64_t>(elem * m_elem_bytes), m_elem_bytes, false};
   }
 
+  // load(lanes[l], j) for l < n, A or B chosen once per instruction (the GPU model's per-warp
+  // path).
+  void lane_loads(const remap::Task<int64_t> *lanes, int n, int64_t j, uint64_t *byte_addr) const {
+    const int64_t i = j >> 1;
+    if (j & 1) {
+      const int64_t base = m_b_base_elems + i * m_width;
+      for (int l = 0; l < n; ++l)
+        byte_addr[l] = static_cast<uint64_t>((base + lanes[l].x) * m_elem_bytes);
+    } else {
+      for (int l = 0; l < n; ++l)
+        byte_addr[l] = static_cast<uint64_t>((lanes[l].y * m_depth + i) * m_elem_bytes);
+    }
+  }
+
 private:
   int64_t m_depth, m_width;
   int m_elem_bytes;

@@ -152,6 +152,25 @@ public:
     return {static_cast<uint64_t>(elem * m_w.elem_bytes), m_w.elem_bytes, false};
   }
 
+  // load(lanes[l], j) for l < n, with the window offset of load j computed once (the GPU model's
+  // per-warp path; tests/sim/test_gpu_model.cpp checks it against load()).
+  void lane_loads(const remap::Task<int64_t> *lanes, int n, int64_t j, uint64_t *byte_addr) const {
+    const int64_t rx = m_w.stencil_w / 2, ry = m_w.stencil_h / 2;
+    const int64_t dy = j / m_w.stencil_w - ry, dx = j % m_w.stencil_w - rx;
+    const int64_t eb = m_w.elem_bytes;
+    if (m_w.boundary == Boundary::none) {
+      for (int l = 0; l < n; ++l)
+        byte_addr[l] = static_cast<uint64_t>(
+            ((lanes[l].y + dy + ry) * m_w.width + (lanes[l].x + dx + rx)) * eb);
+      return;
+    }
+    for (int l = 0; l < n; ++l) {
+      const int64_t i = std::min(m_w.height - 1, std::max<int64_t>(0, lanes[l].y + dy));
+      const int64_t k = std::min(m_w.width - 1, std::max<int64_t>(0, lanes[l].x + dx));
+      byte_addr[l] = static_cast<uint64_t>((i * m_w.width + k) * eb);
+    }
+  }
+
   // The sequential replay's fast path: the loads of one task as runs of consecutive accesses to one
   // unit of `unit_bytes` (sink(unit, count)); the same runs as merging load(t, 0..) unit by unit
   // (tests/sim/test_workload.cpp checks this). A clamped row is a contiguous span plus repeats of
