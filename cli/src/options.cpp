@@ -6,6 +6,7 @@
 
 #include "cbi/remap/fold.hpp"
 
+#include <algorithm>
 #include <iostream>
 #include <set>
 #include <sstream>
@@ -16,7 +17,8 @@ namespace cbi::cli {
 static const char *const kOutputOptions[] = {"output", "json", "csv", "screenshot"};
 
 bool parse_args(int argc, char **argv, const po::options_description &desc, po::variables_map &vm,
-                const std::string &usage, const std::string &examples) {
+                const std::string &usage, const std::string &examples,
+                const std::vector<std::string> &files_only) {
   po::options_description all = desc;
   all.add_options()("help,h", "show this help");
   try {
@@ -42,7 +44,8 @@ bool parse_args(int argc, char **argv, const po::options_description &desc, po::
   po::notify(vm);
   for (const char *name : kOutputOptions)
     if (vm.count(name) && !vm[name].empty() && vm[name].value().type() == typeid(std::string))
-      check_output(vm[name].as<std::string>(), std::string("--") + name);
+      check_output(vm[name].as<std::string>(), std::string("--") + name,
+                   std::find(files_only.begin(), files_only.end(), name) == files_only.end());
   return true;
 }
 

@@ -157,6 +157,10 @@ TEST(Hygiene, UnwritableOutputsAreExitTwoNamingTheOptionBeforeAnyWork) {
                        "--csv");
     expect_usage_error("plot heatmap --input x.csv -o " + missing + ".png", "--output");
     EXPECT_FALSE(fs::exists(dir + "/d.png")); // nothing drawn before the check
+    // A PNG cannot go to stdout, and the error does not offer it.
+    const CliRun png = cbi_run("diagram --size 8 -o /nonexistent-cbi-folder/d.png");
+    EXPECT_EQ(png.err.find("stdout"), std::string::npos) << png.err;
+    expect_usage_error("plot heatmap --input x.csv -o -", "--output");
   }
   // A run big enough to take minutes fails at once: the check precedes the work.
   const auto t0 = std::chrono::steady_clock::now();

@@ -42,7 +42,8 @@ int cmd_diagram(int argc, char **argv) {
           "  cbi diagram --size 4096 --stencil 9x9 --line-bytes 128 --cache-bytes 32KiB --ways 8 "
           "-o big.png\n"
           "  cbi diagram --size 64 --level size=1KiB,line=64 --level size=8KiB,line=64 --warp 32 "
-          "-o levels.png"))
+          "-o levels.png",
+          {"output"}))
     return 0;
   const std::string output = cli::get(vm, "output", "diagram.png");
   if (output.empty() || output == "-")

@@ -46,7 +46,8 @@ int cmd_plot(int argc, char **argv) {
           "column:32 -> 32. Needs no display.",
           "  cbi plot heatmap --input sweep.csv --output heat.png --value gpu_time_ms\n"
           "  cbi plot lines --input sweep.csv --output lines.png --y sim_l1_hit_pct\n"
-          "  cbi plot scatter --input sweep.csv --output sc.png --x sim_l1_hit_pct --y gpu_time_ms"))
+          "  cbi plot scatter --input sweep.csv --output sc.png --x sim_l1_hit_pct --y gpu_time_ms",
+          {"output"}))
     return 0;
   viz::PlotSpec spec;
   spec.kind = viz::parse_plot_kind(kind_text);

@@ -677,7 +677,8 @@ int cmd_view(int argc, char **argv) {
           "  cbi view --preset fig3.1 --order linear --order column:4 --order tile:4\n"
           "  cbi view --size 256 --stencil 9x9 --lines 64 --granularity exact\n"
           "  xvfb-run -a cbi view --preset fig4.4 --script "
-          "'key:Space;wait:30;hover:10,5;shot:a.png'"))
+          "'key:Space;wait:30;hover:10,5;shot:a.png'",
+          {"screenshot"}))
     return 0;
   DiagramRequest req = diagram_request(vm);
   int width = 1400, height = 800;
