@@ -21,8 +21,8 @@ int cmd_reproduce(int argc, char **argv) {
       "comma-separated parts to run (gpu-fig5.1a, sim-fig5.2, "
       "...; see the report's command list); the report covers "
       "every CSV already in the folder")("tiny", po::bool_switch(),
-                                         "CI smoke scale: every size cut to tens of elements; the "
-                                         "numbers mean nothing")(
+                                         "CI smoke test: every size cut to tens of elements; the "
+                                         "report gives no verdicts")(
       "jobs", po::value<std::string>(), "simulator threads (default: all cores)")(
       "progress", po::bool_switch(), "progress bars on stderr (default on a terminal)");
   po::variables_map vm;
@@ -32,7 +32,7 @@ int cmd_reproduce(int argc, char **argv) {
           "Reruns the thesis's results (Prasetya 2022, ch. 5) and writes DIR/report.md: "
           "for each result the\nthesis's number (RTX 2080 Super), ours (device, date, "
           "command) and a verdict computed from the data\n(holds / partly holds / does not "
-          "hold). Every experiment is a `cbi sweep` into DIR/<part>.csv, run\nwith --resume: "
+          "hold / not testable, with why). A failed step exits 1 and is listed first.\nEvery experiment is a `cbi sweep` into DIR/<part>.csv, run\nwith --resume: "
           "if a run is cut short, the same command continues it. PNGs need cbi-viz next\nto "
           "this binary; without it the report says so and the CSVs are still complete.\n"
           "With a GPU the full run takes the thesis's grids (Figs 5.1a/b, 5.2 at all blocks, "

@@ -34,7 +34,7 @@ Verdict judge_multiples(const std::vector<std::pair<std::string, const Values *>
     detail += (detail.empty() ? "" : "; ") + name;
   }
   if (blocks == 0)
-    return {"not measured", "no data for " + what + "."};
+    return {"not testable", "no data for " + what + "."};
   std::ostringstream why;
   why << "Width 32 beat its neighbours (30, 31, 33, 34) in " << beats << " of " << blocks
       << " block sizes, and widths 4 and 8 were at least 1.5x and 1.2x the naive " << what << " in "
@@ -64,7 +64,7 @@ Verdict judge_matmul(const Values &v, const std::string &what) {
     }
   }
   if (n == 0)
-    return {"not measured", "no data."};
+    return {"not testable", "no data."};
   const std::string why = "A width of 32-128 beat naive " + what + " in " + std::to_string(better) +
                           " of " + std::to_string(n) + " block sizes; the best, column " +
                           std::to_string(best_w) + " at b" + std::to_string(best_block) + ", is " +
@@ -76,19 +76,38 @@ Verdict judge_trend(const Values &stencil, const Values &matmul, const std::stri
   const std::vector<int> widths = {32, 64, 128, 256, 512, 1024, 2048};
   const Trend ts = trend(stencil, widths), tm = trend(matmul, widths);
   if (ts.best.size() < 2 || tm.best.size() < 2)
-    return {"not measured", "fewer than two sizes."};
-  const bool s_ok = ts.best.back().second > ts.best.front().second;
-  const bool m_ok = tm.best.back().second < tm.best.front().second;
-  const std::string why = "Best " + what + " relative to naive by N — stencil: " + trend_text(ts) +
-                          "; matmul: " + trend_text(tm) + ". Stencil gains " +
-                          (s_ok ? "shrink" : "do not shrink") + " and matmul gains " +
-                          (m_ok ? "grow" : "do not grow") + " from the smallest to the largest N.";
+    return {"not testable", "fewer than two sizes were run."};
+  // The rule: a gain is 1 - best relative value (negative: every order is worse than naive).
+  // Stencil gains shrink when some smaller N gains and the largest N gains less than the best of
+  // them; matmul gains grow when the largest N gains, and more than the smallest N.
+  auto gain = [](const std::pair<std::string, double> &x) { return 1.0 - x.second; };
+  std::size_t top = 0;
+  for (std::size_t i = 0; i + 1 < ts.best.size(); ++i)
+    if (gain(ts.best[i]) > gain(ts.best[top]))
+      top = i;
+  const double s_top = gain(ts.best[top]), s_last = gain(ts.best.back());
+  const bool s_ok = s_top > 0 && s_last < s_top;
+  const double m_first = gain(tm.best.front()), m_last = gain(tm.best.back());
+  const bool m_ok = m_last > 0 && m_last > m_first;
+  std::string why = "Best " + what + " relative to naive by N — stencil: " + trend_text(ts) +
+                    "; matmul: " + trend_text(tm) + ". ";
+  if (s_top <= 0)
+    why += "The stencil never beats naive (no gain at any N, so none to shrink)";
+  else
+    why += "The stencil's largest gain is " + pct(s_top) + " (N = " + ts.best[top].first +
+           "); at N = " + ts.best.back().first + " it is " + pct(s_last) +
+           (s_ok ? ": gains shrink" : ": gains do not shrink");
+  why += "; matmul gains " + pct(m_first) + " at N = " + tm.best.front().first + " and " +
+         pct(m_last) + " at N = " + tm.best.back().first +
+         (m_ok ? ": gains grow." : ": gains do not grow.") +
+         " (Rule: gain = 1 - best relative value; shrink = the largest N gains less than the best "
+         "smaller N, which gains; grow = the largest N gains, and more than the smallest.)";
   return {s_ok && m_ok ? "holds" : s_ok || m_ok ? "partly holds" : "does not hold", why};
 }
 
 Verdict judge_counters(const CounterPair &c) {
   if (!std::isfinite(c.l1_naive) || !std::isfinite(c.l1_column32))
-    return {"not measured", "no counters in the CSV."};
+    return {"not testable", "no counters in the CSV."};
   const bool l1_up = c.l1_column32 - c.l1_naive >= 20,
              traffic_down = c.bytes_column32 < 0.5 * c.bytes_naive,
              l2_down = c.l2_column32 < c.l2_naive;
@@ -104,16 +123,16 @@ Verdict judge_counters(const CounterPair &c) {
 
 Verdict judge_double(double best_double_gain) {
   if (best_double_gain < 0)
-    return {"not measured", "no double runs."};
+    return {"not testable", "no double runs."};
   if (best_double_gain < 0.05)
     return {"holds",
-            "no order beats naive by 5% or more in double (best " + pct(best_double_gain) + ")."};
-  return {"does not hold", "an order beats naive by " + pct(best_double_gain) + " in double."};
+            "No order beats naive by 5% or more in double (best " + pct(best_double_gain) + ")."};
+  return {"does not hold", "An order beats naive by " + pct(best_double_gain) + " in double."};
 }
 
 Verdict judge_conclusion(double gs, double gm) {
   if (!std::isfinite(gs) || !std::isfinite(gm))
-    return {"not measured", "missing float grids."};
+    return {"not testable", "missing float grids."};
   // Holds: within a factor of two of the thesis's figures; partly: both positive.
   const thesis::Numbers &n = thesis::numbers();
   const bool s_in = gs > n.stencil_gain / 2 &&

@@ -11,7 +11,7 @@
 namespace cbi::reproduce {
 
 struct Verdict {
-  std::string word; // holds | partly holds | does not hold | not measured
+  std::string word; // holds | partly holds | does not hold | not testable (why says why)
   std::string why;
 };
 

@@ -24,6 +24,7 @@ namespace fs = std::filesystem;
 struct Viz {
   std::string binary; // "" when absent
   std::vector<std::string> log;
+  std::vector<std::string> failures;
   bool run(const std::vector<std::string> &args) {
     std::string cmd = "cbi";
     for (const std::string &a : args)
@@ -39,6 +40,8 @@ struct Viz {
     const bool ok = cli::run_program(argv, &err) == 0;
     err = err.substr(0, err.find('\n'));
     log.push_back(std::string("- ") + (ok ? "" : "FAILED (" + err + "): ") + "`" + cmd + "`");
+    if (!ok)
+      failures.push_back("`" + cmd + "`: " + err);
     return ok;
   }
 };
@@ -116,7 +119,16 @@ int run(const Options &o) {
     ro.jobs = o.jobs;
     ro.progress = o.progress;
     ro.meta = {{"command", shown}, {"date", date}};
-    const sweep::RunSummary s = sweep::run(p.grid, ro);
+    sweep::RunSummary s;
+    try {
+      s = sweep::run(p.grid, ro);
+    } catch (const sweep::GpuUnavailable &) {
+      throw;
+    } catch (const std::exception &e) {
+      rec.failures.push_back("`" + shown + "`: " + e.what());
+      std::cerr << "  " << p.name << " FAILED: " << e.what() << "\n";
+      continue;
+    }
     if (s.interrupted) {
       std::cerr << "cbi reproduce: interrupted in " << p.name << ": " << s.skipped + s.measured
                 << " of " << s.points << " points saved in " << csv
@@ -186,10 +198,17 @@ int run(const Options &o) {
   }
   rec.viz_log = viz.log;
   rec.viz_built = !viz.binary.empty();
+  rec.failures.insert(rec.failures.end(), viz.failures.begin(), viz.failures.end());
   write_report(o, parts, rec);
   std::cerr << "cbi reproduce: wrote " << dir << "/report.md (" << parts.size()
             << " sweeps, device " << device << ")\n";
-  return 0;
+  if (rec.failures.empty())
+    return 0;
+  std::cerr << "cbi reproduce: " << rec.failures.size() << " step"
+            << (rec.failures.size() > 1 ? "s" : "") << " failed:\n";
+  for (const std::string &f : rec.failures)
+    std::cerr << "  " << f << "\n";
+  return 1;
 }
 
 } // namespace cbi::reproduce

@@ -25,6 +25,7 @@ struct RunRecord {
   std::vector<std::string> viz_log;  // one "- `cbi diagram ...`" line per drawing
   bool viz_built = false;            // cbi-viz was found next to this binary
   std::vector<ModelRow> model;       // the model against simulation (result 6)
+  std::vector<std::string> failures; // every step that failed, with why; non-empty = exit 1
 };
 
 // Writes DIR/report.md from the CSVs in the folder and the run's record.

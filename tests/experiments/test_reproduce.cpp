@@ -57,7 +57,7 @@ TEST(ReproduceJudge, MultiplesOf32) {
   EXPECT_EQ(judge_multiples({{"a", &slow32}}, "time").word, "partly holds");
   EXPECT_EQ(judge_multiples({{"a", &slow32}, {"b", &wide4}}, "time").word, "partly holds");
   const Values none;
-  EXPECT_EQ(judge_multiples({{"a", &none}}, "time").word, "not measured");
+  EXPECT_EQ(judge_multiples({{"a", &none}}, "time").word, "not testable");
 }
 
 TEST(ReproduceJudge, ConclusionWithinAFactorOfTwo) {
@@ -65,10 +65,10 @@ TEST(ReproduceJudge, ConclusionWithinAFactorOfTwo) {
   EXPECT_EQ(judge_conclusion(n.stencil_gain, n.matmul_gain).word, "holds");
   EXPECT_EQ(judge_conclusion(3 * n.stencil_gain, n.matmul_gain).word, "partly holds");
   EXPECT_EQ(judge_conclusion(-0.01, n.matmul_gain).word, "does not hold");
-  EXPECT_EQ(judge_conclusion(NAN, n.matmul_gain).word, "not measured");
+  EXPECT_EQ(judge_conclusion(NAN, n.matmul_gain).word, "not testable");
   EXPECT_EQ(judge_double(0.01).word, "holds");
   EXPECT_EQ(judge_double(0.2).word, "does not hold");
-  EXPECT_EQ(judge_double(-1).word, "not measured");
+  EXPECT_EQ(judge_double(-1).word, "not testable");
 }
 
 TEST(ReproduceJudge, ModelBoundsAndEstimates) {
@@ -142,3 +142,40 @@ TEST(SweepStore, CsvsWrittenBeforeAnAxisExistedStillReadAndResume) {
 }
 
 } // namespace
+
+namespace {
+
+// Best relative value per size at one block, as Values.
+cbi::reproduce::Values by_size(const std::vector<std::pair<std::string, double>> &best) {
+  cbi::reproduce::Values v;
+  for (const auto &[size, r] : best) {
+    v[{0, 256, size, ""}] = 1.0;
+    v[{32, 256, size, ""}] = r;
+  }
+  return v;
+}
+
+} // namespace
+
+TEST(ReproduceJudge, TrendSaysWhenTheStencilNeverGains) {
+  using namespace cbi::reproduce;
+  // The H100's Fig 5.3: the stencil gains only at N = 512 (1.7%) and loses from 1024 on.
+  const Values h100_stencil = by_size({{"256", 1.005}, {"512", 0.983}, {"1024", 1.034},
+                                       {"2048", 1.047}, {"4096", 1.052}, {"8192", 1.053}});
+  const Values matmul = by_size({{"128", 1.058}, {"256", 1.046}, {"512", 0.924}, {"1024", 0.827}});
+  const Verdict v = judge_trend(h100_stencil, matmul, "time");
+  EXPECT_EQ(v.word, "holds");
+  EXPECT_NE(v.why.find("The stencil's largest gain is 1.7% (N = 512); at N = 8192 it is -5.3%: "
+                       "gains shrink"),
+            std::string::npos)
+      << v.why;
+  // A stencil that never gains has no gains to shrink: the sentence and the verdict say so.
+  const Values never = by_size({{"1024", 1.034}, {"2048", 1.047}, {"8192", 1.053}});
+  const Verdict n = judge_trend(never, matmul, "time");
+  EXPECT_EQ(n.word, "partly holds");
+  EXPECT_NE(n.why.find("The stencil never beats naive"), std::string::npos) << n.why;
+  EXPECT_EQ(n.why.find("gains shrink"), std::string::npos) << n.why;
+  EXPECT_NE(n.why.find("matmul gains -5.8% at N = 128 and 17.3% at N = 1024: gains grow."),
+            std::string::npos)
+      << n.why;
+}
