@@ -159,6 +159,60 @@ std::string device_of(const std::string &csv) {
   return "";
 }
 
+namespace {
+
+// "a, b, c" of the distinct values in order of first appearance.
+std::string distinct(const std::vector<std::string> &values) {
+  std::vector<std::string> seen;
+  for (const std::string &v : values)
+    if (std::find(seen.begin(), seen.end(), v) == seen.end())
+      seen.push_back(v);
+  std::string out;
+  for (const std::string &v : seen)
+    out += (out.empty() ? "" : ", ") + v;
+  return out;
+}
+
+std::string with_levels(const std::string &cache) {
+  for (const auto &[name, levels] : sweep::cache_presets())
+    if (name == cache && name != "table3")
+      return cache + " (" + levels + ")";
+  return cache;
+}
+
+} // namespace
+
+std::string describe_csv(const std::string &csv) {
+  if (!std::filesystem::exists(csv))
+    return "not run";
+  const cli::Table t = sweep::read_csv(csv);
+  std::vector<std::string> sizes, blocks, types, caches;
+  for (const auto &row : t.rows) {
+    sizes.push_back(cli::format_cell(row[sweep::column_index("size")]));
+    blocks.push_back(cli::format_cell(row[sweep::column_index("block")]));
+    types.push_back(cli::format_cell(row[sweep::column_index("type")]));
+    caches.push_back(with_levels(cli::format_cell(row[sweep::column_index("cache")])));
+  }
+  if (t.rows.empty())
+    return "no rows";
+  std::string d = std::to_string(t.rows.size()) + " points; N " + distinct(sizes) + "; block " +
+                  distinct(blocks) + "; " + distinct(types);
+  if (cli::format_cell(t.rows[0][2]).find("sim") != std::string::npos)
+    d += "; simulated cache " + distinct(caches);
+  return d;
+}
+
+std::string describe_grid(const sweep::Grid &g) {
+  auto join = [](const std::vector<std::string> &v) {
+    std::string out;
+    for (const std::string &x : v)
+      out += (out.empty() ? "" : ", ") + x;
+    return out;
+  };
+  return "N " + join(g.values("size")) + "; block " + join(g.values("block")) + "; " +
+         join(g.values("type"));
+}
+
 std::string fixed(double v, int decimals) {
   if (!std::isfinite(v))
     return "n/a";

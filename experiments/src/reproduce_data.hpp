@@ -3,6 +3,8 @@
 // the judge and the report share.
 #pragma once
 
+#include "grid.hpp"
+
 #include <map>
 #include <set>
 #include <string>
@@ -51,6 +53,12 @@ Values thesis_values(const std::string &figure); // "fig5.1a", "fig5.1b", "fig5.
 
 // The first non-empty gpu_device of a sweep CSV, "" when none.
 std::string device_of(const std::string &csv);
+
+// What a sweep CSV holds, from its rows: "17 points; N 4096; block 256; float; simulated cache
+// l1-64k (size=64KiB,line=128,sector=32)"; "not run" when absent.
+std::string describe_csv(const std::string &csv);
+// The same of a grid's axes ("N 4096; block 32, 64, ...; float").
+std::string describe_grid(const sweep::Grid &g);
 
 std::string fixed(double v, int decimals = 2); // "n/a" when not finite
 std::string pct(double fraction, int decimals = 1);

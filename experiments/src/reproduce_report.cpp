@@ -4,6 +4,7 @@
 #include "reproduce_steps.hpp"
 
 #include "cbi/cli/output.hpp"
+#include "grids.hpp"
 #include "reproduce_data.hpp"
 #include "thesis.hpp"
 
@@ -149,8 +150,8 @@ void write_report(const Options &o, const std::vector<Part> &parts, const RunRec
        << verdict_line("this GPU", judge_multiples({{"4096²", &g51a}, {"4037²", &g52}}, "time"))
        << "\n";
   }
-  md << "**Ours, simulator** (L2→L1 bytes of one 64 KiB L1, `sim-fig5.1a.csv`, "
-        "`sim-fig5.2.csv`):\n\n"
+  md << "**Ours, simulator** (L2→L1 bytes; `sim-fig5.1a.csv`: " << describe_csv(csv("sim-fig5.1a"))
+     << "; `sim-fig5.2.csv`: " << describe_csv(csv("sim-fig5.2")) << "):\n\n"
      << value_table(s51a, "bytes fetched into L1", nullptr, 0) << "\n"
      << image(dir, "sim-fig5.1a.png", "simulated fig5.1a")
      << verdict_line("simulator", kSimCannotTest) << "\n";
@@ -164,8 +165,7 @@ void write_report(const Options &o, const std::vector<Part> &parts, const RunRec
        << value_table(g51b, "median ms", &tn.fig5_1b, 3) << "\n"
        << image(dir, "gpu-fig5.1b.png", "fig5.1b heatmap")
        << verdict_line("this GPU", judge_matmul(g51b, "time")) << "\n";
-  md << "**Ours, simulator** (`sim-fig5.1b.csv`, " << (o.tiny ? "tiny" : "N = 512, 32 KiB L1")
-     << "):\n\n"
+  md << "**Ours, simulator** (`sim-fig5.1b.csv`: " << describe_csv(csv("sim-fig5.1b")) << "):\n\n"
      << value_table(s51b, "bytes fetched into L1", nullptr, 0) << "\n"
      << verdict_line("simulator", kSimCannotTest) << "\n";
 
@@ -180,7 +180,8 @@ void write_report(const Options &o, const std::vector<Part> &parts, const RunRec
        << verdict_line("this GPU", judge_trend(load(csv("gpu-fig5.3"), "gpu_time_ms"),
                                                load(csv("gpu-fig5.4"), "gpu_time_ms"), "time"))
        << "\n";
-  md << "**Ours, simulator** (`sim-fig5.3.csv`, `sim-fig5.4.csv`, one 64 KiB L1):\n\n"
+  md << "**Ours, simulator** (`sim-fig5.3.csv`: " << describe_csv(csv("sim-fig5.3"))
+     << "; `sim-fig5.4.csv`: " << describe_csv(csv("sim-fig5.4")) << "):\n\n"
      << image(dir, "sim-fig5.3.png", "simulated fig5.3")
      << image(dir, "sim-fig5.4.png", "simulated fig5.4")
      << "For reference, " << judge_trend(load(csv("sim-fig5.3"), "sim_l1_fetched_bytes"),
@@ -292,10 +293,22 @@ void write_report(const Options &o, const std::vector<Part> &parts, const RunRec
      << "):\n\n";
   for (const std::string &l : rec.viz_log)
     md << l << "\n";
-  md << "\nScales: ";
-  for (const Part &p : parts)
-    md << "`" << p.name << "` " << p.scale_note << "; ";
-  md << "cache presets: ";
+  md << "\nWhat each CSV in this folder holds (read from its rows), against the thesis's grid:\n\n";
+  {
+    Options all = o;
+    all.only.clear();
+    for (const Part &p : plan(all)) {
+      if (!fs::exists(csv(p.name)))
+        continue;
+      const std::string base = p.grid.name == "custom" ? "" : p.grid.name;
+      md << "- `" << p.name << ".csv`: " << describe_csv(csv(p.name));
+      if (!base.empty())
+        md << " (the thesis's " << base << ": " << describe_grid(sweep::thesis_grid(base)) << ")";
+      md << "\n";
+    }
+  }
+  (void)parts;
+  md << "\nCache presets: ";
   for (const auto &[name, spec] : sweep::cache_presets())
     md << "`" << name << "` = " << spec << "; ";
   md << "L1s fully associative LRU (the thesis's model), L2s 16-way LRU.\n";

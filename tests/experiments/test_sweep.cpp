@@ -475,6 +475,13 @@ TEST(Reproduce, RebuildsTheCommittedH100ReportWithoutADevice) {
   EXPECT_NE(md.find("**Verdict (simulator): not testable.** The simulator replays one thread"),
             std::string::npos);
   EXPECT_EQ(md.find("**Verdict (simulator, traffic"), std::string::npos);
+  // Scales are read from the CSVs' rows, beside the thesis's grid.
+  EXPECT_NE(md.find("- `sim-fig5.1b.csv`: 17 points; N 512; block 256; float; simulated cache "
+                    "size=32KiB,line=128,sector=32 (the thesis's fig5.1b: N 1024; block 32, 64, "
+                    "128, 256, 512, 1024; float)"),
+            std::string::npos)
+      << md;
+  EXPECT_EQ(md.find("the thesis's sizes and blocks"), std::string::npos);
 }
 
 } // namespace
