@@ -60,7 +60,18 @@ std::string option_for_field(const std::string &field) {
       {"workload.elem_bytes", "--elem-bytes"},
       {"workload.boundary", "--boundary"},
       {"order", "--order"},
-      {"granularity", "--granularity"}};
+      {"granularity", "--granularity"},
+      {"gpu.block_threads", "--block"},
+      {"kernel.size", "--size"},
+      {"kernel.stencil", "--stencil"},
+      {"kernel.depth", "--depth"},
+      {"kernel.block", "--block"},
+      {"kernel.type", "--type"},
+      {"kernel.order", "--order"},
+      {"kernel.block_order", "--block-order"},
+      {"kernel.remap_math", "--remap-math"},
+      {"kernel.min_samples", "--min-samples"},
+      {"kernel.max_noise", "--max-noise"}};
   for (const auto &[f, option] : kFields)
     if (field == f)
       return option;

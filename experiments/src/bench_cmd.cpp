@@ -339,7 +339,7 @@ int cmd_bench(int argc, char **argv) {
         try {
           kernels::validate(c);
         } catch (const UsageError &e) {
-          if (!listed || e.option() != "--type")
+          if (!listed || e.option() != "kernel.type")
             throw;
           notes.push_back("skipped " + c.describe() + ": " + e.what());
           continue;

@@ -112,60 +112,65 @@ std::string BenchConfig::describe() const {
 
 void validate(const BenchConfig &c) {
   if (c.width < 1 || c.height < 1)
-    throw UsageError("--size", "both extents must be positive");
+    throw UsageError("kernel.size", "both extents must be positive");
   if (c.width * c.height > kMaxIndex)
-    throw UsageError("--size", std::to_string(c.width) + "x" + std::to_string(c.height) +
-                                   " has more tasks than 32-bit thread ids reach; allowed: "
-                                   "W*H <= 2147483647");
+    throw UsageError("kernel.size", std::to_string(c.width) + "x" + std::to_string(c.height) +
+                                        " has more tasks than 32-bit thread ids reach; allowed: "
+                                        "W*H <= 2147483647");
   if (is_stencil(c.kernel)) {
     const int max_s = c.kernel == KernelKind::stencil_smem ? 65 : 255;
     for (int s : {c.stencil_w, c.stencil_h})
       if (s < 1 || s % 2 == 0 || s > max_s)
-        throw UsageError("--stencil", std::to_string(c.stencil_w) + "x" +
-                                          std::to_string(c.stencil_h) +
-                                          " is not allowed; allowed: odd sizes from 1 to " +
-                                          std::to_string(max_s) + " for " + to_string(c.kernel));
+        throw UsageError("kernel.stencil",
+                         std::to_string(c.stencil_w) + "x" + std::to_string(c.stencil_h) +
+                             " is not allowed; allowed: odd sizes from 1 to " +
+                             std::to_string(max_s) + " for " + to_string(c.kernel));
   } else {
     const int64_t d = c.effective_depth();
     if (d < 1 || d * c.width > kMaxIndex || d * c.height > kMaxIndex)
-      throw UsageError("--depth", "D=" + std::to_string(d) +
-                                      " makes A or B larger than 32-bit "
-                                      "indexing reaches; allowed: D*I_w and D*I_h <= 2147483647");
+      throw UsageError("kernel.depth",
+                       "D=" + std::to_string(d) +
+                           " makes A or B larger than 32-bit "
+                           "indexing reaches; allowed: D*I_w and D*I_h <= 2147483647");
   }
   const bool fixed_block = c.kernel == KernelKind::stencil_smem ||
                            c.kernel == KernelKind::sgemm_tiled || c.kernel == KernelKind::cublas;
   if (fixed_block && c.block_threads != 256)
-    throw UsageError("--block", std::string(to_string(c.kernel)) +
-                                    " uses its own fixed block; allowed: 256 or leave --block out");
+    throw UsageError("kernel.block",
+                     std::string(to_string(c.kernel)) +
+                         " uses its own fixed block; allowed: 256 or leave --block out");
   if (!fixed_block && (c.block_threads < 32 || c.block_threads > 1024))
-    throw UsageError("--block", std::to_string(c.block_threads) +
-                                    " threads is not allowed; allowed: 32 to 1024");
+    throw UsageError("kernel.block", std::to_string(c.block_threads) +
+                                         " threads is not allowed; allowed: 32 to 1024");
   if (c.kernel == KernelKind::stencil_2d &&
       (c.block_x < 1 || c.block_x > c.block_threads || c.block_threads % c.block_x != 0))
-    throw UsageError("--block", "a 2D block of " + std::to_string(c.block_threads) +
-                                    " threads cannot be " + std::to_string(c.block_x) +
-                                    " wide; allowed: WxH with W*H from 32 to 1024");
+    throw UsageError("kernel.block", "a 2D block of " + std::to_string(c.block_threads) +
+                                         " threads cannot be " + std::to_string(c.block_x) +
+                                         " wide; allowed: WxH with W*H from 32 to 1024");
   if (c.kernel == KernelKind::sgemm_tiled && c.type != ElemType::float32)
-    throw UsageError("--type", std::string(to_string(c.type)) +
-                                   " is not offered by sgemm-tiled; allowed: float");
+    throw UsageError("kernel.type", std::string(to_string(c.type)) +
+                                        " is not offered by sgemm-tiled; allowed: float");
   if (!is_remapped(c.kernel) && c.order.kind != remap::OrderKind::linear)
-    throw UsageError("--order", std::string(to_string(c.kernel)) +
-                                    " is not remapped; allowed: linear (or leave --order out)");
+    throw UsageError("kernel.order",
+                     std::string(to_string(c.kernel)) +
+                         " is not remapped; allowed: linear (or leave --order out)");
   if (!is_block_ordered(c.kernel) && c.block_order.kind != remap::OrderKind::linear)
-    throw UsageError("--block-order", std::string(to_string(c.kernel)) +
-                                          " has no thread blocks to order; allowed: linear (or "
-                                          "leave --block-order out), or a kernel of "
-                                          "stencil-smem, sgemm-tiled");
+    throw UsageError("kernel.block_order",
+                     std::string(to_string(c.kernel)) +
+                         " has no thread blocks to order; allowed: linear (or "
+                         "leave --block-order out), or a kernel of "
+                         "stencil-smem, sgemm-tiled");
   if (is_remapped(c.kernel) && c.remap_math == remap::RemapMath::div &&
       !exact_math_fits(c.order, c.width, c.height))
-    throw UsageError("--remap-math", "listing 5's 32-bit arithmetic overflows for order " +
-                                         remap::to_string(c.order) + " on " +
-                                         std::to_string(c.width) + "x" + std::to_string(c.height) +
-                                         "; allowed: fast, or a parameter within the size");
+    throw UsageError("kernel.remap_math", "listing 5's 32-bit arithmetic overflows for order " +
+                                              remap::to_string(c.order) + " on " +
+                                              std::to_string(c.width) + "x" +
+                                              std::to_string(c.height) +
+                                              "; allowed: fast, or a parameter within the size");
   if (c.min_samples < 1 || c.max_samples < c.min_samples)
-    throw UsageError("--min-samples", "allowed: 1 <= min samples <= max samples");
+    throw UsageError("kernel.min_samples", "allowed: 1 <= min samples <= max samples");
   if (!(c.max_noise >= 0) || !(c.max_seconds > 0))
-    throw UsageError("--max-noise", "allowed: a noise target >= 0 and a positive time budget");
+    throw UsageError("kernel.max_noise", "allowed: a noise target >= 0 and a positive time budget");
 }
 
 double min_bytes(const BenchConfig &c) {

@@ -498,17 +498,17 @@ void validate(const GpuConfig &c) {
   validate(c.workload);
   const Device &d = c.device;
   if (c.block_threads < 1 || c.block_threads > d.max_threads_per_sm)
-    throw UsageError("--block", std::to_string(c.block_threads) +
-                                    " threads per block is not allowed on " + d.name +
-                                    "; allowed: 1.." + std::to_string(d.max_threads_per_sm));
+    throw UsageError("gpu.block_threads",
+                     std::to_string(c.block_threads) + " threads per block is not allowed on " +
+                         d.name + "; allowed: 1.." + std::to_string(d.max_threads_per_sm));
   if (c.l1_bytes < 0 || (c.l1_bytes > 0 && c.l1_bytes % d.l1_line_bytes != 0))
-    throw UsageError("--l1", "the L1 size must be a positive multiple of the " +
-                                 std::to_string(d.l1_line_bytes) + "-byte line");
+    throw UsageError("gpu.l1_bytes", "the L1 size must be a positive multiple of the " +
+                                         std::to_string(d.l1_line_bytes) + "-byte line");
   const int64_t lines = (c.l1_bytes > 0 ? c.l1_bytes : d.l1_bytes) / d.l1_line_bytes;
   const int64_t ways = c.l1_ways >= 0 ? c.l1_ways : d.l1_ways;
   if (ways > 0 && lines % ways != 0)
-    throw UsageError("--l1-ways", std::to_string(ways) + " ways do not divide " +
-                                      std::to_string(lines) + " lines; allowed: a divisor");
+    throw UsageError("gpu.l1_ways", std::to_string(ways) + " ways do not divide " +
+                                        std::to_string(lines) + " lines; allowed: a divisor");
   validate(c.order);
 }
 

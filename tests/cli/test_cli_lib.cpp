@@ -216,6 +216,8 @@ TEST(CliErrors, SimNamesFieldsTheCliNamesOptions) {
   EXPECT_EQ(cbi::cli::option_for_field("cache.capacity"), "--level");
   EXPECT_EQ(cbi::cli::option_for_field("workload.size"), "--size");
   EXPECT_EQ(cbi::cli::option_for_field("workload.elem_bytes"), "--elem-bytes");
+  EXPECT_EQ(cbi::cli::option_for_field("gpu.block_threads"), "--block");
+  EXPECT_EQ(cbi::cli::option_for_field("kernel.block_order"), "--block-order");
   EXPECT_EQ(cbi::cli::option_for_field("--order"), "--order") << "options pass through";
 }
 

@@ -43,6 +43,15 @@ TEST(BenchCli, BadOptionsExit2NamingTheOption) {
   EXPECT_NE(access("/tmp/cbi_bench_never.json", F_OK), 0);
 }
 
+TEST(BenchCli, KernelFieldErrorsNameTheOptionGiven) {
+  // kernels::validate names the field (kernel.block); the CLI prints the option the user gave.
+  const CliRun r =
+      cbi("bench --kernel stencil-smem --block 128 --output /tmp/cbi_bench_never.json");
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_EQ(r.err.rfind("cbi bench: --block: ", 0), 0u) << r.err;
+  EXPECT_EQ(r.err.find("kernel."), std::string::npos) << r.err;
+}
+
 TEST(BenchCli, HelpTeachesWithExamples) {
   const CliRun r = cbi("bench --help");
   EXPECT_EQ(r.exit_code, 0);

@@ -1,4 +1,4 @@
-// Bench configurations: names round-trip, invalid configurations name their option, and the work
+// Bench configurations: names round-trip, invalid configurations name their field, and the work
 // counted for GB/s and GFLOP/s follows the documented formulas.
 #include "cbi/kernels/config.hpp"
 
@@ -44,50 +44,50 @@ TEST(Config, DefaultsAreValid) {
 
 TEST(Config, InvalidConfigurationsNameTheirOption) {
   const std::vector<std::pair<std::function<void(BenchConfig &)>, std::string>> cases = {
-      {[](BenchConfig &c) { c.stencil_w = 8; }, "--stencil"},
-      {[](BenchConfig &c) { c.stencil_h = 0; }, "--stencil"},
+      {[](BenchConfig &c) { c.stencil_w = 8; }, "kernel.stencil"},
+      {[](BenchConfig &c) { c.stencil_h = 0; }, "kernel.stencil"},
       {[](BenchConfig &c) {
          c.kernel = KernelKind::stencil_smem;
          c.stencil_w = 67;
        },
-       "--stencil"},
-      {[](BenchConfig &c) { c.block_threads = 16; }, "--block"},
-      {[](BenchConfig &c) { c.block_threads = 2048; }, "--block"},
+       "kernel.stencil"},
+      {[](BenchConfig &c) { c.block_threads = 16; }, "kernel.block"},
+      {[](BenchConfig &c) { c.block_threads = 2048; }, "kernel.block"},
       {[](BenchConfig &c) {
          c.kernel = KernelKind::sgemm_tiled;
          c.block_threads = 128;
        },
-       "--block"},
+       "kernel.block"},
       {[](BenchConfig &c) {
          c.kernel = KernelKind::stencil_2d;
          c.block_x = 48;
        },
-       "--block"},
+       "kernel.block"},
       {[](BenchConfig &c) {
          c.kernel = KernelKind::sgemm_tiled;
          c.type = ElemType::half;
        },
-       "--type"},
+       "kernel.type"},
       {[](BenchConfig &c) {
          c.kernel = KernelKind::cublas;
          c.order = cbi::remap::parse_order("column:32");
        },
-       "--order"},
+       "kernel.order"},
       {[](BenchConfig &c) {
          c.width = 65536;
          c.height = 65536;
        },
-       "--size"},
+       "kernel.size"},
       {[](BenchConfig &c) {
          c.kernel = KernelKind::matmul;
          c.depth = int64_t(1) << 20;
        },
-       "--depth"},
+       "kernel.depth"},
       {[](BenchConfig &c) {
          c.kernel = KernelKind::stencil;
          c.block_order = cbi::remap::parse_order("column:4");
        },
-       "--block-order"},
+       "kernel.block_order"},
       {[](BenchConfig &c) {
          // listing 5's I_h * w = 65536 * 65536 overflows 32 bits; fast math clamps w first.
          c.width = 16;
@@ -95,9 +95,9 @@ TEST(Config, InvalidConfigurationsNameTheirOption) {
          c.order = cbi::remap::parse_order("column:65536");
          c.remap_math = cbi::remap::RemapMath::div;
        },
-       "--remap-math"},
-      {[](BenchConfig &c) { c.min_samples = 0; }, "--min-samples"},
-      {[](BenchConfig &c) { c.max_seconds = 0; }, "--max-noise"},
+       "kernel.remap_math"},
+      {[](BenchConfig &c) { c.min_samples = 0; }, "kernel.min_samples"},
+      {[](BenchConfig &c) { c.max_seconds = 0; }, "kernel.max_noise"},
   };
   for (const auto &[mutate, option] : cases) {
     BenchConfig c;

@@ -171,7 +171,7 @@ TEST(GpuModel, RejectsBlocksTheDeviceCannotHold) {
     sim::simulate_gpu(c);
     FAIL() << "accepted a 4096-thread block";
   } catch (const UsageError &e) {
-    EXPECT_EQ(e.option(), "--block");
+    EXPECT_EQ(e.option(), "gpu.block_threads");
   }
 }
 

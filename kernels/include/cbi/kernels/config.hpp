@@ -58,7 +58,8 @@ struct BenchConfig {
   std::string describe() const; // "stencil 9x9 on 4096x4096 float, column:32, block 256"
 };
 
-// Throws UsageError naming the option for anything the kernels cannot run: even or oversized
+// Throws UsageError naming the field (kernel.block, kernel.type, ...; the CLI maps it to its
+// option) for anything the kernels cannot run: even or oversized
 // stencils, blocks outside 32..1024, a type the kernel lacks, sizes beyond 32-bit indexing.
 void validate(const BenchConfig &c);
 

@@ -31,7 +31,8 @@ struct GpuConfig {
   bool stores = true;   // the kernels store each task's output (to L2)
 };
 
-// Throws UsageError naming the field (block, l1...) for a block that is not a positive multiple of
+// Throws UsageError naming the field (gpu.block_threads, gpu.l1_bytes, gpu.l1_ways) for a block
+// that is not a positive multiple of
 // ... at most the device's threads per SM, and for the workload's own errors.
 void validate(const GpuConfig &c);
 
