@@ -5,6 +5,8 @@
 // at once, and how far apart in time the CTAs on one SM run.
 //
 // Usage: cta_sm OUTDIR   writes OUTDIR/cta-<kernel>-<size>-b<block>.csv
+#include "check.cuh"
+
 #include <cuda_runtime.h>
 
 #include <cstdio>
@@ -12,14 +14,6 @@
 #include <string>
 #include <vector>
 
-#define CHECK(call)                                                                                \
-  do {                                                                                             \
-    cudaError_t e_ = (call);                                                                       \
-    if (e_ != cudaSuccess) {                                                                       \
-      std::fprintf(stderr, "%s:%d: %s\n", __FILE__, __LINE__, cudaGetErrorString(e_));             \
-      std::exit(1);                                                                                \
-    }                                                                                              \
-  } while (0)
 
 struct CtaRecord {
   unsigned smid;

@@ -8,6 +8,8 @@
 // Usage: l1_chase [--carveout PCT] > chase.csv   (PCT:
 // cudaFuncAttributePreferredSharedMemoryCarveout;
 //        omitted = the driver's default for a kernel with no shared memory)
+#include "check.cuh"
+
 #include <cuda_runtime.h>
 
 #include <cstdio>
@@ -15,14 +17,6 @@
 #include <cstring>
 #include <vector>
 
-#define CHECK(call)                                                                                \
-  do {                                                                                             \
-    cudaError_t e_ = (call);                                                                       \
-    if (e_ != cudaSuccess) {                                                                       \
-      std::fprintf(stderr, "%s:%d: %s\n", __FILE__, __LINE__, cudaGetErrorString(e_));             \
-      std::exit(1);                                                                                \
-    }                                                                                              \
-  } while (0)
 
 // next[] holds byte offsets to the next element (as 32-bit indices in 4-byte words). The first
 // pass warms the cache; the second is timed with clock64.

@@ -17,13 +17,7 @@ using cbi::test::CliRun;
 using cbi::test::slurp;
 
 using cbi::test::cbi_run;
-
-int count_lines(const std::string &s) {
-  int n = 0;
-  for (char c : s)
-    n += c == '\n';
-  return n;
-}
+using cbi::test::count_lines;
 
 } // namespace
 

@@ -16,6 +16,7 @@
 namespace {
 
 namespace fs = std::filesystem;
+using cbi::test::count_lines;
 
 // Single-quoted for the shell.
 std::string quoted(const std::string &s) {
@@ -23,13 +24,6 @@ std::string quoted(const std::string &s) {
   for (char c : s)
     q += c == '\'' ? std::string("'\\''") : std::string(1, c);
   return q + "'";
-}
-
-int count_lines(const std::string &s) {
-  int n = 0;
-  for (char c : s)
-    n += c == '\n';
-  return n;
 }
 
 } // namespace

@@ -21,15 +21,9 @@ namespace {
 
 namespace fs = std::filesystem;
 using cbi::test::cbi_run;
+using cbi::test::count_lines;
 using cbi::test::CliRun;
 using cbi::test::slurp;
-
-int count_lines(const std::string &s) {
-  int n = 0;
-  for (char c : s)
-    n += c == '\n';
-  return n;
-}
 
 // Exit 2 with one line on stderr that names `option`.
 void expect_usage_error(const std::string &args, const std::string &option) {

@@ -60,4 +60,12 @@ inline CliRun run_program(const std::string &program, const std::string &args,
 
 inline CliRun cbi_run(const std::string &args) { return run_program("cbi", args); }
 
+// Lines in a program's output: a one-line error is exactly 1.
+inline int count_lines(const std::string &s) {
+  int n = 0;
+  for (char c : s)
+    n += c == '\n';
+  return n;
+}
+
 } // namespace cbi::test
