@@ -44,7 +44,8 @@ int cmd_plot(int argc, char **argv) {
   if (!cli::parse_args(
           argc - (kind_text.empty() ? 0 : 1), argv + (kind_text.empty() ? 0 : 1), desc, vm,
           "usage: cbi plot heatmap|lines|scatter --input F.csv --output F.png [--x COL] [--y COL]\n"
-          "                [--value COL] [--series COL] [--title T]\n\n"
+          "                [--value COL] [--series COL] [--label COL] [--x-title T] [--y-title T]\n"
+          "                [--free-axes] [--title T]\n\n"
           "heatmap: column width (x) by block size (y); each cell's colour and number is the value "
           "relative to\n  the naive (linear) order at that block size, blue better, vermillion "
           "worse; the best cell is\n  outlined. Rows of the largest input size are used; repeated "
