@@ -154,7 +154,7 @@ TEST(Plot, ScatterOfOneQuantityHasEqualAxesAndTheIdentityLine) {
   s.x = "a_bytes";
   s.y = "b_bytes";
   plot(wide, s, &layout);
-  EXPECT_EQ(layout.x_labels, (std::vector<std::string>{"10", "100", "1000", "10.0k", "100k"}));
+  EXPECT_EQ(layout.x_labels, (std::vector<std::string>{"10", "100", "1,000", "10k", "100k"}));
   EXPECT_EQ(layout.x_labels, layout.y_labels);
 }
 
