@@ -71,7 +71,9 @@ std::vector<std::string> preset_args(const sim::Preset &p) {
   return a;
 }
 
-std::vector<std::string> expand_preset(const std::vector<std::string> &argv) {
+std::vector<std::string> expand_preset(const std::vector<std::string> &argv,
+                                       bool first_order_only,
+                                       const po::options_description *known) {
   std::string name;
   bool named = false;
   std::set<std::string> given;
@@ -101,15 +103,33 @@ std::vector<std::string> expand_preset(const std::vector<std::string> &argv) {
           return true;
     return false;
   };
-  const std::vector<std::string> args = preset_args(p);
+  std::vector<std::string> args = preset_args(p);
+  if (first_order_only)
+    args.back() = remap::to_string(p.orders.front());
   std::vector<std::string> out{argv.front()};
   for (std::size_t i = 0; i + 1 < args.size(); i += 2)
-    if (!overridden(option_name(args[i]))) {
+    if (!overridden(option_name(args[i])) &&
+        (!known || known->find_nothrow(option_name(args[i]), false))) {
       out.push_back(args[i]);
       out.push_back(args[i + 1]);
     }
   out.insert(out.end(), argv.begin() + 1, argv.end());
   return out;
+}
+
+bool parse_preset_args(int argc, char **argv, po::options_description &desc,
+                       po::variables_map &vm, const std::string &usage,
+                       const std::string &examples) {
+  static const std::string help =
+      "a named configuration (cbi presets lists each in full); options given after it override "
+      "it; runs its first order unless --order: " + sim::preset_names();
+  desc.add_options()("preset", po::value<std::string>(), help.c_str());
+  std::vector<std::string> args =
+      expand_preset(std::vector<std::string>(argv, argv + argc), true, &desc);
+  std::vector<char *> ptrs;
+  for (std::string &a : args)
+    ptrs.push_back(a.data());
+  return parse_args(static_cast<int>(ptrs.size()), ptrs.data(), desc, vm, usage, examples);
 }
 
 std::string hit_rate_label(sim::Granularity g) {

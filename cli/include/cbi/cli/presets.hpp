@@ -6,6 +6,8 @@
 #include "cbi/cli/output.hpp"
 #include "cbi/sim/presets.hpp"
 
+#include <boost/program_options.hpp>
+
 #include <string>
 #include <vector>
 
@@ -23,8 +25,20 @@ std::string level_spec(const sim::CacheConfig &c);
 // argv with the options of the preset named by --preset put in front, minus those the user gives
 // or that conflict with the user's (--cache-bytes replaces --lines, --level every single-level
 // option, any --order all of the preset's orders); argv unchanged without --preset. argv[0] is
-// kept. Throws UsageError("--preset", ...) listing the names for an unknown one.
-std::vector<std::string> expand_preset(const std::vector<std::string> &argv);
+// kept. `first_order_only`: the preset's first order instead of all (a command that runs one).
+// Throws UsageError("--preset", ...) listing the names for an unknown one.
+// `known`: if given, the preset's options that it does not declare are left out (mrc has no
+// --lines: its curve covers every capacity).
+std::vector<std::string> expand_preset(const std::vector<std::string> &argv,
+                                       bool first_order_only = false,
+                                       const boost::program_options::options_description *known =
+                                           nullptr);
+
+// parse_args (cbi/cli/options.hpp) with --preset: declares the option in `desc` (its help names
+// every preset), expands argv as above, then parses. For commands that run one order.
+bool parse_preset_args(int argc, char **argv, boost::program_options::options_description &desc,
+                       boost::program_options::variables_map &vm, const std::string &usage,
+                       const std::string &examples);
 
 // The configuration in one line, what counts included: "stencil 7x7 on 16x16 float, no boundary;
 // L1 384 B fully associative lru, 16 B lines (24 lines); thread granularity (hit rates per
