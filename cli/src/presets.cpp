@@ -31,17 +31,6 @@ const std::set<std::string> kSingleLevel = {"line-bytes", "lines",       "cache-
 
 } // namespace
 
-std::string level_spec(const sim::CacheConfig &c) {
-  std::string s = "lines=" + std::to_string(c.capacity_lines) +
-                  ",line=" + std::to_string(c.line_bytes) + ",ways=" + std::to_string(c.ways) +
-                  ",policy=" + sim::to_string(c.policy);
-  if (c.sector_bytes)
-    s += ",sector=" + std::to_string(c.sector_bytes);
-  if (c.policy == sim::Policy::random || c.policy == sim::Policy::volta)
-    s += ",seed=" + std::to_string(c.seed);
-  return s;
-}
-
 std::vector<std::string> preset_args(const sim::Preset &p) {
   const sim::SimConfig &c = p.config;
   const sim::Workload &w = c.workload;

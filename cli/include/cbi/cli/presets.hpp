@@ -3,6 +3,7 @@
 // in one line for titles and listings, and the table that `cbi presets` prints.
 #pragma once
 
+#include "cbi/cli/options.hpp"
 #include "cbi/cli/output.hpp"
 #include "cbi/sim/presets.hpp"
 
@@ -18,9 +19,6 @@ namespace cbi::cli {
 // --lines, --ways, --policy, or one --level per level when there are several) and --order (all
 // of its orders, a comma list).
 std::vector<std::string> preset_args(const sim::Preset &p);
-
-// One --level spec for `c`, e.g. "lines=24,line=16,ways=0,policy=lru" (parse_level reads it back).
-std::string level_spec(const sim::CacheConfig &c);
 
 // argv with the options of the preset named by --preset put in front, minus those the user gives
 // or that conflict with the user's (--cache-bytes replaces --lines, --level every single-level
