@@ -38,7 +38,7 @@ SimResult simulate(const SimConfig &c, const Progress &progress) {
   detail::Engines::with_typed_access(h, [&](auto access) {
     replay(
         c, h.level(0).config().unit_bytes(), [](int64_t, remap::Task<int64_t>) {},
-        [&access](uint64_t unit, int64_t count, bool) { access(unit, count); }, progress);
+        [access](uint64_t unit, int64_t count, bool) { access(unit, count); }, progress);
   });
   SimResult r;
   r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
