@@ -100,7 +100,7 @@ void caches(benchmark::State &state, const Case &k) {
     sim::Hierarchy h(k.levels);
     sim::detail::Engines::with_typed_access(h, [&](auto access) {
       for (const auto &r : runs)
-        access(r.first, r.second);
+        access(r.first, r.second, false);
     });
     benchmark::DoNotOptimize(h.stats());
   }

@@ -231,17 +231,25 @@ struct Engines {
     f(Generic{});
   }
 
-  // Calls f(access) once, where access(unit, count) behaves exactly as Hierarchy::access(unit,
-  // count) but with L1's engine fixed at compile time.
+  // Calls f(access) once, where access(unit, count, is_store) behaves exactly as
+  // Hierarchy::access(unit, count, is_store) but with L1's engine fixed at compile time for loads.
+  // Stores (one per thread at most) and classifying hierarchies take Hierarchy's counted path, so
+  // a load of a plain run compiles to what it was before either existed.
   template <class Fn> static void with_typed_access(Hierarchy &h, Fn &&f) {
+    if (h.m_classify)
+      return f([&h](uint64_t unit, int64_t count, bool is_store) -> int {
+        return h.access_counted(unit, count, is_store);
+      });
     Cache &l1 = h.m_levels[0];
     const bool below = h.m_levels.size() > 1;
     visit(l1, [&](auto engine) {
       using E = decltype(engine);
-      f([&l1, &h, below](uint64_t unit, int64_t count) -> int {
+      f([&l1, &h, below](uint64_t unit, int64_t count, bool is_store) -> int {
+        if (is_store)
+          return h.access_counted(unit, count, true);
         if (access<E>(l1, unit, count))
           return 0;
-        return below ? h.miss_below(unit) : 1;
+        return below ? h.miss_below<false>(unit) : 1;
       });
     });
   }
