@@ -20,7 +20,7 @@ Hierarchy::Hierarchy(const std::vector<CacheConfig> &levels, bool classify_misse
   }
   m_store_accesses.assign(levels.size(), 0);
   m_store_misses.assign(levels.size(), 0);
-  m_before.resize(levels.size());
+  m_before.resize(2 * levels.size());
 }
 
 std::vector<CacheStats> Hierarchy::stats() const {
@@ -78,24 +78,33 @@ template <bool Classify> int Hierarchy::fetch(std::size_t k, uint64_t first_byte
   return served;
 }
 
-int Hierarchy::access_counted(uint64_t unit, int64_t count, bool is_store) {
-  if (is_store)
-    for (std::size_t k = 0; k < m_levels.size(); ++k)
-      m_before[k] = m_levels[k].stats();
-  int served;
-  if (m_classify)
-    served = lookup<true>(0, unit, count) ? 0 : m_levels.size() == 1 ? 1 : miss_below<true>(unit);
-  else
-    served = m_levels[0].access(unit, count) ? 0
-             : m_levels.size() == 1          ? 1
-                                             : miss_below<false>(unit);
-  if (is_store)
-    for (std::size_t k = 0; k < m_levels.size(); ++k) {
-      const CacheStats now = m_levels[k].stats();
-      m_store_accesses[k] += now.accesses - m_before[k].accesses;
-      m_store_misses[k] += now.misses - m_before[k].misses;
-    }
+template <bool Classify> int Hierarchy::store_miss_below(uint64_t l1_unit) {
+  ++m_store_misses[0];
+  const std::size_t n = m_levels.size();
+  for (std::size_t k = 1; k < n; ++k) {
+    m_before[2 * k] = m_levels[k].accesses();
+    m_before[2 * k + 1] = m_levels[k].misses();
+  }
+  const int served = miss_below<Classify>(l1_unit);
+  for (std::size_t k = 1; k < n; ++k) {
+    m_store_accesses[k] += m_levels[k].accesses() - m_before[2 * k];
+    m_store_misses[k] += m_levels[k].misses() - m_before[2 * k + 1];
+  }
   return served;
+}
+template int Hierarchy::store_miss_below<false>(uint64_t);
+
+int Hierarchy::store(uint64_t unit, int64_t count) { return access(unit, count, true); }
+
+int Hierarchy::access_classified(uint64_t unit, int64_t count, bool is_store) {
+  if (is_store)
+    m_store_accesses[0] += count;
+  if (lookup<true>(0, unit, count))
+    return 0;
+  if (m_levels.size() > 1)
+    return is_store ? store_miss_below<true>(unit) : miss_below<true>(unit);
+  m_store_misses[0] += is_store;
+  return 1;
 }
 
 } // namespace cbi::sim

@@ -60,10 +60,8 @@ SimResult simulate(const SimConfig &c, const Progress &progress) {
   const auto start = std::chrono::steady_clock::now();
   // The L1 engine is fixed once here, so the per-access path is inlined.
   detail::Engines::with_typed_access(h, [&](auto access) {
-    replay(
-        c, h.level(0).config().unit_bytes(), [](int64_t, remap::Task<int64_t>) {},
-        [access](uint64_t unit, int64_t count, bool is_store) { access(unit, count, is_store); },
-        progress);
+    replay(c, h.level(0).config().unit_bytes(), [](int64_t, remap::Task<int64_t>) {}, access,
+           progress);
   });
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

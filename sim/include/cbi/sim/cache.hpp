@@ -108,6 +108,8 @@ public:
       }
   }
 
+  int64_t accesses() const { return m_accesses; }
+  int64_t misses() const { return m_misses; }
   // hits = accesses - misses and fetches = misses: every miss fetches exactly one unit.
   CacheStats stats() const;
   const CacheConfig &config() const { return m_config; }

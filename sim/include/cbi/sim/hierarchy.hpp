@@ -19,12 +19,20 @@ public:
   // `count` accesses to L1 unit `unit`, loads or stores. Returns the level that served the first
   // one: 0 for an L1 hit, 1 for L2, ..., levels() for DRAM.
   int access(uint64_t unit, int64_t count = 1, bool is_store = false) {
-    if (is_store || m_classify)
-      return access_counted(unit, count, is_store);
+    if (m_classify)
+      return access_classified(unit, count, is_store);
+    if (is_store)
+      m_store_accesses[0] += count;
     if (m_levels[0].access(unit, count))
       return 0;
-    return m_levels.size() == 1 ? 1 : miss_below<false>(unit);
+    if (m_levels.size() > 1)
+      return is_store ? store_miss_below<false>(unit) : miss_below<false>(unit);
+    m_store_misses[0] += is_store;
+    return 1;
   }
+
+  // access(unit, count, true), out of line (replay loops keep their inlined load path small).
+  int store(uint64_t unit, int64_t count);
 
   int levels() const { return static_cast<int>(m_levels.size()); }
   const Cache &level(int k) const { return m_levels[static_cast<std::size_t>(k)]; }
@@ -35,9 +43,12 @@ public:
 
 private:
   friend struct detail::Engines; // typed L1 access for replay loops (sim/src/engine.hpp)
-  // Stores and classified accesses: counts each level's accesses and misses around the access.
-  int access_counted(uint64_t unit, int64_t count, bool is_store);
+  int access_classified(uint64_t unit, int64_t count, bool is_store);
+  // An L1 miss: fetches the L1 unit from the levels below. The store variant (one store per
+  // thread at most) counts the L1 store miss and charges what it causes below L1 to stores, from
+  // each level's counts before and after.
   template <bool Classify> int miss_below(uint64_t l1_unit);
+  template <bool Classify> int store_miss_below(uint64_t l1_unit);
   template <bool Classify> int fetch(std::size_t k, uint64_t first_byte, uint64_t bytes);
   template <bool Classify> bool lookup(std::size_t k, uint64_t unit, int64_t count);
 
@@ -45,7 +56,7 @@ private:
   bool m_classify = false;
   std::vector<MissClassifier> m_classifiers;           // one per level when classifying
   std::vector<int64_t> m_store_accesses, m_store_misses; // per level
-  std::vector<CacheStats> m_before;                      // scratch for access_counted
+  std::vector<int64_t> m_before;                         // scratch: accesses, misses per level
 };
 
 } // namespace cbi::sim
