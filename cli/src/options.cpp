@@ -204,6 +204,17 @@ sim::CacheConfig parse_level(const std::string &spec, const sim::Workload &w) {
   return c;
 }
 
+std::string level_spec(const sim::CacheConfig &c) {
+  std::string s = "lines=" + std::to_string(c.capacity_lines) +
+                  ",line=" + std::to_string(c.line_bytes) + ",ways=" + std::to_string(c.ways) +
+                  ",policy=" + sim::to_string(c.policy);
+  if (c.sector_bytes)
+    s += ",sector=" + std::to_string(c.sector_bytes);
+  if (c.seed != 1)
+    s += ",seed=" + std::to_string(c.seed);
+  return s;
+}
+
 // The single-level option that sets a cache field.
 static std::string single_level_option(const std::string &field, const po::variables_map &vm) {
   if (field == "cache.line_bytes")

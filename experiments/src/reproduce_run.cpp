@@ -68,15 +68,17 @@ std::vector<ModelRow> model_rows(bool tiny) {
   (void)tiny; // Tables 3.1/3.2 are already small
   for (const bool matmul : {false, true}) {
     for (const std::string order : {"linear", "column:2", "column:4", "column:8", "column:16"}) {
-      sim::SimConfig c;
-      c.workload.kind = matmul ? sim::WorkloadKind::matmul : sim::WorkloadKind::stencil;
-      c.workload.width = c.workload.height = 16;
-      c.workload.depth = 16;
-      c.workload.boundary = sim::Boundary::none; // as the thesis's diagrams
-      c.order = remap::parse_order(order);
-      c.levels = {sim::CacheConfig{}};
-      c.levels[0].line_bytes = 16;
-      c.levels[0].capacity_lines = matmul ? 32 : 24;
+      sweep::Point p; // Tables 3.1/3.2: 16x16, 7x7 stencil, D = 16
+      p.kernel = matmul ? kernels::KernelKind::matmul : kernels::KernelKind::stencil;
+      p.size = {16, 16};
+      if (matmul)
+        p.depth = 16;
+      else
+        p.stencil = sweep::Extent{7, 7};
+      p.boundary = sim::Boundary::none; // as the thesis's diagrams
+      p.order = remap::parse_order(order);
+      p.cache = "table3"; // 24 (stencil) or 32 (matmul) lines of 16 B
+      const sim::SimConfig c = *sweep::sim_config(p);
       const sim::ModelReport m = sim::analyze_model(c);
       const sim::SimResult r = sim::simulate(c);
       for (const sim::LevelModel &lm : m.levels) {

@@ -4,6 +4,8 @@
 #include "cbi/cli/command.hpp"
 #include "cbi/sim/gpu_model.hpp"
 
+#include "point_options.hpp"
+
 #include <iostream>
 #include <unistd.h>
 
@@ -101,22 +103,19 @@ int cmd_simulate(int argc, char **argv) {
   const std::string model = vm.count("model") ? vm["model"].as<std::string>() : "sequential";
   if (model != "sequential" && model != "gpu")
     throw UsageError("--model", "unknown model '" + model + "'; allowed: sequential, gpu");
+  if (model != "gpu")
+    for (const char *gpu_only : {"device", "block"})
+      if (vm.count(gpu_only))
+        throw UsageError(std::string("--") + gpu_only, "applies to --model gpu only");
+  // The options become one point; the simulator takes its configuration from the point alone.
+  const sweep::Point point = sweep::simulate_point(vm, model == "gpu");
   if (model == "gpu") {
-    sim::GpuConfig g;
-    const sim::SimConfig base = sim_config_from(vm);
-    g.workload = base.workload;
-    g.order = base.order;
-    g.device = sim::find_device(vm.count("device") ? vm["device"].as<std::string>() : "h100");
-    g.block_threads =
-        vm.count("block") ? parse_positive(vm["block"].as<std::string>(), "--block", 1 << 20) : 256;
+    const sim::GpuConfig g = sweep::gpu_config(point);
     const sim::GpuResult r = sim::simulate_gpu(g);
     emit(vm, gpu_table(g, r));
     return 0;
   }
-  for (const char *gpu_only : {"device", "block"})
-    if (vm.count(gpu_only))
-      throw UsageError(std::string("--") + gpu_only, "applies to --model gpu only");
-  const sim::SimConfig c = sim_config_from(vm);
+  const sim::SimConfig c = *sweep::sim_config(point);
   const bool progress = (vm.count("progress") && vm["progress"].as<bool>()) ||
                         (isatty(2) && c.workload.accesses() > (int64_t{1} << 30));
   const sim::SimResult r = sim::simulate(c, progress ? thread_counter() : sim::Progress());

@@ -130,6 +130,7 @@ constexpr int kWheel = 4096; // cycles a warp can be scheduled ahead; longer wai
 struct Warp {
   int64_t next = 0;      // next instruction
   int64_t group_end = 0; // when the loads issued since the last wait have all arrived
+  int64_t cta = 0; // index in the launch
   int cta_slot = 0;
   int lanes = 0;       // active lanes
   int wheel_next = -1; // next warp in the same wheel slot
@@ -150,8 +151,8 @@ struct Sm {
 
 template <class W, class Order> class Engine {
 public:
-  Engine(const GpuConfig &c, const W &program, Order order)
-      : m_c(c), m_d(c.device), m_program(program), m_order(order),
+  Engine(const GpuConfig &c, const W &program, Order order, const GpuObserver *observer)
+      : m_c(c), m_observer(observer && observer->on_sector ? observer : nullptr), m_d(c.device), m_program(program), m_order(order),
         m_shape(W::task_shape(c.workload)), m_threads(m_shape.width * m_shape.height),
         m_block(c.block_threads), m_warp_size(c.device.warp_size),
         m_warps_per_cta(static_cast<int>((c.block_threads + m_warp_size - 1) / m_warp_size)),
@@ -234,7 +235,7 @@ private:
         break;
       const int id = slot * m_warps_per_cta + w;
       Warp &warp = sm.warps[static_cast<std::size_t>(id)];
-      warp = Warp{0, now, slot, static_cast<int>(last - first), -1};
+      warp = Warp{0, now, cta, slot, static_cast<int>(last - first), -1};
       remap::Task<int64_t> *t = &sm.tasks[static_cast<std::size_t>(id) * m_warp_size];
       for (int64_t i = first; i < last; ++i)
         t[i - first] = m_order.map(i, m_shape);
@@ -273,7 +274,7 @@ private:
     Warp &warp = sm.warps[static_cast<std::size_t>(id)];
     const remap::Task<int64_t> *lanes = &sm.tasks[static_cast<std::size_t>(id) * m_warp_size];
     int wavefronts = 1;
-    const int64_t arrives = issue_load(s, lanes, warp.lanes, warp.next, now, wavefronts);
+    const int64_t arrives = issue_load(s, id, lanes, warp, now, wavefronts);
     sm.pipe_free = now + static_cast<int64_t>(wavefronts / m_d.l1_wavefronts_per_cycle + 0.999);
     m_last_event = std::max(m_last_event, arrives);
     warp.group_end = std::max(warp.group_end, arrives);
@@ -313,8 +314,9 @@ private:
   }
 
   // L2 reads of the sectors `mask` of L2 line `line` at `now`; returns when they reach the L1.
-  int64_t l2_read(uint64_t line, uint32_t mask, int64_t now) {
+  int64_t l2_read(uint64_t line, uint32_t mask, int64_t now, uint32_t &l2_miss) {
     const SectorCache::Result r = m_l2.lookup(line, mask, now);
+    l2_miss = r.miss;
     const int n = __builtin_popcount(mask);
     m_m.l2_lookups += n;
     m_m.l2_read_sectors += n;
@@ -336,9 +338,20 @@ private:
 
   // One warp load: coalesce, look up each line's sectors in the SM's L1, fetch the missing ones
   // from L2. Returns when the last sector is there.
-  int64_t issue_load(int s, const remap::Task<int64_t> *lanes, int n, int64_t j, int64_t now,
-                     int &wavefronts) {
-    const int sectors = coalesce(lanes, n, j, false);
+  int64_t issue_load(int s, int id, const remap::Task<int64_t> *lanes, const Warp &warp,
+                     int64_t now, int &wavefronts) {
+    const int64_t j = warp.next;
+    const int sectors = coalesce(lanes, warp.lanes, j, false);
+    const bool watched = m_observer && s == m_observer->sm;
+    GpuSectorEvent ev;
+    if (watched) {
+      ev.cycle = now;
+      ev.issue = m_observed_issues++;
+      ev.sm = s;
+      ev.cta = warp.cta;
+      ev.warp = id % m_warps_per_cta;
+      ev.instruction = j;
+    }
     ++m_m.l1_requests;
     m_m.l1_sectors += sectors;
     SectorCache &l1 = m_l1[static_cast<std::size_t>(s)];
@@ -361,21 +374,42 @@ private:
       m_m.l1_sector_misses += __builtin_popcount(r.miss);
       if (r.pending)
         ready = std::max(ready, r.pending_ready);
+      uint32_t l2_miss = 0;
       if (r.miss) {
-        const int64_t arrives = l2_fetch(line, r.miss, now);
+        const int64_t arrives = l2_fetch(line, r.miss, now, l2_miss);
         for (uint32_t m = r.miss; m; m &= m - 1)
           l1.set_fill(r.slot, __builtin_ctz(m), arrives);
         ready = std::max(ready, arrives);
       }
+      if (watched)
+        observe(ev, line, mask, r, l2_miss);
     }
     m_m.l1_wavefronts += wavefronts;
     return ready;
   }
 
-  // The missing sectors `mask` of L1 line `line`, as L2 lines and sectors.
-  int64_t l2_fetch(uint64_t l1_line, uint32_t mask, int64_t now) {
+  // One event per sector of `mask` in L1 line `line`.
+  void observe(GpuSectorEvent &ev, uint64_t line, uint32_t mask, const SectorCache::Result &r,
+               uint32_t l2_miss) {
+    ev.line_byte_addr = line << m_line_shift;
+    for (uint32_t m = mask; m; m &= m - 1) {
+      const int sec = __builtin_ctz(m);
+      const uint32_t bit = 1u << sec;
+      ev.sector_byte_addr = ev.line_byte_addr + (uint64_t(sec) << m_sector_shift);
+      ev.l1 = (r.miss & bit) ? L1Outcome::miss
+              : (r.pending & bit) ? L1Outcome::pending_hit
+                                  : L1Outcome::hit;
+      ev.l2_hit = (r.miss & bit) && !(l2_miss & bit);
+      m_observer->on_sector(ev);
+    }
+  }
+
+  // The missing sectors `mask` of L1 line `line`, as L2 lines and sectors; `l2_miss` gets the L1
+  // sectors of which some part missed in L2.
+  int64_t l2_fetch(uint64_t l1_line, uint32_t mask, int64_t now, uint32_t &l2_miss) {
+    l2_miss = 0;
     if (m_line_shift == m_l2_line_shift && m_sector_shift == m_l2_sector_shift)
-      return l2_read(l1_line, mask, now);
+      return l2_read(l1_line, mask, now, l2_miss);
     int64_t arrives = now;
     for (uint32_t m = mask; m; m &= m - 1) {
       const uint64_t addr =
@@ -386,7 +420,10 @@ private:
         const uint64_t l2_line = b >> m_l2_line_shift;
         const uint32_t bit =
             1u << ((b >> m_l2_sector_shift) & ((1u << (m_l2_line_shift - m_l2_sector_shift)) - 1));
-        arrives = std::max(arrives, l2_read(l2_line, bit, now));
+        uint32_t missed = 0;
+        arrives = std::max(arrives, l2_read(l2_line, bit, now, missed));
+        if (missed)
+          l2_miss |= m & -m;
       }
     }
     return arrives;
@@ -411,6 +448,8 @@ private:
   }
 
   const GpuConfig &m_c;
+  const GpuObserver *m_observer; // null when off
+  int64_t m_observed_issues = 0;
   const Device &m_d;
   const W &m_program;
   Order m_order;
@@ -512,14 +551,19 @@ void validate(const GpuConfig &c) {
   validate(c.order);
 }
 
-GpuResult simulate_gpu(const GpuConfig &c, const Progress &progress) {
+GpuResult simulate_gpu(const GpuConfig &c, const Progress &progress,
+                       const GpuObserver *observer) {
   validate(c);
+  if (observer && (observer->sm < 0 || observer->sm >= c.device.sms))
+    throw UsageError("gpu.observe_sm", "SM " + std::to_string(observer->sm) + " is not on " +
+                                           c.device.name + "; allowed: 0.." +
+                                           std::to_string(c.device.sms - 1));
   const auto start = std::chrono::steady_clock::now();
   GpuResult r = visit_workload(c.workload.kind, [&](auto tag) {
     using W = typename decltype(tag)::type;
     const W program(c.workload);
     return remap::visit(c.order, [&](auto order) {
-      Engine<W, decltype(order)> engine(c, program, order);
+      Engine<W, decltype(order)> engine(c, program, order, observer);
       return engine.run(progress);
     });
   });

@@ -5,7 +5,9 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <random>
+#include <vector>
 
 namespace {
 
@@ -203,5 +205,147 @@ TEST(GpuModel, LaneLoadsEqualLoadPerLane) {
       check(sim::StencilWorkload(w));
     else
       check(sim::MatmulWorkload(w));
+  }
+}
+
+namespace {
+
+// Sums of one SM's observer events.
+struct Tally {
+  int64_t requests = 0, sectors = 0, hits = 0, pending = 0, misses = 0, l2_hits = 0;
+  int64_t last_issue = -1, last_cycle = -1;
+  bool ordered = true; // issue and cycle never go back
+  std::vector<sim::GpuSectorEvent> events;
+  void add(const sim::GpuSectorEvent &e, bool keep) {
+    if (e.issue != last_issue)
+      ++requests;
+    ordered = ordered && e.issue >= last_issue && e.cycle >= last_cycle;
+    last_issue = e.issue;
+    last_cycle = e.cycle;
+    ++sectors;
+    hits += e.l1 != sim::L1Outcome::miss;
+    pending += e.l1 == sim::L1Outcome::pending_hit;
+    misses += e.l1 == sim::L1Outcome::miss;
+    l2_hits += e.l2_hit;
+    if (keep)
+      events.push_back(e);
+  }
+};
+
+} // namespace
+
+TEST(GpuObserver, EventsOfEverySmAddUpToTheModelsCounts) {
+  // Each SM watched in turn: the sums of its events over all SMs are the launch's counts, and
+  // every SM's events come in issue order.
+  for (const char *order : {"linear", "column:32"}) {
+    for (WorkloadKind kind : {WorkloadKind::matmul, WorkloadKind::stencil}) {
+      auto c = config(kind, 96, 64, order, 128);
+      c.stores = false;  // so that every L2 lookup is a read
+      c.device.sms = 8; // 48 CTAs over 8 SMs: slots are refilled as CTAs end
+      const sim::GpuResult plain = sim::simulate_gpu(c);
+      Tally all;
+      for (int sm = 0; sm < c.device.sms; ++sm) {
+        Tally one;
+        sim::GpuObserver obs;
+        obs.sm = sm;
+        obs.on_sector = [&](const sim::GpuSectorEvent &e) {
+          EXPECT_EQ(e.sm, sm);
+          EXPECT_LT(e.cta, plain.ctas);
+          EXPECT_LT(e.warp, 4);
+          EXPECT_EQ(e.line_byte_addr % 128, 0u);
+          EXPECT_EQ(e.sector_byte_addr / 128 * 128, e.line_byte_addr);
+          EXPECT_TRUE(e.l1 == sim::L1Outcome::miss || !e.l2_hit);
+          one.add(e, false);
+        };
+        const sim::GpuResult r = sim::simulate_gpu(c, {}, &obs);
+        // Watching does not change the replay.
+        ASSERT_EQ(r.metrics.l1_sector_hits, plain.metrics.l1_sector_hits);
+        ASSERT_EQ(r.cycles, plain.cycles);
+        EXPECT_TRUE(one.ordered) << order << " sm " << sm;
+        all.requests += one.requests;
+        all.sectors += one.sectors;
+        all.hits += one.hits;
+        all.pending += one.pending;
+        all.misses += one.misses;
+        all.l2_hits += one.l2_hits;
+      }
+      const std::string what = std::string(order) + (kind == WorkloadKind::matmul ? " mm" : " st");
+      EXPECT_EQ(all.requests, plain.metrics.l1_requests) << what;
+      EXPECT_EQ(all.sectors, plain.metrics.l1_sectors) << what;
+      EXPECT_EQ(all.hits, plain.metrics.l1_sector_hits) << what;
+      EXPECT_EQ(all.pending, plain.metrics.l1_pending_hits) << what;
+      EXPECT_EQ(all.misses, plain.metrics.l1_sector_misses) << what;
+      EXPECT_EQ(all.l2_hits, plain.metrics.l2_hits) << what;
+      EXPECT_GT(all.misses, 0) << what;
+      EXPECT_GT(all.hits, 0) << what;
+    }
+  }
+}
+
+TEST(GpuObserver, TinyDeviceEventsFollowTheSequentialOrder) {
+  // Warp size 1, one SM: event k is thread i's load j in the sequential order, and its L1 outcome
+  // is what one LRU cache of the same size says.
+  auto c = config(WorkloadKind::stencil, 24, 10, "column:5", 1, "tiny");
+  c.workload.stencil_w = c.workload.stencil_h = 3;
+  c.stores = false;
+  c.device.l1_bytes = 128 * 6;
+  Tally t;
+  sim::GpuObserver obs;
+  obs.on_sector = [&](const sim::GpuSectorEvent &e) { t.add(e, true); };
+  const sim::GpuResult r = sim::simulate_gpu(c, {}, &obs);
+  const sim::StencilWorkload program(c.workload);
+  const auto shape = sim::StencilWorkload::task_shape(c.workload);
+  ASSERT_EQ(static_cast<int64_t>(t.events.size()), shape.width * shape.height * program.loads());
+  std::size_t k = 0;
+  for (int64_t i = 0; i < shape.width * shape.height; ++i) {
+    const remap::Task<int64_t> task = c.order.map(i, shape);
+    for (int64_t j = 0; j < program.loads(); ++j, ++k) {
+      const sim::GpuSectorEvent &e = t.events[k];
+      ASSERT_EQ(e.cta, i);
+      ASSERT_EQ(e.warp, 0);
+      ASSERT_EQ(e.instruction, j);
+      ASSERT_EQ(e.issue, static_cast<int64_t>(k));
+      ASSERT_EQ(e.sector_byte_addr, program.load(task, j).byte_addr / 32 * 32);
+    }
+  }
+  EXPECT_EQ(t.hits, r.metrics.l1_sector_hits);
+  EXPECT_EQ(t.misses, r.metrics.l1_sector_misses);
+  EXPECT_EQ(t.pending, 0);
+  // A fully associative LRU cache of 6 sectored lines: a sector hits iff its line is among the 6
+  // most recently used and the sector was fetched since the line was allocated.
+  std::vector<std::pair<uint64_t, uint32_t>> recent; // (line, sector mask), most recent first
+  int64_t hits = 0;
+  for (const sim::GpuSectorEvent &e : t.events) {
+    const uint32_t bit = 1u << ((e.sector_byte_addr - e.line_byte_addr) / 32);
+    auto it = std::find_if(recent.begin(), recent.end(),
+                           [&](const auto &p) { return p.first == e.line_byte_addr; });
+    std::pair<uint64_t, uint32_t> entry{e.line_byte_addr, 0};
+    if (it != recent.end()) {
+      entry = *it;
+      recent.erase(it);
+    }
+    const bool hit = (entry.second & bit) != 0;
+    hits += hit;
+    EXPECT_EQ(e.l1, hit ? sim::L1Outcome::hit : sim::L1Outcome::miss) << e.issue;
+    entry.second |= bit;
+    recent.insert(recent.begin(), entry);
+    if (recent.size() > 6)
+      recent.pop_back();
+  }
+  EXPECT_EQ(hits, t.hits);
+  EXPECT_GT(hits, 0);
+  EXPECT_GT(t.misses, 0);
+}
+
+TEST(GpuObserver, RejectsAnSmTheDeviceDoesNotHave) {
+  auto c = config(WorkloadKind::stencil, 64, 64, "linear", 256);
+  sim::GpuObserver obs;
+  obs.sm = 132;
+  obs.on_sector = [](const sim::GpuSectorEvent &) {};
+  try {
+    sim::simulate_gpu(c, {}, &obs);
+    FAIL() << "accepted SM 132";
+  } catch (const UsageError &e) {
+    EXPECT_EQ(e.option(), "gpu.observe_sm");
   }
 }

@@ -53,6 +53,9 @@ void add_cache_options(po::options_description &desc);
 std::vector<sim::CacheConfig> levels_from(const po::variables_map &vm, const sim::Workload &w);
 // One --level spec: "size=32KiB,line=128,ways=8[,policy=lru][,sector=32][,seed=1]" or lines=N.
 sim::CacheConfig parse_level(const std::string &spec, const sim::Workload &w);
+// The spec of `c` that parse_level reads back as `c`: "lines=24,line=16,ways=0,policy=lru" plus
+// ",sector=N" when sectored and ",seed=N" when not 1.
+std::string level_spec(const sim::CacheConfig &c);
 
 // --order, --granularity exact|thread
 void add_order_options(po::options_description &desc);

@@ -15,6 +15,8 @@
 #include "cbi/sim/device.hpp"
 #include "cbi/sim/simulate.hpp"
 
+#include <cstdint>
+#include <functional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -80,7 +82,34 @@ struct GpuResult {
   double seconds = 0; // wall time of the replay
 };
 
-GpuResult simulate_gpu(const GpuConfig &c, const Progress &progress = {});
+// The observer (for `cbi diagram --model gpu`): one event per sector that a warp load of the
+// watched SM requests, in the order the SM issues them. Stores are not reported (they bypass L1).
+enum class L1Outcome : uint8_t {
+  hit,         // present and filled: lookup_hit
+  pending_hit, // allocated by an earlier miss, data still on its way: ncu counts a lookup_hit
+  miss,        // not present: lookup_miss, fetched from L2
+};
+struct GpuSectorEvent {
+  int64_t cycle = 0;       // SM cycle at which the request issued
+  int64_t issue = 0;       // the SM's request index: 0, 1, 2, ... (one per warp load it issues)
+  int sm = 0;              // the watched SM
+  int64_t cta = 0;         // CTA index in the launch (threads [cta*B, (cta+1)*B))
+  int warp = 0;            // warp index within the CTA (lanes [warp*32, warp*32+32))
+  int64_t instruction = 0; // j: the warp's j-th memory instruction (the workload's load(task, j))
+  uint64_t sector_byte_addr = 0;
+  uint64_t line_byte_addr = 0; // the 128-byte L1 line holding the sector
+  L1Outcome l1 = L1Outcome::hit;
+  bool l2_hit = false; // for l1 == miss: L2 had the sector (or had it on its way from DRAM)
+};
+struct GpuObserver {
+  int sm = 0;                                        // which SM to watch (0..device.sms-1)
+  std::function<void(const GpuSectorEvent &)> on_sector; // called per event; may be empty
+};
+
+// Runs the model. With an observer, its on_sector sees every load sector of observer->sm; without,
+// the replay pays one pointer test per request.
+GpuResult simulate_gpu(const GpuConfig &c, const Progress &progress = {},
+                       const GpuObserver *observer = nullptr);
 
 // The coalescer: the distinct sectors (byte address >> sector_shift) that one warp instruction's
 // lane addresses touch, sorted ascending into `sectors` (room for `lanes`); returns their count.
