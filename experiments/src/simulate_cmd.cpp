@@ -1,5 +1,6 @@
 // cbi simulate: one workload, one order, one cache hierarchy -> exact per-level counts.
 #include "cbi/cli/options.hpp"
+#include "cbi/cli/presets.hpp"
 #include "cbi/cli/progress.hpp"
 #include "cbi/cli/command.hpp"
 #include "cbi/sim/gpu_model.hpp"
@@ -15,11 +16,13 @@ Table simulation_table(const sim::SimConfig &c, const sim::SimResult &r) {
   Table t;
   t.title = "cbi simulate: " + c.workload.describe() + ", order " + remap::to_string(c.order);
   // count_unit: a sectored level counts its accesses, hits and misses in sectors, others in lines.
+  // Thread granularity counts each thread's distinct lines once: its columns say so
+  // (thread_lines, thread_line_hit_pct), so that they are never read as ncu's per-access rates.
   // Loads and stores apart follow (CacheStats), then the 3C classes with --classify-misses.
-  t.columns = {"level",      "cache",      "count_unit",  "accesses",     "hits",
-               "misses",     "fetches",    "evictions",   "bytes_fetched", "hit_pct",
-               "loads",      "load_bytes", "load_hits",   "load_misses",  "stores",
-               "store_bytes", "store_hits", "store_misses"};
+  t.columns = {"level", "cache", "count_unit", accesses_column(c.granularity), "hits", "misses",
+               "fetches", "evictions", "bytes_fetched", hit_pct_column(c.granularity),
+               "loads", "load_bytes", "load_hits", "load_misses", "stores", "store_bytes",
+               "store_hits", "store_misses"};
   const bool classified = c.classify_misses;
   if (classified)
     for (const char *name : {"misses_compulsory", "misses_capacity", "misses_conflict"})
@@ -107,14 +110,19 @@ int cmd_simulate(int argc, char **argv) {
   add_cache_options(desc);
   add_output_options(desc);
   po::variables_map vm;
-  if (!parse_args(argc, argv, desc, vm,
-                  "usage: cbi simulate [options]\n\n"
+  // --preset NAME expands to the preset's options (cbi/cli/presets.hpp).
+  if (!parse_preset_args(argc, argv, desc, vm,
+                  "usage: cbi simulate [--preset NAME] [options]\n\n"
                   "Replays every memory access of a stencil (listing 3) or matmul (listing 4) kernel "
                   "in the order a\nthread order visits the tasks, through an exact cache model, and "
-                  "prints per-level counts.\nDefaults are thesis Table 3.1: 16x16 input, 7x7 stencil, "
-                  "24 lines of 4 elements, fully\nassociative LRU.",
-                  "  cbi simulate                                   # Table 3.1, linear order\n"
-                  "  cbi simulate --order column:8                  # the thesis's column of 8\n"
+                  "prints per-level counts.\nDefaults are the preset table3.1-clamp-exact: Table "
+                  "3.1's 16x16 input, 7x7 stencil, 24 lines of\n4 elements, fully associative "
+                  "LRU, with listing 3's clamped edges and every access counted\n(hit rates per "
+                  "access, as ncu). The thesis's diagrams count each thread's distinct lines\n"
+                  "once and drop the boundary: --preset table3.1 (hit rates per thread-line).",
+                  "  cbi simulate                                   # table3.1-clamp-exact, linear\n"
+                  "  cbi simulate --order column:8                  # 316 -> 96 misses\n"
+                  "  cbi simulate --preset table3.1 --order column:4 # the thesis's figure 4.4\n"
                   "  cbi simulate --size 1024x1024 --stencil 9x9 --line-bytes 128 --cache-bytes 32KiB --ways 8\n"
                   "  cbi simulate --size 1024 --stencil 9x9 --level size=32KiB,line=128,ways=8 \\\n"
                   "               --level size=4MiB,line=128,ways=16 --format json\n"
