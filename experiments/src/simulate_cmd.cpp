@@ -18,11 +18,14 @@ Table simulation_table(const sim::SimConfig &c, const sim::SimResult &r) {
   // count_unit: a sectored level counts its accesses, hits and misses in sectors, others in lines.
   // Thread granularity counts each thread's distinct lines once: its columns say so
   // (thread_lines, thread_line_hit_pct), so that they are never read as ncu's per-access rates.
-  // Loads and stores apart follow (CacheStats), then the 3C classes with --classify-misses.
+  // Loads and stores apart follow (CacheStats; in thread granularity they count thread-lines too),
+  // then the 3C classes with --classify-misses.
+  const bool thread = c.granularity == sim::Granularity::thread;
   t.columns = {"level", "cache", "count_unit", accesses_column(c.granularity), "hits", "misses",
                "fetches", "evictions", "bytes_fetched", hit_pct_column(c.granularity),
-               "loads", "load_bytes", "load_hits", "load_misses", "stores", "store_bytes",
-               "store_hits", "store_misses"};
+               thread ? "load_thread_lines" : "loads", "load_bytes", "load_hits", "load_misses",
+               thread ? "store_thread_lines" : "stores", "store_bytes", "store_hits",
+               "store_misses"};
   const bool classified = c.classify_misses;
   if (classified)
     for (const char *name : {"misses_compulsory", "misses_capacity", "misses_conflict"})
