@@ -37,11 +37,16 @@ int cmd_reproduce(int argc, char **argv) {
           "this binary; without it the report says so and the CSVs are still complete.\n"
           "With a GPU the full run takes the thesis's grids (Figs 5.1a/b, 5.2 at all blocks, "
           "5.3, 5.4, §5.2\ncounters, half/double at block 256); split it with --only if one "
-          "run must stay short.",
+          "run must stay short.\nSection 7 runs the simulator's GPU model (model-* parts, block "
+          "256) on rtx2080super beside\nthe thesis's numbers and, with a GPU, on the measured "
+          "device's row beside the measurements;\n--sim-only models Figs 5.1a/b at 2048²/512² to "
+          "stay short.",
           "  cbi reproduce --sim-only --out results           # no GPU needed\n"
           "  cbi reproduce --out docs/results/reproduce        # full, on a CUDA machine\n"
           "  cbi reproduce --out R --only gpu-fig5.1a,gpu-fig5.2   # one slice; rerun for the "
-          "rest"))
+          "rest\n"
+          "  cbi reproduce --sim-only --out R --only model-rtx2080super-sec5.2   # the model's "
+          "§5.2"))
     return 0;
   if (!has(vm, "out"))
     throw UsageError("--out", "missing; allowed: a folder path for the report");
