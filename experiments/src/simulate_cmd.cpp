@@ -40,12 +40,13 @@ Table gpu_table(const sim::GpuConfig &c, const sim::GpuResult &r) {
             remap::to_string(c.order) + ", block " + std::to_string(c.block_threads) + " on " +
             c.device.name;
   std::vector<Cell> row;
-  for (const auto &[name, value] : r.metrics.named()) {
+  // JSON: {"metrics": {Nsight name: number}, "predicted_ms": ..., ...}, one document, no list.
+  t.json_groups = {{"metrics", {}}};
+  t.json_single_row = true;
+  for (auto &[name, value] : gpu_metric_fields(r.metrics)) {
     t.columns.push_back(name);
-    if (name.find(".pct") != std::string::npos)
-      row.emplace_back(value);
-    else
-      row.emplace_back(static_cast<int64_t>(value));
+    t.json_groups.front().columns.push_back(name);
+    row.push_back(std::move(value));
   }
   const std::pair<const char *, double> times[] = {
       {"predicted_ms", r.time.predicted_ms}, {"replay_ms", r.time.simulated_ms},
