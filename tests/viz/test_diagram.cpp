@@ -422,7 +422,7 @@ TEST(Diagram, LocatesElementsInTheirArrays) {
   const ElementPlace q = locate(array_regions(w), (2 + 3) * 16 + 15 + 3);
   EXPECT_EQ(q.row, 3);
   EXPECT_EQ(q.col, -1);
-  w.kind = sim::WorkloadKind::matmul; // A 16x16 then B 16x16
+  w.kind = sim::kind_of<sim::MatmulWorkload>(); // A 16x16 then B 16x16
   const ElementPlace b = locate(array_regions(w), 256 + 16 * 3 + 2);
   EXPECT_EQ(b.array, "B");
   EXPECT_EQ(b.row, 3);
