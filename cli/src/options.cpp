@@ -352,6 +352,15 @@ const Printer &format_from(const po::variables_map &vm) {
   return find_printer(get(vm, "format", "table"));
 }
 
+Fields gpu_metric_fields(const sim::GpuMetrics &m) {
+  Fields f;
+  for (const auto &[name, value] : m.named()) {
+    const bool rate = name.size() > 4 && name.compare(name.size() - 4, 4, ".pct") == 0;
+    f.push_back({name, rate ? Cell{value} : Cell{static_cast<int64_t>(value)}});
+  }
+  return f;
+}
+
 void emit(const po::variables_map &vm, const Table &t) {
   std::ostringstream os;
   format_from(vm).print(os, t);

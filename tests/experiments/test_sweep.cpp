@@ -321,14 +321,14 @@ TEST(Sweep, OldCsvsWithDashCellsResumeAndMerge) {
 
 TEST(Sweep, JsonCarriesMetaAndRows) {
   TempDir dir;
-  const CliRun r = cbi("sweep --grid table3.1 --output " + (dir / "t.csv") + " --json " +
+  const CliRun r = cbi("sweep --grid table3.1-clamp-exact --output " + (dir / "t.csv") + " --json " +
                        (dir / "t.json"));
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const std::string json = slurp(dir / "t.json");
-  for (const char *key : {"\"grid\": \"table3.1\"", "\"device\": \"none (simulator)\"",
+  for (const char *key : {"\"grid\": \"table3.1-clamp-exact\"", "\"device\": \"none (simulator)\"",
                           "\"command\":", "\"date\":", "\"sim_l1_misses\":"})
     EXPECT_NE(json.find(key), std::string::npos) << key;
-  EXPECT_EQ(parse_csv(slurp(dir / "t.csv")).rows.size(), 6u);
+  EXPECT_EQ(parse_csv(slurp(dir / "t.csv")).rows.size(), 3u); // linear, column:4, column:8
   // An axis that does not apply is null, not a placeholder string.
   EXPECT_NE(json.find("\"depth\": null"), std::string::npos) << json;
   EXPECT_EQ(json.find("\"-\""), std::string::npos) << json;
@@ -522,6 +522,21 @@ TEST(Reproduce, RebuildsTheCommittedH100ReportWithoutADevice) {
             std::string::npos)
       << md;
   EXPECT_EQ(md.find("the thesis's sizes and blocks"), std::string::npos);
+  // §6 reads the preset table: table3.1 is the thesis's diagram configuration (no boundary, per
+  // thread-line), spelled out in full, and its simulated fetches are those of `cbi simulate
+  // --preset table3.1` (462 linear, 264 column:4, 596 column:8).
+  EXPECT_NE(md.find("the presets `table3.1` (stencil 7x7 on 16x16 float, no boundary; L1 384 B "
+                    "fully associative lru, 16 B lines (24 lines); thread granularity"),
+            std::string::npos)
+      << md;
+  for (const char *row : {"| stencil 7x7 on 16x16 float, no boundary | linear | §3.3.1 (bound) | "
+                          "672.0 | 462 |",
+                          "| stencil 7x7 on 16x16 float, no boundary | column:4 | eq. 4.8 (bound) "
+                          "| 276.0 | 264 |",
+                          "| stencil 7x7 on 16x16 float, no boundary | column:8 | eq. 4.8 (bound) "
+                          "| 184.0 | 596 |"})
+    EXPECT_NE(md.find(row), std::string::npos) << row;
+  EXPECT_EQ(md.find("Tables 3.1/3.2 (16x16, unclamped"), std::string::npos);
 }
 
 } // namespace

@@ -27,7 +27,11 @@ def predict(r):
     if p.returncode:
         raise SystemExit(' '.join(args) + ': ' + p.stderr)
     j = json.loads(p.stdout)
-    return j['rows'][0], float(j['meta']['seconds'])
+    if 'metrics' in j:  # {"metrics": {ncu name: value}, "predicted_ms", ...} since the JSON shape
+        m = dict(j['metrics'], predicted_ms=j['predicted_ms'], bound=j['bound'])
+    else:               # older builds: {"rows": [{every column flat}]}
+        m = j['rows'][0]
+    return m, float(j['meta']['seconds'])
 
 with ThreadPoolExecutor(jobs) as pool:
     results = list(pool.map(predict, rows))

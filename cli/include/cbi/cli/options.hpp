@@ -7,6 +7,7 @@
 #include "cbi/error.hpp"
 #include "cbi/parse.hpp"
 #include "cbi/order_text.hpp"
+#include "cbi/sim/gpu_model.hpp"
 #include "cbi/sim/simulate.hpp"
 
 #include <boost/program_options.hpp>
@@ -72,6 +73,10 @@ void validate(const sim::SimConfig &c, const po::variables_map &vm);
 // writes; sim_config_fields adds order and granularity (the cache levels are each row's own).
 Fields workload_fields(const sim::Workload &w);
 Fields sim_config_fields(const sim::SimConfig &c);
+// The GPU model's counts under Nsight Compute's names, typed as ncu reports them (counts are
+// integers, ".pct" rates doubles), in GpuMetrics::named()'s order: the columns that simulate
+// --model gpu, tune and sweep print and that `cbi bench --metrics` measures.
+Fields gpu_metric_fields(const sim::GpuMetrics &m);
 
 // --format --output
 void add_output_options(po::options_description &desc);
