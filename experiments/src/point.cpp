@@ -53,6 +53,8 @@ std::string Point::key() const {
     k += " writes=true";
   if (granularity != sim::Granularity::exact)
     k += " granularity=thread";
+  if (classify_misses)
+    k += " classify_misses=true";
   if (block_x)
     k += " block_x=" + std::to_string(*block_x);
   if (device)
@@ -110,6 +112,7 @@ std::optional<sim::SimConfig> sim_config(const Point &p) {
   const sim::Workload &w = c.workload;
   c.order = p.order.value_or(remap::Order{});
   c.granularity = p.granularity;
+  c.classify_misses = p.classify_misses;
   const std::string spec = cache_levels(p);
   c.levels.clear();
   try {

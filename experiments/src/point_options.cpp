@@ -39,6 +39,7 @@ Point simulate_point(const cli::po::variables_map &vm, bool gpu) {
   p.writes = w.writes;
   p.order = remap::parse_order(get(vm, "order", "linear"));
   p.granularity = cli::parse_granularity(get(vm, "granularity", "exact"));
+  p.classify_misses = vm.count("classify-misses") && vm["classify-misses"].as<bool>();
   sim::SimConfig checked;
   checked.workload = w;
   checked.order = *p.order;

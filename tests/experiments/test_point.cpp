@@ -178,7 +178,7 @@ struct Args {
       cli::add_order_options(desc);
       cli::add_cache_options(desc);
       desc.add_options()("device", cli::po::value<std::string>(), "")(
-          "block", cli::po::value<std::string>(), "");
+          "block", cli::po::value<std::string>(), "")("classify-misses", cli::po::bool_switch(), "");
     }
     std::vector<std::string> words = {"cbi"};
     std::istringstream in(line);
@@ -213,6 +213,7 @@ TEST(PointOptions, SimulatePointCarriesEveryOption) {
         "--workload stencil3d --size 8x6x5 --order column:4",
         "--workload stencil3d --size 7", "--size 16x4x3 --stencil 5x3",
         "--elem-bytes 2 --boundary none --writes --granularity thread",
+        "--writes --classify-misses --ways 4",
         "--line-bytes 64 --cache-bytes 4KiB --ways 4 --policy fifo --sector-bytes 32",
         "--policy random --seed 7 --lines 12",
         "--size 64 --level size=2KiB,line=64,ways=2,sector=16 --level lines=256,line=128,"
@@ -222,6 +223,9 @@ TEST(PointOptions, SimulatePointCarriesEveryOption) {
     const std::optional<sim::SimConfig> from_point = sim_config(p);
     ASSERT_TRUE(from_point) << line;
     expect_same(*from_point, cli::sim_config_from(a.vm), line);
+    EXPECT_EQ(from_point->classify_misses, a.vm.count("classify-misses") > 0 &&
+                                               a.vm["classify-misses"].as<bool>())
+        << line;
     EXPECT_FALSE(p.device) << "the sequential model";
   }
 }

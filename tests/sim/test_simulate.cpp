@@ -418,7 +418,7 @@ TEST(LoadsAndStores, MatmulCountsByHand) {
   // 2x2 tasks, depth 3, floats, writing C: A (2x3) at bytes 0..23, B (3x2) at 24..47, C at 48..63;
   // 16 B lines: A in lines 0-1, B in lines 1-2, C in line 3. 4 tasks x 6 loads, 4 stores.
   Workload w;
-  w.kind = WorkloadKind::matmul;
+  w.kind = sim::kind_of<sim::MatmulWorkload>();
   w.width = w.height = 2;
   w.depth = 3;
   w.writes = true;
