@@ -127,6 +127,14 @@ TEST(Presets, UnknownNameIsExit2NamingTheOptionAndTheNames) {
   }
 }
 
+TEST(Presets, GpuModelRefusesAPresetItWouldNotHonour) {
+  const test::CliRun r = cbi_run("simulate --preset table3.1 --model gpu");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(count_lines(r.err), 1) << r.err;
+  EXPECT_NE(r.err.find("--preset"), std::string::npos) << r.err;
+  EXPECT_EQ(r.out, "");
+}
+
 TEST(Presets, ListedInFull) {
   const test::CliRun r = cbi_run("presets --format csv");
   ASSERT_EQ(r.exit_code, 0) << r.err;
