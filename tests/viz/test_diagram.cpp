@@ -547,5 +547,27 @@ TEST(DiagramCli, BadOptionsExit2WithOneLineAndNoFile) {
   EXPECT_NE(r.err.find("--output"), std::string::npos);
 }
 
+// The memory check's estimate covers what the panels really allocate (cells, per-bin counts), and
+// is not wildly above it: a binned two-level diagram and an unbinned one.
+TEST(Diagram, MemoryEstimateCoversThePanels) {
+  for (const std::vector<std::string> &argv :
+       {std::vector<std::string>{"cbi diagram", "--size", "256", "--stencil", "5x5", "--level",
+                                 "lines=8,line=32", "--level", "lines=64,line=64", "--order",
+                                 "linear,column:8"},
+        preset_args("table3.1")}) {
+    const viz_app::DiagramRequest req = parse_diagram_args(argv);
+    const auto grids = build_panels(req, false);
+    double allocated = 0;
+    for (const Grid &g : grids) {
+      allocated += double(g.cells.size()) + 4.0 * double(g.accesses.size());
+      for (const auto &m : g.missed)
+        allocated += 4.0 * double(m.size());
+    }
+    const double estimate = viz_app::diagram_memory_bytes(req);
+    EXPECT_GE(estimate, allocated);
+    EXPECT_LT(estimate, 100.0 * allocated + 1e7); // the image and cache state on top, no more
+  }
+}
+
 } // namespace
 } // namespace cbi::viz
