@@ -190,7 +190,7 @@ TEST(Diagram, PresetCountsAgreeAcrossCommands) {
     }
     const test::CliRun s = cbi_run("sweep --grid " + p.name + " --backend sim --output -");
     const bool sweepable = p.config.granularity == sim::Granularity::exact &&
-                           (p.config.workload.kind != sim::WorkloadKind::stencil ||
+                           (p.config.workload.kind != sim::kind_of<sim::StencilWorkload>() ||
                             p.config.workload.boundary == sim::Boundary::clamp);
     if (!sweepable) {
       // Sweep points cannot carry this configuration: refused, naming --grid, not run otherwise.
@@ -503,7 +503,7 @@ TEST(Diagram, LocatesElementsInTheirArrays) {
   const ElementPlace q = locate(array_regions(w), (2 + 3) * 16 + 15 + 3);
   EXPECT_EQ(q.row, 3);
   EXPECT_EQ(q.col, -1);
-  w.kind = sim::WorkloadKind::matmul; // A 16x16 then B 16x16
+  w.kind = sim::kind_of<sim::MatmulWorkload>(); // A 16x16 then B 16x16
   const ElementPlace b = locate(array_regions(w), 256 + 16 * 3 + 2);
   EXPECT_EQ(b.array, "B");
   EXPECT_EQ(b.row, 3);
