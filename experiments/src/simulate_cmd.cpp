@@ -60,6 +60,7 @@ Table gpu_table(const sim::GpuConfig &c, const sim::GpuResult &r) {
   t.meta = {{"device", c.device.description},
             {"ctas", int64_t{r.ctas}},
             {"ctas_per_sm", int64_t{r.ctas_per_sm}},
+            {"simulated_sms", int64_t{r.simulated_sms}},
             {"cycles", int64_t{r.cycles}},
             {"l1_pending_hits", int64_t{r.metrics.l1_pending_hits}},
             {"seconds", r.seconds}};
@@ -78,7 +79,9 @@ int cmd_simulate(int argc, char **argv) {
     ("model", po::value<std::string>(), "sequential (one cache hierarchy, default) | gpu (SMs, "
                                         "warps, coalescing, per-SM L1, shared L2; docs/gpu-model.md)")
     ("device", po::value<std::string>(), "--model gpu: device row (cbi devices), default h100")
-    ("block", po::value<std::string>(), "--model gpu: threads per block, default 256");
+    ("block", po::value<std::string>(), "--model gpu: threads per block, default 256")
+    ("sample-sms", po::value<std::string>(), "--model gpu: simulate N SMs (a divisor of the "
+                                             "device's), each standing for SMs/N; default all");
   add_cache_options(desc);
   add_output_options(desc);
   po::variables_map vm;
@@ -109,11 +112,13 @@ int cmd_simulate(int argc, char **argv) {
     g.device = sim::find_device(vm.count("device") ? vm["device"].as<std::string>() : "h100");
     g.block_threads =
         vm.count("block") ? parse_positive(vm["block"].as<std::string>(), "--block", 1 << 20) : 256;
+    if (vm.count("sample-sms"))
+      g.sample_sms = parse_positive(vm["sample-sms"].as<std::string>(), "--sample-sms", 1 << 20);
     const sim::GpuResult r = sim::simulate_gpu(g);
     emit(vm, gpu_table(g, r));
     return 0;
   }
-  for (const char *gpu_only : {"device", "block"})
+  for (const char *gpu_only : {"device", "block", "sample-sms"})
     if (vm.count(gpu_only))
       throw UsageError(std::string("--") + gpu_only, "applies to --model gpu only");
   const sim::SimConfig c = sim_config_from(vm);

@@ -2,13 +2,17 @@
 """Runs the GPU model (cbi simulate --model gpu) for measured rows of `cbi sweep --backend gpu
 --metrics` CSVs and writes one CSV of predicted beside measured values.
 
-usage: predict.py CBI OUT.csv FILTER JOBS MEASURED.csv...
+usage: predict.py CBI OUT.csv FILTER JOBS MEASURED.csv... [-- EXTRA CBI ARGS]
 FILTER: a Python expression over the row dict r, e.g. "r['block'] == '256'".
+EXTRA CBI ARGS go to every `cbi simulate` call, e.g. `-- --sample-sms 12`.
 """
 import csv, json, subprocess, sys
 from concurrent.futures import ThreadPoolExecutor
 
-cbi, out, flt, jobs, files = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4]), sys.argv[5:]
+argv = sys.argv[1:]
+extra = argv[argv.index('--') + 1:] if '--' in argv else []
+argv = argv[:argv.index('--')] if '--' in argv else argv
+cbi, out, flt, jobs, files = argv[0], argv[1], argv[2], int(argv[3]), argv[4:]
 rows = []
 for f in files:
     for r in csv.DictReader(open(f)):
@@ -18,7 +22,7 @@ for f in files:
 
 def predict(r):
     args = [cbi, 'simulate', '--model', 'gpu', '--device', 'h100', '--workload', r['kernel'],
-            '--size', r['size'], '--order', r['order'], '--block', r['block'], '--format', 'json']
+            '--size', r['size'], '--order', r['order'], '--block', r['block'], '--format', 'json'] + extra
     if r['kernel'] == 'stencil':
         args += ['--stencil', r['stencil']]
     if r['type'] != 'float':
