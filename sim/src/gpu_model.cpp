@@ -133,6 +133,13 @@ int remap_divisions(const remap::Order &o) {
   }
 }
 
+// Address instructions per load, counted from the kernels' source (kernels/): the stencil
+// (listing 3) clamps x (an add and two min/max), forms y * I_w + x (one IMAD) and a 64-bit pointer
+// (two); the matmul (listing 4) steps two pointers per k, one instruction per load.
+double int_ops_per_load(WorkloadKind kind) {
+  return kind == WorkloadKind::matmul ? 1.0 : 6.0;
+}
+
 // Workloads may compute a warp's addresses for one instruction at once (lane_loads).
 template <class W, class = void> struct HasLaneLoads : std::false_type {};
 template <class W>
@@ -227,7 +234,16 @@ public:
       for (std::size_t s = 0; s < m_sms.size(); ++s) {
         const int64_t cta = slot * m_round + int64_t(s) * m_group;
         if (cta < m_ctas) {
-          start_cta(static_cast<int>(s), static_cast<int>(slot), 0, cta);
+          // The device's CTA launcher hands out one CTA per cta_dispatch_cycles: the first wave
+          // starts over about a microsecond on the H100 (docs/results/gpu-model-h100.md).
+          Sm &sm = m_sms[s];
+          const int64_t at = cta * m_d.cta_dispatch_cycles;
+          if (at == 0)
+            start_cta(static_cast<int>(s), static_cast<int>(slot), 0, cta);
+          else {
+            sm.launches.push_back({at, cta, static_cast<int>(slot)});
+            sm.dispatch_at = std::min(sm.dispatch_at, at);
+          }
           ++m_live_ctas;
         }
       }
@@ -689,17 +705,21 @@ GpuResult simulate_gpu(const GpuConfig &c, const Progress &progress,
   t.l2_ms = 1e3 * double(m.l2_read_sectors * d.l1_sector_bytes) /
             (double(d.sms) * d.l2_to_l1_bytes_per_cycle * hz);
   t.dram_ms = 1e3 * double(m.dram_read_bytes) / (d.dram_gbs * 1e9);
+  // Instruction issue: warp instructions / (SMs x issue_per_cycle). Per task: the workload's FMAs,
+  // its loads, about int_ops_per_load address instructions per load, the remap's divisions
+  // (about 20 instructions each without a hardware divider) and the output store.
   const double fma = double(visit_workload(
       c.workload.kind, [&](auto tag) { return decltype(tag)::type::fp_ops_per_task(c.workload); }));
-  const double int_ops = 20.0 * remap_divisions(c.order);
-  t.arithmetic_ms = 1e3 * double(r.threads) *
-                    (fma / d.fp32_lanes_per_sm + int_ops / d.int_lanes_per_sm) /
-                    (double(d.sms) * hz);
+  const double loads = double(r.metrics.l1_requests) * d.warp_size / double(r.threads);
+  const double instructions = fma + loads * (1.0 + int_ops_per_load(c.workload.kind)) +
+                              20.0 * remap_divisions(c.order) + 3.0;
+  t.arithmetic_ms = 1e3 * double(r.threads) / d.warp_size * instructions /
+                    (double(d.sms) * d.issue_per_cycle * hz);
   const std::pair<double, const char *> terms[] = {{t.simulated_ms, "replay"},
                                                    {t.l1_ms, "L1 wavefronts"},
                                                    {t.l2_ms, "L2->L1 bandwidth"},
                                                    {t.dram_ms, "DRAM bandwidth"},
-                                                   {t.arithmetic_ms, "arithmetic"}};
+                                                   {t.arithmetic_ms, "instruction issue"}};
   const auto *top = std::max_element(std::begin(terms), std::end(terms));
   t.predicted_ms = top->first;
   t.bound = top->second;
