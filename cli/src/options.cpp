@@ -204,6 +204,17 @@ sim::CacheConfig parse_level(const std::string &spec, const sim::Workload &w) {
   return c;
 }
 
+std::string level_spec(const sim::CacheConfig &c) {
+  std::string s = "lines=" + std::to_string(c.capacity_lines) +
+                  ",line=" + std::to_string(c.line_bytes) + ",ways=" + std::to_string(c.ways) +
+                  ",policy=" + sim::to_string(c.policy);
+  if (c.sector_bytes)
+    s += ",sector=" + std::to_string(c.sector_bytes);
+  if (c.seed != 1)
+    s += ",seed=" + std::to_string(c.seed);
+  return s;
+}
+
 // The single-level option that sets a cache field.
 static std::string single_level_option(const std::string &field, const po::variables_map &vm) {
   if (field == "cache.line_bytes")
@@ -330,6 +341,15 @@ void add_output_options(po::options_description &desc) {
 
 const Printer &format_from(const po::variables_map &vm) {
   return find_printer(get(vm, "format", "table"));
+}
+
+Fields gpu_metric_fields(const sim::GpuMetrics &m) {
+  Fields f;
+  for (const auto &[name, value] : m.named()) {
+    const bool rate = name.size() > 4 && name.compare(name.size() - 4, 4, ".pct") == 0;
+    f.push_back({name, rate ? Cell{value} : Cell{static_cast<int64_t>(value)}});
+  }
+  return f;
 }
 
 void emit(const po::variables_map &vm, const Table &t) {

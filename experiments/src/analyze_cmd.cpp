@@ -2,6 +2,7 @@
 // spots spelled out.
 #include "cbi/sim/model.hpp"
 #include "cbi/cli/options.hpp"
+#include "cbi/cli/presets.hpp"
 #include "cbi/cli/command.hpp"
 
 
@@ -17,8 +18,8 @@ int cmd_analyze(int argc, char **argv) {
   add_cache_options(desc);
   add_output_options(desc);
   po::variables_map vm;
-  if (!parse_args(argc, argv, desc, vm,
-                  "usage: cbi analyze [options]\n\n"
+  if (!parse_preset_args(argc, argv, desc, vm,
+                  "usage: cbi analyze [--preset NAME] [options]\n\n"
                   "Computes the thesis's quantities — required cache lines M_l (eq. 3.2, 3.3, 3.6, "
                   "3.9, §4.3, §4.4),\nfetch bounds and estimates F (eq. 3.5, 3.7, 3.8, 3.10, 4.8), "
                   "suggested column width c —\nand prints each model fetch figure beside the "

@@ -179,9 +179,9 @@ std::vector<std::string> Axis::texts() const {
   return t;
 }
 
-std::string axis_text(const AxisDef &d, const Point &p) {
+std::optional<std::string> axis_text(const AxisDef &d, const Point &p) {
   const std::optional<AxisValue> v = d.get(p);
-  return v ? d.format(*v) : "-";
+  return v ? std::optional<std::string>(d.format(*v)) : std::nullopt;
 }
 
 } // namespace cbi::sweep

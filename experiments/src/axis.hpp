@@ -46,7 +46,12 @@ struct Axis {
   std::vector<std::string> texts() const; // canonical spellings
 };
 
-// The axis's value of `p` in its canonical spelling, "-" where it does not apply.
-std::string axis_text(const AxisDef &d, const Point &p);
+// The axis's value of `p` in its canonical spelling, nothing where it does not apply (an empty CSV
+// cell, JSON null).
+std::optional<std::string> axis_text(const AxisDef &d, const Point &p);
+
+// The spelling that sweep CSVs before November 2026 wrote for an axis that does not apply; readers
+// take it as an empty cell.
+constexpr const char *kOldAbsentCell = "-";
 
 } // namespace cbi::sweep

@@ -7,6 +7,8 @@
 
 #include "cbi/kernels/bench.hpp"
 
+#include "point_options.hpp"
+
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
@@ -243,112 +245,13 @@ int cmd_bench(int argc, char **argv) {
     return 0;
 
   // Every option is validated before the device is touched, so bad input exits 2 on any machine.
-  kernels::BenchConfig base;
-  if (has(vm, "size")) {
-    const auto [w, h] = parse_extent(get(vm, "size", ""), "--size", true, 1LL << 31);
-    base.width = w;
-    base.height = h;
-  }
-  const auto [sw, sh] = parse_extent(get(vm, "stencil", "9x9"), "--stencil", true, 1 << 15);
-  base.stencil_w = int(sw);
-  base.stencil_h = int(sh);
-  if (has(vm, "depth"))
-    base.depth = parse_positive(get(vm, "depth", ""), "--depth", 1LL << 31);
-  const bool block_given = has(vm, "block");
-  const std::string block = get(vm, "block", "256");
-  base.check = !vm["no-check"].as<bool>();
-  base.time = !vm["no-time"].as<bool>();
-  base.metrics = vm["metrics"].as<bool>();
-  base.cold = vm["cold"].as<bool>();
-  if (has(vm, "min-samples"))
-    base.min_samples = int(parse_positive(get(vm, "min-samples", ""), "--min-samples", 1 << 20));
-  base.max_samples = std::max(base.max_samples, base.min_samples);
-  auto parse_double = [&](const char *name, double fallback) {
-    if (!has(vm, name))
-      return fallback;
-    const std::string text = get(vm, name, "");
-    try {
-      size_t used = 0;
-      const double v = std::stod(text, &used);
-      if (used == text.size())
-        return v;
-    } catch (const std::exception &) {
-    }
-    throw UsageError(std::string("--") + name, "'" + text + "' is not a number; allowed: a "
-                                                           "decimal number such as 0.01");
-  };
-  base.max_noise = parse_double("max-noise", base.max_noise);
-  base.max_seconds = parse_double("max-seconds", base.max_seconds);
-  if (has(vm, "seed"))
-    base.seed = uint64_t(parse_positive(get(vm, "seed", ""), "--seed", 1LL << 62));
+  const kernels::BenchConfig measurement = sweep::measurement_from(vm);
   const Printer &format = format_from(vm);
-
-  std::vector<kernels::KernelKind> kinds;
-  for (const std::string &k : list_from(vm, "kernel", {"stencil"}))
-    kinds.push_back(kernels::parse_kernel(k));
-  std::vector<remap::Order> orders;
-  for (const std::string &o : list_from(vm, "order", {"linear"}))
-    orders.push_back(remap::parse_order(o));
-  std::vector<remap::Order> block_orders;
-  for (const std::string &o : list_from(vm, "block-order", {"linear"}))
-    block_orders.push_back(remap::parse_order(o, "--block-order"));
-  std::vector<remap::RemapMath> maths;
-  for (const std::string &m : list_from(vm, "remap-math", {"fast"}))
-    maths.push_back(remap::parse_remap_math(m));
-  if (block_orders.empty() || maths.empty())
-    throw UsageError(block_orders.empty() ? "--block-order" : "--remap-math",
-                     "empty list; allowed: one value or a comma list");
-  std::vector<kernels::ElemType> types;
-  for (const std::string &t : list_from(vm, "type", {"float"}))
-    types.push_back(kernels::parse_type(t));
-  if (kinds.empty() || orders.empty() || types.empty())
-    throw UsageError(kinds.empty() ? "--kernel" : orders.empty() ? "--order" : "--type",
-                     "empty list; allowed: one value or a comma list");
-
-  // The cross product; orders apply to remapped kernels only, and in a list a combination a kernel
-  // lacks (sgemm-tiled in half) is skipped with a note. A single configuration must be valid.
+  sweep::BenchPoints planned = sweep::bench_points(vm);
   std::vector<kernels::BenchConfig> configs;
-  std::vector<std::string> notes;
-  const bool listed =
-      kinds.size() * orders.size() * types.size() * block_orders.size() * maths.size() > 1;
-  const bool any_remapped = std::any_of(kinds.begin(), kinds.end(), kernels::is_remapped);
-  const bool any_blocked = std::any_of(kinds.begin(), kinds.end(), kernels::is_block_ordered);
-  for (kernels::KernelKind k : kinds)
-    for (kernels::ElemType t : types)
-      for (size_t oi = 0; oi < (kernels::is_remapped(k) ? orders.size() : 1); ++oi)
-        for (size_t mi = 0; mi < (kernels::is_remapped(k) ? maths.size() : 1); ++mi)
-          for (size_t bi = 0; bi < (kernels::is_block_ordered(k) ? block_orders.size() : 1); ++bi) {
-        kernels::BenchConfig c = base;
-        c.kernel = k;
-        c.type = t;
-        // An --order (--block-order) that no listed kernel takes is an error (validate says so),
-        // not ignored.
-        c.order = kernels::is_remapped(k) || !any_remapped ? orders[oi] : remap::Order{};
-        c.remap_math = maths[mi];
-        c.block_order =
-            kernels::is_block_ordered(k) || !any_blocked ? block_orders[bi] : remap::Order{};
-        // --block N or WxH: 1D kernels take W*H threads, stencil-2d a W-wide block (32 for N).
-        const bool two_d = block.find_first_of("xX") != std::string::npos;
-        const auto [bx, by] = parse_extent(two_d ? block : "32x" + block, "--block", false, 1024);
-        if (k == kernels::KernelKind::stencil_2d) {
-          c.block_x = two_d ? int(bx) : 32;
-          c.block_threads = two_d ? int(bx * by) : int(parse_positive(block, "--block", 1 << 20));
-        } else if (block_given) {
-          c.block_threads = two_d ? int(bx * by) : int(parse_positive(block, "--block", 1 << 20));
-        }
-        try {
-          kernels::validate(c);
-        } catch (const UsageError &e) {
-          if (!listed || e.option() != "kernel.type")
-            throw;
-          notes.push_back("skipped " + c.describe() + ": " + e.what());
-          continue;
-        }
-        configs.push_back(c);
-      }
-  if (configs.empty())
-    throw UsageError("--type", "no kernel in --kernel offers these types; allowed: float for "
-                               "sgemm-tiled, half|float|double for the others");
+  for (const sweep::Point &p : planned.points)
+    configs.push_back(sweep::with_measurement(sweep::bench_config(p), measurement));
+  std::vector<std::string> &notes = planned.notes;
 
   std::string why;
   if (!kernels::device_available(&why))
@@ -362,7 +265,7 @@ int cmd_bench(int argc, char **argv) {
             << " GB/s theoretical, copy " << fmt(d.copy_gbs) << " GB/s measured, FP32 "
             << fmt(d.fp32_gflops_peak / 1e3) << " TFLOP/s, FP64 " << fmt(d.fp64_gflops_peak / 1e3)
             << " TFLOP/s peak\n";
-  if (base.metrics) {
+  if (measurement.metrics) {
     const std::string no_counters = harness.counters_unavailable_reason();
     if (!no_counters.empty()) {
       std::cerr << "cbi bench: hardware counters unavailable: " << no_counters << "\n";
@@ -393,7 +296,7 @@ int cmd_bench(int argc, char **argv) {
   if (std::string(format.name()) == "json") {
     print_bench_json(os, d, results, command, notes);
   } else {
-    Table t = bench_table(d, results, base.metrics);
+    Table t = bench_table(d, results, measurement.metrics);
     t.meta.push_back({"command", command});
     t.meta.push_back({"date", utc_timestamp()});
     t.notes = notes;

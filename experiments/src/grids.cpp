@@ -3,7 +3,11 @@
 
 #include "thesis.hpp"
 
+#include "cbi/cli/presets.hpp"
 #include "cbi/error.hpp"
+#include "cbi/sim/presets.hpp"
+
+#include <algorithm>
 
 namespace cbi::sweep {
 
@@ -39,19 +43,65 @@ Grid base(const std::string &name, const std::string &description, const std::st
   return g;
 }
 
+// A preset (cbi/sim/presets.hpp) as a grid: its workload, sizes, element type, cache levels and
+// orders, one point per order. Sweep points count every access of a clamped kernel; a preset that
+// counts per thread-line or drops the boundary is refused until points can carry those settings.
+Grid preset_grid(const sim::Preset &p) {
+  const sim::SimConfig &c = p.config;
+  const sim::Workload &w = c.workload;
+  if (w.kind == sim::WorkloadKind::stencil3d)
+    throw UsageError("--grid", "preset '" + p.name + "' is a 3-D stencil, which sweeps do not "
+                               "run; allowed: stencil or matmul presets");
+  if (c.granularity != sim::Granularity::exact ||
+      (w.kind == sim::WorkloadKind::stencil && w.boundary != sim::Boundary::clamp))
+    throw UsageError("--grid", "preset '" + p.name + "' (" + cli::describe_config(c) +
+                                   ") is not a sweep grid: sweep points count every access of "
+                                   "a clamped kernel; allowed: cbi simulate/diagram --preset " +
+                                   p.name + ", or a grid of cbi sweep --list");
+  Grid g = default_grid();
+  g.name = p.name;
+  g.description = p.caption;
+  g.set("kernel", {sim::to_string(w.kind)});
+  g.set("size", {std::to_string(w.width) + "x" + std::to_string(w.height)});
+  if (w.kind == sim::WorkloadKind::stencil)
+    g.set("stencil", {std::to_string(w.stencil_w) + "x" + std::to_string(w.stencil_h)});
+  else
+    g.set("depth", {std::to_string(w.depth)});
+  g.set("type", {sim::elem_type_name(w.elem_bytes)});
+  std::vector<std::string> orders;
+  for (const remap::Order &o : p.orders)
+    orders.push_back(remap::to_string(o));
+  g.set("order", orders);
+  std::string cache;
+  for (const sim::CacheConfig &l : c.levels)
+    cache += (cache.empty() ? "" : "/") + cli::level_spec(l);
+  g.set("cache", {cache});
+  return g;
+}
+
+bool sweepable(const sim::Preset &p) {
+  return p.config.granularity == sim::Granularity::exact &&
+         p.config.workload.kind != sim::WorkloadKind::stencil3d &&
+         (p.config.workload.kind != sim::WorkloadKind::stencil ||
+          p.config.workload.boundary == sim::Boundary::clamp);
+}
+
 } // namespace
 
 std::vector<std::pair<std::string, std::string>> grid_list() {
-  return {
+  std::vector<std::pair<std::string, std::string>> list = {
       {"fig5.1a", "stencil 9x9 on 4096x4096 float; naive + 16 column widths x blocks 32-1024"},
       {"fig5.1b", "matmul 1024x1024 float; naive + 16 column widths x blocks 32-1024"},
       {"fig5.2", "stencil 9x9 on 4037x4037 float (not a power of two); as fig5.1a"},
       {"fig5.3", "stencil 9x9, N = 256..8192; naive + columns 32-2048; block 256"},
       {"fig5.4", "matmul NxN, N = 128..4096; naive + columns 32-2048; block 256"},
       {"sec5.2", "matmul 1024x1024; naive, columns 32/64/128; block 256; hardware counters"},
-      {"table3.1", "stencil 7x7 on 16x16, Table 3.1 cache (24 lines of 16 B); naive + columns "
-                   "1-16 (simulator scale of §3)"},
   };
+  // The presets that sweep points can express (cbi presets lists all of them).
+  for (const sim::Preset &p : sim::presets())
+    if (sweepable(p))
+      list.push_back({p.name, "preset: " + cli::describe_config(p.config)});
+  return list;
 }
 
 Grid thesis_grid(const std::string &full_name) {
@@ -88,12 +138,9 @@ Grid thesis_grid(const std::string &full_name) {
     g.set("block", {"256"});
     g.set("cache", {"turing"});
     g.metrics = true;
-  } else if (name == "table3.1") {
-    g = base(name, "Table 3.1: 7x7 stencil on 16x16, 24 lines of 4 elements", "stencil", {"16"});
-    g.set("stencil", {"7x7"});
-    g.set("order", orders_from({1, 2, 4, 8, 16}));
-    g.set("block", {"256"});
-    g.set("cache", {"table3"});
+  } else if (std::any_of(sim::presets().begin(), sim::presets().end(),
+                         [&](const sim::Preset &p) { return p.name == name; })) {
+    g = preset_grid(sim::find_preset(name, "--grid"));
   } else {
     std::string allowed;
     for (const auto &[n, d] : grid_list())

@@ -1,6 +1,7 @@
 // cbi mrc: the miss-ratio curve of a fully associative LRU cache, every size from one pass.
 #include "cbi/sim/mrc.hpp"
 #include "cbi/cli/options.hpp"
+#include "cbi/cli/presets.hpp"
 #include "cbi/cli/command.hpp"
 
 
@@ -19,8 +20,8 @@ int cmd_mrc(int argc, char **argv) {
     ("verify", po::bool_switch(), "also simulate each size separately and report both counts");
   add_output_options(desc);
   po::variables_map vm;
-  if (!parse_args(argc, argv, desc, vm,
-                  "usage: cbi mrc [options]\n\n"
+  if (!parse_preset_args(argc, argv, desc, vm,
+                  "usage: cbi mrc [--preset NAME] [options]\n\n"
                   "One pass over the trace computes every access's LRU stack distance (Fenwick tree, "
                   "O(log n)),\nwhich gives the misses of a fully associative LRU cache of every size "
                   "at once.",
@@ -47,7 +48,10 @@ int cmd_mrc(int argc, char **argv) {
   Table t;
   t.title = "cbi mrc: " + c.workload.describe() + ", order " + remap::to_string(c.order) + ", " +
             std::to_string(curve.unit_bytes) + " B lines, fully associative LRU";
-  t.columns = {"capacity_lines", "capacity_bytes", "misses", "miss_pct"};
+  // Thread granularity: misses over each thread's distinct lines, not over accesses (as ncu).
+  const bool thread = c.granularity == sim::Granularity::thread;
+  t.columns = {"capacity_lines", "capacity_bytes", "misses",
+               thread ? "thread_line_miss_pct" : "miss_pct"};
   if (verify)
     t.columns.insert(t.columns.end(), {"simulated_misses", "agrees"});
   for (int64_t lines : sizes) {
@@ -68,7 +72,7 @@ int cmd_mrc(int argc, char **argv) {
   t.config.push_back({"granularity",
                       std::string(c.granularity == sim::Granularity::exact ? "exact" : "thread")});
   t.config.push_back({"line_bytes", int64_t{curve.unit_bytes}});
-  t.meta = {{"accesses", int64_t{curve.accesses}},
+  t.meta = {{thread ? "thread_lines" : "accesses", int64_t{curve.accesses}},
             {"distinct_lines", int64_t{curve.distinct_units()}}};
   emit(vm, t);
   return 0;

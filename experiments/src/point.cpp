@@ -3,11 +3,23 @@
 #include "axis.hpp"
 #include "cbi/cli/options.hpp"
 #include "cbi/error.hpp"
+#include "cbi/sim/workloads.hpp"
 
 #include <iomanip>
 #include <sstream>
 
 namespace cbi::sweep {
+
+namespace {
+// The simulator's model of a CUDA kernel: listing 3's stencil and listing 4's matmul.
+std::optional<sim::WorkloadKind> kernel_workload(kernels::KernelKind k) {
+  if (k == kernels::KernelKind::stencil)
+    return sim::WorkloadKind::stencil;
+  if (k == kernels::KernelKind::matmul)
+    return sim::WorkloadKind::matmul;
+  return std::nullopt;
+}
+} // namespace
 
 std::string hash_hex(const std::string &s) {
   uint64_t h = 1469598103934665603ull; // FNV-1a 64
@@ -23,20 +35,35 @@ std::string hash_hex(const std::string &s) {
 std::string Point::key() const {
   std::string k;
   for (const AxisDef &d : axis_defs()) {
-    std::string text = axis_text(d, *this);
-    if (d.implied && (text == d.implied || text == "-"))
+    const std::optional<std::string> value = axis_text(d, *this);
+    if (d.implied && (!value || *value == d.implied))
       continue;
+    // An absent axis keeps the spelling "-" in the key: ids recorded by earlier sweeps stay valid.
+    std::string text = value.value_or("-");
     if (std::string(d.name) == "cache")
       text = cache_levels(*this); // the levels, not the preset's name
     k += (k.empty() ? "" : " ") + std::string(d.name) + "=" + text;
   }
+  // The fields no axis spans, where they differ from their defaults (grid points never do).
+  if (workload && workload != kernel_workload(kernel))
+    k += std::string(" workload=") + sim::to_string(*workload);
+  if (boundary != sim::Boundary::clamp)
+    k += " boundary=none";
+  if (writes)
+    k += " writes=true";
+  if (granularity != sim::Granularity::exact)
+    k += " granularity=thread";
+  if (block_x)
+    k += " block_x=" + std::to_string(*block_x);
+  if (device)
+    k += " device=" + *device;
   return k;
 }
 
 std::string cache_levels(const Point &p) {
   // Table 3.1 (stencil, 24 lines) / Table 3.2 (matmul, 32 lines), L = 4 elements
   if (p.cache == "table3")
-    return p.kernel == kernels::KernelKind::matmul ? "lines=32" : "lines=24";
+    return sim_workload(p) == sim::WorkloadKind::matmul ? "lines=32" : "lines=24";
   for (const auto &[name, levels] : cache_presets())
     if (p.cache == name)
       return levels;
@@ -45,28 +72,41 @@ std::string cache_levels(const Point &p) {
 
 std::string Point::id() const { return hash_hex(key()); }
 
-bool simulated(kernels::KernelKind k) {
-  return k == kernels::KernelKind::stencil || k == kernels::KernelKind::matmul;
+bool simulated(kernels::KernelKind k) { return kernel_workload(k).has_value(); }
+
+std::optional<sim::WorkloadKind> sim_workload(const Point &p) {
+  return p.workload ? p.workload : kernel_workload(p.kernel);
 }
 
-std::optional<sim::SimConfig> sim_config(const Point &p) {
-  if (!simulated(p.kernel))
-    return std::nullopt;
-  sim::SimConfig c;
-  sim::Workload &w = c.workload;
-  w.kind = p.kernel == kernels::KernelKind::matmul ? sim::WorkloadKind::matmul
-                                                   : sim::WorkloadKind::stencil;
+sim::Workload workload_of(const Point &p) {
+  const std::optional<sim::WorkloadKind> kind = sim_workload(p);
+  if (!kind)
+    throw UsageError("--kernel", std::string(kernels::to_string(p.kernel)) +
+                                     " is not simulated; allowed: stencil, matmul");
+  sim::Workload w;
+  w.kind = *kind;
   w.width = p.size.w;
   w.height = p.size.h;
   if (p.stencil) {
     w.stencil_w = p.stencil->w;
     w.stencil_h = p.stencil->h;
   }
-  if (p.depth)
-    w.depth = *p.depth == 0 ? w.width : *p.depth;
+  w.depth = p.depth && *p.depth > 0 ? *p.depth : w.width; // matmul's D = I_w by default
   w.elem_bytes = kernels::elem_bytes(p.type);
+  w.boundary = p.boundary;
+  w.writes = p.writes;
   sim::validate(w);
+  return w;
+}
+
+std::optional<sim::SimConfig> sim_config(const Point &p) {
+  if (!sim_workload(p))
+    return std::nullopt;
+  sim::SimConfig c;
+  c.workload = workload_of(p);
+  const sim::Workload &w = c.workload;
   c.order = p.order.value_or(remap::Order{});
+  c.granularity = p.granularity;
   const std::string spec = cache_levels(p);
   c.levels.clear();
   try {
@@ -79,12 +119,26 @@ std::optional<sim::SimConfig> sim_config(const Point &p) {
   return c;
 }
 
+sim::GpuConfig gpu_config(const Point &p) {
+  sim::GpuConfig g;
+  g.workload = workload_of(p);
+  g.order = p.order.value_or(remap::Order{});
+  g.device = sim::find_device(p.device.value_or("h100"));
+  g.block_threads = p.block_threads;
+  return g;
+}
+
 kernels::BenchConfig bench_config(const Point &p) {
+  if (p.workload && p.workload != kernel_workload(p.kernel))
+    throw UsageError("--workload", std::string(sim::to_string(*p.workload)) +
+                                       " has no CUDA kernel; allowed: stencil, matmul");
   kernels::BenchConfig c;
   c.kernel = p.kernel;
   if (p.order)
     c.order = *p.order;
   c.block_threads = p.block_threads;
+  if (p.block_x)
+    c.block_x = *p.block_x;
   c.width = p.size.w;
   c.height = p.size.h;
   if (p.stencil) {

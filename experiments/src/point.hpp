@@ -1,11 +1,13 @@
-// The one experiment point: what `cbi sweep` and `cbi reproduce` run at one position of a grid,
-// with typed fields (no "-" placeholders: an axis that does not apply to the kernel is absent).
-// The simulator and the kernels take their parts from it (sim_config, bench_config). The axes that
-// span a grid are typed too (axis.hpp).
+// The one experiment point: what `cbi simulate`, `cbi bench`, `cbi sweep` and `cbi reproduce` run,
+// with typed fields (no placeholders: a field that does not apply to the kernel is absent). The
+// commands build it from their options (point_options.hpp) or a grid (grid.hpp); the simulator and
+// the kernels take their parts from it through sim_config, gpu_config and bench_config alone. The
+// axes that span a grid are typed too (axis.hpp).
 #pragma once
 
 #include "cbi/kernels/config.hpp"
 #include "cbi/remap/order.hpp"
+#include "cbi/sim/gpu_model.hpp"
 #include "cbi/sim/simulate.hpp"
 
 #include <cstdint>
@@ -23,21 +25,33 @@ struct Extent {
 struct Point {
   int64_t index = 0; // position in the expanded (unsharded) grid
   kernels::KernelKind kernel = kernels::KernelKind::stencil;
-  Extent size{1024, 1024};       // I_w x I_h
-  std::optional<Extent> stencil; // S_w x S_h, stencil kernels only
-  std::optional<int64_t> depth;  // matmul's D, matmul kernels only; 0 = I_w
+  // The simulated workload where the kernel does not name it (stencil3d, which has no CUDA kernel);
+  // absent: the kernel's own (sim_workload).
+  std::optional<sim::WorkloadKind> workload;
+  Extent size{1024, 1024};       // I_w x I_h (N-d sizes folded, §4.1.2; stencil3d: one plane)
+  std::optional<Extent> stencil; // S_w x S_h, stencils only
+  std::optional<int64_t> depth;  // matmul's D (0 = I_w); stencil3d's planes P
   kernels::ElemType type = kernels::ElemType::float32;
-  int block_threads = 256;           // threads per block (gpu; the simulator replays one stream)
+  sim::Boundary boundary = sim::Boundary::clamp;       // simulated stencils' edges
+  bool writes = false;                                 // simulator: replay each output store too
+  sim::Granularity granularity = sim::Granularity::exact; // simulator: program order or §3.2
+  int block_threads = 256;           // threads per block (gpu; the sequential replay ignores it)
+  std::optional<int> block_x;        // stencil-2d: block width (block_threads / block_x rows)
   std::optional<remap::Order> order; // remapped kernels only (stencil, matmul)
-  std::string cache = "l1-64k";      // simulator cache: a preset or level specs joined by '/'
+  // Simulator cache: a preset or level specs joined by '/', resolved against the point's kernel and
+  // element size (a level's line defaults to 4 elements; table3 is 24 or 32 lines).
+  std::string cache = "l1-64k";
+  std::optional<std::string> device; // the simulator's GPU model on this device row (--model gpu)
   std::optional<remap::RemapMath> remap_math; // remapped kernels (gpu): how the order divides
   std::optional<remap::Order> block_order;    // block-ordered kernels (gpu): CTA k's tile
 
   // "kernel=stencil size=4096 stencil=9x9 depth=- ..." in axis order; an absent axis is spelled
-  // "-" here and in the CSV, so that equal configurations have equal keys. The cache is spelled
+  // "-" here (the CSV leaves its cell empty), so that equal configurations have equal keys. The cache is spelled
   // by its levels (cache_levels), so a preset and its spelled-out levels are one point. An axis
   // added later (AxisDef::implied) is left out of the key at its implied value or where it does
-  // not apply.
+  // not apply. Fields that no axis spans (workload, boundary, writes, granularity, block_x,
+  // device) follow as "name=value" where they differ from their defaults, so every grid point
+  // keeps the id that earlier sweeps recorded.
   std::string key() const;
   std::string id() const; // 16 hex digits: FNV-1a 64 of key()
 };
@@ -52,11 +66,24 @@ std::string cache_levels(const Point &p);
 // Kernels the simulator models: stencil and matmul.
 bool simulated(kernels::KernelKind k);
 
+// The workload the simulator replays for `p`: p.workload, else the kernel's (stencil, matmul), else
+// nothing (the simulator does not model the kernel).
+std::optional<sim::WorkloadKind> sim_workload(const Point &p);
+
+// The simulator's workload of `p` (sizes, element size, edges); UsageError naming the wrong field
+// (workload.size, ...) for a bad one, naming --kernel for a kernel the simulator does not model.
+sim::Workload workload_of(const Point &p);
+
 // The simulator's configuration of `p` (the cache preset resolved into levels), or nothing for a
 // kernel it does not model. Throws UsageError naming --cache for a bad cache.
 std::optional<sim::SimConfig> sim_config(const Point &p);
 
-// The kernels' configuration of `p`; the measurement settings keep BenchConfig's defaults.
+// The GPU model's configuration of `p` (simulate --model gpu): its workload and order on the device
+// row p.device (h100 when absent) with p.block_threads per block.
+sim::GpuConfig gpu_config(const Point &p);
+
+// The kernels' configuration of `p`; the measurement settings keep BenchConfig's defaults. A
+// workload without a CUDA kernel (stencil3d) is a UsageError naming --workload.
 kernels::BenchConfig bench_config(const Point &p);
 
 // Simulator cache presets ("l1-64k", ...) and their level specs, for help and reports.

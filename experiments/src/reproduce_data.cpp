@@ -52,7 +52,7 @@ Values load(const std::string &path, const std::string &column) {
   for (const auto &row : t.rows) {
     const double x = number(row[c]);
     const std::string &order_text = std::get<std::string>(row[order]);
-    if (!std::isfinite(x) || order_text == "-")
+    if (!std::isfinite(x) || order_text.empty()) // no order: the kernel is not remapped
       continue;
     const std::optional<int> width = column_width(remap::parse_order(order_text, "--input"));
     if (!width)

@@ -4,6 +4,8 @@
 #include "reproduce_steps.hpp"
 
 #include "cbi/cli/output.hpp"
+#include "cbi/cli/presets.hpp"
+#include "cbi/sim/presets.hpp"
 #include "grids.hpp"
 #include "reproduce_data.hpp"
 #include "thesis.hpp"
@@ -270,8 +272,15 @@ void write_report(const Options &o, const std::vector<Part> &parts, const RunRec
   md << "## 6. The simulator's side: diagrams and the analytical model (§3, §4)\n\n";
   for (const char *preset : {"fig3.1", "fig3.2a", "fig3.2b", "fig3.3", "fig4.4", "fig4.6"})
     md << image(dir, std::string("diagram-") + preset + ".png", std::string("thesis ") + preset);
-  md << "Model against simulation on Tables 3.1/3.2 (16x16, unclamped, 24 or 32 lines of 16 B, "
-        "fully associative LRU; `model.csv`):\n\n";
+  md << "Each diagram is a preset (`cbi presets` lists them in full): ";
+  for (const char *preset : {"fig3.1", "fig3.2a", "fig3.2b", "fig3.3", "fig4.4", "fig4.6"})
+    md << "`" << preset << "` = " << sim::find_preset(preset).caption << "; ";
+  md << "hit rates in thread granularity are per thread-line (each thread's distinct lines "
+        "once), not per access as ncu counts them.\n\n";
+  md << "Model against simulation on the presets `table3.1` (" +
+            cli::describe_config(sim::find_preset("table3.1").config) + ") and `table3.2` (" +
+            cli::describe_config(sim::find_preset("table3.2").config) +
+            "), one row per order (`model.csv`):\n\n";
   cli::Table model;
   model.columns = {"workload", "order", "equation", "model F", "simulated fetches"};
   for (const ModelRow &r : rec.model)

@@ -6,6 +6,7 @@
 #include "cbi/cli/command.hpp"
 #include "cbi/cli/output.hpp"
 #include "cbi/sim/model.hpp"
+#include "cbi/sim/presets.hpp"
 #include "reproduce_data.hpp"
 
 #include <cmath>
@@ -62,21 +63,14 @@ void write_relative_csv(const std::string &path, const Values &v, const std::str
   cli::write_file_atomic(path, os.str());
 }
 
-// Model (§3.3-§4.4) against simulation on the thesis's small configurations.
+// Model (§3.3-§4.4) against simulation on the presets table3.1 and table3.2 (cbi presets).
 std::vector<ModelRow> model_rows(bool tiny) {
   std::vector<ModelRow> rows;
   (void)tiny; // Tables 3.1/3.2 are already small
-  for (const bool matmul : {false, true}) {
+  for (const char *preset : {"table3.1", "table3.2"}) {
     for (const std::string order : {"linear", "column:2", "column:4", "column:8", "column:16"}) {
-      sim::SimConfig c;
-      c.workload.kind = matmul ? sim::WorkloadKind::matmul : sim::WorkloadKind::stencil;
-      c.workload.width = c.workload.height = 16;
-      c.workload.depth = 16;
-      c.workload.boundary = sim::Boundary::none; // as the thesis's diagrams
+      sim::SimConfig c = sim::find_preset(preset).config;
       c.order = remap::parse_order(order);
-      c.levels = {sim::CacheConfig{}};
-      c.levels[0].line_bytes = 16;
-      c.levels[0].capacity_lines = matmul ? 32 : 24;
       const sim::ModelReport m = sim::analyze_model(c);
       const sim::SimResult r = sim::simulate(c);
       for (const sim::LevelModel &lm : m.levels) {

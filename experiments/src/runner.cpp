@@ -27,7 +27,7 @@ std::string sim_key(const Point &p) {
   std::string k;
   for (const AxisDef &d : axis_defs())
     if (d.simulated)
-      k += std::string(d.name) + "=" + axis_text(d, p) + " ";
+      k += std::string(d.name) + "=" + axis_text(d, p).value_or("") + " ";
   return k;
 }
 
@@ -228,7 +228,7 @@ RunSummary run(const Grid &g, const RunOptions &opts) {
     std::vector<cli::Cell> row = {p.index, p.id(), backend, grid_id, grid_points,
                                   opts.shard.text()};
     for (const AxisDef &d : axis_defs())
-      row.push_back(axis_text(d, p));
+      row.push_back(axis_text(d, p).value_or("")); // empty: does not apply (JSON null)
     if (slot_of[i] >= 0) {
       const sim::SimResult &r = pool.result(static_cast<std::size_t>(slot_of[i]));
       const sim::CacheStats &l1 = r.levels[0];
@@ -256,8 +256,8 @@ RunSummary run(const Grid &g, const RunOptions &opts) {
     ++summary.measured;
     done_work += weight[i];
     bar.update(++count,
-               axis_text(axis_def("order"), p) + " b" + std::to_string(p.block_threads) + " " +
-                   axis_text(axis_def("size"), p),
+               axis_text(axis_def("order"), p).value_or(kernels::to_string(p.kernel)) + " b" +
+                   std::to_string(p.block_threads) + " " + axis_text(axis_def("size"), p).value_or(""),
                done_work);
   }
   store.close();

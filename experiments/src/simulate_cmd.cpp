@@ -1,8 +1,11 @@
 // cbi simulate: one workload, one order, one cache hierarchy -> exact per-level counts.
 #include "cbi/cli/options.hpp"
+#include "cbi/cli/presets.hpp"
 #include "cbi/cli/progress.hpp"
 #include "cbi/cli/command.hpp"
 #include "cbi/sim/gpu_model.hpp"
+
+#include "point_options.hpp"
 
 #include <iostream>
 #include <unistd.h>
@@ -13,8 +16,10 @@ Table simulation_table(const sim::SimConfig &c, const sim::SimResult &r) {
   Table t;
   t.title = "cbi simulate: " + c.workload.describe() + ", order " + remap::to_string(c.order);
   // count_unit: a sectored level counts its accesses, hits and misses in sectors, others in lines.
-  t.columns = {"level", "cache", "count_unit", "accesses", "hits", "misses", "fetches",
-               "evictions", "bytes_fetched", "hit_pct"};
+  // Thread granularity counts each thread's distinct lines once: its columns say so
+  // (thread_lines, thread_line_hit_pct), so that they are never read as ncu's per-access rates.
+  t.columns = {"level", "cache", "count_unit", accesses_column(c.granularity), "hits", "misses",
+               "fetches", "evictions", "bytes_fetched", hit_pct_column(c.granularity)};
   for (std::size_t k = 0; k < r.levels.size(); ++k) {
     const sim::CacheStats &s = r.levels[k];
     t.add_row({"L" + std::to_string(k + 1), c.levels[k].describe(),
@@ -35,12 +40,13 @@ Table gpu_table(const sim::GpuConfig &c, const sim::GpuResult &r) {
             remap::to_string(c.order) + ", block " + std::to_string(c.block_threads) + " on " +
             c.device.name;
   std::vector<Cell> row;
-  for (const auto &[name, value] : r.metrics.named()) {
+  // JSON: {"metrics": {Nsight name: number}, "predicted_ms": ..., ...}, one document, no list.
+  t.json_groups = {{"metrics", {}}};
+  t.json_single_row = true;
+  for (auto &[name, value] : gpu_metric_fields(r.metrics)) {
     t.columns.push_back(name);
-    if (name.find(".pct") != std::string::npos)
-      row.emplace_back(value);
-    else
-      row.emplace_back(static_cast<int64_t>(value));
+    t.json_groups.front().columns.push_back(name);
+    row.push_back(std::move(value));
   }
   const std::pair<const char *, double> times[] = {
       {"predicted_ms", r.time.predicted_ms}, {"replay_ms", r.time.simulated_ms},
@@ -85,14 +91,19 @@ int cmd_simulate(int argc, char **argv) {
   add_cache_options(desc);
   add_output_options(desc);
   po::variables_map vm;
-  if (!parse_args(argc, argv, desc, vm,
-                  "usage: cbi simulate [options]\n\n"
+  // --preset NAME expands to the preset's options (cbi/cli/presets.hpp).
+  if (!parse_preset_args(argc, argv, desc, vm,
+                  "usage: cbi simulate [--preset NAME] [options]\n\n"
                   "Replays every memory access of a stencil (listing 3) or matmul (listing 4) kernel "
                   "in the order a\nthread order visits the tasks, through an exact cache model, and "
-                  "prints per-level counts.\nDefaults are thesis Table 3.1: 16x16 input, 7x7 stencil, "
-                  "24 lines of 4 elements, fully\nassociative LRU.",
-                  "  cbi simulate                                   # Table 3.1, linear order\n"
-                  "  cbi simulate --order column:8                  # the thesis's column of 8\n"
+                  "prints per-level counts.\nDefaults are the preset table3.1-clamp-exact: Table "
+                  "3.1's 16x16 input, 7x7 stencil, 24 lines of\n4 elements, fully associative "
+                  "LRU, with listing 3's clamped edges and every access counted\n(hit rates per "
+                  "access, as ncu). The thesis's diagrams count each thread's distinct lines\n"
+                  "once and drop the boundary: --preset table3.1 (hit rates per thread-line).",
+                  "  cbi simulate                                   # table3.1-clamp-exact, linear\n"
+                  "  cbi simulate --order column:8                  # 316 -> 96 misses\n"
+                  "  cbi simulate --preset table3.1 --order column:4 # the thesis's figure 4.4\n"
                   "  cbi simulate --size 1024x1024 --stencil 9x9 --line-bytes 128 --cache-bytes 32KiB --ways 8\n"
                   "  cbi simulate --size 1024 --stencil 9x9 --level size=32KiB,line=128,ways=8 \\\n"
                   "               --level size=4MiB,line=128,ways=16 --format json\n"
@@ -104,24 +115,21 @@ int cmd_simulate(int argc, char **argv) {
   const std::string model = vm.count("model") ? vm["model"].as<std::string>() : "sequential";
   if (model != "sequential" && model != "gpu")
     throw UsageError("--model", "unknown model '" + model + "'; allowed: sequential, gpu");
+  if (model != "gpu")
+    for (const char *gpu_only : {"device", "block", "sample-sms"})
+      if (vm.count(gpu_only))
+        throw UsageError(std::string("--") + gpu_only, "applies to --model gpu only");
+  // The options become one point; the simulator takes its configuration from the point alone.
+  const sweep::Point point = sweep::simulate_point(vm, model == "gpu");
   if (model == "gpu") {
-    sim::GpuConfig g;
-    const sim::SimConfig base = sim_config_from(vm);
-    g.workload = base.workload;
-    g.order = base.order;
-    g.device = sim::find_device(vm.count("device") ? vm["device"].as<std::string>() : "h100");
-    g.block_threads =
-        vm.count("block") ? parse_positive(vm["block"].as<std::string>(), "--block", 1 << 20) : 256;
+    sim::GpuConfig g = sweep::gpu_config(point);
     if (vm.count("sample-sms"))
       g.sample_sms = parse_positive(vm["sample-sms"].as<std::string>(), "--sample-sms", 1 << 20);
     const sim::GpuResult r = sim::simulate_gpu(g);
     emit(vm, gpu_table(g, r));
     return 0;
   }
-  for (const char *gpu_only : {"device", "block", "sample-sms"})
-    if (vm.count(gpu_only))
-      throw UsageError(std::string("--") + gpu_only, "applies to --model gpu only");
-  const sim::SimConfig c = sim_config_from(vm);
+  const sim::SimConfig c = *sweep::sim_config(point);
   const bool progress = (vm.count("progress") && vm["progress"].as<bool>()) ||
                         (isatty(2) && c.workload.accesses() > (int64_t{1} << 30));
   const sim::SimResult r = sim::simulate(c, progress ? thread_counter() : sim::Progress());

@@ -34,16 +34,28 @@ cli::Cell typed_cell(const std::string &s) {
   return s;
 }
 
+// Earlier versions wrote "-" for an axis that does not apply; today's cell is empty.
+std::vector<std::vector<std::string>> without_old_placeholders(
+    std::vector<std::vector<std::string>> records) {
+  const std::size_t end = kFirstAxis + axis_defs().size();
+  for (std::size_t r = 1; r < records.size(); ++r)
+    for (std::size_t c = kFirstAxis; c < end && c < records[r].size(); ++c)
+      if (records[r][c] == kOldAbsentCell)
+        records[r][c].clear();
+  return records;
+}
+
 // The records of a sweep CSV in today's schema. A header that lacks only axes with an implied value
 // (added after the file was written) is upgraded: each such cell gets the value its point implies
-// ("-" where the axis does not apply to the row's kernel). Nothing for any other header.
+// (empty where the axis does not apply to the row's kernel); the "-" cells of earlier versions
+// become empty. Nothing for any other header.
 std::optional<std::vector<std::vector<std::string>>>
 in_current_schema(std::vector<std::vector<std::string>> records) {
   if (records.empty())
     return std::nullopt;
   const std::vector<std::string> &header = records[0];
   if (header == columns())
-    return records;
+    return without_old_placeholders(std::move(records));
   std::vector<int> from; // per current column: its index in the file, or -1
   for (const std::string &c : columns()) {
     const auto it = std::find(header.begin(), header.end(), c);
@@ -76,11 +88,11 @@ in_current_schema(std::vector<std::vector<std::string>> records) {
       Point p;
       p.kernel = kernels::parse_kernel(cells[static_cast<std::size_t>(kernel)], "--input");
       d.apply(d.parse(d.implied, "--input"), p);
-      row.push_back(axis_text(d, p));
+      row.push_back(axis_text(d, p).value_or(""));
     }
     out.push_back(std::move(row));
   }
-  return out;
+  return without_old_placeholders(std::move(out));
 }
 
 std::string row_text(const std::vector<cli::Cell> &row) {
@@ -230,8 +242,8 @@ CsvStore::CsvStore(const std::string &path, bool resume, const Identity &who)
                                      "' is not a cbi sweep CSV of this version "
                                      "(its header differs); allowed: a CSV this command wrote");
   const auto &records = *upgraded;
-  if (raw[0] != columns())
-    m_upgraded = records; // written in today's schema when the stream opens
+  if (raw != records)
+    m_upgraded = records; // rewritten in today's schema (and cells) when the stream opens
   for (std::size_t i = 1; i < records.size(); ++i) {
     const std::vector<std::string> &cells = records[i];
     if (cells.size() != columns().size())
@@ -258,7 +270,7 @@ void CsvStore::open() {
     return;
   }
   if (m_continuing && !m_upgraded.empty()) {
-    std::string text; // an earlier schema's rows, rewritten with the columns added since
+    std::string text; // an earlier version's rows, rewritten in today's columns and cells
     for (const auto &record : m_upgraded)
       text += cli::csv_line(record);
     cli::write_file_atomic(m_path, text);

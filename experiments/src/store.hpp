@@ -18,7 +18,8 @@ const std::vector<std::string> &columns();
 std::size_t column_index(const std::string &name); // columns().size() when absent
 
 // Reads a sweep CSV (ours: header must equal columns()). Cells that parse as numbers become
-// numbers; the axis columns stay text. A trailing partial line (an interrupted write) is ignored,
+// numbers; the axis columns stay text, empty where the axis does not apply (also where earlier
+// versions wrote "-"). A trailing partial line (an interrupted write) is ignored,
 // and so is a damaged line. Throws UsageError naming --input.
 cli::Table read_csv(const std::string &path);
 
@@ -53,7 +54,7 @@ private:
   bool m_to_stdout, m_continuing = false;
   std::size_t m_complete_bytes = 0;
   std::set<std::string> m_done;
-  std::vector<std::vector<std::string>> m_upgraded; // an earlier schema's file, upgraded
+  std::vector<std::vector<std::string>> m_upgraded; // an earlier version's file, upgraded
   std::ofstream m_file;
 };
 

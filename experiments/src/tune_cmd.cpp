@@ -78,14 +78,28 @@ int cmd_tune(int argc, char **argv) {
   Table t;
   t.title = "cbi tune: " + base.workload.describe() + ", block " +
             std::to_string(base.block_threads) + " on " + base.device.name;
-  t.columns = {"rank", "order", "predicted_ms", "bound", "l1tex__t_sector_hit_rate.pct",
-               "lts__t_sectors_srcunit_tex_op_read.sum", "dram__bytes_read.sum"};
+  // Three of the Nsight-named counts (the L1 hit rate, L2->L1 and DRAM traffic), enough to see why
+  // an order wins and narrow enough for a terminal; cbi simulate --model gpu prints all eight.
+  // JSON: {"ranking": [{"rank", "order", "predicted_ms", "bound", "metrics": {...}}, ...]}.
+  const std::vector<std::string> shown = {"l1tex__t_sector_hit_rate.pct",
+                                          "lts__t_sectors_srcunit_tex_op_read.sum",
+                                          "dram__bytes_read.sum"};
+  t.columns = {"rank", "order", "predicted_ms", "bound"};
+  t.columns.insert(t.columns.end(), shown.begin(), shown.end());
+  t.json_rows = "ranking";
+  t.json_groups = {{"metrics", shown}};
   for (std::size_t k = 0; k < rank.size(); ++k) {
     const sim::GpuResult &r = results[rank[k]];
-    t.add_row({static_cast<int64_t>(k + 1), remap::to_string(configs[rank[k]].order),
-               r.time.predicted_ms, r.time.bound, r.metrics.l1_hit_pct(),
-               r.metrics.l2_read_sectors, r.metrics.dram_read_bytes});
+    std::vector<Cell> row = {static_cast<int64_t>(k + 1), remap::to_string(configs[rank[k]].order),
+                             r.time.predicted_ms, r.time.bound};
+    for (auto &[name, value] : gpu_metric_fields(r.metrics))
+      if (std::find(shown.begin(), shown.end(), name) != shown.end())
+        row.push_back(std::move(value));
+    t.add_row(std::move(row));
   }
+  t.config = workload_fields(base.workload);
+  t.config.push_back({"device", base.device.name});
+  t.config.push_back({"block", int64_t{base.block_threads}});
   const sim::GpuResult &best = results[rank[0]];
   t.meta = {{"device", base.device.description},
             {"winner", remap::to_string(configs[rank[0]].order)}};

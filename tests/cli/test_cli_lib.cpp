@@ -168,6 +168,50 @@ TEST(CliPrinters, JsonIsTypedAndEscaped) {
   EXPECT_EQ(j["notes"][0], "a note");
 }
 
+// The JSON printer's shaping: grouped columns nest under their group in each row, the list of
+// rows takes the table's key, and a single-row result becomes the document's own keys. The other
+// printers keep every column flat.
+TEST(CliPrinters, JsonGroupsAndRowKeyShapeTheDocument) {
+  cbi::cli::Table t;
+  t.title = "shaped";
+  t.columns = {"order", "hits.sum", "hit_rate.pct", "predicted_ms"};
+  t.add_row({std::string("column:32"), int64_t{7}, 87.5, 0.33});
+  t.add_row({std::string("linear"), int64_t{3}, 43.75, 0.5});
+  t.json_groups = {{"metrics", {"hits.sum", "hit_rate.pct"}}};
+  t.json_rows = "ranking";
+  std::ostringstream os;
+  cbi::cli::print_json(os, t);
+  const nlohmann::json j = nlohmann::json::parse(os.str());
+  EXPECT_FALSE(j.contains("rows")) << j;
+  ASSERT_EQ(j.at("ranking").size(), 2u);
+  const nlohmann::json &first = j["ranking"][0];
+  EXPECT_EQ(first.at("order"), "column:32");
+  EXPECT_EQ(first.at("metrics").at("hits.sum"), 7);
+  EXPECT_TRUE(first["metrics"]["hit_rate.pct"].is_number_float());
+  EXPECT_EQ(first.at("predicted_ms"), 0.33);
+  EXPECT_FALSE(first.contains("hits.sum")) << "grouped columns are not repeated flat";
+  EXPECT_EQ(j["ranking"][1]["metrics"]["hit_rate.pct"], 43.75);
+
+  std::ostringstream csv;
+  cbi::cli::print_csv(csv, t);
+  EXPECT_EQ(csv.str().rfind("order,hits.sum,hit_rate.pct,predicted_ms\n", 0), 0u) << csv.str();
+
+  t.rows.pop_back();
+  t.json_single_row = true;
+  std::ostringstream one;
+  cbi::cli::print_json(one, t);
+  const nlohmann::json s = nlohmann::json::parse(one.str());
+  EXPECT_FALSE(s.contains("ranking"));
+  EXPECT_EQ(s.at("metrics").at("hits.sum"), 7);
+  EXPECT_EQ(s.at("predicted_ms"), 0.33);
+  EXPECT_EQ(s.at("title"), "shaped");
+  EXPECT_TRUE(s.at("meta").is_object());
+
+  t.add_row({std::string("linear"), int64_t{3}, 43.75, 0.5}); // two rows cannot be one record
+  std::ostringstream bad;
+  EXPECT_THROW(cbi::cli::print_json(bad, t), std::logic_error);
+}
+
 TEST(CliPrinters, MarkdownPipeTable) {
   cbi::cli::Table t;
   t.columns = {"order", "b32"};

@@ -2,9 +2,13 @@
 // are absent (not placeholder strings), point keys are stable, and the point's simulator and
 // kernel configurations carry its values.
 #include "grids.hpp"
+#include "point_options.hpp"
 #include "sweep.hpp"
 
 #include <gtest/gtest.h>
+
+#include <sstream>
+#include <tuple>
 
 namespace {
 
@@ -151,6 +155,193 @@ TEST(Point, EveryThesisGridPointIsARunnableKernelConfiguration) {
   // The last axis varies fastest: point 1 is the second order (column:4) at the first block.
   const Point p = expand(thesis_grid("fig5.1a")).at(1);
   EXPECT_EQ(bench_config(p).describe(), "stencil 9x9 on 4096x4096 float, order column:4, block 32");
+}
+
+// Parses a command line against simulate's (or bench's) option groups, as the commands do.
+struct Args {
+  cli::po::variables_map vm;
+  explicit Args(const std::string &line, bool bench = false) {
+    cli::po::options_description desc;
+    if (bench) {
+      desc.add_options()("kernel", cli::list_value(), "")("order", cli::list_value(), "")(
+          "block-order", cli::list_value(), "")("remap-math", cli::list_value(), "")(
+          "type", cli::list_value(), "")("block", cli::po::value<std::string>(), "")(
+          "size", cli::po::value<std::string>(), "")("stencil", cli::po::value<std::string>(), "")(
+          "depth", cli::po::value<std::string>(), "")("metrics", cli::po::bool_switch(), "")(
+          "cold", cli::po::bool_switch(), "")("no-check", cli::po::bool_switch(), "")(
+          "no-time", cli::po::bool_switch(), "")("min-samples", cli::po::value<std::string>(), "")(
+          "max-noise", cli::po::value<std::string>(), "")(
+          "max-seconds", cli::po::value<std::string>(), "")("seed",
+                                                            cli::po::value<std::string>(), "");
+    } else {
+      cli::add_workload_options(desc);
+      cli::add_order_options(desc);
+      cli::add_cache_options(desc);
+      desc.add_options()("device", cli::po::value<std::string>(), "")(
+          "block", cli::po::value<std::string>(), "");
+    }
+    std::vector<std::string> words = {"cbi"};
+    std::istringstream in(line);
+    for (std::string w; in >> w;)
+      words.push_back(w);
+    std::vector<char *> argv;
+    for (std::string &w : words)
+      argv.push_back(w.data());
+    cli::parse_args(static_cast<int>(argv.size()), argv.data(), desc, vm, "", "");
+  }
+};
+
+void expect_same(const sim::SimConfig &a, const sim::SimConfig &b, const std::string &what) {
+  EXPECT_EQ(cli::sim_config_fields(a), cli::sim_config_fields(b)) << what;
+  EXPECT_EQ(a.workload.kind, b.workload.kind) << what;
+  ASSERT_EQ(a.levels.size(), b.levels.size()) << what;
+  for (std::size_t k = 0; k < a.levels.size(); ++k) {
+    const sim::CacheConfig &x = a.levels[k], &y = b.levels[k];
+    EXPECT_EQ(std::tie(x.line_bytes, x.capacity_lines, x.ways, x.sector_bytes, x.seed),
+              std::tie(y.line_bytes, y.capacity_lines, y.ways, y.sector_bytes, y.seed))
+        << what << " L" << k + 1;
+    EXPECT_EQ(x.policy, y.policy) << what;
+  }
+}
+
+// Every option `cbi simulate` takes reaches the simulator through the point: the configuration
+// taken from the point equals the one the option groups build directly.
+TEST(PointOptions, SimulatePointCarriesEveryOption) {
+  for (const std::string line :
+       {"", "--order column:8", "--workload matmul --size 32x16 --depth 8 --order tile:4x2",
+        "--workload matmul --size 24 --elem-bytes 8 --lines 64",
+        "--workload stencil3d --size 8x6x5 --stencil 3x3 --order column:4",
+        "--workload stencil3d --size 7", "--size 16x4x3 --stencil 5x3",
+        "--elem-bytes 2 --boundary none --writes --granularity thread",
+        "--line-bytes 64 --cache-bytes 4KiB --ways 4 --policy fifo --sector-bytes 32",
+        "--policy random --seed 7 --lines 12",
+        "--size 64 --level size=2KiB,line=64,ways=2,sector=16 --level lines=256,line=128,"
+        "policy=volta,seed=3"}) {
+    const Args a(line);
+    const Point p = simulate_point(a.vm, false);
+    const std::optional<sim::SimConfig> from_point = sim_config(p);
+    ASSERT_TRUE(from_point) << line;
+    expect_same(*from_point, cli::sim_config_from(a.vm), line);
+    EXPECT_FALSE(p.device) << "the sequential model";
+  }
+}
+
+TEST(PointOptions, SimulatePointFieldsAreTypedAndAbsentWhereTheyDoNotApply) {
+  const Point m = simulate_point(Args("--workload matmul --size 32 --depth 8").vm, false);
+  EXPECT_EQ(m.kernel, kernels::KernelKind::matmul);
+  EXPECT_FALSE(m.workload) << "matmul is the kernel's own workload";
+  EXPECT_FALSE(m.stencil);
+  EXPECT_EQ(m.depth, std::optional<int64_t>(8));
+  const Point s3 = simulate_point(Args("--workload stencil3d --size 8x6x5").vm, false);
+  EXPECT_EQ(s3.workload, std::optional<sim::WorkloadKind>(sim::WorkloadKind::stencil3d));
+  EXPECT_EQ(s3.size, (Extent{8, 6}));
+  EXPECT_EQ(s3.depth, std::optional<int64_t>(5)) << "the planes";
+  EXPECT_NE(s3.key().find(" workload=stencil3d"), std::string::npos) << s3.key();
+  EXPECT_THROW(bench_config(s3), UsageError) << "stencil3d has no CUDA kernel";
+  const Point d = simulate_point(Args("--elem-bytes 8 --boundary none --writes").vm, false);
+  EXPECT_EQ(d.type, kernels::ElemType::float64);
+  EXPECT_EQ(d.boundary, sim::Boundary::none);
+  EXPECT_TRUE(d.writes);
+  EXPECT_FALSE(d.depth) << "a 2-D stencil has no depth";
+  // Fields no axis spans enter the key only off their defaults, so grid ids stay as recorded.
+  const Point plain = simulate_point(Args("").vm, false);
+  EXPECT_EQ(plain.key().find("boundary"), std::string::npos) << plain.key();
+  EXPECT_NE(d.key().find(" boundary=none writes=true"), std::string::npos) << d.key();
+  EXPECT_NE(d.id(), plain.id());
+}
+
+TEST(PointOptions, GpuModelTakesDeviceAndBlockFromThePoint) {
+  const Args a("--workload matmul --size 64 --order column:32 --device v100 --block 128");
+  const Point p = simulate_point(a.vm, true);
+  EXPECT_EQ(p.device, std::optional<std::string>("v100"));
+  const sim::GpuConfig g = gpu_config(p);
+  EXPECT_EQ(g.device.name, "v100");
+  EXPECT_EQ(g.block_threads, 128);
+  EXPECT_EQ(remap::to_string(g.order), "column:32");
+  EXPECT_EQ(cli::workload_fields(g.workload), cli::workload_fields(cli::workload_from(a.vm)));
+  EXPECT_EQ(gpu_config(simulate_point(Args("").vm, true)).device.name, "h100");
+  try {
+    simulate_point(Args("--device nosuch").vm, true);
+    ADD_FAILURE() << "an unknown device was accepted";
+  } catch (const UsageError &e) {
+    EXPECT_EQ(e.option(), "--device");
+  }
+}
+
+TEST(PointOptions, LevelSpecReadsBackAsTheSameLevel) {
+  sim::Workload w;
+  for (int64_t line : {16, 64, 128})
+    for (int64_t ways : {0, 1, 4})
+      for (int64_t sector : {0, 16})
+        for (sim::Policy policy : {sim::Policy::lru, sim::Policy::fifo, sim::Policy::volta})
+          for (uint64_t seed : {1u, 9u}) {
+            sim::CacheConfig c;
+            c.line_bytes = line;
+            c.capacity_lines = 64;
+            c.ways = ways;
+            c.sector_bytes = sector;
+            c.policy = policy;
+            c.seed = seed;
+            const std::string spec = cli::level_spec(c);
+            const sim::CacheConfig r = cli::parse_level(spec, w);
+            EXPECT_EQ(std::tie(r.line_bytes, r.capacity_lines, r.ways, r.sector_bytes, r.seed),
+                      std::tie(c.line_bytes, c.capacity_lines, c.ways, c.sector_bytes, c.seed))
+                << spec;
+            EXPECT_EQ(r.policy, c.policy) << spec;
+          }
+}
+
+// bench's options become one point per combination; the kernels' configuration comes from it.
+TEST(PointOptions, BenchPointsCrossTheListsWhereTheyApply) {
+  const Args a("--kernel stencil,matmul,stencil-2d --order linear,column:32 --type float,double "
+               "--block 16x8 --size 512 --stencil 5x5",
+               true);
+  const BenchPoints b = bench_points(a.vm);
+  // stencil and matmul: 2 orders x 2 types; stencil-2d: 2 types.
+  ASSERT_EQ(b.points.size(), 10u);
+  for (const Point &p : b.points) {
+    const kernels::BenchConfig c = bench_config(p);
+    EXPECT_EQ(c.width, 512);
+    EXPECT_EQ(p.order.has_value(), kernels::is_remapped(p.kernel)) << p.key();
+    EXPECT_EQ(p.remap_math.has_value(), kernels::is_remapped(p.kernel)) << p.key();
+    EXPECT_EQ(p.depth.has_value(), !kernels::is_stencil(p.kernel)) << p.key();
+    if (p.kernel == kernels::KernelKind::stencil_2d) {
+      EXPECT_EQ(c.block_x, 16);
+      EXPECT_EQ(c.block_threads, 128);
+    }
+    if (p.kernel == kernels::KernelKind::stencil) {
+      EXPECT_EQ(c.block_threads, 128) << "WxH gives 1-D kernels W*H threads";
+    }
+    if (p.kernel == kernels::KernelKind::matmul) {
+      EXPECT_FALSE(p.stencil);
+    } else {
+      EXPECT_EQ(c.stencil_w, 5);
+    }
+  }
+  // An order no listed kernel takes stays on the point, and validate refuses it.
+  const BenchPoints wrong = [] {
+    try {
+      return bench_points(Args("--kernel cublas --order column:4", true).vm);
+    } catch (const UsageError &e) {
+      EXPECT_EQ(e.option(), "kernel.order");
+      return BenchPoints{};
+    }
+  }();
+  EXPECT_TRUE(wrong.points.empty());
+  // A type a listed kernel lacks is skipped with a note.
+  const BenchPoints half = bench_points(Args("--kernel sgemm-tiled,matmul --type half", true).vm);
+  ASSERT_EQ(half.points.size(), 1u);
+  EXPECT_EQ(half.points[0].kernel, kernels::KernelKind::matmul);
+  ASSERT_EQ(half.notes.size(), 1u);
+  // The measurement settings stay off the point and are applied to its configuration.
+  const Args m("--min-samples 5 --max-noise 0.1 --cold --no-check --seed 3", true);
+  const kernels::BenchConfig c =
+      with_measurement(bench_config(bench_points(m.vm).points.at(0)), measurement_from(m.vm));
+  EXPECT_EQ(c.min_samples, 5);
+  EXPECT_EQ(c.max_noise, 0.1);
+  EXPECT_TRUE(c.cold);
+  EXPECT_FALSE(c.check);
+  EXPECT_EQ(c.seed, 3u);
 }
 
 } // namespace

@@ -144,7 +144,9 @@ TEST(Sweep, CsvRowsMatchSimulate) {
     EXPECT_EQ(c.at(i, "point"), std::to_string(i));
     ids.insert(c.at(i, "point_id"));
     EXPECT_EQ(c.at(i, "backend"), "sim");
-    EXPECT_EQ(c.at(i, "depth"), "-"); // does not apply to stencils
+    EXPECT_EQ(c.at(i, "depth"), ""); // does not apply to stencils: an empty cell
+    EXPECT_EQ(c.at(i, "block_order"), "");
+    EXPECT_EQ(c.at(i, "remap_math"), "fast"); // applies: stencil is remapped
     EXPECT_EQ(c.at(i, "sim_l1_accesses"), std::to_string(64 * 64 * 9));
     EXPECT_EQ(c.at(i, "gpu_time_ms"), "");
     // The simulator ignores the block size: the same order gives the same counts in every block.
@@ -282,16 +284,54 @@ TEST(Sweep, ResumeAfterInterruptedWrite) {
   EXPECT_NE(again.err.find("0 points measured, 6 already"), std::string::npos) << again.err;
 }
 
+// The CSVs of earlier versions (docs/results/ holds some) wrote "-" for an axis that does not apply.
+// --resume and merge read them as empty cells; --resume rewrites them in today's spelling.
+TEST(Sweep, OldCsvsWithDashCellsResumeAndMerge) {
+  TempDir dir;
+  ASSERT_EQ(cbi("sweep " + kSmall + " --output " + (dir / "new.csv")).exit_code, 0);
+  const std::string today = slurp(dir / "new.csv");
+  const Csv now = parse_csv(today);
+  // The same rows as an earlier version wrote them: "-" in the empty axis cells.
+  std::string old = split(today, '\n')[0] + "\n";
+  int dashes = 0;
+  for (const auto &row : now.rows) {
+    std::string line;
+    for (std::size_t c = 0; c < row.size(); ++c) {
+      const bool axis = c >= now.col("kernel") && c <= now.col("block_order");
+      const std::string cell = axis && row[c].empty() ? "-" : row[c];
+      dashes += cell == "-";
+      ASSERT_EQ(cell.find_first_of(",\""), std::string::npos) << cell;
+      line += (c ? "," : "") + cell;
+    }
+    old += line + "\n";
+  }
+  ASSERT_EQ(dashes, 12) << "depth and block_order of 6 stencil rows";
+  std::ofstream(dir / "old.csv") << old;
+  std::ofstream(dir / "old2.csv") << old;
+
+  const CliRun merged = cbi("sweep merge " + (dir / "old.csv"));
+  ASSERT_EQ(merged.exit_code, 0) << merged.err;
+  EXPECT_EQ(timeless(parse_csv(merged.out)), timeless(now));
+
+  const CliRun resumed = cbi("sweep " + kSmall + " --resume --output " + (dir / "old2.csv"));
+  ASSERT_EQ(resumed.exit_code, 0) << resumed.err;
+  EXPECT_NE(resumed.err.find("0 points measured, 6 already"), std::string::npos) << resumed.err;
+  EXPECT_EQ(slurp(dir / "old2.csv"), today) << "rewritten with empty cells, rows unchanged";
+}
+
 TEST(Sweep, JsonCarriesMetaAndRows) {
   TempDir dir;
-  const CliRun r = cbi("sweep --grid table3.1 --output " + (dir / "t.csv") + " --json " +
+  const CliRun r = cbi("sweep --grid table3.1-clamp-exact --output " + (dir / "t.csv") + " --json " +
                        (dir / "t.json"));
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const std::string json = slurp(dir / "t.json");
-  for (const char *key : {"\"grid\": \"table3.1\"", "\"device\": \"none (simulator)\"",
+  for (const char *key : {"\"grid\": \"table3.1-clamp-exact\"", "\"device\": \"none (simulator)\"",
                           "\"command\":", "\"date\":", "\"sim_l1_misses\":"})
     EXPECT_NE(json.find(key), std::string::npos) << key;
-  EXPECT_EQ(parse_csv(slurp(dir / "t.csv")).rows.size(), 6u);
+  EXPECT_EQ(parse_csv(slurp(dir / "t.csv")).rows.size(), 3u); // linear, column:4, column:8
+  // An axis that does not apply is null, not a placeholder string.
+  EXPECT_NE(json.find("\"depth\": null"), std::string::npos) << json;
+  EXPECT_EQ(json.find("\"-\""), std::string::npos) << json;
 }
 
 TEST(Sweep, BadValuesExit2WithoutOutput) {
@@ -482,6 +522,21 @@ TEST(Reproduce, RebuildsTheCommittedH100ReportWithoutADevice) {
             std::string::npos)
       << md;
   EXPECT_EQ(md.find("the thesis's sizes and blocks"), std::string::npos);
+  // §6 reads the preset table: table3.1 is the thesis's diagram configuration (no boundary, per
+  // thread-line), spelled out in full, and its simulated fetches are those of `cbi simulate
+  // --preset table3.1` (462 linear, 264 column:4, 596 column:8).
+  EXPECT_NE(md.find("the presets `table3.1` (stencil 7x7 on 16x16 float, no boundary; L1 384 B "
+                    "fully associative lru, 16 B lines (24 lines); thread granularity"),
+            std::string::npos)
+      << md;
+  for (const char *row : {"| stencil 7x7 on 16x16 float, no boundary | linear | §3.3.1 (bound) | "
+                          "672.0 | 462 |",
+                          "| stencil 7x7 on 16x16 float, no boundary | column:4 | eq. 4.8 (bound) "
+                          "| 276.0 | 264 |",
+                          "| stencil 7x7 on 16x16 float, no boundary | column:8 | eq. 4.8 (bound) "
+                          "| 184.0 | 596 |"})
+    EXPECT_NE(md.find(row), std::string::npos) << row;
+  EXPECT_EQ(md.find("Tables 3.1/3.2 (16x16, unclamped"), std::string::npos);
 }
 
 } // namespace

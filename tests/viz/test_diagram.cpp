@@ -2,7 +2,7 @@
 // stats; the miss-coloured cells of the image number exactly the misses that sim::simulate counts
 // (thread granularity, no binning); binning keeps every miss; the stats strip matches a reviewed
 // golden file; bad options exit 2 and leave no file.
-#include "cbi/viz/presets.hpp"
+#include "cbi/cli/presets.hpp"
 #include "cli_run.hpp"
 #include "diagram_options.hpp"
 
@@ -92,30 +92,38 @@ INSTANTIATE_TEST_SUITE_P(Presets, PresetTest,
                            return n;
                          });
 
-// The presets are exactly the figures issue 3 names, so the suite above renders every one.
-TEST(Diagram, PresetsAreTheIssuesFigures) {
+// The preset table holds Tables 3.1/3.2, the kernel's variant of 3.1 and the figures issue 3
+// names; the suite above renders every figure.
+TEST(Diagram, PresetsAreTheTablesAndTheIssuesFigures) {
+  using sim::find_preset;
   std::vector<std::string> names;
-  for (const Preset &p : presets())
+  for (const sim::Preset &p : sim::presets())
     names.push_back(p.name);
-  EXPECT_EQ(names, (std::vector<std::string>{"fig3.1", "fig3.2a", "fig3.2b", "fig3.3", "fig4.4",
+  EXPECT_EQ(names, (std::vector<std::string>{"table3.1", "table3.1-clamp-exact", "table3.2",
+                                             "fig3.1", "fig3.2a", "fig3.2b", "fig3.3", "fig4.4",
                                              "fig4.6", "tiling4"}));
-  EXPECT_EQ(find_preset("fig4.4").args.back(), "column:4");
+  EXPECT_EQ(remap::to_string(find_preset("fig4.4").orders.back()), "column:4");
   // The caption titles a preset only as the thesis draws it.
   EXPECT_EQ(parse_diagram_args(preset_args("fig4.4")).style.title, find_preset("fig4.4").caption);
   EXPECT_EQ(parse_diagram_args(preset_args("fig4.4", {"--lines", "48"})).style.title, "");
   EXPECT_EQ(parse_diagram_args(preset_args("fig4.4", {"--order", "linear"})).style.title, "");
   EXPECT_EQ(parse_diagram_args(preset_args("fig4.4", {"--cache-bytes", "1KiB"})).style.title, "");
+  EXPECT_EQ(parse_diagram_args(preset_args("table3.1")).style.title,
+            find_preset("table3.1").caption);
   EXPECT_THROW(find_preset("fig9"), UsageError);
 }
 
-// Golden: the stats strip of every preset, reviewed (tests/viz/golden/stats.txt).
+// Golden: the stats strip of every preset and each of its orders, reviewed
+// (tests/viz/golden/stats.txt).
 TEST(Diagram, StatsStripMatchesGolden) {
   std::string text;
-  for (const Preset &p : presets()) {
+  for (const sim::Preset &p : sim::presets()) {
     const auto grids = build_panels(parse_diagram_args(preset_args(p.name)), false);
-    text += p.name + "\n";
-    for (const std::string &line : stats_lines(grids[0]))
-      text += "  " + line + "\n";
+    for (const Grid &g : grids) {
+      text += p.name + " " + remap::to_string(g.sim.order) + "\n";
+      for (const std::string &line : stats_lines(g))
+        text += "  " + line + "\n";
+    }
   }
   // Every access (what ncu counts): the same flags, another quantity with another name.
   const auto exact =
@@ -124,6 +132,79 @@ TEST(Diagram, StatsStripMatchesGolden) {
   for (const std::string &line : stats_lines(exact[0]))
     text += "  " + line + "\n";
   EXPECT_EQ(text, slurp(std::string(CBI_SOURCE_DIR) + "/tests/viz/golden/stats.txt"));
+}
+
+// One name, one configuration: the diagram's data path, `cbi simulate --preset` and (for the
+// presets that sweep points express) `cbi sweep --grid` count the same misses for every order of
+// every preset, and the diagram's configuration is the table's row.
+TEST(Diagram, PresetCountsAgreeAcrossCommands) {
+  auto csv_column = [](const std::string &csv, const std::string &name, int row) {
+    std::istringstream in(csv);
+    std::string header, line;
+    std::getline(in, header);
+    for (int r = 0; r <= row; ++r)
+      std::getline(in, line);
+    // Split on commas outside quotes.
+    auto split = [](const std::string &s) {
+      std::vector<std::string> out(1);
+      bool quoted = false;
+      for (char ch : s) {
+        if (ch == '"')
+          quoted = !quoted;
+        else if (ch == ',' && !quoted)
+          out.emplace_back();
+        else
+          out.back() += ch;
+      }
+      return out;
+    };
+    const std::vector<std::string> h = split(header), v = split(line);
+    for (std::size_t i = 0; i < h.size() && i < v.size(); ++i)
+      if (h[i] == name)
+        return v[i];
+    return std::string("<no column " + name + ">");
+  };
+  for (const sim::Preset &p : sim::presets()) {
+    SCOPED_TRACE(p.name);
+    const viz_app::DiagramRequest req = parse_diagram_args(preset_args(p.name));
+    ASSERT_EQ(req.panels.size(), p.orders.size());
+    const auto grids = build_panels(req, false);
+    for (std::size_t k = 0; k < p.orders.size(); ++k) {
+      const sim::SimConfig &c = req.panels[k].sim;
+      const std::string order = remap::to_string(p.orders[k]);
+      SCOPED_TRACE(order);
+      EXPECT_EQ(c.workload.describe(), p.config.workload.describe());
+      EXPECT_EQ(c.granularity, p.config.granularity);
+      ASSERT_EQ(c.levels.size(), p.config.levels.size());
+      EXPECT_EQ(cli::level_spec(c.levels[0]), cli::level_spec(p.config.levels[0]));
+      EXPECT_EQ(remap::to_string(c.order), order);
+      const int64_t misses = grids[k].result.levels[0].misses;
+      const test::CliRun r =
+          cbi_run("simulate --preset " + p.name + " --order " + order + " --format csv");
+      ASSERT_EQ(r.exit_code, 0) << r.err;
+      EXPECT_EQ(csv_column(r.out, "misses", 0), std::to_string(misses));
+      EXPECT_EQ(csv_column(r.out, "granularity", 0),
+                p.config.granularity == sim::Granularity::thread ? "thread" : "exact");
+      EXPECT_EQ(csv_column(r.out, "boundary", 0),
+                p.config.workload.boundary == sim::Boundary::none ? "none" : "clamp");
+    }
+    const test::CliRun s = cbi_run("sweep --grid " + p.name + " --backend sim --output -");
+    const bool sweepable = p.config.granularity == sim::Granularity::exact &&
+                           (p.config.workload.kind != sim::WorkloadKind::stencil ||
+                            p.config.workload.boundary == sim::Boundary::clamp);
+    if (!sweepable) {
+      // Sweep points cannot carry this configuration: refused, naming --grid, not run otherwise.
+      EXPECT_EQ(s.exit_code, 2);
+      EXPECT_NE(s.err.find("--grid"), std::string::npos) << s.err;
+      EXPECT_EQ(s.out, "");
+      continue;
+    }
+    ASSERT_EQ(s.exit_code, 0) << s.err;
+    for (std::size_t k = 0; k < p.orders.size(); ++k)
+      EXPECT_EQ(csv_column(s.out, "sim_l1_misses", static_cast<int>(k)),
+                std::to_string(grids[k].result.levels[0].misses))
+          << remap::to_string(p.orders[k]);
+  }
 }
 
 TEST(Diagram, LevelsColourTheServingLevel) {

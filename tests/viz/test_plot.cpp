@@ -49,6 +49,113 @@ TEST(Csv, LeadingNumbers) {
   EXPECT_FALSE(leading_number("", v));
   EXPECT_FALSE(leading_number("linear", v));
   EXPECT_FALSE(leading_number("nan", v));
+  // Orders go through remap's parser: only column:W has a number; tile:16x4 is not 16.
+  EXPECT_FALSE(leading_number("tile:16x4", v));
+  EXPECT_FALSE(leading_number("tile:16", v));
+  EXPECT_FALSE(leading_number("zigzag:32", v));
+  EXPECT_FALSE(leading_number("column:0", v));
+  EXPECT_FALSE(leading_number("12:30", v));
+  EXPECT_TRUE(leading_number("column:1024", v));
+  EXPECT_EQ(v, 1024);
+}
+
+TEST(Plot, UnitsComeFromTheColumnName) {
+  EXPECT_EQ(unit_of("l1tex__t_sector_hit_rate.pct"), "%");
+  EXPECT_EQ(unit_of("l1tex__t_sector_hit_rate.pct_meas"), "%");
+  EXPECT_EQ(unit_of("gpu_l1_hit_pct"), "%");
+  EXPECT_EQ(unit_of("predicted_ms"), "ms");
+  EXPECT_EQ(unit_of("gpu_time_ms_pred"), "ms");
+  EXPECT_EQ(unit_of("dram__bytes_read.sum"), "bytes");
+  EXPECT_EQ(unit_of("lts__t_sectors_srcunit_tex_op_read.sum_pred"), "sectors");
+  EXPECT_EQ(unit_of("gpu_gbs"), "GB/s");
+  EXPECT_EQ(unit_of("order"), "");
+}
+
+// Predicted against measured: |y - x| = 2, 2, 3, 0 over four rows (a fifth has no prediction),
+// so N = 4, the mean absolute error 1.75 percentage points and the worst +3 at column:32.
+const char *kCompare = "kernel,order,l1tex__t_sector_hit_rate.pct_meas,"
+                       "l1tex__t_sector_hit_rate.pct_pred\n"
+                       "matmul,linear,10,12\n"
+                       "matmul,column:8,20,18\n"
+                       "stencil,column:32,30,33\n"
+                       "stencil,linear,40,40\n"
+                       "stencil,tile:16,50,\n";
+
+PlotSpec compare_spec() {
+  PlotSpec s;
+  s.kind = PlotKind::scatter;
+  s.x = "l1tex__t_sector_hit_rate.pct_meas";
+  s.y = "l1tex__t_sector_hit_rate.pct_pred";
+  s.series = "kernel";
+  s.label = "order";
+  return s;
+}
+
+TEST(Plot, ScatterOfOneQuantityGivesTheMeanAbsoluteError) {
+  PlotLayout layout;
+  plot(parse_csv(kCompare), compare_spec(), &layout);
+  EXPECT_EQ(layout.n, 4);
+  EXPECT_EQ(layout.cells, 4);
+  EXPECT_DOUBLE_EQ(layout.mean_abs_error, 1.75);
+  EXPECT_DOUBLE_EQ(layout.worst_error, 3.0);
+  ASSERT_FALSE(layout.caption.empty());
+  EXPECT_NE(layout.caption[0].find("N = 4;"), std::string::npos) << layout.caption[0];
+  EXPECT_NE(layout.caption[0].find("mean absolute error |y - x| = 1.75 percentage points"),
+            std::string::npos)
+      << layout.caption[0];
+  EXPECT_NE(layout.caption[0].find("worst +3.00 percentage points (stencil column:32)"),
+            std::string::npos)
+      << layout.caption[0];
+  // Percentages have no relative error; the row without a prediction is named, not counted.
+  EXPECT_EQ(layout.caption[0].find("y / x"), std::string::npos);
+  ASSERT_EQ(layout.notes.size(), 1u);
+  EXPECT_NE(layout.notes[0].find("1 rows without a number"), std::string::npos);
+
+  // Times: the error is in ms and the mean relative error is given too (|y/x - 1| = 0.5, 0).
+  const CsvTable t = parse_csv("order,time_ms_meas,time_ms_pred\nlinear,2,3\ncolumn:8,4,4\n");
+  PlotSpec s;
+  s.kind = PlotKind::scatter;
+  s.x = "time_ms_meas";
+  s.y = "time_ms_pred";
+  plot(t, s, &layout);
+  EXPECT_DOUBLE_EQ(layout.mean_abs_error, 0.5);
+  EXPECT_NE(layout.caption[0].find("= 0.5 ms"), std::string::npos) << layout.caption[0];
+  EXPECT_NE(layout.caption[0].find("mean |y / x - 1| = 25.0%"), std::string::npos)
+      << layout.caption[0];
+}
+
+// Equal axes (the same ticks on a square data area) and the dashed line y = x on the diagonal.
+TEST(Plot, ScatterOfOneQuantityHasEqualAxesAndTheIdentityLine) {
+  PlotLayout layout;
+  const Canvas c = plot(parse_csv(kCompare), compare_spec(), &layout);
+  EXPECT_EQ(layout.plot.w, layout.plot.h);
+  EXPECT_EQ(layout.x_labels, layout.y_labels);
+  EXPECT_GE(layout.x_labels.size(), 3u);
+  // Grey pixels on the diagonal from the bottom-left to the top-right corner (the dashes).
+  const Color identity{110, 110, 110, 255};
+  int on_line = 0;
+  for (int k = 0; k < layout.plot.w; ++k)
+    for (int d = -1; d <= 1; ++d)
+      on_line += c.pixel(layout.plot.x + k, layout.plot.bottom() - 1 - k + d) == identity;
+  EXPECT_GT(on_line, layout.plot.w / 3) << "the dashed y = x line";
+  // Every marker lies inside the data area; the legend sits to its right.
+  for (const Rect &m : layout.markers) {
+    EXPECT_GE(m.x, layout.plot.x);
+    EXPECT_LE(m.right(), layout.plot.right());
+  }
+  EXPECT_GT(layout.legend.x, layout.plot.right());
+  EXPECT_GE(c.width(), 800) << "sized for a ~1000 px paper column";
+  EXPECT_LE(c.width(), 1100);
+
+  // Values over 100x or more: decades on both axes.
+  const CsvTable wide = parse_csv("a_bytes,b_bytes\n10,12\n1000,900\n100000,80000\n");
+  PlotSpec s;
+  s.kind = PlotKind::scatter;
+  s.x = "a_bytes";
+  s.y = "b_bytes";
+  plot(wide, s, &layout);
+  EXPECT_EQ(layout.x_labels, (std::vector<std::string>{"10", "100", "1,000", "10k", "100k"}));
+  EXPECT_EQ(layout.x_labels, layout.y_labels);
 }
 
 TEST(Plot, DefaultsAndMissingColumns) {
@@ -124,6 +231,22 @@ TEST(Plot, LinesHaveOnePointPerSeriesAndX) {
     for (int x = layout.legend.x; x < layout.legend.right(); ++x)
       ink = ink || c.pixel(x, y) != kWhite;
   EXPECT_TRUE(ink);
+}
+
+// An order column as x: column:W sits at W; tile:16x4 is not read as 16 but left out and named.
+TEST(Plot, OrdersWithoutAWidthAreNamedNotPlotted) {
+  const CsvTable t = parse_csv("order,hit_pct\ncolumn:8,80\ncolumn:16,90\ntile:16x4,99\n");
+  PlotSpec s;
+  s.kind = PlotKind::lines;
+  s.x = "order";
+  s.y = "hit_pct";
+  s.series = "order";
+  PlotLayout layout;
+  plot(t, s, &layout);
+  EXPECT_EQ(layout.cells, 2);
+  ASSERT_EQ(layout.notes.size(), 1u);
+  EXPECT_EQ(layout.notes[0], "1 rows without a number in order or hit_pct not shown (order: "
+                             "tile:16x4)");
 }
 
 TEST(Plot, ScatterHasOnePointPerRow) {
@@ -253,7 +376,7 @@ TEST(PlotCli, WritesPngsAndRejectsBadOptions) {
     EXPECT_EQ(access(png.c_str(), F_OK), 0) << kind;
   }
   EXPECT_EQ(run_status("scatter --input " + csv + " --output " + png +
-                       " --x sim_l1_hit_pct --y gpu_time_ms --title 'hit rate vs time'"),
+                       " --x sim_l1_hit_pct --y gpu_time_ms --free-axes --title 'hit rate vs time'"),
             0);
   std::remove(png.c_str());
   // Issue 12: `lines --y` on a CSV with no default value column (reproduce's FAILED lines) works,
@@ -270,6 +393,41 @@ TEST(PlotCli, WritesPngsAndRejectsBadOptions) {
   EXPECT_EQ(run_status("lines --input " + csv + " --output " + png + " --y nope"), 2);
   EXPECT_EQ(run_status("lines --input " + dir + "/missing.csv --output " + png), 2);
   EXPECT_EQ(run_status("lines --output " + png), 2);
+  EXPECT_NE(access(png.c_str(), F_OK), 0);
+}
+
+// cbi plot scatter end to end: the caption (with the mean absolute error) is printed as the
+// figure shows it; a column that is not in the CSV exits 2 with one line that names the option and
+// lists the columns, and writes no PNG.
+TEST(PlotCli, ScatterPrintsTheCaptionAndNamesBadColumns) {
+  const std::string dir = ::testing::TempDir();
+  const std::string csv = dir + "/cbi_plot_compare.csv", png = dir + "/cbi_plot_compare.png";
+  std::ofstream(csv) << kCompare;
+  std::remove(png.c_str());
+  const std::string cols = " --x l1tex__t_sector_hit_rate.pct_meas --y "
+                           "l1tex__t_sector_hit_rate.pct_pred --series kernel --label order";
+  const test::CliRun ok = test::cbi_run("plot scatter --input " + csv + " --output " + png + cols);
+  ASSERT_EQ(ok.exit_code, 0) << ok.err;
+  EXPECT_NE(ok.out.find("caption: N = 4; mean absolute error |y - x| = 1.75 percentage points"),
+            std::string::npos)
+      << ok.out;
+  EXPECT_EQ(load_png(png).width(), plot(parse_csv(kCompare), compare_spec()).width());
+  std::remove(png.c_str());
+
+  const test::CliRun bad = test::cbi_run("plot scatter --input " + csv + " --output " + png +
+                                         " --x l1_meas --y l1tex__t_sector_hit_rate.pct_pred");
+  EXPECT_EQ(bad.exit_code, 2);
+  EXPECT_EQ(bad.err.find("cbi plot: --x: no column 'l1_meas' in the CSV; allowed: kernel, order, "
+                         "l1tex__t_sector_hit_rate.pct_meas, l1tex__t_sector_hit_rate.pct_pred"),
+            0u)
+      << bad.err;
+  EXPECT_EQ(test::count_lines(bad.err), 1) << bad.err;
+  EXPECT_NE(access(png.c_str(), F_OK), 0) << "no PNG after a bad option";
+  const test::CliRun label = test::cbi_run("plot scatter --input " + csv + " --output " + png +
+                                           cols.substr(0, cols.find(" --label")) + " --label nope");
+  EXPECT_EQ(label.exit_code, 2);
+  EXPECT_EQ(label.err.find("cbi plot: --label: no column 'nope'"), 0u) << label.err;
+  EXPECT_EQ(run_status("lines --input " + csv + " --output " + png + " --label order"), 2);
   EXPECT_NE(access(png.c_str(), F_OK), 0);
 }
 

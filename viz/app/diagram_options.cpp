@@ -1,6 +1,6 @@
 #include "diagram_options.hpp"
 
-#include "cbi/viz/presets.hpp"
+#include "cbi/cli/presets.hpp"
 
 #include <algorithm>
 #include <atomic>
@@ -17,18 +17,12 @@ namespace {
 
 constexpr int64_t kMaxSidePx = 16384;
 
-std::string option_name(const std::string &token) {
-  if (token.rfind("--", 0) != 0)
-    return "";
-  return token.substr(2, token.find('=') - 2);
-}
-
 } // namespace
 
 void add_diagram_options(po::options_description &desc) {
   static const std::string preset_help =
-      "a thesis figure's parameters (Tables 3.1/3.2); other options override them: " +
-      viz::preset_names();
+      "a named configuration (cbi presets lists each in full); options given after it override "
+      "it: " + sim::preset_names();
   desc.add_options()
     ("preset", po::value<std::string>(), preset_help.c_str())
     ("order", cli::list_value(),
@@ -58,36 +52,7 @@ void add_diagram_options(po::options_description &desc) {
 }
 
 std::vector<std::string> expand_preset(const std::vector<std::string> &argv) {
-  std::string name;
-  std::set<std::string> given;
-  for (std::size_t i = 1; i < argv.size(); ++i) {
-    const std::string opt = option_name(argv[i]);
-    given.insert(opt);
-    if (opt == "preset")
-      name = argv[i].find('=') != std::string::npos ? argv[i].substr(argv[i].find('=') + 1)
-             : i + 1 < argv.size()                  ? argv[i + 1]
-                                                    : "";
-  }
-  if (name.empty())
-    return argv;
-  const viz::Preset &p = viz::find_preset(name);
-  auto overridden = [&](const std::string &opt) {
-    if (given.count(opt))
-      return true;
-    if (opt == "lines" && given.count("cache-bytes"))
-      return true;
-    if (given.count("level") && (opt == "lines" || opt == "line-bytes" || opt == "policy"))
-      return true;
-    return false;
-  };
-  std::vector<std::string> out{argv.front()};
-  for (std::size_t i = 0; i + 1 < p.args.size(); i += 2)
-    if (!overridden(option_name(p.args[i]))) {
-      out.push_back(p.args[i]);
-      out.push_back(p.args[i + 1]);
-    }
-  out.insert(out.end(), argv.begin() + 1, argv.end());
-  return out;
+  return cli::expand_preset(argv);
 }
 
 DiagramRequest diagram_request(const po::variables_map &vm) {
@@ -169,12 +134,13 @@ DiagramRequest diagram_request(const po::variables_map &vm) {
   // The figure's caption titles the preset as the thesis draws it; once the user changes any of
   // its options the caption no longer fits and the configuration is the title.
   if (r.style.title.empty() && !r.preset.empty()) {
-    const viz::Preset &p = viz::find_preset(r.preset);
-    bool as_drawn = true;
-    for (std::size_t i = 0; i + 1 < p.args.size(); i += 2) {
-      const std::string opt = p.args[i].substr(2), &value = p.args[i + 1];
+    const sim::Preset &p = sim::find_preset(r.preset);
+    const std::vector<std::string> args = cli::preset_args(p);
+    bool as_drawn = !has(vm, "cache-bytes") && !has(vm, "level");
+    for (std::size_t i = 0; i + 1 < args.size(); i += 2) {
+      const std::string opt = args[i].substr(2), &value = args[i + 1];
       as_drawn = as_drawn && has(vm, opt) &&
-                 (opt == "order" ? orders == std::vector<std::string>{value}
+                 (opt == "order" ? cli::list_from(vm, "order") == split_list(value, ',')
                                  : get(vm, opt, "") == value);
     }
     if (as_drawn) {
@@ -225,7 +191,7 @@ std::vector<viz::Grid> build_panels(const DiagramRequest &r, bool progress) {
 }
 
 DiagramRequest parse_diagram_args(const std::vector<std::string> &argv) {
-  const std::vector<std::string> args = expand_preset(argv);
+  const std::vector<std::string> args = cli::expand_preset(argv);
   std::vector<char *> ptrs;
   for (const std::string &a : args)
     ptrs.push_back(const_cast<char *>(a.c_str()));

@@ -18,9 +18,7 @@ namespace po = boost::program_options;
 // --warp, --block, --greyscale, --title.
 void add_diagram_options(po::options_description &desc);
 
-// argv with the preset's options put in front, minus those the user gives (or that conflict with
-// the user's: --cache-bytes replaces a preset's --lines, --level its single-level options, any
-// --order all of its orders). argv[0] is kept.
+// cli::expand_preset: argv with the preset's options in front, the user's own winning.
 std::vector<std::string> expand_preset(const std::vector<std::string> &argv);
 
 struct DiagramRequest {

@@ -26,27 +26,45 @@ int cmd_plot(int argc, char **argv) {
     ("value", po::value<std::string>(), "value column (heatmap colour, lines y); default the first "
                                         "of value, gpu_time_ms, sim_l1_misses, sim_l1_hit_pct with "
                                         "numbers")
-    ("series", po::value<std::string>(), "column naming each line (lines) or point label (scatter); "
-                                         "default order")
+    ("series", po::value<std::string>(), "column naming each line (lines) or each group of "
+                                         "points (scatter: a colour and marker per value, its N "
+                                         "and error in the legend); default order, e.g. --series "
+                                         "kernel")
+    ("label", po::value<std::string>(), "scatter: column whose text labels each point, e.g. "
+                                        "--label order")
+    ("x-title", po::value<std::string>(), "x axis title (default: the column and its unit), e.g. "
+                                          "--x-title 'measured L1 hit rate (%)'")
+    ("y-title", po::value<std::string>(), "y axis title (default: the column and its unit), e.g. "
+                                          "--y-title 'predicted L1 hit rate (%)'")
+    ("free-axes", po::bool_switch(), "scatter: x and y are different quantities (e.g. hit rate "
+                                     "and time): each axis its own range, no y = x line, no error")
     ("title", po::value<std::string>(), "title (default: from the columns)");
   const std::string kind_text = argc >= 2 && argv[1][0] != '-' ? argv[1] : "";
   po::variables_map vm;
   if (!cli::parse_args(
           argc - (kind_text.empty() ? 0 : 1), argv + (kind_text.empty() ? 0 : 1), desc, vm,
           "usage: cbi plot heatmap|lines|scatter --input F.csv --output F.png [--x COL] [--y COL]\n"
-          "                [--value COL] [--series COL] [--title T]\n\n"
+          "                [--value COL] [--series COL] [--label COL] [--x-title T] [--y-title T]\n"
+          "                [--free-axes] [--title T]\n\n"
           "heatmap: column width (x) by block size (y); each cell's colour and number is the value "
           "relative to\n  the naive (linear) order at that block size, blue better, vermillion "
           "worse; the best cell is\n  outlined. Rows of the largest input size are used; repeated "
           "cells are averaged.\n"
           "lines:   x = input size (log2 axis when it spans 8x or more), one line per order.\n"
-          "scatter: one labelled point per row, x column against y column.\n"
+          "scatter: predicted (--y) against measured (--x), one point per row: equal axes (log "
+          "when the values\n  span 100x), the dashed line y = x, and under it N and the mean "
+          "absolute error |y - x| in the\n  column's unit (percentage points for .pct), the worst "
+          "point and, for other units, the mean\n  relative error. --free-axes plots two "
+          "different quantities instead.\n"
           "Whether larger is better is read from the column name (hit, gbs, gflops, speedup: "
           "larger; else smaller).\nNumbers are read from the start of a cell: 4096x4096 -> 4096, "
-          "column:32 -> 32. Needs no display.",
+          "column:32 -> 32\n(its width; tile:16x4 and other orders have none). Needs no display.",
           "  cbi plot heatmap --input sweep.csv --output heat.png --value gpu_time_ms\n"
           "  cbi plot lines --input sweep.csv --output lines.png --y sim_l1_hit_pct\n"
-          "  cbi plot scatter --input sweep.csv --output sc.png --x sim_l1_hit_pct --y gpu_time_ms",
+          "  cbi plot scatter --input pred.csv --output sc.png --x l1tex__t_sector_hit_rate.pct_meas "
+          "\\\n      --y l1tex__t_sector_hit_rate.pct_pred --series kernel --label order\n"
+          "  cbi plot scatter --input sweep.csv --output sc.png --x sim_l1_hit_pct --y gpu_time_ms "
+          "--free-axes",
           {"output"}))
     return 0;
   viz::PlotSpec spec;
@@ -68,13 +86,24 @@ int cmd_plot(int argc, char **argv) {
   spec.value = cli::get(vm, "value", "");
   spec.series = cli::get(vm, "series", "");
   spec.title = cli::get(vm, "title", "");
+  spec.label = cli::get(vm, "label", "");
+  spec.x_title = cli::get(vm, "x-title", "");
+  spec.y_title = cli::get(vm, "y-title", "");
+  spec.same_quantity = !vm["free-axes"].as<bool>();
+  if (spec.kind != viz::PlotKind::scatter && cli::has(vm, "label"))
+    throw UsageError("--label", "applies to scatter only; allowed: cbi plot scatter --label COL");
+  if (spec.kind != viz::PlotKind::scatter && !spec.same_quantity)
+    throw UsageError("--free-axes", "applies to scatter only; allowed: cbi plot scatter "
+                                    "--free-axes");
   viz::PlotLayout layout;
   const viz::Canvas c = viz::plot(viz::parse_csv(ss.str()), spec, &layout);
   c.save_png(output);
   std::cout << "wrote " << output << " (" << c.width() << " x " << c.height() << " px, "
             << layout.cells << (spec.kind == viz::PlotKind::heatmap ? " cells" : " points")
             << ")\n";
-  // What the figure says under the plot, also here: shared points and rows left out.
+  // What the figure says under the plot, also here: the caption, shared points and rows left out.
+  for (const std::string &line : layout.caption)
+    std::cout << "caption: " << line << "\n";
   for (const std::string &tie : layout.ties)
     std::cout << "tie: " << tie << "\n";
   for (const std::string &note : layout.notes)

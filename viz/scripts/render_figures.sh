@@ -8,15 +8,16 @@ out="$root/docs/figures"
 mkdir -p "$out"
 cbi() { "$bin/cbi" "$@"; }
 
-# One per thesis figure (Table 3.1 / 3.2 parameters; see cbi diagram --help).
-for preset in fig3.1 fig3.2a fig3.2b fig3.3 fig4.4 fig4.6 tiling4; do
+# One per preset that draws a thesis table or figure (cbi presets lists each in full); table3.1
+# draws its three orders at one scale (stacked by --layout auto), each with its stats.
+for preset in table3.1 fig3.1 fig3.2a fig3.2b fig3.3 fig4.4 fig4.6 tiling4; do
   cbi diagram --preset "$preset" -o "$out/$preset.png"
 done
-# The three stencil orders at one scale (stacked by --layout auto), each with its stats.
-cbi diagram --preset fig3.1 --order linear --order column:4 --order tile:4 \
+# Table 3.1 with tiles beside the column of 4.
+cbi diagram --preset table3.1 --order linear --order column:4 --order tile:4 \
   -o "$out/stencil-orders.png"
 # The two matmul orders of Table 3.2.
-cbi diagram --preset fig3.3 --order linear --order column:4 -o "$out/matmul-orders.png"
+cbi diagram --preset table3.2 --order linear --order column:4 -o "$out/matmul-orders.png"
 # Two levels: cells coloured by the level that served each access; warps marked.
 cbi diagram --size 16 --stencil 5x5 --level lines=8,line=32 --level lines=32,line=64 --warp 32 \
   --order linear --order column:8 -o "$out/two-levels.png"

@@ -1,23 +1,66 @@
 #include "cbi/viz/plot.hpp"
 
 #include "cbi/error.hpp"
+#include "cbi/remap/order_text.hpp"
 #include "cbi/viz/chart.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
+#include <cstring>
 #include <map>
 #include <set>
 
 namespace cbi::viz {
 
 bool leading_number(const std::string &cell, double &value) {
-  std::size_t start = cell.find(':');
-  start = start == std::string::npos ? 0 : start + 1;
-  const char *begin = cell.c_str() + start;
+  if (cell.find(':') != std::string::npos) {
+    // An order's text: only column:W sits on a numeric axis (its width); "tile:16x4" is not 16.
+    try {
+      const remap::Order o = remap::parse_order(cell);
+      if (o.kind != remap::OrderKind::column)
+        return false;
+      value = static_cast<double>(o.param_w);
+      return true;
+    } catch (const UsageError &) {
+      return false;
+    }
+  }
+  const char *begin = cell.c_str();
   char *end = nullptr;
   value = std::strtod(begin, &end);
   return end != begin && std::isfinite(value);
+}
+
+std::string unit_of(const std::string &column) {
+  std::string c = column;
+  for (const char *role : {"_measured", "_meas", "_predicted", "_pred"}) {
+    const std::size_t n = std::strlen(role);
+    if (c.size() > n && c.compare(c.size() - n, n, role) == 0)
+      c.erase(c.size() - n);
+  }
+  auto ends = [&](const char *suffix) {
+    const std::size_t n = std::strlen(suffix);
+    return c.size() >= n && c.compare(c.size() - n, n, suffix) == 0;
+  };
+  auto has = [&](const char *part) { return c.find(part) != std::string::npos; };
+  if (ends(".pct") || ends("_pct") || ends("_percent"))
+    return "%";
+  if (ends("_ms"))
+    return "ms";
+  if (ends("_us"))
+    return "us";
+  if (ends("_seconds") || ends("_s"))
+    return "s";
+  if (ends("gbs") || ends("gb_s"))
+    return "GB/s";
+  if (has("bytes"))
+    return "bytes";
+  if (has("sectors"))
+    return "sectors";
+  if (has("requests"))
+    return "requests";
+  return "";
 }
 
 PlotKind parse_plot_kind(const std::string &text) {
@@ -117,6 +160,8 @@ PlotSpec plot_defaults(const CsvTable &t, PlotSpec s) {
     require(t, s.y, "--y");
     if (!s.series.empty())
       require(t, s.series, "--series");
+    if (!s.label.empty())
+      require(t, s.label, "--label");
     break;
   }
   return s;
@@ -394,11 +439,14 @@ Canvas xy_plot(const CsvTable &t, const PlotSpec &s, PlotLayout &out) {
   };
   std::vector<std::string> series_names; // in order of first appearance
   std::map<std::string, std::vector<Point>> series;
+  std::map<std::string, int64_t> no_number; // x cells with no number (tile:16x4 as x), counted
   for (const auto &row : t.rows) {
     double x, y;
     if (!leading_number(row[static_cast<std::size_t>(x_col)], x) ||
-        !leading_number(row[static_cast<std::size_t>(y_col)], y))
+        !leading_number(row[static_cast<std::size_t>(y_col)], y)) {
+      ++no_number[row[static_cast<std::size_t>(x_col)]];
       continue;
+    }
     const std::string name = s_col >= 0 ? row[static_cast<std::size_t>(s_col)] : "";
     if (!series.count(name))
       series_names.push_back(name);
@@ -407,6 +455,17 @@ Canvas xy_plot(const CsvTable &t, const PlotSpec &s, PlotLayout &out) {
   if (series.empty())
     throw UsageError("--input", "no rows with numbers in both " + s.x + " and " + s.y +
                                     "; allowed: numeric columns (see the CSV header)");
+  if (!no_number.empty()) {
+    int64_t rows = 0;
+    std::string cells;
+    for (const auto &[cell, n] : no_number) {
+      rows += n;
+      if (cells.size() < 200)
+        cells += (cells.empty() ? "" : ", ") + (cell.empty() ? "(empty)" : cell);
+    }
+    out.notes.push_back(std::to_string(rows) + " rows without a number in " + s.x + " or " + s.y +
+                        " not shown (" + s.x + ": " + cells + ")");
+  }
   double x_lo = 1e300, x_hi = -1e300, y_lo = 1e300, y_hi = -1e300;
   for (auto &kv : series) {
     if (lines) { // one point per x: the mean of the rows that share it
@@ -563,12 +622,255 @@ Canvas xy_plot(const CsvTable &t, const PlotSpec &s, PlotLayout &out) {
   return c;
 }
 
+// An axis title: the one given, else the column's name with its unit.
+std::string axis_title(const std::string &given, const std::string &column) {
+  if (!given.empty())
+    return given;
+  const std::string unit = unit_of(column);
+  return unit.empty() ? column : column + " (" + unit + ")";
+}
+
+// An error in the column's unit: "2.73 percentage points", "0.041 ms", "1.2M bytes".
+std::string error_text(double v, const std::string &unit, bool sign = false) {
+  char buf[48];
+  if (unit == "%") {
+    std::snprintf(buf, sizeof buf, sign ? "%+.2f" : "%.2f", v);
+    return std::string(buf) + " percentage points";
+  }
+  const std::string n = (sign && v > 0 ? "+" : "") + short_number(v, 3);
+  return unit.empty() ? n : n + " " + unit;
+}
+
+// Predicted against measured (issue 10 §3): one quantity on both axes, so the axes are equal (the
+// same range and ticks on a square data area), the dashed line y = x is a perfect prediction, and
+// the caption gives N and the mean absolute error |y - x| in the column's unit. Sized to be read at
+// about 1000 px wide (a paper column): larger text than the other plots, the legend to the right.
+Canvas compare_plot(const CsvTable &t, const PlotSpec &s, PlotLayout &out) {
+  Frame f;
+  f.st.title_px = 21;
+  f.st.label_px = 16;
+  f.st.tick_px = 14;
+  f.st.margin = 18;
+  const int x_col = t.index(s.x), y_col = t.index(s.y);
+  const int s_col = s.series.empty() ? -1 : t.index(s.series);
+  const int l_col = s.label.empty() ? -1 : t.index(s.label);
+  struct Pt {
+    double x, y;
+    std::size_t series;
+    std::string label;
+  };
+  std::vector<std::string> names; // series in order of first appearance
+  std::map<std::string, std::size_t> series_of;
+  std::vector<Pt> pts;
+  int64_t skipped = 0;
+  for (const auto &row : t.rows) {
+    double x, y;
+    if (!leading_number(row[static_cast<std::size_t>(x_col)], x) ||
+        !leading_number(row[static_cast<std::size_t>(y_col)], y)) {
+      ++skipped;
+      continue;
+    }
+    const std::string name = s_col >= 0 ? row[static_cast<std::size_t>(s_col)] : "";
+    const auto [it, fresh] = series_of.emplace(name, names.size());
+    if (fresh)
+      names.push_back(name);
+    pts.push_back({x, y, it->second, l_col >= 0 ? row[static_cast<std::size_t>(l_col)] : ""});
+  }
+  if (pts.empty())
+    throw UsageError("--input", "no rows with numbers in both " + s.x + " and " + s.y +
+                                    "; allowed: numeric columns (see the CSV header)");
+  if (skipped > 0)
+    out.notes.push_back(std::to_string(skipped) + " rows without a number in " + s.x + " or " +
+                        s.y + " not shown");
+
+  // The errors: overall and per series; the worst point by |y - x|.
+  const std::string unit = unit_of(s.y).empty() ? unit_of(s.x) : unit_of(s.y);
+  std::vector<std::pair<int64_t, double>> per(names.size()); // n, sum |y - x|
+  double sum = 0, rel_sum = 0;
+  bool relative = unit != "%";
+  const Pt *worst = &pts.front();
+  for (const Pt &p : pts) {
+    const double e = std::abs(p.y - p.x);
+    sum += e;
+    ++per[p.series].first;
+    per[p.series].second += e;
+    if (e > std::abs(worst->y - worst->x))
+      worst = &p;
+    if (p.x > 0)
+      rel_sum += e / p.x;
+    else
+      relative = false;
+  }
+  out.n = static_cast<int64_t>(pts.size());
+  out.mean_abs_error = sum / double(pts.size());
+  out.worst_error = worst->y - worst->x;
+  // The worst point by its series and label ("matmul column:256"), else by its x.
+  std::string worst_name = names[worst->series];
+  if (!worst->label.empty())
+    worst_name += (worst_name.empty() ? "" : " ") + worst->label;
+  if (worst_name.empty())
+    worst_name = s.x + " " + short_number(worst->x);
+  std::string caption = "N = " + std::to_string(out.n) + "; mean absolute error |y - x| = " +
+                        error_text(out.mean_abs_error, unit) + "; worst " +
+                        error_text(out.worst_error, unit, true) + " (" + worst_name + ")";
+  if (relative) {
+    char buf[48];
+    std::snprintf(buf, sizeof buf, "%.1f%%", 100.0 * rel_sum / double(pts.size()));
+    caption += "; mean |y / x - 1| = " + std::string(buf);
+  }
+  out.caption = {caption, "dashed line: y = x (a perfect prediction)"};
+
+  // Equal axes over both columns: round ticks, or decades when the values span 100x or more.
+  double lo = 1e300, hi = -1e300;
+  for (const Pt &p : pts) {
+    lo = std::min({lo, p.x, p.y});
+    hi = std::max({hi, p.x, p.y});
+  }
+  const bool log_axes = lo > 0 && hi / lo >= 100;
+  double a_lo, a_hi;
+  std::vector<double> tick_values, tick_at;
+  if (log_axes) {
+    a_lo = std::floor(std::log10(lo) + 1e-9);
+    a_hi = std::ceil(std::log10(hi) - 1e-9);
+    for (double e = a_lo; e <= a_hi + 1e-9; ++e) {
+      tick_at.push_back(e);
+      tick_values.push_back(std::pow(10.0, e));
+    }
+  } else {
+    if (hi == lo) {
+      lo -= std::max(1.0, std::abs(lo) * 0.1);
+      hi += std::max(1.0, std::abs(hi) * 0.1);
+    }
+    const double step = nice_step(lo, hi, 8);
+    a_lo = std::floor(lo / step + 1e-9) * step;
+    a_hi = std::ceil(hi / step - 1e-9) * step;
+    tick_values = tick_at = nice_ticks(a_lo, a_hi, 8);
+  }
+  const std::vector<std::string> tick_text = tick_labels(tick_values);
+  std::vector<Tick> ticks;
+  for (std::size_t i = 0; i < tick_at.size(); ++i)
+    ticks.push_back({tick_at[i], tick_text[i], true});
+  out.x_labels = out.y_labels = tick_text;
+
+  const int side = 600, inset = 10; // data area; points keep `inset` px from the frame
+  const std::string x_title = axis_title(s.x_title, s.x) + (log_axes ? ", log scale" : "");
+  const std::string y_title = axis_title(s.y_title, s.y) + (log_axes ? ", log scale" : "");
+  const Rect probe{0, 0, side, side};
+  const int left = draw_axis(nullptr, f.font, probe, Side::left, {}, ticks, y_title, f.st);
+  const int bottom = draw_axis(nullptr, f.font, probe, Side::bottom, {}, ticks, x_title, f.st);
+  const bool legend = names.size() > 1 && names.size() <= 24;
+  std::vector<LegendItem> items;
+  if (legend)
+    for (std::size_t k = 0; k < names.size(); ++k)
+      items.push_back({hex_color(kSeries[k % 8]),
+                       names[k] + " (N = " + std::to_string(per[k].first) + ", MAE " +
+                           error_text(per[k].second / double(per[k].first), unit == "%" ? "" : unit) +
+                           ")",
+                       static_cast<int>(k % kMarkers), false});
+  if (names.size() > 24)
+    out.notes.push_back(std::to_string(names.size()) + " values of " + s.series +
+                        ": the legend is left out (the points are labelled)");
+  // max_width 1: one legend item per line.
+  const Rect lbox = draw_legend(nullptr, f.font, 0, 0, 1, items, f.st);
+  const int legend_w = legend ? lbox.w + 2 * f.st.margin : 0;
+  const int width = std::max(f.st.margin + left + side + f.st.margin + legend_w, 720);
+  const int text_w = width - 2 * f.st.margin;
+  const std::string title =
+      !s.title.empty() ? s.title
+                       : s.y + " against " + s.x + (s.series.empty() ? "" : ", by " + s.series);
+  const std::vector<std::string> title_lines = wrap_text(f.font, title, f.st.title_px, text_w);
+  const int title_h = f.font.measure("Ag", f.st.title_px).height() + 4;
+  const int line_h = f.font.measure("Ag", f.st.tick_px).height() + 4;
+  const Rect area{f.st.margin + left,
+                  f.st.margin + static_cast<int>(title_lines.size()) * title_h + f.st.margin,
+                  side, side};
+  std::vector<std::string> text_lines; // the caption, then notes
+  for (const std::string &line : out.caption)
+    for (std::string &l : wrap_text(f.font, line, f.st.tick_px, text_w))
+      text_lines.push_back(std::move(l));
+  const std::size_t caption_lines = text_lines.size();
+  for (const std::string &n : out.notes)
+    for (std::string &l : wrap_text(f.font, "note: " + n, f.st.tick_px, text_w))
+      text_lines.push_back(std::move(l));
+  const int text_y = std::max(area.bottom() + bottom, area.y + lbox.h) + f.st.margin;
+  Canvas c(width, text_y + static_cast<int>(text_lines.size()) * line_h + f.st.margin,
+           f.st.background);
+  for (std::size_t i = 0; i < title_lines.size(); ++i)
+    f.font.draw(c, f.st.margin, f.st.margin + static_cast<int>(i) * title_h, title_lines[i],
+                f.st.title_px, f.st.text);
+  for (std::size_t i = 0; i < text_lines.size(); ++i)
+    f.font.draw(c, f.st.margin, text_y + static_cast<int>(i) * line_h, text_lines[i], f.st.tick_px,
+                i < caption_lines ? f.st.text : f.st.muted);
+
+  const Scale sx{a_lo, a_hi, double(area.x + inset), double(area.right() - 1 - inset)};
+  const Scale sy{a_lo, a_hi, double(area.bottom() - 1 - inset), double(area.y + inset)};
+  auto at = [&](double v) { return log_axes ? std::log10(v) : v; };
+  const Color grid{235, 235, 235, 255};
+  for (const Tick &tk : ticks) {
+    c.hline(area.x, area.right() - 1, static_cast<int>(std::lround(sy(tk.value))), grid);
+    c.vline(static_cast<int>(std::lround(sx(tk.value))), area.y, area.bottom() - 1, grid);
+  }
+  // y = x, dashed (8 px on, 6 off), under the points.
+  const Color identity{110, 110, 110, 255};
+  const int x0 = static_cast<int>(std::lround(sx(a_lo))), y0 = static_cast<int>(std::lround(sy(a_lo)));
+  const int x1 = static_cast<int>(std::lround(sx(a_hi)));
+  for (int k = 0; x0 + k <= x1; ++k)
+    if (k % 14 < 8)
+      for (int d = 0; d < 2; ++d)
+        c.set(x0 + k, y0 - k + d, identity);
+  constexpr int kMarkerR = 6;
+  for (const Pt &p : pts) {
+    const int x = static_cast<int>(std::lround(sx(at(p.x))));
+    const int y = static_cast<int>(std::lround(sy(at(p.y))));
+    draw_marker(c, static_cast<int>(p.series % kMarkers), x, y, kMarkerR,
+                hex_color(kSeries[p.series % 8]));
+    out.markers.push_back({x - kMarkerR, y - kMarkerR, 2 * kMarkerR + 1, 2 * kMarkerR + 1});
+    ++out.cells;
+  }
+  // Labels right of their point, else left of it, where they cover no marker and no earlier label
+  // and stay inside the frame; the others are left out.
+  const bool label_series = !legend && s_col >= 0;
+  std::vector<Rect> taken = out.markers;
+  auto overlaps = [](const Rect &a, const Rect &b) {
+    return a.x < b.right() && b.x < a.right() && a.y < b.bottom() && b.y < a.bottom();
+  };
+  for (std::size_t i = 0; i < pts.size(); ++i) {
+    const std::string &text =
+        !pts[i].label.empty() ? pts[i].label : label_series ? names[pts[i].series] : "";
+    if (text.empty())
+      continue;
+    const Rect &m = out.markers[i];
+    const Font::Extent e = f.font.measure(text, f.st.tick_px);
+    const int y = m.y + m.h / 2 - e.height() / 2;
+    for (const Rect box : {Rect{m.right() + 3, y, e.width, e.height()},
+                           Rect{m.x - 3 - e.width, y, e.width, e.height()}}) {
+      const bool inside = box.x > area.x && box.right() < area.right();
+      if (!inside || std::any_of(taken.begin(), taken.end(),
+                                 [&](const Rect &r) { return &r != &taken[i] && overlaps(box, r); }))
+        continue;
+      f.font.draw(c, box.x, box.y, text, f.st.tick_px, f.st.text);
+      taken.push_back(box);
+      break;
+    }
+  }
+  c.outline_rect({area.x - 1, area.y - 1, area.w + 2, area.h + 2}, f.st.frame);
+  draw_axis(&c, f.font, area, Side::bottom, sx, ticks, x_title, f.st);
+  draw_axis(&c, f.font, area, Side::left, sy, ticks, y_title, f.st);
+  out.plot = area;
+  out.legend = legend ? draw_legend(&c, f.font, area.right() + 2 * f.st.margin, area.y, 1, items,
+                                    f.st)
+                      : Rect{};
+  return c;
+}
+
 } // namespace
 
 Canvas plot(const CsvTable &table, const PlotSpec &spec, PlotLayout *layout) {
   const PlotSpec s = plot_defaults(table, spec);
   PlotLayout out;
-  Canvas c = s.kind == PlotKind::heatmap ? heatmap(table, s, out) : xy_plot(table, s, out);
+  Canvas c = s.kind == PlotKind::heatmap                        ? heatmap(table, s, out)
+             : s.kind == PlotKind::scatter && s.same_quantity ? compare_plot(table, s, out)
+                                                              : xy_plot(table, s, out);
   if (layout)
     *layout = out;
   return c;

@@ -49,7 +49,11 @@ def predict(r):
     if p.returncode:
         raise SystemExit(' '.join(args) + ': ' + p.stderr)
     j = json.loads(p.stdout)
-    return j['rows'][0], j['meta']
+    if 'metrics' in j:  # {"metrics": {ncu name: value}, "predicted_ms", ...} since the JSON shape
+        m = dict({k: v for k, v in j.items() if not isinstance(v, (dict, list))}, **j['metrics'])
+    else:               # older builds: {"rows": [{every column flat}]}
+        m = j['rows'][0]
+    return m, j['meta']
 
 with ThreadPoolExecutor(jobs) as pool:
     results = list(pool.map(predict, rows))

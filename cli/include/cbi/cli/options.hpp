@@ -7,6 +7,7 @@
 #include "cbi/error.hpp"
 #include "cbi/parse.hpp"
 #include "cbi/remap/order_text.hpp"
+#include "cbi/sim/gpu_model.hpp"
 #include "cbi/sim/simulate.hpp"
 
 #include <boost/program_options.hpp>
@@ -53,6 +54,9 @@ void add_cache_options(po::options_description &desc);
 std::vector<sim::CacheConfig> levels_from(const po::variables_map &vm, const sim::Workload &w);
 // One --level spec: "size=32KiB,line=128,ways=8[,policy=lru][,sector=32][,seed=1]" or lines=N.
 sim::CacheConfig parse_level(const std::string &spec, const sim::Workload &w);
+// The spec of `c` that parse_level reads back as `c`: "lines=24,line=16,ways=0,policy=lru" plus
+// ",sector=N" when sectored and ",seed=N" when not 1.
+std::string level_spec(const sim::CacheConfig &c);
 
 // --order, --granularity exact|thread
 void add_order_options(po::options_description &desc);
@@ -69,6 +73,10 @@ void validate(const sim::SimConfig &c, const po::variables_map &vm);
 // writes; sim_config_fields adds order and granularity (the cache levels are each row's own).
 Fields workload_fields(const sim::Workload &w);
 Fields sim_config_fields(const sim::SimConfig &c);
+// The GPU model's counts under Nsight Compute's names, typed as ncu reports them (counts are
+// integers, ".pct" rates doubles), in GpuMetrics::named()'s order: the columns that simulate
+// --model gpu, tune and sweep print and that `cbi bench --metrics` measures.
+Fields gpu_metric_fields(const sim::GpuMetrics &m);
 
 // --format --output
 void add_output_options(po::options_description &desc);

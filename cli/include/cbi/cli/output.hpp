@@ -28,6 +28,19 @@ struct Table {
   Fields meta; // facts about the run (threads, seconds, device, ...), typed; JSON "meta"
   std::vector<std::string> notes; // caveats printed under the terminal table and as JSON "notes"
 
+  // How the JSON printer shapes the rows; the table, CSV and Markdown printers keep every column
+  // flat. Each group nests its columns under one object per row (cbi simulate --model gpu puts
+  // the Nsight-named counts under "metrics"); the other columns stay at the row's top level.
+  struct JsonGroup {
+    std::string name;
+    std::vector<std::string> columns;
+  };
+  std::vector<JsonGroup> json_groups;
+  std::string json_rows = "rows"; // the key of the list of rows ("ranking" for cbi tune)
+  // A result of exactly one row written as the document's own keys, not a list of one:
+  // {"title", "context", "config", "metrics": {...}, "predicted_ms", ..., "meta", "notes"}.
+  bool json_single_row = false;
+
   void add_row(std::vector<Cell> row) { rows.push_back(std::move(row)); }
 };
 
@@ -60,8 +73,9 @@ std::string printer_names(); // "table, json, csv, markdown"
 // The printers by name, for code that always writes one format.
 void print_table(std::ostream &os, const Table &t); // aligned columns, meta above, notes below
 void print_csv(std::ostream &os, const Table &t);   // header and rows
-void print_json(std::ostream &os,
-                const Table &t); // {"title", "meta", "rows": [{col: val}], "notes"}
+// {"title", "context", "config", "meta", "rows": [{col: val}], "notes"}, shaped by json_groups,
+// json_rows and json_single_row.
+void print_json(std::ostream &os, const Table &t);
 void print_markdown(std::ostream &os, const Table &t); // | col | ... | rows, meta and notes around
 
 // Writes `text` to `path`: "-" means stdout; a regular file (or a symlink's regular target) is

@@ -1,11 +1,13 @@
 // Plots of tidy CSV tables (one row per measurement, as `cbi sweep` writes them): a heatmap of
 // column width x block size relative to the naive order, lines over input size with one line per
-// order, and a labelled scatter of one column against another. Drawn headless into a Canvas.
+// order, and a scatter of predicted against measured (equal axes, y = x, the mean absolute error
+// in the caption) or of any two columns. Drawn headless into a Canvas.
 #pragma once
 
 #include "cbi/cli/csv.hpp"
 #include "cbi/viz/canvas.hpp"
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -16,8 +18,10 @@ namespace cbi::viz {
 using cli::CsvTable;
 using cli::parse_csv;
 
-// A number at the start of a cell: "4096" -> 4096, "4096x4096" -> 4096, "column:32" -> 32,
-// "12.5%" -> 12.5. Returns false for empty or non-numeric cells.
+// A number at the start of a cell: "4096" -> 4096, "4096x4096" -> 4096, "12.5%" -> 12.5. A cell
+// with a colon is a thread order (remap's parser reads it): column:32 -> 32, its width W (the
+// heatmap's x axis); other orders (tile:16x4, zigzag:32, linear) and other text with a colon have
+// no number. Returns false for empty or non-numeric cells.
 bool leading_number(const std::string &cell, double &value);
 
 enum class PlotKind { heatmap, lines, scatter };
@@ -27,13 +31,18 @@ struct PlotSpec {
   PlotKind kind = PlotKind::lines;
   // Column names; empty picks the kind's default (see plot_defaults).
   std::string x, y, value, series, title;
+  std::string label;            // scatter: a column whose text labels each point (optional)
+  std::string x_title, y_title; // axis titles; empty: the column's name and its unit
+  // scatter: x and y are one quantity (measured and predicted): equal axes, the line y = x and the
+  // mean absolute error in the caption. False: two quantities, each axis its own range.
+  bool same_quantity = true;
 };
 
 // Fills the empty names of `spec` for `table` and checks that every named column exists (UsageError
 // naming --x, --y, --value or --series). Defaults: heatmap x = the order's column width, y = block,
 // value = the first of value, gpu_time_ms, sim_l1_misses, sim_l1_hit_pct with numbers; lines x =
 // size, y = that value column (not needed with --y), series = order; scatter x and y required,
-// series = order (labels).
+// series = order (colour and marker per value) where the CSV has one.
 PlotSpec plot_defaults(const CsvTable &table, PlotSpec spec);
 
 // True where a larger value is better (hit rates, GB/s, GFLOP/s, speed-ups), by column name.
@@ -48,7 +57,17 @@ struct PlotLayout {
   // Printed under the plot: rows left out and why; points that several series share.
   std::vector<std::string> notes, ties;
   std::vector<Rect> markers; // lines/scatter: each point's marker box, in drawing order
+  // scatter of one quantity: the caption under it (N, mean absolute and worst error), the points
+  // it counts and their mean |y - x|; n = 0 for other plots.
+  std::vector<std::string> caption;
+  int64_t n = 0;
+  double mean_abs_error = 0, worst_error = 0; // worst: y - x of the point farthest from y = x
 };
+
+// The unit a column's name carries: "%" (.pct, _pct), "ms", "us", "s", "GB/s", "bytes",
+// "sectors", "requests", or "" when the name says none. The suffixes that name a source
+// (_meas, _measured, _pred, _predicted) do not hide it.
+std::string unit_of(const std::string &column);
 
 Canvas plot(const CsvTable &table, const PlotSpec &spec, PlotLayout *layout = nullptr);
 

@@ -1,0 +1,172 @@
+#include "cbi/cli/presets.hpp"
+
+#include "cbi/cli/options.hpp"
+
+#include <set>
+
+namespace cbi::cli {
+
+namespace {
+
+std::string option_name(const std::string &token) {
+  if (token.rfind("--", 0) != 0)
+    return "";
+  return token.substr(2, token.find('=') - 2);
+}
+
+std::string orders_text(const std::vector<remap::Order> &orders) {
+  std::string s;
+  for (const remap::Order &o : orders)
+    s += (s.empty() ? "" : ",") + remap::to_string(o);
+  return s;
+}
+
+const char *granularity_name(sim::Granularity g) {
+  return g == sim::Granularity::thread ? "thread" : "exact";
+}
+
+// Options that describe the single cache level; --level replaces them all.
+const std::set<std::string> kSingleLevel = {"line-bytes", "lines",       "cache-bytes", "ways",
+                                            "policy",     "sector-bytes", "seed"};
+
+} // namespace
+
+std::vector<std::string> preset_args(const sim::Preset &p) {
+  const sim::SimConfig &c = p.config;
+  const sim::Workload &w = c.workload;
+  std::vector<std::string> a = {"--workload", sim::to_string(w.kind), "--size",
+                                std::to_string(w.width) + "x" + std::to_string(w.height)};
+  if (w.kind == sim::WorkloadKind::stencil)
+    a.insert(a.end(), {"--stencil", std::to_string(w.stencil_w) + "x" + std::to_string(w.stencil_h),
+                       "--boundary", w.boundary == sim::Boundary::none ? "none" : "clamp"});
+  if (w.kind == sim::WorkloadKind::matmul)
+    a.insert(a.end(), {"--depth", std::to_string(w.depth)});
+  a.insert(a.end(), {"--elem-bytes", std::to_string(w.elem_bytes), "--granularity",
+                     granularity_name(c.granularity)});
+  if (c.levels.size() == 1) {
+    const sim::CacheConfig &l = c.levels.front();
+    a.insert(a.end(), {"--line-bytes", std::to_string(l.line_bytes), "--lines",
+                       std::to_string(l.capacity_lines), "--ways", std::to_string(l.ways),
+                       "--policy", sim::to_string(l.policy)});
+    if (l.sector_bytes)
+      a.insert(a.end(), {"--sector-bytes", std::to_string(l.sector_bytes)});
+    if (l.policy == sim::Policy::random || l.policy == sim::Policy::volta)
+      a.insert(a.end(), {"--seed", std::to_string(l.seed)});
+  } else {
+    for (const sim::CacheConfig &l : c.levels)
+      a.insert(a.end(), {"--level", level_spec(l)});
+  }
+  a.insert(a.end(), {"--order", orders_text(p.orders)});
+  return a;
+}
+
+std::vector<std::string> expand_preset(const std::vector<std::string> &argv,
+                                       bool first_order_only,
+                                       const po::options_description *known) {
+  std::string name;
+  bool named = false;
+  std::set<std::string> given;
+  for (std::size_t i = 1; i < argv.size(); ++i) {
+    const std::string opt = option_name(argv[i]);
+    given.insert(opt);
+    if (opt == "preset") {
+      named = true;
+      name = argv[i].find('=') != std::string::npos ? argv[i].substr(argv[i].find('=') + 1)
+             : i + 1 < argv.size()                  ? argv[i + 1]
+                                                    : "";
+    }
+  }
+  if (!named)
+    return argv;
+  const sim::Preset &p = sim::find_preset(name, "--preset");
+  auto overridden = [&](const std::string &opt) {
+    if (given.count(opt))
+      return true;
+    if (opt == "lines" && given.count("cache-bytes"))
+      return true;
+    if (given.count("level") && kSingleLevel.count(opt))
+      return true;
+    if (opt == "level")
+      for (const std::string &single : kSingleLevel)
+        if (given.count(single))
+          return true;
+    return false;
+  };
+  std::vector<std::string> args = preset_args(p);
+  if (first_order_only)
+    args.back() = remap::to_string(p.orders.front());
+  std::vector<std::string> out{argv.front()};
+  for (std::size_t i = 0; i + 1 < args.size(); i += 2)
+    if (!overridden(option_name(args[i])) &&
+        (!known || known->find_nothrow(option_name(args[i]), false))) {
+      out.push_back(args[i]);
+      out.push_back(args[i + 1]);
+    }
+  out.insert(out.end(), argv.begin() + 1, argv.end());
+  return out;
+}
+
+bool parse_preset_args(int argc, char **argv, po::options_description &desc,
+                       po::variables_map &vm, const std::string &usage,
+                       const std::string &examples) {
+  static const std::string help =
+      "a named configuration (cbi presets lists each in full); options given after it override "
+      "it; runs its first order unless --order: " + sim::preset_names();
+  desc.add_options()("preset", po::value<std::string>(), help.c_str());
+  std::vector<std::string> args =
+      expand_preset(std::vector<std::string>(argv, argv + argc), true, &desc);
+  std::vector<char *> ptrs;
+  for (std::string &a : args)
+    ptrs.push_back(a.data());
+  return parse_args(static_cast<int>(ptrs.size()), ptrs.data(), desc, vm, usage, examples);
+}
+
+std::string hit_rate_label(sim::Granularity g) {
+  return g == sim::Granularity::thread ? "hit rate per thread-line" : "hit rate per access";
+}
+std::string hit_pct_column(sim::Granularity g) {
+  return g == sim::Granularity::thread ? "thread_line_hit_pct" : "hit_pct";
+}
+std::string accesses_column(sim::Granularity g) {
+  return g == sim::Granularity::thread ? "thread_lines" : "accesses";
+}
+
+std::string describe_config(const sim::SimConfig &c) {
+  std::string s = c.workload.describe();
+  for (std::size_t k = 0; k < c.levels.size(); ++k)
+    s += "; L" + std::to_string(k + 1) + " " + c.levels[k].describe() + " (" +
+         std::to_string(c.levels[k].capacity_lines) + " lines)";
+  s += c.granularity == sim::Granularity::thread
+           ? "; thread granularity (each thread's distinct lines once: hit rates per thread-line)"
+           : "; exact granularity (every access: hit rates per access, as ncu)";
+  return s;
+}
+
+Table presets_table() {
+  Table t;
+  t.title = "cbi presets: named configurations (simulate/diagram/view --preset, sweep --grid)";
+  t.columns = {"name", "workload", "width", "height", "stencil", "depth", "elem_bytes",
+               "boundary", "granularity", "levels", "orders", "configuration", "source"};
+  for (const sim::Preset &p : sim::presets()) {
+    const sim::Workload &w = p.config.workload;
+    std::string levels;
+    for (const sim::CacheConfig &l : p.config.levels)
+      levels += (levels.empty() ? "" : "/") + level_spec(l);
+    t.add_row({p.name, std::string(sim::to_string(w.kind)), w.width, w.height,
+               w.kind == sim::WorkloadKind::stencil
+                   ? Cell(std::to_string(w.stencil_w) + "x" + std::to_string(w.stencil_h))
+                   : Cell(),
+               w.kind == sim::WorkloadKind::matmul ? Cell(w.depth) : Cell(),
+               int64_t{w.elem_bytes},
+               std::string(w.boundary == sim::Boundary::none ? "none" : "clamp"),
+               std::string(granularity_name(p.config.granularity)), levels,
+               orders_text(p.orders), describe_config(p.config), p.source});
+  }
+  t.notes = {"thread granularity counts each thread's distinct lines once (thread-lines); its hit "
+             "rate is per thread-line, not per access as ncu reports (exact granularity)",
+             "a preset's options come first and any option given after it wins, e.g. cbi "
+             "simulate --preset table3.1 --order column:8"};
+  return t;
+}
+
+} // namespace cbi::cli
