@@ -24,13 +24,18 @@ Device h100() {
   d.cta_launch_cycles = 600; // kernels/probes/cta_sm: successors start 256-416 ns after an end
   d.cta_dispatch_cycles = 2; // kernels/probes/cta_sm: the first wave's 1056 CTAs start within 1.1 us
   d.l1_wavefronts_per_cycle = 1;
-  d.l2_to_l1_bytes_per_cycle = 64;
+  d.l2_to_l1_bytes_per_cycle = 25.5;
   d.dram_gbs = 2985; // cbi bench: measured device-to-device copy (docs/results/kernels-h100)
-  d.issue_per_cycle = 4; // four schedulers per SM (whitepaper); fitted below
+  // Fitted on the fig5.1a/fig5.1b times (204 configurations, docs/results/gpu-model-h100/
+  // fit_time.py: the mean |ln(predicted/measured)| is least): 2.75 of the 4 schedulers' ceiling,
+  // and 25.5 bytes per cycle per SM from L2 (6.7 TB/s device-wide).
+  d.issue_per_cycle = 2.75;
   d.sources = "occupancy: CUDA C Programming Guide, compute capability 9.0 table; SMs, L2: "
               "cudaGetDeviceProperties on the H100 (docs/results/gpu-model-h100); L1 capacity and "
               "latencies: kernels/probes/l1_chase on the H100; DRAM: cbi bench's measured copy; "
-              "lanes: H100 whitepaper; L1 ways, DRAM latency, L1/L2 throughputs: model choices";
+              "CTA launcher rate: kernels/probes/cta_sm; issue rate and L2->L1 bandwidth: fitted on the "
+              "fig5.1a/fig5.1b times (docs/results/gpu-model-h100); L1 ways, DRAM latency, L1 "
+              "throughput: model choices";
   return d;
 }
 
