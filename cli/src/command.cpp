@@ -62,6 +62,7 @@ std::string option_for_field(const std::string &field) {
       {"order", "--order"},
       {"granularity", "--granularity"},
       {"gpu.block_threads", "--block"},
+      {"gpu.observe_sm", "--sm"},
       {"kernel.size", "--size"},
       {"kernel.stencil", "--stencil"},
       {"kernel.depth", "--depth"},

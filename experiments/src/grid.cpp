@@ -61,6 +61,7 @@ std::vector<Point> expand(const Grid &g) {
     Point p;
     for (std::size_t a = 0; a < n; ++a) // kernel first: the others apply where it takes them
       g.axes[a].def->apply(g.axes[a].values[at[a]], p);
+    p.device = g.device;
     if (seen.insert(p.key()).second) {
       p.index = static_cast<int64_t>(points.size());
       points.push_back(std::move(p));

@@ -4,6 +4,7 @@
 
 #include "axis.hpp"
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -14,6 +15,8 @@ struct Grid {
   std::string description;
   std::vector<Axis> axes; // one per axis_defs() entry, in that order
   bool metrics = false;   // gpu: read hardware counters (CUPTI) for every point
+  // The GPU model's device row for every point (cbi sweep --device; Point::device); absent: h100.
+  std::optional<std::string> device;
 
   // Replaces an axis's values, parsed from their spellings (the command-line override). Throws
   // UsageError naming the axis's option for a bad value, --axis for an unknown axis.

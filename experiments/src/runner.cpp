@@ -1,5 +1,6 @@
 #include "runner.hpp"
 
+#include "cbi/cli/options.hpp"
 #include "cbi/cli/output.hpp"
 #include "cbi/cli/progress.hpp"
 #include "cbi/parse.hpp"
@@ -22,18 +23,24 @@ namespace cbi::sweep {
 namespace {
 
 // Equal for points whose simulations are equal: the block size and the GPU-only settings do not
-// change the simulation (the simulator replays one ordered stream).
-std::string sim_key(const Point &p) {
+// change the sequential simulation (the simulator replays one ordered stream); the GPU model's
+// depends on the block and the device too.
+std::string sim_key(const Point &p, bool model) {
   std::string k;
   for (const AxisDef &d : axis_defs())
     if (d.simulated)
       k += std::string(d.name) + "=" + axis_text(d, p).value_or("") + " ";
+  if (model)
+    k += "block=" + std::to_string(p.block_threads) + " device=" + p.device.value_or("h100");
   return k;
 }
 
+// One simulation: the sequential replay (config) or the GPU model (gpu_config).
 struct SimSlot {
   std::optional<sim::SimConfig> config;
+  std::optional<sim::GpuConfig> gpu_config;
   std::optional<sim::SimResult> result;
+  std::optional<sim::GpuResult> gpu_result;
   std::exception_ptr error;
   bool done = false;
 };
@@ -53,26 +60,31 @@ public:
       t.join();
   }
   // Waits for slot `s`; rethrows its error.
-  const sim::SimResult &result(std::size_t s) {
+  const SimSlot &result(std::size_t s) {
     std::unique_lock<std::mutex> lock(m_mu);
     m_cv.wait(lock, [&] { return m_slots[s].done; });
     if (m_slots[s].error)
       std::rethrow_exception(m_slots[s].error);
-    return *m_slots[s].result;
+    return m_slots[s];
   }
 
 private:
   void work() {
     for (std::size_t s; !m_cancel && (s = m_next++) < m_slots.size();) {
       std::optional<sim::SimResult> r;
+      std::optional<sim::GpuResult> g;
       std::exception_ptr err;
       try {
-        r = sim::simulate(*m_slots[s].config);
+        if (m_slots[s].gpu_config)
+          g = sim::simulate_gpu(*m_slots[s].gpu_config);
+        else
+          r = sim::simulate(*m_slots[s].config);
       } catch (...) {
         err = std::current_exception();
       }
       std::lock_guard<std::mutex> lock(m_mu);
       m_slots[s].result = std::move(r);
+      m_slots[s].gpu_result = std::move(g);
       m_slots[s].error = err;
       m_slots[s].done = true;
       m_cv.notify_all();
@@ -109,6 +121,28 @@ private:
   struct sigaction m_old {};
 };
 
+// The model columns (store.hpp's model_columns): the GPU model's device, time and counts where it
+// ran, the hardware's ncu-named counters where they were read; empty otherwise.
+void model_cells(std::vector<cli::Cell> &row, const std::optional<sim::GpuResult> &r,
+                 const Point &p, const GpuMeasurement *m) {
+  const cli::Cell blank = std::string();
+  if (r) {
+    row.insert(row.end(), {p.device.value_or("h100"), r->time.predicted_ms, r->time.bound});
+    for (auto &[name, value] : cli::gpu_metric_fields(r->metrics))
+      row.push_back(value);
+  } else {
+    row.insert(row.end(), 3 + sim::GpuMetrics{}.named().size(), blank);
+  }
+  if (m && m->metrics) {
+    // ncu's names, in named()'s order less the requests (not read by the harness).
+    row.insert(row.end(), {m->l1_hit_sectors + m->l1_miss_sectors, m->l1_hit_sectors,
+                           m->l1_miss_sectors, m->l1_hit_pct, m->l2_to_l1_sectors, m->l2_hit_pct,
+                           m->dram_read_bytes});
+  } else {
+    row.insert(row.end(), 7, blank);
+  }
+}
+
 } // namespace
 
 double work(const Point &p) {
@@ -124,8 +158,15 @@ std::vector<std::optional<sim::SimConfig>> validate(const std::vector<Point> &po
                                                     const Backends &b) {
   std::vector<std::optional<sim::SimConfig>> configs(points.size());
   for (std::size_t i = 0; i < points.size(); ++i) {
-    if (b.sim)
+    if (b.sim && b.model) {
+      if (!sim_workload(points[i]))
+        throw UsageError("--kernel", std::string(kernels::to_string(points[i].kernel)) +
+                                         " is not modelled; allowed: stencil, matmul");
+      sim::validate(gpu_config(points[i]));
+      configs[i] = sim_config(points[i]); // the workload's own checks; the model replays it
+    } else if (b.sim) {
       configs[i] = sim_config(points[i]);
+    }
     if (b.gpu)
       kernels::validate(bench_config(points[i]));
   }
@@ -133,6 +174,13 @@ std::vector<std::optional<sim::SimConfig>> validate(const std::vector<Point> &po
 }
 
 Backends parse_backends(const std::string &text, const std::string &option) {
+  const char *allowed = "allowed: sim, gpu, sim,gpu (the sequential replay beside the hardware), "
+                        "model (the GPU model), sim+gpu or model+gpu (the GPU model beside the "
+                        "hardware)";
+  if (text == "sim+gpu" || text == "model+gpu")
+    return {true, true, true};
+  if (text == "model")
+    return {true, false, true};
   Backends b{false, false};
   for (const std::string &part : split_list(text)) {
     if (part == "sim")
@@ -140,14 +188,16 @@ Backends parse_backends(const std::string &text, const std::string &option) {
     else if (part == "gpu")
       b.gpu = true;
     else
-      throw UsageError(option, "unknown backend '" + part + "'; allowed: sim, gpu, sim,gpu");
+      throw UsageError(option, "unknown backend '" + part + "'; " + allowed);
   }
   if (!b.sim && !b.gpu)
-    throw UsageError(option, "no backend given; allowed: sim, gpu, sim,gpu");
+    throw UsageError(option, std::string("no backend given; ") + allowed);
   return b;
 }
 
 std::string backend_name(const Backends &b) {
+  if (b.model && b.sim)
+    return b.gpu ? "model+gpu" : "model";
   return b.sim && b.gpu ? "sim+gpu" : b.gpu ? "gpu" : "sim";
 }
 
@@ -192,10 +242,14 @@ RunSummary run(const Grid &g, const RunOptions &opts) {
     for (std::size_t i : pending) {
       if (!configs[i])
         continue;
-      const auto [it, fresh] = by_key.emplace(sim_key(mine[i]), static_cast<int>(slots.size()));
+      const auto [it, fresh] = by_key.emplace(sim_key(mine[i], opts.backends.model),
+                                              static_cast<int>(slots.size()));
       if (fresh) {
         slots.emplace_back();
-        slots.back().config = configs[i];
+        if (opts.backends.model)
+          slots.back().gpu_config = gpu_config(mine[i]);
+        else
+          slots.back().config = configs[i];
         weight[i] += work(mine[i]);
       }
       slot_of[i] = it->second;
@@ -229,8 +283,10 @@ RunSummary run(const Grid &g, const RunOptions &opts) {
                                   opts.shard.text()};
     for (const AxisDef &d : axis_defs())
       row.push_back(axis_text(d, p).value_or("")); // empty: does not apply (JSON null)
-    if (slot_of[i] >= 0) {
-      const sim::SimResult &r = pool.result(static_cast<std::size_t>(slot_of[i]));
+    const SimSlot *slot =
+        slot_of[i] >= 0 ? &pool.result(static_cast<std::size_t>(slot_of[i])) : nullptr;
+    if (slot && slot->result) {
+      const sim::SimResult &r = *slot->result;
       const sim::CacheStats &l1 = r.levels[0];
       row.insert(row.end(),
                  {l1.accesses, l1.misses, 100.0 * l1.hit_rate(), l1.bytes_fetched,
@@ -239,8 +295,9 @@ RunSummary run(const Grid &g, const RunOptions &opts) {
     } else {
       row.insert(row.end(), 7, blank);
     }
+    GpuMeasurement measured;
     if (gpu) {
-      const GpuMeasurement m = gpu->measure(p, g.metrics);
+      const GpuMeasurement m = measured = gpu->measure(p, g.metrics);
       auto metric = [&](double v) { return m.metrics ? cli::Cell(v) : blank; };
       row.insert(row.end(),
                  {summary.device, m.time_ms, m.noise, m.samples, m.gbs,
@@ -250,6 +307,7 @@ RunSummary run(const Grid &g, const RunOptions &opts) {
     } else {
       row.insert(row.end(), 11, blank);
     }
+    model_cells(row, slot ? slot->gpu_result : std::nullopt, p, gpu ? &measured : nullptr);
     store.write(row);
     if (store.to_stdout() && !opts.json.empty())
       written.push_back(row);

@@ -32,9 +32,16 @@ struct GpuSettings {
 struct Backends {
   bool sim = true;
   bool gpu = false;
+  // The simulator side is the GPU model (simulate --model gpu: the block axis and the device count)
+  // instead of the sequential replay; its predictions fill the *_pred columns.
+  bool model = false;
 };
+// "sim", "gpu", "sim,gpu" (the sequential replay beside the hardware); "model" (the GPU model) and
+// "sim+gpu" = "model+gpu" (the GPU model beside the hardware, issue 10 §3).
 Backends parse_backends(const std::string &text, const std::string &option = "--backend");
-std::string backend_name(const Backends &b); // "sim", "gpu", "sim+gpu"
+// The CSV's backend column: "sim", "gpu", "sim+gpu" (sequential beside the hardware), "model",
+// "model+gpu".
+std::string backend_name(const Backends &b);
 
 struct RunOptions {
   Backends backends;
@@ -78,6 +85,9 @@ struct GpuMeasurement {
   bool check_ran = false, check_passed = false;
   bool metrics = false;
   double l1_hit_pct = 0, l2_hit_pct = 0, l2_to_l1_bytes = 0, dram_read_bytes = 0;
+  // In sectors, as ncu counts them: l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_hit.sum,
+  // ..._lookup_miss.sum and lts__t_sectors_srcunit_tex_op_read.sum.
+  double l1_hit_sectors = 0, l1_miss_sectors = 0, l2_to_l1_sectors = 0;
 };
 class GpuBackend {
 public:

@@ -18,14 +18,38 @@ Table simulation_table(const sim::SimConfig &c, const sim::SimResult &r) {
   // count_unit: a sectored level counts its accesses, hits and misses in sectors, others in lines.
   // Thread granularity counts each thread's distinct lines once: its columns say so
   // (thread_lines, thread_line_hit_pct), so that they are never read as ncu's per-access rates.
+  // Loads and stores apart follow (CacheStats; in thread granularity they count thread-lines too),
+  // then the 3C classes with --classify-misses.
+  const bool thread = c.granularity == sim::Granularity::thread;
   t.columns = {"level", "cache", "count_unit", accesses_column(c.granularity), "hits", "misses",
-               "fetches", "evictions", "bytes_fetched", hit_pct_column(c.granularity)};
+               "fetches", "evictions", "bytes_fetched", hit_pct_column(c.granularity),
+               thread ? "load_thread_lines" : "loads", "load_bytes", "load_hits", "load_misses",
+               thread ? "store_thread_lines" : "stores", "store_bytes", "store_hits",
+               "store_misses"};
+  const bool classified = c.classify_misses;
+  if (classified)
+    for (const char *name : {"misses_compulsory", "misses_capacity", "misses_conflict"})
+      t.columns.push_back(name);
   for (std::size_t k = 0; k < r.levels.size(); ++k) {
     const sim::CacheStats &s = r.levels[k];
-    t.add_row({"L" + std::to_string(k + 1), c.levels[k].describe(),
-               std::string(c.levels[k].sector_bytes ? "sector" : "line"), s.accesses, s.hits,
-               s.misses, s.fetches, s.evictions, s.bytes_fetched, 100.0 * s.hit_rate()});
+    std::vector<Cell> row = {"L" + std::to_string(k + 1), c.levels[k].describe(),
+                             std::string(c.levels[k].sector_bytes ? "sector" : "line"),
+                             s.accesses, s.hits, s.misses, s.fetches, s.evictions,
+                             s.bytes_fetched, 100.0 * s.hit_rate(), s.loads, s.load_bytes,
+                             s.load_hits(), s.load_misses, s.stores, s.store_bytes, s.store_hits(),
+                             s.store_misses};
+    if (classified)
+      for (int64_t v : {s.misses_compulsory, s.misses_capacity, s.misses_conflict})
+        row.emplace_back(v);
+    t.add_row(std::move(row));
   }
+  if (c.workload.writes)
+    t.notes.push_back("stores: write-allocate, fetch-on-write, no write-back traffic; below L1 an "
+                      "access counts as a store when a store's L1 miss caused it");
+  if (classified)
+    t.notes.push_back("misses_compulsory: first access to the unit; misses_capacity: a fully "
+                      "associative LRU cache of the same capacity misses too; misses_conflict: the "
+                      "rest. In count_unit");
   t.config = sim_config_fields(c);
   t.meta = {{"threads", int64_t{r.threads}},
             {"seconds", r.seconds},
@@ -87,7 +111,9 @@ int cmd_simulate(int argc, char **argv) {
     ("device", po::value<std::string>(), "--model gpu: device row (cbi devices), default h100")
     ("block", po::value<std::string>(), "--model gpu: threads per block, default 256")
     ("sample-sms", po::value<std::string>(), "--model gpu: simulate N SMs (a divisor of the "
-                                             "device's), each standing for SMs/N; default all");
+                                             "device's), each standing for SMs/N; default all")
+    ("classify-misses", po::bool_switch(), "also sort every level's misses into compulsory, "
+                                           "capacity and conflict (3C; slower, off by default)");
   add_cache_options(desc);
   add_output_options(desc);
   po::variables_map vm;
@@ -109,6 +135,8 @@ int cmd_simulate(int argc, char **argv) {
                   "               --level size=4MiB,line=128,ways=16 --format json\n"
                   "  cbi simulate --workload matmul --size 256 --order column:32 --line-bytes 128 "
                   "--cache-bytes 128KiB --sector-bytes 32\n"
+                  "  cbi simulate --size 256 --stencil 9x9 --line-bytes 128 --cache-bytes 32KiB "
+                  "--ways 4 --writes --classify-misses\n"
                   "  cbi simulate --model gpu --device h100 --block 256 --workload matmul --size 1024 "
                   "--order column:32"))
     return 0;
@@ -119,6 +147,9 @@ int cmd_simulate(int argc, char **argv) {
     for (const char *gpu_only : {"device", "block", "sample-sms"})
       if (vm.count(gpu_only))
         throw UsageError(std::string("--") + gpu_only, "applies to --model gpu only");
+  const bool classify = vm.count("classify-misses") && vm["classify-misses"].as<bool>();
+  if (model == "gpu" && classify)
+    throw UsageError("--classify-misses", "applies to --model sequential only");
   // The options become one point; the simulator takes its configuration from the point alone.
   const sweep::Point point = sweep::simulate_point(vm, model == "gpu");
   if (model == "gpu") {
@@ -129,7 +160,8 @@ int cmd_simulate(int argc, char **argv) {
     emit(vm, gpu_table(g, r));
     return 0;
   }
-  const sim::SimConfig c = *sweep::sim_config(point);
+  sim::SimConfig c = *sweep::sim_config(point);
+  c.classify_misses = classify; // how to count, not what runs: not part of the point
   const bool progress = (vm.count("progress") && vm["progress"].as<bool>()) ||
                         (isatty(2) && c.workload.accesses() > (int64_t{1} << 30));
   const sim::SimResult r = sim::simulate(c, progress ? thread_counter() : sim::Progress());

@@ -4,6 +4,7 @@
 #include "grid.hpp"
 #include "cbi/cli/csv.hpp"
 #include "cbi/error.hpp"
+#include "cbi/sim/gpu_model.hpp"
 
 #include <algorithm>
 #include <filesystem>
@@ -61,9 +62,12 @@ in_current_schema(std::vector<std::vector<std::string>> records) {
     const auto it = std::find(header.begin(), header.end(), c);
     from.push_back(it == header.end() ? -1 : static_cast<int>(it - header.begin()));
   }
+  const auto &model = model_columns();
   for (std::size_t c = 0; c < from.size(); ++c) {
     if (from[c] >= 0)
       continue;
+    if (std::find(model.begin(), model.end(), columns()[c]) != model.end())
+      continue; // the GPU model's columns, added later: empty in older files
     const auto &defs = axis_defs();
     const auto d = std::find_if(defs.begin(), defs.end(),
                                 [&](const AxisDef &a) { return columns()[c] == a.name; });
@@ -82,6 +86,10 @@ in_current_schema(std::vector<std::vector<std::string>> records) {
     for (std::size_t c = 0; c < from.size(); ++c) {
       if (from[c] >= 0) {
         row.push_back(cells[static_cast<std::size_t>(from[c])]);
+        continue;
+      }
+      if (std::find(model.begin(), model.end(), columns()[c]) != model.end()) {
+        row.emplace_back();
         continue;
       }
       const AxisDef &d = axis_def(columns()[c]);
@@ -104,6 +112,19 @@ std::string row_text(const std::vector<cli::Cell> &row) {
 
 } // namespace
 
+const std::vector<std::string> &model_columns() {
+  static const std::vector<std::string> cols = [] {
+    std::vector<std::string> c = {"model_device", "predicted_ms", "model_bound"};
+    for (const auto &[name, value] : sim::GpuMetrics{}.named())
+      c.push_back(name + "_pred");
+    for (const auto &[name, value] : sim::GpuMetrics{}.named())
+      if (name != "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum") // not read by the harness
+        c.push_back(name + "_meas");
+    return c;
+  }();
+  return cols;
+}
+
 const std::vector<std::string> &columns() {
   static const std::vector<std::string> cols = [] {
     std::vector<std::string> c = {"point", "point_id", "backend", "grid_id", "grid_points", "shard"};
@@ -114,6 +135,8 @@ const std::vector<std::string> &columns() {
           "sim_l2_hit_pct", "sim_mem_fetched_bytes", "sim_seconds", "gpu_device", "gpu_time_ms",
           "gpu_noise", "gpu_samples", "gpu_gbs", "gpu_check", "gpu_rel_error", "gpu_l1_hit_pct",
           "gpu_l2_hit_pct", "gpu_l2_to_l1_bytes", "gpu_dram_read_bytes"})
+      c.push_back(s);
+    for (const std::string &s : model_columns())
       c.push_back(s);
     return c;
   }();

@@ -15,6 +15,11 @@ namespace cbi::sweep {
 // grid_points: its size, shard: "k/n"), the axis values, simulator columns
 // (sim_*) and GPU columns (gpu_*).
 const std::vector<std::string> &columns();
+// The GPU model's columns at the end of columns() (issue 10 §3): model_device, predicted_ms,
+// model_bound, then every ncu-named count twice: NAME_pred (the model, --model gpu or --backend
+// sim+gpu) and NAME_meas (the hardware, --backend gpu with --metrics; requests are not read). Files
+// written before them read back with these cells empty.
+const std::vector<std::string> &model_columns();
 std::size_t column_index(const std::string &name); // columns().size() when absent
 
 // Reads a sweep CSV (ours: header must equal columns()). Cells that parse as numbers become

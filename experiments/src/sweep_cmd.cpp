@@ -96,14 +96,22 @@ int cmd_sweep(int argc, char **argv) {
     ("list", po::bool_switch(), "list the built-in grids and cache presets, then exit")
     ("dry-run", po::bool_switch(), "check every point as the run would, print them (index, id, "
                                    "key) and the grid's fingerprint; run nothing")
-    ("backend", po::value<std::string>(), "sim (default) | gpu | sim,gpu (both in one row)")
+    ("backend", po::value<std::string>(), "sim (default) | gpu | sim,gpu (both in one row) | "
+                                          "sim+gpu (the GPU model's predictions beside the "
+                                          "hardware's measurements, ncu names with _pred and "
+                                          "_meas; needs a GPU), e.g. --backend sim+gpu --metrics")
+    ("model", po::value<std::string>(), "the simulator: sequential (one cache hierarchy, default; "
+                                        "sim+gpu: gpu) | gpu (the GPU model: the block axis and "
+                                        "--device count; docs/gpu-model.md), e.g. --model gpu")
+    ("device", po::value<std::string>(), "--model gpu: the GPU model's device row (cbi devices), "
+                                         "default h100, e.g. --device rtx2080super")
     ("kernel", list_value(), "axis: stencil, matmul (both backends); stencil-2d, "
                                          "stencil-smem, sgemm-tiled, cublas (gpu only)")
     ("size", list_value(), "axis: input sizes N or WxH, comma-separated")
     ("stencil", list_value(), "axis: stencil windows, e.g. 3x3,9x9")
     ("depth", list_value(), "axis: matmul inner dimension D (0 = width)")
     ("type", list_value(), "axis: element types half, float, double")
-    ("block", list_value(), "axis: threads per block, 32..1024 (gpu only)")
+    ("block", list_value(), "axis: threads per block, 32..1024 (gpu and --model gpu)")
     ("order", list_value(), order_text.c_str())
     ("cache", po::value<std::vector<std::string>>()->composing(),
      "axis (sim only), repeatable: a preset (table3, l1-64k, l1-256k, turing, h100) or level "
@@ -140,14 +148,24 @@ int cmd_sweep(int argc, char **argv) {
                   "continues it. Each row carries a stable point_id\n(a hash of its axis values). "
                   "The sim backend replays the accesses through the cache (block\ndoes not apply; "
                   "equal simulations are shared); the gpu backend times the kernels (exit 3\n"
-                  "without a device). See docs/sweeps.md for sharding over Slurm or GNU parallel.",
+                  "without a device). With --model gpu the sim backend is the GPU model (block and "
+                  "--device count)\nand fills the ncu-named NAME_pred columns; --backend sim+gpu "
+                  "puts them beside the hardware's\nNAME_meas (with --metrics) and gpu_time_ms "
+                  "beside predicted_ms in one row.\nSee docs/sweeps.md for sharding over Slurm or "
+                  "GNU parallel.",
                   "  cbi sweep --list\n"
                   "  cbi sweep --grid fig5.1a --backend gpu --output fig5.1a.csv --json fig5.1a.json\n"
                   "  cbi sweep --grid fig5.1b --size 512 --cache l1-64k --output mm512.csv   # sim\n"
                   "  cbi sweep --order linear,column:32,column:64 --size 1024,2048 --block 128,256\n"
                   "  cbi sweep --grid fig5.3 --shard 0/4 --output part0.csv     # 1 of 4 slices\n"
                   "  cbi sweep merge --output fig5.3.csv part*.csv\n"
-                  "  cbi sweep --grid fig5.2 --output fig5.2.csv --resume        # continue a run"))
+                  "  cbi sweep --grid fig5.2 --output fig5.2.csv --resume        # continue a run\n"
+                  "  cbi sweep --model gpu --kernel matmul --size 1024 --block 128,256 --order "
+                  "linear,column:32\n"
+                  "  cbi sweep --grid fig5.1b --backend sim+gpu --metrics --output pred.csv   # on "
+                  "a GPU\n"
+                  "  cbi plot scatter --input pred.csv --x l1tex__t_sector_hit_rate.pct_meas "
+                  "--y l1tex__t_sector_hit_rate.pct_pred"))
     return 0;
 
   if (vm["list"].as<bool>()) {
@@ -175,7 +193,27 @@ int cmd_sweep(int argc, char **argv) {
     }
   }
   sweep::RunOptions opts;
-  opts.backends = sweep::parse_backends(get(vm, "backend", "sim"));
+  const std::string backend = get(vm, "backend", "sim");
+  opts.backends = sweep::parse_backends(backend);
+  if (has(vm, "model")) {
+    const std::string model = get(vm, "model", "");
+    if (model != "sequential" && model != "gpu")
+      throw UsageError("--model", "unknown model '" + model + "'; allowed: sequential, gpu");
+    if (model == "gpu" && !opts.backends.sim)
+      throw UsageError("--model", "gpu is the simulator's side; allowed: --backend sim, model or "
+                                  "sim+gpu with --model gpu");
+    if (model == "sequential" && opts.backends.model)
+      throw UsageError("--model", "sequential does not go with --backend " + backend +
+                                      " (the GPU model); allowed: --backend sim,gpu for the "
+                                      "sequential replay beside the hardware");
+    opts.backends.model = model == "gpu";
+  }
+  if (has(vm, "device")) {
+    if (!opts.backends.model)
+      throw UsageError("--device", "applies to the GPU model only; allowed: --model gpu or "
+                                   "--backend sim+gpu with --device NAME");
+    g.device = sim::find_device(get(vm, "device", "")).name;
+  }
   if (has(vm, "shard"))
     opts.shard = sweep::parse_shard(get(vm, "shard", ""));
   if (vm["metrics"].as<bool>())
@@ -228,7 +266,7 @@ int cmd_sweep(int argc, char **argv) {
               << s.skipped << " already in the CSV, " << format_cell_short(s.seconds) << " s"
               << (s.device.empty() ? "" : " on " + s.device) << "\n";
   } catch (const sweep::GpuUnavailable &e) {
-    throw NoDeviceError(std::string("--backend gpu: ") + e.what());
+    throw NoDeviceError("--backend " + backend + ": " + e.what());
   }
   return 0;
 }

@@ -47,6 +47,9 @@ public:
     m.l2_hit_pct = r.metrics.l2_hit_pct;
     m.l2_to_l1_bytes = 32.0 * r.metrics.l2_to_l1_sectors; // 32 B sectors
     m.dram_read_bytes = r.metrics.dram_read_bytes;
+    m.l1_hit_sectors = r.metrics.l1_global_load_hits;
+    m.l1_miss_sectors = r.metrics.l1_global_load_misses;
+    m.l2_to_l1_sectors = r.metrics.l2_to_l1_sectors;
     return m;
   }
 

@@ -63,6 +63,44 @@ void simulate(benchmark::State &state, const Case &k) {
       double(c.workload.accesses()) * double(state.iterations()), benchmark::Counter::kIsRate);
 }
 
+// The same with each task's output store replayed too (--writes): 1,048,576 stores through the
+// hierarchy's counted store path.
+void simulate_writes(benchmark::State &state, const Case &k) {
+  sim::SimConfig c;
+  c.workload = reference_trace();
+  c.workload.writes = true;
+  c.levels = k.levels;
+  for (auto _ : state) {
+    const sim::SimResult r = sim::simulate(c);
+    if (r.accesses != c.workload.accesses())
+      state.SkipWithError("wrong access count");
+    benchmark::DoNotOptimize(r.levels.data());
+  }
+  state.counters["accesses_per_second"] = benchmark::Counter(
+      double(c.workload.accesses()) * double(state.iterations()), benchmark::Counter::kIsRate);
+}
+
+// The whole simulator with every level's misses classified (compulsory, capacity, conflict). Fails
+// the benchmark if a count differs from the unclassified run or the classes do not sum.
+void simulate_classified(benchmark::State &state, const Case &k) {
+  sim::SimConfig c;
+  c.workload = reference_trace();
+  c.levels = k.levels;
+  c.classify_misses = true;
+  for (auto _ : state) {
+    const sim::SimResult r = sim::simulate(c);
+    for (std::size_t l = 0; l < k.misses.size(); ++l) {
+      const sim::CacheStats &s = r.levels[l];
+      if (s.misses != k.misses[l] ||
+          s.misses_compulsory + s.misses_capacity + s.misses_conflict != s.misses)
+        state.SkipWithError(("wrong counts at L" + std::to_string(l + 1)).c_str());
+    }
+    benchmark::DoNotOptimize(r.levels.data());
+  }
+  state.counters["accesses_per_second"] = benchmark::Counter(
+      double(c.workload.accesses()) * double(state.iterations()), benchmark::Counter::kIsRate);
+}
+
 // The access generator alone: unit runs for `unit_bytes` units, summed instead of simulated.
 void generator(benchmark::State &state) {
   const sim::Workload w = reference_trace();
@@ -100,7 +138,7 @@ void caches(benchmark::State &state, const Case &k) {
     sim::Hierarchy h(k.levels);
     sim::detail::Engines::with_typed_access(h, [&](auto access) {
       for (const auto &r : runs)
-        access(r.first, r.second);
+        access(r.first, r.second, false);
     });
     benchmark::DoNotOptimize(h.stats());
   }
@@ -112,6 +150,13 @@ void caches(benchmark::State &state, const Case &k) {
 int register_all() {
   for (const Case &k : cases()) {
     benchmark::RegisterBenchmark((std::string("simulate/") + k.name).c_str(), simulate, k)
+        ->Unit(benchmark::kMillisecond)
+        ->UseRealTime();
+    benchmark::RegisterBenchmark((std::string("writes/") + k.name).c_str(), simulate_writes, k)
+        ->Unit(benchmark::kMillisecond)
+        ->UseRealTime();
+    benchmark::RegisterBenchmark((std::string("classify/") + k.name).c_str(), simulate_classified,
+                                 k)
         ->Unit(benchmark::kMillisecond)
         ->UseRealTime();
     benchmark::RegisterBenchmark((std::string("caches/") + k.name).c_str(), caches, k)

@@ -129,7 +129,28 @@ CacheStats Cache::stats() const {
   s.fetches = m_misses;
   s.evictions = m_evictions;
   s.bytes_fetched = m_misses * m_config.unit_bytes();
+  s.loads = m_accesses; // a cache alone cannot tell stores; Hierarchy::stats splits them
+  s.load_misses = m_misses;
   return s;
+}
+
+namespace {
+CacheConfig fully_associative_lru(CacheConfig c) {
+  c.ways = 0;
+  c.policy = Policy::lru;
+  return c;
+}
+} // namespace
+
+MissClassifier::MissClassifier(const CacheConfig &level) : m_shadow(fully_associative_lru(level)) {}
+
+void MissClassifier::find_page(uint64_t page) {
+  auto it = std::lower_bound(m_pages.begin(), m_pages.end(), page,
+                             [](const auto &p, uint64_t key) { return p.first < key; });
+  if (it == m_pages.end() || it->first != page)
+    it = m_pages.insert(it, {page, std::vector<uint64_t>(std::size_t{1} << (kPageShift - 6), 0)});
+  m_last_page = page;
+  m_last_bits = it->second.data(); // stays valid: moving a vector keeps its buffer
 }
 
 uint64_t Cache::next_random() { // xorshift64*: seeded, reproducible

@@ -73,8 +73,11 @@ struct Engines {
     return std::is_same_v<Tag, uint32_t> ? Tag(Cache::kInvalid32) : Tag(Cache::kInvalid64);
   }
 
-  // One lookup (the unit is not the most recent one; Cache::access checked that).
-  template <class Tag, Family F, bool Sectored> static bool lookup(Cache &c, uint64_t unit) {
+  // One lookup (the unit is not the most recent one; Cache::access checked that). Forced inline
+  // (as are access and the typed access below): the replay loop's speed depends on it, and GCC's
+  // heuristics drop it as soon as the loop grows a little (the 4-way cache ran 30% slower).
+  template <class Tag, Family F, bool Sectored>
+  __attribute__((always_inline)) static bool lookup(Cache &c, uint64_t unit) {
     uint64_t line = unit;
     uint8_t bit = 1;
     if constexpr (Sectored) {
@@ -201,13 +204,16 @@ struct Engines {
   // Engine types for the typed access: a narrow set-associative engine fixed at compile time, or
   // the generic one (wide tags, hash index) that dispatches per lookup.
   template <Family F, bool Sectored> struct Narrow {
-    static bool lookup(Cache &c, uint64_t unit) { return Engines::lookup<uint32_t, F, Sectored>(c, unit); }
+    __attribute__((always_inline)) static bool lookup(Cache &c, uint64_t unit) {
+      return Engines::lookup<uint32_t, F, Sectored>(c, unit);
+    }
   };
   struct Generic {
     static bool lookup(Cache &c, uint64_t unit) { return c.lookup(unit); }
   };
 
-  template <class E> static bool access(Cache &c, uint64_t unit, int64_t count) {
+  template <class E>
+  __attribute__((always_inline)) static bool access(Cache &c, uint64_t unit, int64_t count) {
     c.m_accesses += count;
     if (unit == c.m_last_unit)
       return true;
@@ -231,17 +237,26 @@ struct Engines {
     f(Generic{});
   }
 
-  // Calls f(access) once, where access(unit, count) behaves exactly as Hierarchy::access(unit,
-  // count) but with L1's engine fixed at compile time.
+  // Calls f(access) once, where access(unit, count, is_store) behaves exactly as
+  // Hierarchy::access(unit, count, is_store) but with L1's engine fixed at compile time for loads.
+  // is_store is a constant at every call site of the replay, so a load compiles to what it was
+  // before stores were counted apart; classifying hierarchies take Hierarchy's classified path.
   template <class Fn> static void with_typed_access(Hierarchy &h, Fn &&f) {
+    if (h.m_classify)
+      return f([&h](uint64_t unit, int64_t count, bool is_store) -> int {
+        return h.access_classified(unit, count, is_store);
+      });
     Cache &l1 = h.m_levels[0];
     const bool below = h.m_levels.size() > 1;
     visit(l1, [&](auto engine) {
       using E = decltype(engine);
-      f([&l1, &h, below](uint64_t unit, int64_t count) -> int {
+      f([&l1, &h, below](uint64_t unit, int64_t count,
+                         bool is_store) __attribute__((always_inline)) -> int {
+        if (is_store) // out of line, through the generic engine: one store per thread at most
+          return h.store(unit, count);
         if (access<E>(l1, unit, count))
           return 0;
-        return below ? h.miss_below(unit) : 1;
+        return below ? h.miss_below<false>(unit) : 1;
       });
     });
   }

@@ -119,6 +119,9 @@ TEST(Cli, CsvMatchesGoldenFiles) {
       {"simulate --format csv", "simulate_table31.csv"},
       {"simulate --order column:8 --format csv", "simulate_table31_column8.csv"},
       {"simulate --workload matmul --order column:8 --format csv", "simulate_table32_column8.csv"},
+      {"simulate --writes --classify-misses --level lines=24,line=16,ways=4 "
+       "--level lines=16,line=64,ways=2 --format csv",
+       "simulate_table31_writes_classified.csv"},
       {"mrc --size 32 --stencil 3x3 --sizes 1,4,16,64 --format csv", "mrc_small.csv"},
       {"analyze --size 1024 --stencil 9x9 --line-bytes 128 --cache-bytes 32KiB --ways 8 --format csv",
        "analyze_issue_example.csv"},

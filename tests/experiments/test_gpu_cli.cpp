@@ -1,6 +1,7 @@
 // `cbi simulate --model gpu`, `cbi devices` and `cbi tune` end to end (no GPU needed): the JSON
 // carries the Nsight-named counts as numbers, the tiny matmul's request count is warps x loads,
 // tune ranks fastest first, and bad values exit 2 naming the option.
+#include "cbi/cli/csv.hpp"
 #include "cli_run.hpp"
 
 #include <gtest/gtest.h>
@@ -8,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include <iterator>
+#include <unistd.h>
 #include <set>
 #include <string>
 
@@ -100,4 +102,76 @@ TEST(GpuCli, BadValuesExitTwoNamingTheOption) {
   EXPECT_EQ(block.exit_code, 2);
   EXPECT_EQ(block.err.rfind("cbi simulate: --block: ", 0), 0u) << block.err;
   EXPECT_EQ(block.err.find("gpu."), std::string::npos) << "sim's field maps to the option";
+}
+
+// cbi sweep --model gpu (issue 10 §3): the block axis and --device reach the GPU model, and each
+// row's *_pred columns are exactly what cbi simulate --model gpu prints for that point.
+TEST(GpuSweep, ModelRowsMatchSimulateAndHonourBlockAndDevice) {
+  const auto r = run_program("cbi", "sweep --model gpu --kernel matmul --size 64 --block 64,128 "
+                                    "--order column:32");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const cbi::cli::CsvTable t = cbi::cli::parse_csv(r.out);
+  ASSERT_EQ(t.rows.size(), 2u);
+  auto at = [&](std::size_t row, const std::string &col) {
+    const int c = t.index(col);
+    EXPECT_GE(c, 0) << col;
+    return c < 0 ? std::string() : t.rows[row][static_cast<std::size_t>(c)];
+  };
+  for (std::size_t k = 0; k < 2; ++k) {
+    EXPECT_EQ(at(k, "backend"), "model");
+    EXPECT_EQ(at(k, "model_device"), "h100");
+    EXPECT_EQ(at(k, "sim_l1_hit_pct"), "") << "the sequential replay did not run";
+    EXPECT_EQ(at(k, "l1tex__t_sector_hit_rate.pct_meas"), "") << "no hardware";
+    const auto sim = run_program("cbi", "simulate --model gpu --workload matmul --size 64 "
+                                        "--order column:32 --format json --block " +
+                                            at(k, "block"));
+    ASSERT_EQ(sim.exit_code, 0) << sim.err;
+    const auto j = nlohmann::json::parse(sim.out);
+    for (const char *name : kNcuNames)
+      EXPECT_DOUBLE_EQ(std::stod(at(k, std::string(name) + "_pred")),
+                       j.at("metrics").at(name).get<double>())
+          << name << " at block " << at(k, "block");
+    EXPECT_DOUBLE_EQ(std::stod(at(k, "predicted_ms")), j.at("predicted_ms").get<double>());
+  }
+  EXPECT_NE(at(0, "l1tex__t_sector_hit_rate.pct_pred"), at(1, "l1tex__t_sector_hit_rate.pct_pred"))
+      << "block 64 and 128 share B lines differently";
+
+  const auto rtx = run_program("cbi", "sweep --model gpu --device rtx2080super --kernel matmul "
+                                      "--size 64 --block 64 --order column:32");
+  ASSERT_EQ(rtx.exit_code, 0) << rtx.err;
+  const cbi::cli::CsvTable d = cbi::cli::parse_csv(rtx.out);
+  ASSERT_EQ(d.rows.size(), 1u);
+  EXPECT_EQ(d.rows[0][static_cast<std::size_t>(d.index("model_device"))], "rtx2080super");
+  EXPECT_NE(d.rows[0][static_cast<std::size_t>(d.index("predicted_ms"))], at(0, "predicted_ms"));
+  EXPECT_NE(d.rows[0][static_cast<std::size_t>(d.index("point_id"))], at(0, "point_id"))
+      << "the device is part of the point";
+}
+
+// --backend sim+gpu: the GPU model beside the hardware. Without a device it exits 3 naming the
+// backend and writes nothing; --dry-run needs no device. Bad combinations exit 2.
+TEST(GpuSweep, SimPlusGpuNeedsADeviceButNotForADryRun) {
+  const std::string out = ::testing::TempDir() + "/cbi_sim_gpu.csv";
+  std::remove(out.c_str());
+  const auto r = run_program("cbi", "sweep --backend sim+gpu --kernel matmul --size 64 --output " +
+                                        out);
+  if (r.exit_code == 0)
+    GTEST_SKIP() << "a CUDA device is present";
+  EXPECT_EQ(r.exit_code, 3) << r.err;
+  EXPECT_EQ(r.err.rfind("cbi sweep: --backend sim+gpu: no usable CUDA device", 0), 0u) << r.err;
+  EXPECT_NE(access(out.c_str(), F_OK), 0) << "no CSV without a device";
+  const auto dry = run_program("cbi", "sweep --backend sim+gpu --kernel matmul --size 64 --block "
+                                      "64,128 --dry-run");
+  EXPECT_EQ(dry.exit_code, 0) << dry.err;
+  EXPECT_EQ(cbi::test::count_lines(dry.out), 2) << dry.out;
+  for (const auto &[args, option] : std::vector<std::pair<std::string, std::string>>{
+           {"--model gpu --backend gpu", "--model"},
+           {"--backend sim+gpu --model sequential", "--model"},
+           {"--device h100", "--device"},
+           {"--model gpu --device h1000", "--device"},
+           {"--model cycle", "--model"},
+           {"--backend gpu+sim", "--backend"}}) {
+    const auto bad = run_program("cbi", "sweep --kernel matmul --size 64 " + args);
+    EXPECT_EQ(bad.exit_code, 2) << args;
+    EXPECT_EQ(bad.err.rfind("cbi sweep: " + option + ": ", 0), 0u) << args << ": " << bad.err;
+  }
 }

@@ -1,7 +1,8 @@
 // The fast cache engines (sim/src/engine.hpp: ring-ordered sets, 32-bit SIMD tags, hashed fully
 // associative storage) against a deliberately plain reference model, on random access streams and
 // random geometries; plus issue 2's exact counts from independent simulators (pycachesim,
-// DineroIV).
+// DineroIV); and the 3C miss classification against a plain reference (a real and a fully
+// associative LRU reference cache and a set of the units seen) and hand-computed streams.
 #include "cbi/sim/hierarchy.hpp"
 #include "cbi/sim/simulate.hpp"
 
@@ -10,7 +11,9 @@
 #include <algorithm>
 #include <cstdint>
 #include <deque>
+#include <functional>
 #include <random>
+#include <set>
 #include <vector>
 
 namespace {
@@ -355,3 +358,197 @@ TEST(ExactCounts, IssueTwoReferenceTrace) {
 }
 
 } // namespace
+
+namespace {
+
+// 3C by definition, with reference caches: a miss of `real` is compulsory on the unit's first
+// access, capacity when a fully associative LRU cache of the same lines and sectors misses too,
+// conflict otherwise.
+struct ReferenceClasses {
+  explicit ReferenceClasses(const CacheConfig &c) : real(c), shadow(fully_associative_lru(c)) {}
+  static CacheConfig fully_associative_lru(CacheConfig c) {
+    c.ways = 0;
+    c.policy = Policy::lru;
+    return c;
+  }
+  bool access(uint64_t unit) {
+    const bool hit = real.access(unit);
+    const bool shadow_hit = shadow.access(unit);
+    const bool first = seen.insert(unit).second;
+    if (!hit)
+      ++(first ? compulsory : !shadow_hit ? capacity : conflict);
+    return hit;
+  }
+  ReferenceCache real, shadow;
+  std::set<uint64_t> seen;
+  int64_t compulsory = 0, capacity = 0, conflict = 0;
+};
+
+void expect_classes(const sim::CacheStats &s, int64_t compulsory, int64_t capacity,
+                    int64_t conflict, const std::string &what) {
+  EXPECT_TRUE(s.classified) << what;
+  EXPECT_EQ(s.misses_compulsory, compulsory) << what;
+  EXPECT_EQ(s.misses_capacity, capacity) << what;
+  EXPECT_EQ(s.misses_conflict, conflict) << what;
+  EXPECT_EQ(s.misses_compulsory + s.misses_capacity + s.misses_conflict, s.misses) << what;
+}
+
+sim::CacheStats classify(const CacheConfig &c, const std::vector<uint64_t> &units) {
+  sim::Hierarchy h({c}, true);
+  for (uint64_t u : units)
+    h.access(u);
+  return h.stats()[0];
+}
+
+} // namespace
+
+TEST(MissClasses, MatchTheDefinitionOnRandomStreamsGeometriesAndPolicies) {
+  // LRU and FIFO against the reference; every policy: the three sum to the misses, compulsory =
+  // distinct units, and classifying does not change what the cache does.
+  std::mt19937_64 rng(33);
+  int64_t seen_conflict = 0, seen_capacity = 0;
+  for (int trial = 0; trial < 300; ++trial) {
+    const Policy policies[] = {Policy::lru, Policy::fifo, Policy::random, Policy::volta};
+    const Policy policy = policies[trial % 4];
+    CacheConfig c = random_geometry(rng, policy);
+    if (policy == Policy::volta && c.ways_effective() < 4)
+      c.policy = Policy::random;
+    c.seed = rng();
+    const uint64_t span = static_cast<uint64_t>(c.capacity_lines) * (1 + rng() % 4) *
+                          static_cast<uint64_t>(c.sector_bytes ? c.line_bytes / 32 : 1);
+    const std::vector<uint64_t> units = random_stream(rng, 3000, span, rng() % 2 ? 0 : 1u << 20);
+    const sim::CacheStats s = classify(c, units);
+    sim::Cache plain(c);
+    for (uint64_t u : units)
+      plain.access(u);
+    const std::string what = c.describe() + ", trial " + std::to_string(trial);
+    EXPECT_EQ(s.misses, plain.stats().misses) << what;
+    EXPECT_EQ(s.misses_compulsory + s.misses_capacity + s.misses_conflict, s.misses) << what;
+    EXPECT_EQ(s.misses_compulsory,
+              static_cast<int64_t>(std::set<uint64_t>(units.begin(), units.end()).size()))
+        << what;
+    if (c.policy == Policy::lru || c.policy == Policy::fifo) {
+      ReferenceClasses ref(c);
+      for (uint64_t u : units)
+        ref.access(u);
+      expect_classes(s, ref.compulsory, ref.capacity, ref.conflict, what);
+    }
+    seen_conflict += s.misses_conflict;
+    seen_capacity += s.misses_capacity;
+  }
+  EXPECT_GT(seen_conflict, 0) << "the streams never produced a conflict miss";
+  EXPECT_GT(seen_capacity, 0) << "the streams never produced a capacity miss";
+}
+
+TEST(MissClasses, FullyAssociativeLruHasNoConflictMisses) {
+  std::mt19937_64 rng(34);
+  for (int64_t lines : {1, 3, 24, 64, 65, 500}) { // array and hashed layouts
+    for (int64_t sector_bytes : {0, 32}) {
+      CacheConfig c;
+      c.line_bytes = 128;
+      c.sector_bytes = sector_bytes;
+      c.capacity_lines = lines;
+      const uint64_t span = static_cast<uint64_t>(lines) * 3 * (sector_bytes ? 4 : 1);
+      const sim::CacheStats s = classify(c, random_stream(rng, 20000, span, 0));
+      EXPECT_EQ(s.misses_conflict, 0) << c.describe();
+      EXPECT_GT(s.misses_capacity, 0) << c.describe();
+    }
+  }
+}
+
+TEST(MissClasses, HandComputedStreams) {
+  CacheConfig dm; // direct-mapped, 2 lines (2 sets)
+  dm.capacity_lines = 2;
+  dm.ways = 1;
+  // Ping-pong: 0 and 2 share set 0. 0, 2 are first references; every later access misses in the
+  // direct-mapped cache but would hit in a 2-line fully associative one: all conflict.
+  expect_classes(classify(dm, {0, 2, 0, 2, 0, 2}), 2, 0, 4, "ping-pong");
+  // 0, 1 fill both sets; then a cyclic sweep over 3 units misses in both caches: capacity.
+  CacheConfig fa2 = dm;
+  fa2.ways = 0;
+  expect_classes(classify(fa2, {0, 1, 2, 0, 1, 2}), 3, 3, 0, "cyclic over 3, 2 lines");
+  // 4 sets, direct-mapped: 0 1 2 3 fill their sets; 4 (set 0) evicts 0, compulsory. 0 misses,
+  // and a 4-line fully associative LRU cache, holding {1, 2, 3, 4}, misses it too: capacity (it
+  // then evicts 1). 4 misses in the direct-mapped cache (0 took set 0 back) but hits in the fully
+  // associative one, {2, 3, 4, 0}: conflict.
+  CacheConfig dm4 = dm;
+  dm4.capacity_lines = 4;
+  expect_classes(classify(dm4, {0, 1, 2, 3, 4, 0, 4}), 5, 1, 1, "4 sets");
+  // Sectored: 2 lines of 4 sectors, direct-mapped. Sector 1 of line 0 is a first reference even
+  // though its line is resident.
+  CacheConfig sec = dm;
+  sec.line_bytes = 128;
+  sec.sector_bytes = 32;
+  // units 0 (line 0), 1 (line 0), 8 (line 2, set 0: evicts line 0), 0 (conflict).
+  expect_classes(classify(sec, {0, 1, 8, 0}), 3, 0, 1, "sectored");
+}
+
+TEST(MissClasses, EachLevelOfAHierarchyIsClassifiedOnItsOwnInputStream) {
+  // Per level, the reference classifier is fed exactly the units that level sees (the plain chain
+  // of chained_access), so L2's classes are about L2's stream of L1 misses.
+  std::mt19937_64 rng(35);
+  for (int trial = 0; trial < 150; ++trial) {
+    const int levels = 2 + trial % 2;
+    std::vector<CacheConfig> cfg;
+    for (int k = 0; k < levels; ++k) {
+      CacheConfig c;
+      c.line_bytes = int64_t{16} << (rng() % 4);
+      const int64_t ways[] = {0, 1, 2, 4};
+      c.ways = ways[rng() % 4];
+      c.policy = rng() % 2 ? Policy::lru : Policy::fifo;
+      c.capacity_lines = c.ways == 0 ? 1 + static_cast<int64_t>(rng() % 40)
+                                     : c.ways * (1 + static_cast<int64_t>(rng() % 8));
+      if (c.line_bytes >= 64 && rng() % 2)
+        c.sector_bytes = 32;
+      cfg.push_back(c);
+    }
+    sim::Hierarchy h(cfg, true);
+    std::vector<ReferenceClasses> refs;
+    for (const CacheConfig &c : cfg)
+      refs.emplace_back(c);
+    // chained_access with classifying references.
+    std::function<int(std::size_t, uint64_t)> chain = [&](std::size_t k, uint64_t unit) {
+      if (refs[k].access(unit))
+        return static_cast<int>(k);
+      if (k + 1 == refs.size())
+        return static_cast<int>(k) + 1;
+      const int64_t ub = cfg[k].unit_bytes(), below = cfg[k + 1].unit_bytes();
+      const int64_t first = static_cast<int64_t>(unit) * ub;
+      int served = static_cast<int>(k) + 1;
+      for (int64_t b = first / below * below; b < first + ub; b += below)
+        served = std::max(served, chain(k + 1, static_cast<uint64_t>(b / below)));
+      return served;
+    };
+    const uint64_t span = static_cast<uint64_t>(cfg[0].capacity_lines) * 8 + 16;
+    for (uint64_t u : random_stream(rng, 3000, span, 0))
+      ASSERT_EQ(h.access(u), chain(0, u)) << "trial " << trial;
+    const auto stats = h.stats();
+    for (int k = 0; k < levels; ++k)
+      expect_classes(stats[k], refs[k].compulsory, refs[k].capacity, refs[k].conflict,
+                     "trial " + std::to_string(trial) + " L" + std::to_string(k + 1));
+  }
+}
+
+TEST(MissClasses, OffByDefaultAndTheSameCountsWhenOn) {
+  sim::SimConfig c = reference_trace({level(32 << 10, 128, 8), level(256 << 10, 128, 4)});
+  c.workload.width = c.workload.height = 256;
+  const sim::SimResult off = sim::simulate(c);
+  c.classify_misses = true;
+  const sim::SimResult on = sim::simulate(c);
+  for (std::size_t k = 0; k < 2; ++k) {
+    EXPECT_FALSE(off.levels[k].classified);
+    EXPECT_EQ(off.levels[k].misses_compulsory + off.levels[k].misses_capacity +
+                  off.levels[k].misses_conflict,
+              0);
+    EXPECT_EQ(on.levels[k].accesses, off.levels[k].accesses) << "L" << k + 1;
+    EXPECT_EQ(on.levels[k].misses, off.levels[k].misses) << "L" << k + 1;
+    EXPECT_EQ(on.levels[k].evictions, off.levels[k].evictions) << "L" << k + 1;
+    EXPECT_EQ(on.levels[k].misses_compulsory + on.levels[k].misses_capacity +
+                  on.levels[k].misses_conflict,
+              on.levels[k].misses);
+  }
+  // Compulsory misses are the distinct units touched: every 128 B line of the 256x256 float input
+  // (the clamped stencil reads every element), at both levels.
+  EXPECT_EQ(on.levels[0].misses_compulsory, 256 * 256 * 4 / 128);
+  EXPECT_EQ(on.levels[1].misses_compulsory, 256 * 256 * 4 / 128);
+}

@@ -35,14 +35,21 @@ int cmd_diagram(int argc, char **argv) {
           "mark array rows; marks above the grid the order's\ngroups (task rows, columns or tiles), "
           "--warp and --block starts. Each --order adds a panel at the\nsame scale, with its own "
           "stats. Large traces are binned (the bin size is printed; a bin's colour is\nthe share of "
-          "its accesses that missed L1, or --miss-level). Needs no display.",
+          "its accesses that missed L1, or --miss-level). Needs no display.\n\n"
+          "--model gpu draws one SM (--sm) of the GPU model (docs/gpu-model.md) instead: time in "
+          "that SM's warp\ninstructions (issue order, all its resident warps interleaved), rows of "
+          "32-byte sectors, each cell\nan L1 hit, served by L2 or from DRAM; CTA and warp starts "
+          "marked above (and, unbinned, bands\nnaming each instruction's CTA and warp). The "
+          "device row sets the caches; --block the launch.",
           "  cbi diagram --preset fig3.1 -o fig3.1.png          # thesis figure 3.1 (Table 3.1)\n"
           "  cbi diagram --preset fig3.1 --order linear --order column:4 --order tile:4 -o cmp.png\n"
           "  cbi diagram --preset fig4.6 --greyscale --csv fig4.6.csv -o fig4.6.png\n"
           "  cbi diagram --size 4096 --stencil 9x9 --line-bytes 128 --cache-bytes 32KiB --ways 8 "
           "-o big.png\n"
           "  cbi diagram --size 64 --level size=1KiB,line=64 --level size=8KiB,line=64 --warp 32 "
-          "-o levels.png",
+          "-o levels.png\n"
+          "  cbi diagram --model gpu --device h100 --block 256 --sm 0 --workload matmul --size 256 "
+          "\\\n      --order linear,column:32 -o sm0.png      # one SM of the GPU model",
           {"output"}))
     return 0;
   const std::string output = cli::get(vm, "output", "diagram.png");
@@ -52,9 +59,10 @@ int cmd_diagram(int argc, char **argv) {
     throw UsageError("--output", "'" + output + "' does not end in .png; allowed: a .png path");
   cli::check_output(output, "--output", false); // the default too, before any work
   const DiagramRequest req = diagram_request(vm);
-  const sim::SimConfig &c0 = req.panels.front().sim;
+  const int64_t steps = req.gpu.empty() ? viz::time_steps(req.panels.front().sim)
+                                        : req.gpu.front().workload.accesses();
   const bool progress = (vm.count("progress") && vm["progress"].as<bool>()) ||
-                        (isatty(2) && viz::time_steps(c0) > (int64_t{1} << 24));
+                        (isatty(2) && steps > (int64_t{1} << 24));
   const auto t0 = std::chrono::steady_clock::now();
   const std::vector<viz::Grid> grids = build_panels(req, progress);
   viz::DiagramLayout layout;
@@ -71,7 +79,8 @@ int cmd_diagram(int argc, char **argv) {
             << layout.cell_w << " x " << layout.cell_h << " px, " << seconds << " s)\n"
             << "bin: " << viz::bin_text(grids.front()) << "\n";
   for (const viz::Grid &g : grids) {
-    report << "order " << remap::to_string(g.sim.order) << "\n";
+    report << "order " << remap::to_string(g.sim.order)
+           << (g.gpu ? " (GPU model, SM " + std::to_string(g.gpu->sm) + ")" : "") << "\n";
     for (const std::string &line : viz::stats_lines(g))
       report << "  " << line << "\n";
   }

@@ -41,7 +41,16 @@ void add_diagram_options(po::options_description &desc) {
     ("layout", po::value<std::string>(), "panels: auto (default) | columns (side by side) | rows "
                                          "(stacked) | grid")
     ("warp", po::value<std::string>(), "mark every N threads on the time axis (e.g. 32)")
-    ("block", po::value<std::string>(), "mark every N threads as a block boundary (e.g. 256)")
+    ("block", po::value<std::string>(), "mark every N threads as a block boundary (e.g. 256); "
+                                        "--model gpu: threads per block of the launch (default "
+                                        "256)")
+    ("model", po::value<std::string>(), "sequential (one cache hierarchy, default) | gpu (one SM "
+                                        "of the GPU model: time in its warp instructions, rows "
+                                        "of 32-byte sectors; docs/gpu-model.md), e.g. --model gpu "
+                                        "--device h100 --block 256 --sm 0")
+    ("device", po::value<std::string>(), "--model gpu: device row (cbi devices), default h100")
+    ("sm", po::value<std::string>(), "--model gpu: the SM to draw (0 = the first; default 0), "
+                                     "e.g. --sm 5")
     ("miss-level", po::value<std::string>(), "binned cells: colour by the share of accesses that "
                                              "missed this level (1 = L1, default; the last: "
                                              "fetched from memory)")
@@ -55,11 +64,174 @@ std::vector<std::string> expand_preset(const std::vector<std::string> &argv) {
   return cli::expand_preset(argv);
 }
 
+namespace {
+
+// Options shared by both models: panels, layout, cell size, colours and the title.
+void style_options(const po::variables_map &vm, DiagramRequest &r) {
+  using cli::get;
+  using cli::has;
+  r.style.layout = viz::parse_layout(get(vm, "layout", "auto"));
+  if (has(vm, "min-cell-px"))
+    r.style.min_cell_px =
+        static_cast<int>(parse_positive(get(vm, "min-cell-px", ""), "--min-cell-px", 64));
+  if (has(vm, "cell-px")) {
+    const auto [w, h] = parse_extent(get(vm, "cell-px", ""), "--cell-px", true, 64);
+    r.style.cell_w = static_cast<int>(w);
+    r.style.cell_h = static_cast<int>(h);
+  }
+  r.style.greyscale = vm.count("greyscale") && vm["greyscale"].as<bool>();
+  r.style.title = get(vm, "title", "");
+}
+
+// --model gpu: one SM of the GPU model per --order; bins are fitted after the traces
+// (build_panels), so only their limits are set here.
+DiagramRequest gpu_request(const po::variables_map &vm, DiagramRequest &r) {
+  using cli::get;
+  using cli::has;
+  for (const char *sequential_only : {"preset", "granularity", "warp", "lines", "line-bytes",
+                                      "cache-bytes", "ways", "policy", "sector-bytes", "seed",
+                                      "level"})
+    if (has(vm, sequential_only))
+      throw UsageError(std::string("--") + sequential_only,
+                       "does not apply to --model gpu (the device row sets the caches and "
+                       "the warps); allowed: --device, --block, --sm and the workload options");
+  const sim::Workload w = cli::workload_from(vm);
+  const std::vector<std::string> orders = cli::list_from(vm, "order", {"linear"});
+  if (orders.size() > 8)
+    throw UsageError("--order", std::to_string(orders.size()) +
+                                    " panels are too many; allowed: 1 to 8 --order options");
+  sim::GpuConfig base;
+  base.workload = w;
+  base.device = sim::find_device(get(vm, "device", "h100"));
+  base.block_threads =
+      has(vm, "block") ? parse_positive(get(vm, "block", ""), "--block", 1 << 20) : 256;
+  // An SM index: 0 .. sms-1 of the device row.
+  const std::string sm = get(vm, "sm", "0");
+  const std::string sms = "allowed: 0.." + std::to_string(base.device.sms - 1) + " on " +
+                          base.device.name;
+  try {
+    r.sm = sm == "0" ? 0 : static_cast<int>(parse_positive(sm, "--sm", base.device.sms - 1));
+  } catch (const UsageError &) {
+    throw UsageError("--sm", "'" + sm + "' is not an SM; " + sms);
+  }
+  for (const std::string &o : orders) {
+    sim::GpuConfig c = base;
+    c.order = remap::parse_order(o);
+    sim::validate(c);
+    r.gpu.push_back(c);
+  }
+  style_options(vm, r);
+  const int64_t max_px =
+      has(vm, "max-px") ? parse_positive(get(vm, "max-px", ""), "--max-px", kMaxSidePx) : 2048;
+  const int64_t n = static_cast<int64_t>(orders.size());
+  r.gpu_max_cols = std::min(max_px, kMaxSidePx / n - 300);
+  r.gpu_max_rows = std::min(max_px, kMaxSidePx - 400);
+  r.fit_to_figure = !has(vm, "cell-px");
+  if (has(vm, "bin")) {
+    const auto [t, l] = parse_extent(get(vm, "bin", ""), "--bin", true, 1LL << 40);
+    if ((l & (l - 1)) != 0)
+      throw UsageError("--bin", "line bin " + std::to_string(l) + " is not a power of two; "
+                                "allowed: TxL with L = 1, 2, 4, ...");
+    r.gpu_bins = {t, l};
+  }
+  if (has(vm, "miss-level"))
+    r.style.miss_level =
+        static_cast<int>(parse_positive(get(vm, "miss-level", ""), "--miss-level", 2)) - 1;
+  return r;
+}
+
+// The bins of GPU panels once their traces are known: --bin as given (checked against the
+// limits), else the smallest that fit the longest trace into the figure.
+viz::Binning gpu_bins(const DiagramRequest &r, int64_t steps, int64_t lines) {
+  const int n = static_cast<int>(r.gpu.size());
+  int64_t cols = r.gpu_max_cols, rows = r.gpu_max_rows;
+  if (r.gpu_bins.time_bin > 0) {
+    if ((steps + r.gpu_bins.time_bin - 1) / r.gpu_bins.time_bin > cols ||
+        (lines + r.gpu_bins.line_bin - 1) / r.gpu_bins.line_bin > rows) {
+      const viz::Binning least = viz::fit_bins(steps, lines, cols, rows);
+      throw UsageError("--bin", std::to_string(r.gpu_bins.time_bin) + "x" +
+                                    std::to_string(r.gpu_bins.line_bin) +
+                                    " leaves more cells than fit in " +
+                                    std::to_string(kMaxSidePx) + " px a side; allowed: at least " +
+                                    std::to_string(least.time_bin) + "x" +
+                                    std::to_string(least.line_bin) + " for this trace");
+    }
+    return r.gpu_bins;
+  }
+  if (r.fit_to_figure) {
+    const viz::PanelBudget b = viz::panel_budget(
+        viz::resolve_layout(r.style.layout, n, steps, lines, r.style.min_cell_px), n);
+    cols = std::min<int64_t>(cols, std::max(1, b.grid_w / r.style.min_cell_px));
+    rows = std::min<int64_t>(rows, 1200 / r.style.min_cell_px);
+  }
+  return viz::fit_bins(steps, lines, cols, rows);
+}
+
+std::vector<viz::Grid> build_gpu_panels(const DiagramRequest &r, bool progress) {
+  const std::size_t n = r.gpu.size();
+  std::vector<viz::GpuTrace> traces(n);
+  std::vector<std::exception_ptr> errors(n);
+  std::mutex print;
+  std::atomic<std::size_t> next{0};
+  auto work = [&] {
+    for (std::size_t p; (p = next++) < n;) {
+      sim::Progress report;
+      if (progress) {
+        const std::string what = remap::to_string(r.gpu[p].order);
+        report = [what, &print](int64_t done, int64_t total) {
+          std::lock_guard<std::mutex> lock(print);
+          std::cerr << "  " << what << ": " << done << " / " << total << " ("
+                    << (100 * done / std::max<int64_t>(1, total)) << "%)\n";
+        };
+      }
+      try {
+        traces[p] = viz::trace_gpu(r.gpu[p], r.sm, report);
+      } catch (...) {
+        errors[p] = std::current_exception();
+      }
+    }
+  };
+  std::vector<std::thread> threads;
+  const std::size_t workers =
+      std::max<std::size_t>(1, std::min<std::size_t>(n, std::thread::hardware_concurrency()));
+  for (std::size_t w = 1; w < workers; ++w)
+    threads.emplace_back(work);
+  work();
+  for (std::thread &t : threads)
+    t.join();
+  for (const std::exception_ptr &e : errors)
+    if (e)
+      std::rethrow_exception(e);
+  // One time axis for every panel: the longest trace's.
+  int64_t steps = 0;
+  for (const viz::GpuTrace &t : traces)
+    steps = std::max(steps, t.view->requests);
+  const int64_t lines = viz::line_count(traces.front().sim);
+  const viz::Binning bins = gpu_bins(r, steps, lines);
+  const int64_t cols = (steps + bins.time_bin - 1) / bins.time_bin;
+  std::vector<viz::Grid> grids;
+  for (const viz::GpuTrace &t : traces)
+    grids.push_back(viz::gpu_grid(t, bins, cols));
+  return grids;
+}
+
+} // namespace
+
 DiagramRequest diagram_request(const po::variables_map &vm) {
   using cli::get;
   using cli::has;
   DiagramRequest r;
   r.preset = get(vm, "preset", "");
+  const std::string model = get(vm, "model", "sequential");
+  if (model != "sequential" && model != "gpu")
+    throw UsageError("--model", "unknown model '" + model + "'; allowed: sequential, gpu");
+  if (model == "gpu")
+    return gpu_request(vm, r);
+  for (const char *gpu_only : {"device", "sm"})
+    if (has(vm, gpu_only))
+      throw UsageError(std::string("--") + gpu_only,
+                       std::string("applies to --model gpu only; allowed: --model gpu --") +
+                           gpu_only + " ...");
   sim::SimConfig base;
   base.workload = cli::workload_from(vm);
   base.granularity = cli::parse_granularity(get(vm, "granularity", "thread"));
@@ -152,6 +324,8 @@ DiagramRequest diagram_request(const po::variables_map &vm) {
 }
 
 std::vector<viz::Grid> build_panels(const DiagramRequest &r, bool progress) {
+  if (!r.gpu.empty())
+    return build_gpu_panels(r, progress);
   // Panels replay independently: one thread each, as many at once as there are cores.
   const std::size_t n = r.panels.size();
   const std::size_t workers =

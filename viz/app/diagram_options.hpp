@@ -15,7 +15,7 @@ namespace cbi::viz_app {
 namespace po = boost::program_options;
 
 // --preset, workload, cache, --order (repeatable), --granularity, --bin, --max-px, --cell-px,
-// --warp, --block, --greyscale, --title.
+// --warp, --block, --greyscale, --title; --model, --device, --sm (--model gpu).
 void add_diagram_options(po::options_description &desc);
 
 // cli::expand_preset: argv with the preset's options in front, the user's own winning.
@@ -25,6 +25,14 @@ struct DiagramRequest {
   std::vector<viz::GridSpec> panels; // one per --order, identical bins
   viz::DiagramStyle style;
   std::string preset; // name, if one was used
+  // --model gpu: one GPU-model configuration per --order and the SM to draw (panels stays
+  // empty). Bins come from --bin, else they are fitted once the traces' lengths are known, within
+  // gpu_max_cols x gpu_max_rows cells (cells of --min-cell-px unless --cell-px is given).
+  std::vector<sim::GpuConfig> gpu;
+  int sm = 0;
+  viz::Binning gpu_bins{0, 0};
+  int64_t gpu_max_cols = 0, gpu_max_rows = 0;
+  bool fit_to_figure = true;
 };
 
 // Throws UsageError naming the offending option.

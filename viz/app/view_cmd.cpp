@@ -681,6 +681,9 @@ int cmd_view(int argc, char **argv) {
           {"screenshot"}))
     return 0;
   DiagramRequest req = diagram_request(vm);
+  if (!req.gpu.empty()) // the viewer replays step by step; the GPU model is drawn by cbi diagram
+    throw UsageError("--model", "gpu is not in the viewer yet; allowed: sequential (cbi diagram "
+                                "--model gpu draws the GPU model's PNG)");
   int width = 1400, height = 800;
   if (cli::has(vm, "window")) {
     const auto [w, h] = parse_extent(cli::get(vm, "window", ""), "--window", false, 8192);

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 #include <sstream>
 
 namespace cbi::viz {
@@ -16,6 +17,9 @@ constexpr int kMarkStrip = 7;     // pixels above the grid for group/warp/block 
 // Okabe & Ito (2008), "Color universal design": distinguishable with every common colour-vision
 // deficiency. Served-by-level colours run orange (L2), yellow (L3), ... and vermillion (memory).
 const char *const kLowerLevels[] = {"#e69f00", "#f0e442", "#cc79a7", "#009e73"};
+// --model gpu's CTA band: Okabe & Ito's colours in an order that keeps neighbours apart.
+const char *const kCtaColours[] = {"#0072b2", "#e69f00", "#009e73", "#cc79a7",
+                                   "#56b4e9", "#d55e00", "#f0e442", "#000000"};
 
 std::string level_name(int k) { return "L" + std::to_string(k + 1); }
 
@@ -191,7 +195,35 @@ std::string hit_rate_label(const Grid &g) {
                                                        : "hit rate per access";
 }
 
+namespace {
+
+// --model gpu: the SM's counts, the device's (ncu-named) and the predicted time.
+std::vector<std::string> gpu_stats_lines(const Grid &g) {
+  const GpuView &v = *g.gpu;
+  const sim::CacheStats &l1 = g.result.levels.at(0), &l2 = g.result.levels.at(1);
+  return {
+      "SM " + std::to_string(v.sm) + ": " + group_digits(v.requests) + " warp instructions of " +
+          group_digits(v.ctas) + " CTAs (" + std::to_string(v.config.block_threads) +
+          " threads, " + std::to_string(v.warps_per_cta) + " warps each)",
+      "L1 of SM " + std::to_string(v.sm) + ": sectors " + group_digits(l1.accesses) +
+          " \u00b7 hits " + group_digits(l1.hits) + " (" + group_digits(v.pending_hits) +
+          " on their way) \u00b7 misses " + group_digits(l1.misses) +
+          " \u00b7 hit rate per sector " + percent(l1.hit_rate()),
+      "L2, this SM's misses: sectors " + group_digits(l2.accesses) + " \u00b7 hits " +
+          group_digits(l2.hits) + " \u00b7 from DRAM " + group_digits(l2.misses) +
+          " \u00b7 hit rate per sector " + percent(l2.hit_rate()),
+      "whole device: l1tex__t_sector_hit_rate.pct " +
+          percent(v.result.metrics.l1_hit_pct() / 100) + " \u00b7 lts__t_sector_hit_rate.pct " +
+          percent(v.result.metrics.l2_hit_pct() / 100) + " \u00b7 predicted " +
+          short_number(v.result.time.predicted_ms, 3) + " ms (" + v.result.time.bound +
+          " bound)"};
+}
+
+} // namespace
+
 std::vector<std::string> stats_lines(const Grid &g) {
+  if (g.gpu)
+    return gpu_stats_lines(g);
   // Thread granularity counts each thread's distinct lines once (thread-lines), not each load
   // and store as ncu does: the counts are named so that the two cannot be read as one another.
   const bool thread = g.sim.granularity == sim::Granularity::thread;
@@ -210,6 +242,15 @@ std::vector<std::string> stats_lines(const Grid &g) {
 }
 
 std::string bin_text(const Grid &g, int miss_level) {
+  if (g.gpu) {
+    const int64_t t = g.bins.time_bin, l = g.bins.line_bin;
+    std::string s = group_digits(t) + " warp instruction" + (t == 1 ? "" : "s") + " x " +
+                    group_digits(l) + " sector" + (l == 1 ? "" : "s") + " per cell";
+    if (g.binned())
+      s += std::string(" (colour: share of its sector accesses that ") +
+           (miss_level == 1 ? "came from DRAM" : "missed L1") + ")";
+    return s;
+  }
   const bool thread = g.sim.granularity == sim::Granularity::thread;
   const int64_t t = g.bins.time_bin, l = g.bins.line_bin;
   std::string s = group_digits(t) + (thread ? " thread" : " access") +
@@ -226,6 +267,18 @@ std::string bin_text(const Grid &g, int miss_level) {
 }
 
 std::string config_text(const Grid &g) {
+  if (g.gpu) {
+    const GpuView &v = *g.gpu;
+    const sim::Device &d = v.config.device;
+    return g.sim.workload.describe() + " | GPU model (docs/gpu-model.md) on " + d.description +
+           ", block " + std::to_string(v.config.block_threads) + " | SM " +
+           std::to_string(v.sm) + " of " + std::to_string(d.sms) + ": L1 " +
+           g.sim.levels[0].describe() + " | L2 " + g.sim.levels[1].describe() +
+           ", shared by every SM | time: the SM's warp instructions in issue order; rows: " +
+           std::to_string(g.sim.levels[0].unit_bytes()) +
+           "-byte sectors; hit rates per sector, as ncu; stores (through to L2) and residency are "
+           "not drawn";
+  }
   std::string s = g.sim.workload.describe();
   for (std::size_t k = 0; k < g.sim.levels.size(); ++k) {
     const sim::CacheConfig &c = g.sim.levels[k];
@@ -423,8 +476,19 @@ Canvas render_diagram(const std::vector<Grid> &panels, const DiagramStyle &style
     time_ticks.push_back({v, short_number(v), true});
   std::vector<Tick> row_ticks, region_ticks;
   line_ticks(first, grid_h / lines_total, st.tick_px * 3 / 2, row_ticks, region_ticks);
-  const std::string time_title = thread ? "thread (time \u2192)" : "access (time \u2192)";
-  const std::string line_title = "cache line (ticks: array rows)";
+  const bool gpu = first.gpu != nullptr;
+  const std::string time_title =
+      gpu ? "warp instruction of SM " + std::to_string(first.gpu->sm) + " (time \u2192)"
+      : thread ? "thread (time \u2192)"
+               : "access (time \u2192)";
+  const std::string line_title =
+      gpu ? std::to_string(first.sim.levels[0].unit_bytes()) + "-byte sector (ticks: array rows)"
+          : "cache line (ticks: array rows)";
+  // --model gpu, one column per instruction: two bands above the cells name each instruction's
+  // CTA (colours cycle) and warp (light: warp 0, dark: the CTA's last).
+  const bool bands = gpu && !first.gpu->column_cta.empty();
+  const int band_h = bands ? std::max(5, st.tick_px / 2) : 0;
+  const int band_strip = bands ? 2 * band_h + 3 : 0;
   const Rect probe{0, 0, grid_w, grid_h};
   const Scale probe_scale{};
   const int left_depth =
@@ -451,6 +515,15 @@ Canvas render_diagram(const std::vector<Grid> &panels, const DiagramStyle &style
   }
   marks += any_warp ? ", warps (short)" : "";
   marks += any_block ? ", blocks (tall)" : "";
+  if (gpu) {
+    marks = "starts of CTAs on the SM (tall) and of warps (short)";
+    if (bands)
+      marks += "; bands: each instruction's CTA (colours cycle over 8) and warp in its CTA (light: "
+               "warp 0, dark: warp " +
+               std::to_string(first.gpu->warps_per_cta - 1) + ")";
+  } else {
+    marks = "starts of " + marks;
+  }
 
   // Each panel: header, mark strip, grid, axes, stats (wrapped to the panel's width).
   const int line_gap = std::max(3, st.tick_px / 4);
@@ -468,7 +541,7 @@ Canvas render_diagram(const std::vector<Grid> &panels, const DiagramStyle &style
   }
   const Font::Extent head_e = font.measure("Ag", st.label_px);
   const Font::Extent tick_e = font.measure("Ag", st.tick_px);
-  const int grid_dy = head_e.height() + 4 + mark_strip; // header top to grid top
+  const int grid_dy = head_e.height() + 4 + mark_strip + band_strip; // header top to grid top
   const int stats_dy = grid_dy + grid_h + bottom_depth + 8;
   const int panel_h = stats_dy + stats_lines_n * (tick_e.height() + line_gap);
   const int panel_gap = 3 * st.margin;
@@ -479,7 +552,7 @@ Canvas render_diagram(const std::vector<Grid> &panels, const DiagramStyle &style
   const std::string config = style.title.empty() ? cache_text(first) : config_text(first);
   const std::string subtitle = (style.preset.empty() ? "" : "preset " + style.preset + ": ") +
                                config + " | cells: " + bin_text(first, style.miss_level) +
-                               " | marks above: starts of " + marks;
+                               " | marks above: " + marks;
   const int text_w = std::max(content_w, 480);
   const std::vector<std::string> title_lines = wrap_text(font, title, st.title_px, text_w);
   const std::vector<std::string> sub_lines = wrap_text(font, subtitle, st.tick_px, text_w);
@@ -496,6 +569,16 @@ Canvas render_diagram(const std::vector<Grid> &panels, const DiagramStyle &style
 
   std::vector<LegendItem> items =
       binned ? binned_legend_items(bscale, levels) : legend_items(pal, levels);
+  if (gpu) { // the model reports accesses, not residency
+    items.erase(std::remove_if(items.begin(), items.end(),
+                               [&](const LegendItem &i) {
+                                 return i.label.rfind("in L", 0) == 0 || i.label == "not cached";
+                               }),
+                items.end());
+    items.push_back({kWhite, binned ? "no access in the bin" : "no access"});
+    for (LegendItem &i : items)
+      i.label = i.label == "from memory" ? "from DRAM" : i.label;
+  }
   // L2+ residency is skipped on traces where sampling it would dominate the run (grid.cpp).
   if (std::any_of(panels.begin(), panels.end(), [](const Grid &g) { return !g.lower_residency; }))
     for (LegendItem &item : items)
@@ -562,6 +645,26 @@ Canvas render_diagram(const std::vector<Grid> &panels, const DiagramStyle &style
         canvas.vline(x, area.y - mark_strip + 2, area.y - 2, st.axis);
       else if ((m & mark::warp) && shown(1))
         canvas.vline(x, area.y - mark_strip / 2, area.y - 2, st.frame);
+    }
+    if (bands && g.gpu && !g.gpu->column_cta.empty()) {
+      const GpuView &v = *g.gpu;
+      const int cta_y = area.y - mark_strip - band_strip, warp_y = cta_y + band_h + 1;
+      std::map<int64_t, std::size_t> cta_colour; // in order of first appearance
+      const double last_warp = std::max<double>(1, static_cast<double>(v.warps_per_cta - 1));
+      const int64_t upto = upto_col < 0 ? g.cols : std::min(upto_col + 1, g.cols);
+      for (int64_t col = 0; col < upto && col < static_cast<int64_t>(v.column_cta.size()); ++col) {
+        const auto k = static_cast<std::size_t>(col);
+        const std::size_t c = cta_colour.emplace(v.column_cta[k], cta_colour.size()).first->second;
+        const int x = area.x + static_cast<int>(col) * cell_w;
+        canvas.fill_rect({x, cta_y, cell_w, band_h}, hex_color(kCtaColours[c % 8]));
+        canvas.fill_rect({x, warp_y, cell_w, band_h},
+                         sequential_color(0.1 + 0.9 * v.column_warp[k] / last_warp,
+                                          style.greyscale));
+      }
+      font.draw(canvas, area.x - 4, cta_y + band_h / 2, "CTA", st.tick_px * 4 / 5, st.muted,
+                Align::end, Align::center);
+      font.draw(canvas, area.x - 4, warp_y + band_h / 2, "warp", st.tick_px * 4 / 5, st.muted,
+                Align::end, Align::center);
     }
     const Scale ts{0, steps_total, static_cast<double>(area.x), static_cast<double>(area.right())};
     const Scale ls{0, lines_total, static_cast<double>(area.y), static_cast<double>(area.bottom())};

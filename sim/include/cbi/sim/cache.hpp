@@ -35,6 +35,7 @@ void validate(const CacheConfig &c, const std::string &field = "cache");
 Policy parse_policy(const std::string &text, const std::string &field = "cache.policy");
 const char *to_string(Policy p);
 
+// Counts in the level's units (lines, or sectors if sectored) unless named _bytes.
 struct CacheStats {
   int64_t accesses = 0;
   int64_t hits = 0;
@@ -43,6 +44,23 @@ struct CacheStats {
   int64_t evictions = 0; // lines removed to make room
   int64_t bytes_fetched = 0;
   double hit_rate() const { return accesses ? double(hits) / double(accesses) : 0.0; }
+
+  // Loads and stores apart: accesses = loads + stores, misses = load_misses + store_misses. The
+  // write policy is write-allocate with fetch-on-write and no write-back traffic: a store is looked
+  // up, and on a miss fetched, exactly as a load; evicting a stored-to line sends nothing down.
+  // Below L1 an access has the kind of the L1 access whose miss caused it. A Cache alone sees
+  // only loads; Hierarchy counts stores. Bytes: what was asked of this level (sim::simulate fills
+  // them: L1 from the element size, level k+1 from level k's misses times its unit bytes).
+  int64_t loads = 0, stores = 0;
+  int64_t load_misses = 0, store_misses = 0;
+  int64_t load_bytes = 0, store_bytes = 0;
+  int64_t load_hits() const { return loads - load_misses; }
+  int64_t store_hits() const { return stores - store_misses; }
+
+  // 3C classification (Hierarchy with classify_misses; `classified` says whether it ran): every
+  // miss is compulsory, capacity or conflict (MissClassifier), so the three sum to `misses`.
+  bool classified = false;
+  int64_t misses_compulsory = 0, misses_capacity = 0, misses_conflict = 0;
 };
 
 namespace detail {
@@ -63,6 +81,9 @@ public:
     return lookup(unit);
   }
 
+  // True when access(unit) would be the shortcut above: a repeat of the last unit looked up, a hit
+  // that changes no state (MissClassifier skips those).
+  bool repeats_last(uint64_t unit) const { return unit == m_last_unit; }
   bool contains(uint64_t unit) const;
   // Calls f(unit) for every resident unit (every valid sector of every line if sectored).
   template <class F> void for_each_resident(F &&f) const {
@@ -87,6 +108,8 @@ public:
       }
   }
 
+  int64_t accesses() const { return m_accesses; }
+  int64_t misses() const { return m_misses; }
   // hits = accesses - misses and fetches = misses: every miss fetches exactly one unit.
   CacheStats stats() const;
   const CacheConfig &config() const { return m_config; }
@@ -145,6 +168,62 @@ private:
   std::vector<int32_t> m_hash_vals;
   uint64_t m_hash_mask = 0;
   std::vector<int32_t> m_free; // volta: slots freed by a 4-line eviction
+};
+
+// The 3C classification of one level's misses (Hill; what DineroIV and pycachesim users expect),
+// fed with every lookup of that level. A miss is
+// - compulsory: the first access to its unit ever;
+// - capacity: not compulsory, and the same cache made fully associative with LRU replacement
+//   (same line and sector bytes, same capacity; a shadow fed the same units) misses it too;
+// - conflict: the rest, misses that full associativity would have avoided (set mapping and, for
+//   other policies than LRU, the policy).
+// Each miss is classified on its own, so the three are never negative and sum to the misses. A
+// fully associative LRU level has no conflict misses. Counted in the level's units.
+//   Example: direct-mapped, 2 lines; units 0, 2, 0, 2 (both map to set 0): 2 compulsory, then 2
+//   conflict (a 2-line fully associative cache holds both).
+class MissClassifier {
+public:
+  explicit MissClassifier(const CacheConfig &level);
+
+  // One lookup of the level (not a repeats_last shortcut, which hits everywhere and changes no
+  // state): `unit` and whether the real level hit.
+  void observe(uint64_t unit, bool hit) {
+    const bool shadow_hit = m_shadow.access(unit);
+    const bool seen = test_and_set_seen(unit);
+    if (hit)
+      return;
+    if (!seen)
+      ++m_compulsory;
+    else if (!shadow_hit)
+      ++m_capacity;
+    else
+      ++m_conflict;
+  }
+  int64_t compulsory() const { return m_compulsory; }
+  int64_t capacity() const { return m_capacity; }
+  int64_t conflict() const { return m_conflict; }
+
+private:
+  // Units seen so far: a bitmap in pages of 2^16 units, allocated as the trace reaches them.
+  static constexpr int kPageShift = 16;
+  bool test_and_set_seen(uint64_t unit) {
+    const uint64_t page = unit >> kPageShift;
+    if (page != m_last_page || !m_last_bits)
+      find_page(page);
+    const uint64_t bit = unit & ((uint64_t{1} << kPageShift) - 1);
+    uint64_t &word = m_last_bits[bit >> 6];
+    const uint64_t mask = uint64_t{1} << (bit & 63);
+    const bool seen = word & mask;
+    word |= mask;
+    return seen;
+  }
+  void find_page(uint64_t page);
+
+  Cache m_shadow;
+  std::vector<std::pair<uint64_t, std::vector<uint64_t>>> m_pages; // sorted by page
+  uint64_t m_last_page = 0;
+  uint64_t *m_last_bits = nullptr;
+  int64_t m_compulsory = 0, m_capacity = 0, m_conflict = 0;
 };
 
 } // namespace cbi::sim

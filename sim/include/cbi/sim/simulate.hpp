@@ -17,6 +17,9 @@ struct SimConfig {
   remap::Order order;
   Granularity granularity = Granularity::exact;
   std::vector<CacheConfig> levels = std::vector<CacheConfig>(1); // Table 3.1 cache
+  // Sort every level's misses into compulsory, capacity and conflict (CacheStats). Off by default:
+  // the replay then runs as fast as without it.
+  bool classify_misses = false;
 };
 
 // Checks the whole configuration (workload, every level, order parameters, unit sizes against the
@@ -31,6 +34,11 @@ struct SimResult {
   int64_t accesses = 0; // L1 accesses (= loads + stores in exact granularity)
   double seconds = 0;   // wall time of the replay
 };
+
+// The result of a finished replay through h: per-level stats with their byte counts filled in
+// (L1: accesses times the element size, or times the unit size in thread granularity, where each
+// access is a whole unit; level k+1: level k's misses of that kind times level k's unit bytes).
+SimResult result_of(const SimConfig &c, const Hierarchy &h);
 
 // progress(threads_done, threads_total) is called every few million threads, if given.
 using Progress = std::function<void(int64_t, int64_t)>;
@@ -76,13 +84,9 @@ SimResult simulate_observed(const SimConfig &c, Hierarchy &h, Observer &obs) {
       c, h.level(0).config().unit_bytes(),
       [&](int64_t i, remap::Task<int64_t> t) { obs.on_thread(i, t); },
       [&](uint64_t unit, int64_t count, bool is_write) {
-        obs.on_access(unit, count, is_write, h.access(unit, count));
+        obs.on_access(unit, count, is_write, h.access(unit, count, is_write));
       });
-  SimResult r;
-  r.levels = h.stats();
-  r.threads = c.workload.tasks();
-  r.accesses = r.levels[0].accesses;
-  return r;
+  return result_of(c, h);
 }
 
 } // namespace cbi::sim

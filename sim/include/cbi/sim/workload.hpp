@@ -37,7 +37,10 @@ public:
     m_unit_shift = (unit_bytes & (unit_bytes - 1)) == 0 ? __builtin_ctzll(m_unit_bytes) : -1;
   }
 
-  template <class Sink> void thread(int64_t x, int64_t y, Sink &&sink) {
+  // Sinks are taken by value (closures of a few pointers; capture state by reference): a sink held
+  // in registers stays there across the cache's stores, where one reached through a reference
+  // would be reloaded for every run (the 4-way cache was 16% slower that way).
+  template <class Sink> void thread(int64_t x, int64_t y, Sink sink) {
     if (m_granularity == Granularity::thread) {
       m_units.clear();
       loads(x, y, [this](uint64_t unit, int64_t) { m_units.push_back(unit); });
@@ -46,7 +49,7 @@ public:
       for (uint64_t u : m_units)
         sink(u, int64_t{1}, false);
     } else {
-      loads(x, y, [&sink](uint64_t unit, int64_t count) { sink(unit, count, false); });
+      loads(x, y, [sink](uint64_t unit, int64_t count) { sink(unit, count, false); });
     }
     if (m_writes)
       sink(unit_of(m_output_base + static_cast<uint64_t>((y * m_width + x) * m_elem_bytes)),
@@ -67,7 +70,7 @@ private:
   }
 
   // The loads as unit runs: the workload's own fast path, or its program merged unit by unit.
-  template <class Sink> void loads(int64_t x, int64_t y, Sink &&sink) {
+  template <class Sink> void loads(int64_t x, int64_t y, Sink sink) {
     if constexpr (detail::HasRuns<W>::value) {
       m_runs.thread(x, y, sink);
     } else {

@@ -6,7 +6,10 @@
 // so that a bin is drawn by the fraction that missed rather than by its worst event.
 #pragma once
 
+#include "cbi/sim/gpu_model.hpp"
 #include "cbi/sim/simulate.hpp"
+
+#include <memory>
 
 #include <cstdint>
 #include <string>
@@ -54,6 +57,22 @@ int64_t line_count(const sim::SimConfig &c);
 // rounded up to a power of two.
 Binning fit_bins(int64_t steps, int64_t lines, int64_t max_cols, int64_t max_rows);
 
+// --model gpu: what one SM of the GPU model saw (build_gpu_grid). Time steps are the SM's warp
+// instructions (its load requests, in issue order), rows the 32-byte sectors of the address space.
+struct GpuView {
+  sim::GpuConfig config;
+  sim::GpuResult result; // the whole device's counts and predicted time
+  int sm = 0;
+  int64_t requests = 0;       // warp instructions (load requests) the SM issued: the time steps
+  int64_t ctas = 0;           // CTAs the SM ran
+  int64_t pending_hits = 0;   // sector hits on data still on its way (counted as hits, as ncu)
+  int64_t warps_per_cta = 1;
+  // Unbinned grids (one column per warp instruction): the CTA and the warp within it of each
+  // column's instruction; binned grids leave these empty and mark CTA starts instead.
+  std::vector<int64_t> column_cta;
+  std::vector<int32_t> column_warp;
+};
+
 struct Grid {
   sim::SimConfig sim;
   Binning bins;
@@ -69,6 +88,9 @@ struct Grid {
   std::vector<std::vector<uint32_t>> missed;
   sim::SimResult result;
   bool lower_residency = true; // false when L2+ residency was skipped as too costly to sample
+  // Set for --model gpu grids: cells hold accesses only (the model reports no residency); levels
+  // are the SM's L1 and the device's L2.
+  std::shared_ptr<const GpuView> gpu;
 
   int levels() const { return static_cast<int>(sim.levels.size()); }
   uint8_t at(int64_t col, int64_t row) const {
@@ -89,6 +111,37 @@ struct Grid {
 // Replays the configuration through a fresh hierarchy and fills the grid. Residency is sampled at
 // the end of each column's last step. Throws UsageError for invalid configurations.
 Grid build_grid(const GridSpec &spec);
+
+// One SM's spatial-temporal grid from the GPU model (issue 10 §3, cbi diagram --model gpu), in two
+// steps so that several orders share one scale. trace_gpu runs the model on the whole device (the
+// L2 is shared) and its observer records the watched SM's load sectors; gpu_grid bins them. A cell
+// is the sector's outcome at that warp instruction: an L1 hit (pending hits included, as ncu
+// counts them; cell::served), served by L2 (served + 1), or fetched from DRAM (served + 2). CTA
+// starts on the SM are mark::block, a warp's first instruction mark::warp.
+struct GpuTrace {
+  std::shared_ptr<GpuView> view;
+  sim::SimConfig sim; // gpu_grid_sim_config
+  struct Event {      // one sector: the SM's request index, the sector's row, its cell state
+    uint32_t request;
+    uint32_t sector;
+    uint8_t state;
+  };
+  std::vector<Event> events;
+  std::vector<int64_t> request_cta;  // per request
+  std::vector<int32_t> request_warp; // per request: warp within the CTA
+  std::vector<uint8_t> request_first; // per request: the warp's first instruction
+};
+// Throws UsageError naming --sm (gpu.observe_sm) for an SM the device lacks or that ran no CTA.
+GpuTrace trace_gpu(const sim::GpuConfig &c, int sm, const sim::Progress &progress = {});
+// The grid of a trace with these bins and `cols` columns (at least the trace's; more are blank, so
+// that panels of several orders share a time axis); 0 = the trace's own.
+Grid gpu_grid(const GpuTrace &t, Binning bins, int64_t cols = 0);
+// Both steps with the smallest bins that fit max_cols x max_rows cells.
+Grid build_gpu_grid(const sim::GpuConfig &c, int sm, int64_t max_cols = 1024,
+                    int64_t max_rows = 1024);
+// The sim configuration a GPU grid reports: the workload and order, the device's L1 (one SM) and L2
+// as cache levels, exact granularity (every sector of every load).
+sim::SimConfig gpu_grid_sim_config(const sim::GpuConfig &c);
 
 // Where an element index of the workload's flat address space lies: which array, row and column.
 struct ArrayRegion {

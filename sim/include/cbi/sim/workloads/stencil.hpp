@@ -189,7 +189,7 @@ public:
       m_pattern_count.resize(m_pattern_unit.size());
     }
 
-    template <class Sink> void thread(int64_t x, int64_t y, Sink &sink) {
+    template <class Sink> void thread(int64_t x, int64_t y, Sink sink) {
       const int64_t rx = m_w.stencil_w / 2, ry = m_w.stencil_h / 2;
       if (m_row_units > 0) { // fast path: one pattern per thread, replayed on every row
         build_row_pattern(x);
@@ -230,7 +230,7 @@ public:
     }
 
     // `count` accesses to consecutive elements first..first+count-1, split into unit runs.
-    template <class Sink> void emit_span(int64_t first, int64_t count, Sink &sink) {
+    template <class Sink> void emit_span(int64_t first, int64_t count, Sink sink) {
       const int64_t last = first + count - 1;
       uint64_t u = unit_of(first);
       const uint64_t u_last = unit_of(last);
