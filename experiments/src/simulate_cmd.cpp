@@ -143,6 +143,11 @@ int cmd_simulate(int argc, char **argv) {
   const std::string model = vm.count("model") ? vm["model"].as<std::string>() : "sequential";
   if (model != "sequential" && model != "gpu")
     throw UsageError("--model", "unknown model '" + model + "'; allowed: sequential, gpu");
+  // The GPU model takes its caches from the device row and counts every access: a preset's cache
+  // and granularity would be dropped without a word.
+  if (model == "gpu" && vm.count("preset"))
+    throw UsageError("--preset", "fixes the cache and granularity, which --model gpu takes from "
+                                 "the device; allowed: --preset with --model sequential");
   if (model != "gpu")
     for (const char *gpu_only : {"device", "block", "sample-sms"})
       if (vm.count(gpu_only))
@@ -160,8 +165,7 @@ int cmd_simulate(int argc, char **argv) {
     emit(vm, gpu_table(g, r));
     return 0;
   }
-  sim::SimConfig c = *sweep::sim_config(point);
-  c.classify_misses = classify; // how to count, not what runs: not part of the point
+  const sim::SimConfig c = *sweep::sim_config(point);
   const bool progress = (vm.count("progress") && vm["progress"].as<bool>()) ||
                         (isatty(2) && c.workload.accesses() > (int64_t{1} << 30));
   const sim::SimResult r = sim::simulate(c, progress ? thread_counter() : sim::Progress());
