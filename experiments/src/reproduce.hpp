@@ -27,6 +27,8 @@ struct Part {
   sweep::Grid grid;
   sweep::Backends backends;
   std::string scale_note; // how it differs from the thesis's setup
+  // The GPU model on the device that measured (its row found from the GPU's name at run time).
+  bool model_on_measured_device = false;
 };
 
 // The parts a run takes, in order (GPU parts first unless sim_only).

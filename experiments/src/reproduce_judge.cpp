@@ -121,6 +121,74 @@ Verdict judge_counters(const CounterPair &c) {
               ", L2 hit rate " + (l2_down ? "drops" : "does not drop") + " with column 32."};
 }
 
+double spearman(const Values &a, const Values &b, int block, int *n) {
+  std::vector<std::pair<double, double>> pairs;
+  for (const auto &[k, x] : a)
+    if (k.block == block) {
+      const double y = at(b, k.width, block);
+      if (std::isfinite(x) && std::isfinite(y))
+        pairs.push_back({x, y});
+    }
+  if (n)
+    *n = static_cast<int>(pairs.size());
+  if (pairs.size() < 3)
+    return std::nan("");
+  // Mean ranks (ties share the mean of their positions), then Pearson on the ranks.
+  auto ranks = [&](bool second) {
+    std::vector<std::size_t> idx(pairs.size());
+    for (std::size_t i = 0; i < idx.size(); ++i)
+      idx[i] = i;
+    auto v = [&](std::size_t i) { return second ? pairs[i].second : pairs[i].first; };
+    std::sort(idx.begin(), idx.end(), [&](std::size_t i, std::size_t j) { return v(i) < v(j); });
+    std::vector<double> r(pairs.size());
+    for (std::size_t i = 0; i < idx.size();) {
+      std::size_t j = i;
+      while (j + 1 < idx.size() && v(idx[j + 1]) == v(idx[i]))
+        ++j;
+      for (std::size_t k = i; k <= j; ++k)
+        r[idx[k]] = 0.5 * double(i + j) + 1;
+      i = j + 1;
+    }
+    return r;
+  };
+  const std::vector<double> ra = ranks(false), rb = ranks(true);
+  const double m = 0.5 * double(pairs.size() + 1);
+  double sab = 0, saa = 0, sbb = 0;
+  for (std::size_t i = 0; i < ra.size(); ++i) {
+    sab += (ra[i] - m) * (rb[i] - m);
+    saa += (ra[i] - m) * (ra[i] - m);
+    sbb += (rb[i] - m) * (rb[i] - m);
+  }
+  return saa > 0 && sbb > 0 ? sab / std::sqrt(saa * sbb) : std::nan("");
+}
+
+Verdict judge_rank(const Values &model, const Values &reference, int block,
+                   const std::string &reference_name) {
+  int n = 0;
+  const double rho = spearman(model, reference, block, &n);
+  if (!std::isfinite(rho))
+    return {"not testable", "fewer than three orders with both a prediction and " +
+                                reference_name + " at block " + std::to_string(block) + "."};
+  auto fastest = [&](const Values &v) {
+    int best = -1;
+    double t = 0;
+    for (const auto &[k, x] : v)
+      if (k.block == block && std::isfinite(at(model, k.width, block)) &&
+          std::isfinite(at(reference, k.width, block)) && (best < 0 || x < t)) {
+        best = k.width;
+        t = x;
+      }
+    return best == 0 ? std::string("naive") : "column:" + std::to_string(best);
+  };
+  const std::string m = fastest(model), r = fastest(reference);
+  return {rho >= 0.8 ? "holds" : rho >= 0.5 ? "partly holds" : "does not hold",
+          "Spearman's rho of predicted against " + reference_name + " time over " +
+              std::to_string(n) + " orders at block " + std::to_string(block) + ": " +
+              fixed(rho, 2) + " (holds at 0.8, issue 10's target; partly at 0.5). Fastest: " +
+              m + " predicted, " + r + " in " + reference_name +
+              (m == r ? " (the same)." : ".")};
+}
+
 Verdict judge_double(double best_double_gain) {
   if (best_double_gain < 0)
     return {"not testable", "no double runs."};

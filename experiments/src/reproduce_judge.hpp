@@ -35,6 +35,15 @@ Verdict judge_double(double best_double_gain);
 // Result 5: the conclusion's "up to 8% / 28%" (stencil and matmul best gains).
 Verdict judge_conclusion(double stencil_gain, double matmul_gain);
 
+// Result 7 (the GPU model, issue 10): Spearman's rank correlation of two value sets over the
+// widths both have at `block` (ties get their mean rank); NaN with fewer than three widths.
+double spearman(const Values &a, const Values &b, int block, int *n = nullptr);
+// The GPU model ranks the orders by time as `reference` does (the thesis's table or the GPU's
+// measurements): holds at rho >= 0.8 (issue 10's target), partly holds at rho >= 0.5, else does not
+// hold; the why names rho, N and both fastest orders.
+Verdict judge_rank(const Values &model, const Values &reference, int block,
+                   const std::string &reference_name);
+
 // Result 6: the model's bounds hold and its estimates are within 25% of the simulation.
 struct ModelRow {
   std::string workload, order, equation, kind; // kind: bound | estimate

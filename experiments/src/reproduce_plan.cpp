@@ -50,9 +50,13 @@ std::string sweep_command(const Part &p, const std::string &csv) {
       joined += (joined.empty() ? "" : ",") + x;
     cmd += " " + sweep::axis_option(d) + " " + shell_quote(joined);
   }
-  cmd += std::string(" --backend ") + (p.backends.sim && p.backends.gpu ? "sim,gpu"
-                                       : p.backends.gpu                 ? "gpu"
-                                                                        : "sim");
+  if (p.backends.model)
+    cmd += std::string(" --backend ") + (p.backends.gpu ? "sim+gpu" : "sim") + " --model gpu" +
+           (p.grid.device ? " --device " + *p.grid.device : "");
+  else
+    cmd += std::string(" --backend ") + (p.backends.sim && p.backends.gpu ? "sim,gpu"
+                                         : p.backends.gpu                 ? "gpu"
+                                                                          : "sim");
   if (p.grid.metrics && !base.metrics)
     cmd += " --metrics";
   return cmd + " --output " + shell_quote(csv) + " --resume";
@@ -122,6 +126,42 @@ std::vector<Part> plan(const Options &o) {
       g.set("cache", {"size=4KiB,line=128,sector=32/size=64KiB,line=128,ways=16,sector=32"});
     }
     add("sim-sec5.2", g, sim, "L1 64 KiB + L2 4 MiB (turing preset)");
+  }
+  // The GPU model (issue 10 §3, docs/gpu-model.md) at block 256: on rtx2080super beside the
+  // thesis's own numbers (§5.2's counters, Figs 5.1a/5.1b's times ranked) and, with a GPU, on the
+  // device that measured, beside the measurements. The thesis's sizes, except in the simulator-only
+  // main job, which models Fig 5.1a at 2048² and Fig 5.1b at 512² (a quarter and an eighth of the
+  // warp loads) to stay within a minute on two cores.
+  const sweep::Backends model{true, false, true};
+  auto model_grid = [&](const std::string &name, const std::string &size) {
+    sweep::Grid g = sweep::thesis_grid(name);
+    g.set("block", {"256"});
+    g.set("size", {size});
+    g.metrics = false;
+    return g;
+  };
+  for (const bool measured : {false, true}) {
+    if (measured && o.sim_only)
+      break;
+    const std::string who = measured ? "model-gpu-" : "model-rtx2080super-";
+    const bool small = o.sim_only && !measured;
+    sweep::Grid sec = model_grid("sec5.2", t ? "64" : "1024");
+    sec.set("order", {"linear", "column:32"});
+    sweep::Grid a = model_grid("fig5.1a", t ? "128" : small ? "2048" : "4096");
+    sweep::Grid b = model_grid("fig5.1b", t ? "64" : small ? "512" : "1024");
+    for (sweep::Grid *g : {&sec, &a, &b})
+      if (!measured)
+        g->device = "rtx2080super";
+    const std::string note = t       ? "tiny scale"
+                             : small ? "block 256; Fig 5.1a at 2048², Fig 5.1b at 512² (the "
+                                       "simulator-only job keeps the model short)"
+                                     : "block 256 at the thesis's sizes";
+    const std::size_t first = parts.size();
+    add(who + "sec5.2", sec, model, note);
+    add(who + "fig5.1a", a, model, note);
+    add(who + "fig5.1b", b, model, note);
+    for (std::size_t k = first; k < parts.size(); ++k)
+      parts[k].model_on_measured_device = measured;
   }
   return parts;
 }

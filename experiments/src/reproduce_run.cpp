@@ -9,6 +9,7 @@
 #include "cbi/sim/presets.hpp"
 #include "reproduce_data.hpp"
 
+#include <cctype>
 #include <cmath>
 #include <filesystem>
 #include <iostream>
@@ -85,6 +86,19 @@ std::vector<ModelRow> model_rows(bool tiny) {
   return rows;
 }
 
+// The device row (cbi devices) of a GPU by its name ("NVIDIA H100 80GB HBM3 (sm_90, 132 SMs)" ->
+// h100); "" when the table has no row for it.
+std::string device_row_of(const std::string &gpu) {
+  std::string lower;
+  for (char c : gpu)
+    lower += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  for (const auto &[part, row] : std::vector<std::pair<std::string, std::string>>{
+           {"h100", "h100"}, {"a100", "a100"}, {"v100", "v100"}, {"2080 super", "rtx2080super"}})
+    if (lower.find(part) != std::string::npos)
+      return row;
+  return "";
+}
+
 } // namespace
 
 int run(const Options &o) {
@@ -101,7 +115,22 @@ int run(const Options &o) {
   std::string &device = rec.device;
   device = "none (simulator only)";
   bool gpu_ran = false;
-  for (const Part &p : parts) {
+  for (const Part &planned : parts) {
+    Part p = planned;
+    if (p.model_on_measured_device) {
+      // The device that measured: this run's GPU, else the one the GPU CSVs name.
+      std::string gpu = gpu_ran ? device : "";
+      for (const Part &q : parts)
+        if (gpu.empty() && q.backends.gpu)
+          gpu = device_of((fs::path(o.out_dir) / (q.name + ".csv")).string());
+      const std::string row = device_row_of(gpu);
+      if (row.empty()) {
+        std::cerr << "  " << p.name << ": skipped: the device table has no row for '"
+                  << (gpu.empty() ? "(no GPU measured)" : gpu) << "'\n";
+        continue;
+      }
+      p.grid.device = row;
+    }
     const std::string csv = (fs::path(o.out_dir) / (p.name + ".csv")).string();
     const std::string shown = sweep_command(p, p.name + ".csv");
     std::cerr << "+ " << shown << "\n";

@@ -60,6 +60,35 @@ TEST(ReproduceJudge, MultiplesOf32) {
   EXPECT_EQ(judge_multiples({{"a", &none}}, "time").word, "not testable");
 }
 
+// The GPU model's rank verdict (issue 10 §3): Spearman's rho over the widths both sets have at the
+// block, ties at their mean rank; holds at 0.8, partly at 0.5.
+TEST(ReproduceJudge, RanksBySpearman) {
+  const Values thesis = thesis_values("fig5.1b");
+  int n = 0;
+  EXPECT_DOUBLE_EQ(spearman(thesis, thesis, 256, &n), 1.0);
+  EXPECT_EQ(n, 17);
+  Values reversed;
+  for (const auto &[k, x] : thesis)
+    reversed[k] = -x;
+  EXPECT_NEAR(spearman(reversed, thesis, 256), -1.0, 1e-12) << "ties keep their mean rank";
+  // Hand-computed: ranks (1,2,3,4) against (2,1,3,4): rho = 1 - 6*2/(4*15) = 0.8.
+  Values a, b;
+  for (int w : {0, 4, 8, 16})
+    a[{w, 256, "1024", "float"}] = w;
+  b = a;
+  std::swap(b[{0, 256, "1024", "float"}], b[{4, 256, "1024", "float"}]);
+  EXPECT_NEAR(spearman(a, b, 256), 0.8, 1e-12);
+  EXPECT_EQ(judge_rank(a, b, 256, "the thesis's").word, "holds");
+  EXPECT_TRUE(std::isnan(spearman(a, b, 128))) << "no widths at block 128";
+  EXPECT_EQ(judge_rank(a, b, 128, "the thesis's").word, "not testable");
+  EXPECT_EQ(judge_rank(reversed, thesis, 256, "the thesis's").word, "does not hold");
+  const Verdict v = judge_rank(thesis, thesis, 256, "the thesis's");
+  EXPECT_EQ(v.word, "holds");
+  EXPECT_NE(v.why.find("Fastest: column:128 predicted, column:128 in the thesis's (the same)"),
+            std::string::npos)
+      << v.why;
+}
+
 TEST(ReproduceJudge, ConclusionWithinAFactorOfTwo) {
   const thesis::Numbers &n = thesis::numbers();
   EXPECT_EQ(judge_conclusion(n.stencil_gain, n.matmul_gain).word, "holds");

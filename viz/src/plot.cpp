@@ -764,7 +764,8 @@ Canvas compare_plot(const CsvTable &t, const PlotSpec &s, PlotLayout &out) {
     for (std::size_t k = 0; k < names.size(); ++k)
       items.push_back({hex_color(kSeries[k % 8]),
                        names[k] + " (N = " + std::to_string(per[k].first) + ", MAE " +
-                           error_text(per[k].second / double(per[k].first), unit == "%" ? "" : unit) +
+                           error_text(per[k].second / double(per[k].first),
+                                      unit == "%" ? "points" : unit) +
                            ")",
                        static_cast<int>(k % kMarkers), false});
   if (names.size() > 24)
