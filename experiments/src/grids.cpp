@@ -104,6 +104,14 @@ std::vector<std::pair<std::string, std::string>> grid_list() {
   return list;
 }
 
+std::string unsweepable_presets() {
+  std::string s;
+  for (const sim::Preset &p : sim::presets())
+    if (!sweepable(p))
+      s += (s.empty() ? "" : ", ") + p.name;
+  return s;
+}
+
 Grid thesis_grid(const std::string &full_name) {
   std::string name = full_name, type = "float";
   for (const char *t : {"half", "double"}) {

@@ -1,5 +1,6 @@
 #include "runner.hpp"
 
+#include "cbi/cli/command.hpp"
 #include "cbi/cli/options.hpp"
 #include "cbi/cli/output.hpp"
 #include "cbi/cli/progress.hpp"
@@ -166,6 +167,10 @@ std::vector<std::optional<sim::SimConfig>> validate(const std::vector<Point> &po
       configs[i] = sim_config(points[i]); // the workload's own checks; the model replays it
     } else if (b.sim) {
       configs[i] = sim_config(points[i]);
+      if (configs[i]) // before any point runs: a cache larger than memory names --cache
+        cli::check_memory(cli::cache_state_bytes(configs[i]->levels),
+                          "the simulated cache state of " + cache_levels(points[i]), "--cache",
+                          "fewer lines or set-associative levels (ways=N)");
     }
     if (b.gpu)
       kernels::validate(bench_config(points[i]));

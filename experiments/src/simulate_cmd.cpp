@@ -140,6 +140,11 @@ int cmd_simulate(int argc, char **argv) {
   const std::string model = vm.count("model") ? vm["model"].as<std::string>() : "sequential";
   if (model != "sequential" && model != "gpu")
     throw UsageError("--model", "unknown model '" + model + "'; allowed: sequential, gpu");
+  // The GPU model takes its caches from the device row and counts every access: a preset's cache
+  // and granularity would be dropped without a word.
+  if (model == "gpu" && vm.count("preset"))
+    throw UsageError("--preset", "fixes the cache and granularity, which --model gpu takes from "
+                                 "the device; allowed: --preset with --model sequential");
   if (model != "gpu")
     for (const char *gpu_only : {"device", "block"})
       if (vm.count(gpu_only))

@@ -176,8 +176,11 @@ int cmd_sweep(int argc, char **argv) {
       t.add_row({name, static_cast<int64_t>(sweep::expand(sweep::thesis_grid(name)).size()), what});
     for (const auto &[name, levels] : sweep::cache_presets())
       t.notes.push_back("cache preset " + name + ": " + levels);
-    t.notes.push_back("presets are fully associative LRU (the thesis's model; GPUs hash set "
-                      "indices, which a modulo-indexed set-associative model does not)");
+    t.notes.push_back("cache presets are fully associative LRU (the thesis's model; GPUs hash "
+                      "set indices, which a modulo-indexed set-associative model does not)");
+    t.notes.push_back("configurations of cbi presets that sweep points cannot hold (per "
+                      "thread-line or without a boundary), for cbi simulate/diagram --preset: " +
+                      sweep::unsweepable_presets());
     print_table(std::cout, t);
     return 0;
   }

@@ -8,7 +8,9 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdio>
 #include <set>
+#include <unistd.h>
 
 namespace {
 
@@ -112,9 +114,11 @@ TEST(Presets, SimulateTable31MatchesGolden) {
 }
 
 TEST(Presets, UnknownNameIsExit2NamingTheOptionAndTheNames) {
+  std::remove("/tmp/cbi_p.png");
   for (const std::string cmd :
        {"simulate --preset fig9", "mrc --preset fig9", "analyze --preset fig9",
-        "diagram --preset fig9 -o /tmp/cbi_p.png", "sweep --grid fig9 --dry-run"}) {
+        "diagram --preset fig9 -o /tmp/cbi_p.png", "view --preset fig9",
+        "sweep --grid fig9 --dry-run"}) {
     SCOPED_TRACE(cmd);
     const test::CliRun r = cbi_run(cmd);
     EXPECT_EQ(r.exit_code, 2);
@@ -124,7 +128,17 @@ TEST(Presets, UnknownNameIsExit2NamingTheOptionAndTheNames) {
     const bool sweep = cmd.find("sweep") == 0;
     EXPECT_NE(r.err.find(sweep ? "table3.1-clamp-exact" : "table3.1,"), std::string::npos) << r.err;
     EXPECT_NE(r.err.find(sweep ? "fig5.1a" : "fig4.4"), std::string::npos) << r.err;
+    EXPECT_EQ(r.out, "");
   }
+  EXPECT_NE(access("/tmp/cbi_p.png", F_OK), 0) << "no half-written diagram";
+}
+
+TEST(Presets, GpuModelRefusesAPresetItWouldNotHonour) {
+  const test::CliRun r = cbi_run("simulate --preset table3.1 --model gpu");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(count_lines(r.err), 1) << r.err;
+  EXPECT_NE(r.err.find("--preset"), std::string::npos) << r.err;
+  EXPECT_EQ(r.out, "");
 }
 
 TEST(Presets, ListedInFull) {

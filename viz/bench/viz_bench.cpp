@@ -3,6 +3,7 @@
 // with `sim::simulate` on the same trace as the floor. Prints a markdown table; --csv FILE too.
 // usage: viz_bench [--runs N] [--size N] [--granularity thread|exact] [--csv FILE]
 #include "cbi/viz/diagram.hpp"
+#include "diagram_options.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -61,14 +62,13 @@ int main(int argc, char **argv) {
       csv = argv[i + 1];
   }
   using namespace cbi;
-  viz::GridSpec spec;
-  spec.sim.workload.width = spec.sim.workload.height = size;
-  spec.sim.workload.stencil_w = spec.sim.workload.stencil_h = 9;
-  spec.sim.granularity =
-      granularity == "exact" ? sim::Granularity::exact : sim::Granularity::thread;
-  // Table 3.1's cache (24 lines of 16 B, LRU) and cbi diagram's default binning (2048 cells a
-  // side).
-  spec.bins = viz::fit_bins(viz::time_steps(spec.sim), viz::line_count(spec.sim), 2048, 2048);
+  // Exactly what `cbi diagram --size N --stencil 9x9 [--granularity G]` renders, parsed as it
+  // parses: Table 3.1's cache (24 lines of 16 B, LRU) and the diagram's default binning (cells of
+  // at least 3 px in a figure about 1200 px wide).
+  const viz_app::DiagramRequest req = viz_app::parse_diagram_args(
+      {"cbi diagram", "--size", std::to_string(size), "--stencil", "9x9", "--granularity",
+       granularity});
+  const viz::GridSpec &spec = req.panels.at(0);
   double load[3] = {0, 0, 0};
   getloadavg(load, 3);
   std::printf("# viz_bench: %s, %ld cores, load %.2f at start\n", cpu_name().c_str(),
@@ -85,7 +85,7 @@ int main(int argc, char **argv) {
     const viz::Grid g = viz::build_grid(spec);
     replay.push_back(since(t0));
     const auto t1 = Clock::now();
-    const viz::Canvas c = viz::render_diagram({g}, {});
+    const viz::Canvas c = viz::render_diagram({g}, req.style);
     draw.push_back(since(t1));
     const auto t2 = Clock::now();
     c.save_png(out);
@@ -94,7 +94,7 @@ int main(int argc, char **argv) {
     total_cpu.push_back(cpu_now() - c0);
     const double c3 = cpu_now();
     const auto t3 = Clock::now();
-    sim::simulate(spec.sim);
+    cbi::sim::simulate(spec.sim);
     floor.push_back(since(t3));
     floor_cpu.push_back(cpu_now() - c3);
     std::fprintf(stderr, "run %d: %.2f s\n", r + 1, total.back());

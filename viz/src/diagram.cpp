@@ -1,5 +1,7 @@
 #include "cbi/viz/diagram.hpp"
 
+#include "cbi/cli/presets.hpp"
+
 #include "cbi/error.hpp"
 
 #include <algorithm>
@@ -190,10 +192,7 @@ std::vector<LegendItem> binned_legend_items(const BinScale &s, int levels) {
   return items;
 }
 
-std::string hit_rate_label(const Grid &g) {
-  return g.sim.granularity == sim::Granularity::thread ? "hit rate per thread-line"
-                                                       : "hit rate per access";
-}
+std::string hit_rate_label(const Grid &g) { return cli::hit_rate_label(g.sim.granularity); }
 
 namespace {
 
