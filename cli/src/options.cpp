@@ -68,8 +68,15 @@ std::string get(const po::variables_map &vm, const std::string &name, const std:
 
 // The registered workloads (sim/workloads.hpp), so that a new one needs no edit here.
 static const std::string &workload_help() {
-  static const std::string help = sim::workload_names() + " (default stencil); stencil3d takes "
-                                                          "--size WxHxP (P planes)";
+  static const std::string help = [] {
+    std::string h = sim::workload_names() + " (default stencil)";
+    sim::for_each_workload([&](auto tag) {
+      using W = typename decltype(tag)::type;
+      if (W::size_dims == 3)
+        h += std::string("; ") + W::name + " takes --size WxHxP (P planes)";
+    });
+    return h;
+  }();
   return help;
 }
 
@@ -101,12 +108,14 @@ sim::Workload workload_from(const po::variables_map &vm) {
     dims.push_back(d);
   if (dims.size() == 1)
     dims.push_back(dims[0]);
-  if (w.kind == sim::WorkloadKind::stencil3d) {
+  const sim::WorkloadTraits traits = sim::workload_traits(w.kind);
+  if (traits.size_dims == 3) {
     // The volume I_w x I_h x P; the workload folds it into the task grid itself.
     if (dims.size() == 2 && size_text.find_first_of("xX") == std::string::npos)
       dims.push_back(dims[0]);
     if (dims.size() != 3)
-      throw UsageError("--size", "stencil3d needs a volume; allowed: WxHxP (or N for NxNxN)");
+      throw UsageError("--size", std::string(traits.name) +
+                                     " needs a volume; allowed: WxHxP (or N for NxNxN)");
   }
   const remap::Shape<int64_t> folded = remap::fold(dims.data(), static_cast<int>(dims.size()));
   w.width = folded.width;
@@ -115,7 +124,7 @@ sim::Workload workload_from(const po::variables_map &vm) {
   w.stencil_w = sw;
   w.stencil_h = sh;
   w.depth = has(vm, "depth") ? parse_positive(get(vm, "depth", ""), "--depth", 1LL << 30) : w.width;
-  if (w.kind == sim::WorkloadKind::stencil3d) {
+  if (traits.size_dims == 3) {
     w.height = dims[1];
     w.depth = dims[2];
   }
@@ -255,7 +264,7 @@ std::vector<sim::CacheConfig> levels_from(const po::variables_map &vm, const sim
     c.capacity_lines = bytes / c.line_bytes;
   } else {
     c.capacity_lines = has(vm, "lines") ? parse_positive(get(vm, "lines", ""), "--lines", 1LL << 31)
-                                        : (w.kind == sim::WorkloadKind::matmul ? 32 : 24);
+                                        : sim::workload_traits(w.kind).table_lines;
   }
   const std::string ways = get(vm, "ways", "0");
   c.ways = ways == "0" ? 0 : parse_positive(ways, "--ways", 1LL << 31);

@@ -36,10 +36,10 @@ std::vector<std::string> preset_args(const sim::Preset &p) {
   const sim::Workload &w = c.workload;
   std::vector<std::string> a = {"--workload", sim::to_string(w.kind), "--size",
                                 std::to_string(w.width) + "x" + std::to_string(w.height)};
-  if (w.kind == sim::WorkloadKind::stencil)
+  if (w.kind == sim::kind_of<sim::StencilWorkload>())
     a.insert(a.end(), {"--stencil", std::to_string(w.stencil_w) + "x" + std::to_string(w.stencil_h),
                        "--boundary", w.boundary == sim::Boundary::none ? "none" : "clamp"});
-  if (w.kind == sim::WorkloadKind::matmul)
+  if (w.kind == sim::kind_of<sim::MatmulWorkload>())
     a.insert(a.end(), {"--depth", std::to_string(w.depth)});
   a.insert(a.end(), {"--elem-bytes", std::to_string(w.elem_bytes), "--granularity",
                      granularity_name(c.granularity)});
@@ -153,10 +153,10 @@ Table presets_table() {
     for (const sim::CacheConfig &l : p.config.levels)
       levels += (levels.empty() ? "" : "/") + level_spec(l);
     t.add_row({p.name, std::string(sim::to_string(w.kind)), w.width, w.height,
-               w.kind == sim::WorkloadKind::stencil
+               w.kind == sim::kind_of<sim::StencilWorkload>()
                    ? Cell(std::to_string(w.stencil_w) + "x" + std::to_string(w.stencil_h))
                    : Cell(),
-               w.kind == sim::WorkloadKind::matmul ? Cell(w.depth) : Cell(),
+               w.kind == sim::kind_of<sim::MatmulWorkload>() ? Cell(w.depth) : Cell(),
                int64_t{w.elem_bytes},
                std::string(w.boundary == sim::Boundary::none ? "none" : "clamp"),
                std::string(granularity_name(p.config.granularity)), levels,

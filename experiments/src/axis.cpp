@@ -1,7 +1,7 @@
 // The axis definitions: how each axis parses, spells and applies its typed values.
 #include "axis.hpp"
 
-#include "cbi/remap/order_text.hpp"
+#include "cbi/order_text.hpp"
 
 #include "cbi/error.hpp"
 #include "cbi/parse.hpp"

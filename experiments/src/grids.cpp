@@ -49,11 +49,11 @@ Grid base(const std::string &name, const std::string &description, const std::st
 Grid preset_grid(const sim::Preset &p) {
   const sim::SimConfig &c = p.config;
   const sim::Workload &w = c.workload;
-  if (w.kind == sim::WorkloadKind::stencil3d)
+  if (w.kind == sim::kind_of<sim::Stencil3dWorkload>())
     throw UsageError("--grid", "preset '" + p.name + "' is a 3-D stencil, which sweeps do not "
                                "run; allowed: stencil or matmul presets");
   if (c.granularity != sim::Granularity::exact ||
-      (w.kind == sim::WorkloadKind::stencil && w.boundary != sim::Boundary::clamp))
+      (w.kind == sim::kind_of<sim::StencilWorkload>() && w.boundary != sim::Boundary::clamp))
     throw UsageError("--grid", "preset '" + p.name + "' (" + cli::describe_config(c) +
                                    ") is not a sweep grid: sweep points count every access of "
                                    "a clamped kernel; allowed: cbi simulate/diagram --preset " +
@@ -63,7 +63,7 @@ Grid preset_grid(const sim::Preset &p) {
   g.description = p.caption;
   g.set("kernel", {sim::to_string(w.kind)});
   g.set("size", {std::to_string(w.width) + "x" + std::to_string(w.height)});
-  if (w.kind == sim::WorkloadKind::stencil)
+  if (w.kind == sim::kind_of<sim::StencilWorkload>())
     g.set("stencil", {std::to_string(w.stencil_w) + "x" + std::to_string(w.stencil_h)});
   else
     g.set("depth", {std::to_string(w.depth)});
@@ -81,8 +81,8 @@ Grid preset_grid(const sim::Preset &p) {
 
 bool sweepable(const sim::Preset &p) {
   return p.config.granularity == sim::Granularity::exact &&
-         p.config.workload.kind != sim::WorkloadKind::stencil3d &&
-         (p.config.workload.kind != sim::WorkloadKind::stencil ||
+         p.config.workload.kind != sim::kind_of<sim::Stencil3dWorkload>() &&
+         (p.config.workload.kind != sim::kind_of<sim::StencilWorkload>() ||
           p.config.workload.boundary == sim::Boundary::clamp);
 }
 

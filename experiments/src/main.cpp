@@ -3,7 +3,7 @@
 // libraries and runs on GPU machines.
 #include "cbi/cli/command.hpp"
 #include "cbi/cli/output.hpp"
-#include "cbi/remap/order_text.hpp"
+#include "cbi/order_text.hpp"
 
 #include <cstring>
 #include <iostream>

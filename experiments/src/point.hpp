@@ -35,6 +35,7 @@ struct Point {
   sim::Boundary boundary = sim::Boundary::clamp;       // simulated stencils' edges
   bool writes = false;                                 // simulator: replay each output store too
   sim::Granularity granularity = sim::Granularity::exact; // simulator: program order or §3.2
+  bool classify_misses = false; // simulator: also sort misses into compulsory/capacity/conflict
   int block_threads = 256;           // threads per block (gpu; the sequential replay ignores it)
   std::optional<int> block_x;        // stencil-2d: block width (block_threads / block_x rows)
   std::optional<remap::Order> order; // remapped kernels only (stencil, matmul)
@@ -49,8 +50,8 @@ struct Point {
   // "-" here (the CSV leaves its cell empty), so that equal configurations have equal keys. The cache is spelled
   // by its levels (cache_levels), so a preset and its spelled-out levels are one point. An axis
   // added later (AxisDef::implied) is left out of the key at its implied value or where it does
-  // not apply. Fields that no axis spans (workload, boundary, writes, granularity, block_x,
-  // device) follow as "name=value" where they differ from their defaults, so every grid point
+  // not apply. Fields that no axis spans (workload, boundary, writes, granularity,
+  // classify_misses, block_x, device) follow as "name=value" where they differ from their defaults, so every grid point
   // keeps the id that earlier sweeps recorded.
   std::string key() const;
   std::string id() const; // 16 hex digits: FNV-1a 64 of key()

@@ -24,20 +24,22 @@ Point simulate_point(const cli::po::variables_map &vm, bool gpu) {
   // The option groups parse and check their values under their own names.
   const sim::Workload w = cli::workload_from(vm);
   Point p;
-  p.kernel = w.kind == sim::WorkloadKind::matmul ? kernels::KernelKind::matmul
-                                                 : kernels::KernelKind::stencil;
+  if (w.kind == sim::kind_of<sim::MatmulWorkload>())
+    p.kernel = kernels::KernelKind::matmul; // else stencil, the default
   if (sim_workload(p) != w.kind)
-    p.workload = w.kind; // stencil3d: simulated only
+    p.workload = w.kind; // simulated only (stencil3d): no CUDA kernel runs it
   p.size = {w.width, w.height};
-  if (kernels::is_stencil(p.kernel))
+  const sim::WorkloadTraits traits = sim::workload_traits(w.kind);
+  if (traits.has_window)
     p.stencil = Extent{w.stencil_w, w.stencil_h};
-  if (w.kind != sim::WorkloadKind::stencil)
+  if (traits.has_depth)
     p.depth = w.depth; // matmul's D, stencil3d's planes
   p.type = type_of_bytes(w.elem_bytes);
   p.boundary = w.boundary;
   p.writes = w.writes;
   p.order = remap::parse_order(get(vm, "order", "linear"));
   p.granularity = cli::parse_granularity(get(vm, "granularity", "exact"));
+  p.classify_misses = vm.count("classify-misses") && vm["classify-misses"].as<bool>();
   sim::SimConfig checked;
   checked.workload = w;
   checked.order = *p.order;

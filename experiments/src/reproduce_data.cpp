@@ -3,7 +3,7 @@
 #include "store.hpp"
 #include "thesis.hpp"
 
-#include "cbi/remap/order_text.hpp"
+#include "cbi/order_text.hpp"
 
 #include <algorithm>
 #include <cmath>

@@ -160,8 +160,7 @@ int cmd_simulate(int argc, char **argv) {
     emit(vm, gpu_table(g, r));
     return 0;
   }
-  sim::SimConfig c = *sweep::sim_config(point);
-  c.classify_misses = classify; // how to count, not what runs: not part of the point
+  const sim::SimConfig c = *sweep::sim_config(point);
   const bool progress = (vm.count("progress") && vm["progress"].as<bool>()) ||
                         (isatty(2) && c.workload.accesses() > (int64_t{1} << 30));
   const sim::SimResult r = sim::simulate(c, progress ? thread_counter() : sim::Progress());

@@ -2,6 +2,7 @@
 #include "cbi/kernels/config.hpp"
 
 #include "cbi/error.hpp"
+#include "cbi/order_text.hpp"
 
 #include <limits>
 

@@ -4,6 +4,7 @@
 #include "launch.hpp"
 
 #include "cbi/remap/dispatch.hpp"
+#include "cbi/order_text.hpp" // the host-side kernel names
 
 namespace cbi::kernels::detail {
 

@@ -8,6 +8,7 @@
 #include "launch.hpp"
 
 #include "cbi/remap/dispatch.hpp"
+#include "cbi/order_text.hpp" // the host-side kernel names
 
 #include <cuda_pipeline.h>
 

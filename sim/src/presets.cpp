@@ -36,12 +36,12 @@ SimConfig small(WorkloadKind kind, int64_t lines, Boundary boundary, Granularity
 // boundary). 24 lines, line width 4 (16 B of float), LRU, 7x7 stencil on 16x16; §3.1: no
 // associativity. Column size 8 (the table's last row); figure 4.4 draws a column of 4.
 SimConfig table31(int64_t lines = 24) {
-  return small(WorkloadKind::stencil, lines, Boundary::none, Granularity::thread);
+  return small(kind_of<StencilWorkload>(), lines, Boundary::none, Granularity::thread);
 }
 
 // Table 3.2: 32 lines of 4 floats, LRU, 16x16 matrices (D = 16), thread granularity (§3.2).
 SimConfig table32() {
-  return small(WorkloadKind::matmul, 32, Boundary::clamp, Granularity::thread);
+  return small(kind_of<MatmulWorkload>(), 32, Boundary::clamp, Granularity::thread);
 }
 
 Preset row(std::string name, std::string caption, std::string source, SimConfig c,
@@ -63,7 +63,7 @@ const std::vector<Preset> &presets() {
           "Table 3.1's sizes and cache, clamped edges (listing 3), every access counted",
           "Table 3.1 sizes and cache; clamp from listing 3; exact granularity (per access, as "
           "ncu)",
-          small(WorkloadKind::stencil, 24, Boundary::clamp, Granularity::exact),
+          small(kind_of<StencilWorkload>(), 24, Boundary::clamp, Granularity::exact),
           {linear(), column(4), column(8)}),
       row("table3.2", "Table 3.2: matrix multiplication 16x16, 32 lines of 16 B, LRU",
           "Table 3.2; thread granularity from §3.2", table32(),

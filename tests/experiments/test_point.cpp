@@ -121,7 +121,7 @@ TEST(Point, ConfigurationsCarryThePointsValues) {
   const Point p = expand(g).at(0);
   const std::optional<sim::SimConfig> s = sim_config(p);
   ASSERT_TRUE(s);
-  EXPECT_EQ(s->workload.kind, sim::WorkloadKind::matmul);
+  EXPECT_EQ(s->workload.kind, sim::kind_of<sim::MatmulWorkload>());
   EXPECT_EQ(s->workload.width, 128);
   EXPECT_EQ(s->workload.height, 64);
   EXPECT_EQ(s->workload.depth, 128) << "depth 0 means I_w";
@@ -178,7 +178,7 @@ struct Args {
       cli::add_order_options(desc);
       cli::add_cache_options(desc);
       desc.add_options()("device", cli::po::value<std::string>(), "")(
-          "block", cli::po::value<std::string>(), "");
+          "block", cli::po::value<std::string>(), "")("classify-misses", cli::po::bool_switch(), "");
     }
     std::vector<std::string> words = {"cbi"};
     std::istringstream in(line);
@@ -210,9 +210,10 @@ TEST(PointOptions, SimulatePointCarriesEveryOption) {
   for (const std::string line :
        {"", "--order column:8", "--workload matmul --size 32x16 --depth 8 --order tile:4x2",
         "--workload matmul --size 24 --elem-bytes 8 --lines 64",
-        "--workload stencil3d --size 8x6x5 --stencil 3x3 --order column:4",
+        "--workload stencil3d --size 8x6x5 --order column:4",
         "--workload stencil3d --size 7", "--size 16x4x3 --stencil 5x3",
         "--elem-bytes 2 --boundary none --writes --granularity thread",
+        "--writes --classify-misses --ways 4",
         "--line-bytes 64 --cache-bytes 4KiB --ways 4 --policy fifo --sector-bytes 32",
         "--policy random --seed 7 --lines 12",
         "--size 64 --level size=2KiB,line=64,ways=2,sector=16 --level lines=256,line=128,"
@@ -222,6 +223,9 @@ TEST(PointOptions, SimulatePointCarriesEveryOption) {
     const std::optional<sim::SimConfig> from_point = sim_config(p);
     ASSERT_TRUE(from_point) << line;
     expect_same(*from_point, cli::sim_config_from(a.vm), line);
+    EXPECT_EQ(from_point->classify_misses, a.vm.count("classify-misses") > 0 &&
+                                               a.vm["classify-misses"].as<bool>())
+        << line;
     EXPECT_FALSE(p.device) << "the sequential model";
   }
 }
@@ -233,7 +237,7 @@ TEST(PointOptions, SimulatePointFieldsAreTypedAndAbsentWhereTheyDoNotApply) {
   EXPECT_FALSE(m.stencil);
   EXPECT_EQ(m.depth, std::optional<int64_t>(8));
   const Point s3 = simulate_point(Args("--workload stencil3d --size 8x6x5").vm, false);
-  EXPECT_EQ(s3.workload, std::optional<sim::WorkloadKind>(sim::WorkloadKind::stencil3d));
+  EXPECT_EQ(s3.workload, std::optional<sim::WorkloadKind>(sim::kind_of<sim::Stencil3dWorkload>()));
   EXPECT_EQ(s3.size, (Extent{8, 6}));
   EXPECT_EQ(s3.depth, std::optional<int64_t>(5)) << "the planes";
   EXPECT_NE(s3.key().find(" workload=stencil3d"), std::string::npos) << s3.key();

@@ -2,6 +2,7 @@
 // sizes that exercise the edges, the device evaluates the same remap as the host, and timing and
 // counters return sane values. Each test skips with the reason where no CUDA device exists.
 #include "cbi/kernels/bench.hpp"
+#include "cbi/order_text.hpp"
 
 #include <gtest/gtest.h>
 

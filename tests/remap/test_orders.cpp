@@ -3,6 +3,7 @@
 // W = 1 and W >= I_w; each order's host-prepared Params (fast division) equal its exact map on
 // all of them and on the largest grids fast math allows. Plus the headers' worked examples.
 #include "cbi/remap/fold.hpp"
+#include "cbi/order_text.hpp"
 #include "cbi/remap/order.hpp"
 
 #include <gtest/gtest.h>

@@ -300,7 +300,7 @@ TEST(Hierarchy, IssueTwelveExampleChargesL3OnlyForWhatL2Missed) {
   // cbi simulate --workload matmul --size 5x1 --depth 6 --order zigzag:3 --level lines=1,line=64
   //   --level lines=5,line=16,ways=1 --level lines=256,line=16 gave 129 L2 misses, 132 L3 accesses.
   sim::SimConfig c;
-  c.workload.kind = sim::WorkloadKind::matmul;
+  c.workload.kind = sim::kind_of<sim::MatmulWorkload>();
   c.workload.width = 5;
   c.workload.height = 1;
   c.workload.depth = 6;

@@ -20,7 +20,7 @@ sim::GpuConfig config(WorkloadKind kind, int64_t width, int64_t height, const ch
   c.workload.kind = kind;
   c.workload.width = width;
   c.workload.height = height;
-  c.workload.depth = kind == WorkloadKind::matmul ? width : 1;
+  c.workload.depth = kind == sim::kind_of<sim::MatmulWorkload>() ? width : 1;
   c.workload.stencil_w = c.workload.stencil_h = 9;
   c.order = remap::parse_order(order);
   c.block_threads = block;
@@ -72,7 +72,7 @@ TEST(Coalescing, ThirtyTwoConsecutiveFloatsAreOneRequestOfFourSectorsInOneLine) 
   EXPECT_EQ(sectors[3], 4096u / 32 + 3);
   // The same through a workload: a linear matmul warp's B load (lanes x = 32..63 of one row).
   const sim::WarpRequest b =
-      sim::warp_request(config(WorkloadKind::matmul, 1024, 1024, "linear", 256), 1, 1);
+      sim::warp_request(config(sim::kind_of<sim::MatmulWorkload>(), 1024, 1024, "linear", 256), 1, 1);
   EXPECT_EQ(b.lanes, 32);
   EXPECT_EQ(b.sectors, 4);
   EXPECT_EQ(b.lines, 1);
@@ -82,14 +82,14 @@ TEST(Coalescing, Column33SplitsAMatmulWarpsLoadsOverTwoRows) {
   // Warp 1 of column:33 holds thread 32 = task (32, 0) and threads 33..63 = tasks (0..30, 1).
   // B[i*1024 + x] for x in {32, 0..30}: bytes 0..123 and 128..131 of the row, sectors 0-3 and 4,
   // two lines. A[y*1024 + i] for y in {0, 1}: two rows, two sectors in two lines.
-  const auto c33 = config(WorkloadKind::matmul, 1024, 1024, "column:33", 256);
+  const auto c33 = config(sim::kind_of<sim::MatmulWorkload>(), 1024, 1024, "column:33", 256);
   const sim::WarpRequest a = sim::warp_request(c33, 1, 0), b = sim::warp_request(c33, 1, 1);
   EXPECT_EQ(a.sectors, 2);
   EXPECT_EQ(a.lines, 2);
   EXPECT_EQ(b.sectors, 5);
   EXPECT_EQ(b.lines, 2);
   // column:32 keeps warp 1 on one row: tasks (0..31, 1), one A sector, one B line of 4 sectors.
-  const auto c32 = config(WorkloadKind::matmul, 1024, 1024, "column:32", 256);
+  const auto c32 = config(sim::kind_of<sim::MatmulWorkload>(), 1024, 1024, "column:32", 256);
   EXPECT_EQ(sim::warp_request(c32, 1, 0).sectors, 1);
   EXPECT_EQ(sim::warp_request(c32, 1, 1).sectors, 4);
   EXPECT_EQ(sim::warp_request(c32, 1, 1).lines, 1);
@@ -99,9 +99,9 @@ TEST(GpuModel, RequestCountsAreWarpsTimesInstructions) {
   // A 9x9 stencil on N^2 issues N^2/32 x 81 requests (4096^2: 42,467,328); matmul N^3 issues
   // N^2/32 x 2N (1024: 67,108,864). Checked here at sizes a test can afford.
   const sim::GpuResult s =
-      sim::simulate_gpu(config(WorkloadKind::stencil, 256, 256, "column:32", 256));
+      sim::simulate_gpu(config(sim::kind_of<sim::StencilWorkload>(), 256, 256, "column:32", 256));
   EXPECT_EQ(s.metrics.l1_requests, 256 * 256 / 32 * 81);
-  const sim::GpuResult m = sim::simulate_gpu(config(WorkloadKind::matmul, 128, 128, "linear", 128));
+  const sim::GpuResult m = sim::simulate_gpu(config(sim::kind_of<sim::MatmulWorkload>(), 128, 128, "linear", 128));
   EXPECT_EQ(m.metrics.l1_requests, 128 * 128 / 32 * 2 * 128);
   EXPECT_EQ(m.metrics.l1_sector_hits + m.metrics.l1_sector_misses, m.metrics.l1_sectors);
   // Linear matmul: A is one sector per request (one row per warp), B four.
@@ -113,7 +113,7 @@ TEST(GpuModel, RequestCountsAreWarpsTimesInstructions) {
 TEST(GpuModel, WarpsOfACtaSharingBLinesHitWhereLinearMatmulOnOneSmDoesNot) {
   // Block 256 with column:32: the CTA's 8 warps read the same B line at every i, and the tag stage
   // finds it allocated after the first warp's miss; with linear order each warp has its own.
-  auto c = config(WorkloadKind::matmul, 256, 256, "column:32", 256);
+  auto c = config(sim::kind_of<sim::MatmulWorkload>(), 256, 256, "column:32", 256);
   c.device.sms = 1;
   const double column = sim::simulate_gpu(c).metrics.l1_hit_pct();
   c.order = remap::parse_order("linear");
@@ -132,7 +132,7 @@ TEST(GpuModel, TinyDeviceReplaysTheSequentialOrderWithTheSimulatorsCounts) {
     g.block_threads = 1;
     g.stores = false;
     sim::Workload &w = g.workload;
-    w.kind = static_cast<WorkloadKind>(rng() % 3);
+    w.kind = WorkloadKind{static_cast<int>(rng() % std::tuple_size_v<sim::WorkloadTypes>)};
     w.width = 8 + static_cast<int64_t>(rng() % 40);
     w.height = 4 + static_cast<int64_t>(rng() % 20);
     w.depth = 1 + static_cast<int64_t>(rng() % 16);
@@ -168,7 +168,7 @@ TEST(GpuModel, TinyDeviceReplaysTheSequentialOrderWithTheSimulatorsCounts) {
 }
 
 TEST(GpuModel, RejectsBlocksTheDeviceCannotHold) {
-  auto c = config(WorkloadKind::stencil, 64, 64, "linear", 4096);
+  auto c = config(sim::kind_of<sim::StencilWorkload>(), 64, 64, "linear", 4096);
   try {
     sim::simulate_gpu(c);
     FAIL() << "accepted a 4096-thread block";
@@ -182,7 +182,7 @@ TEST(GpuModel, LaneLoadsEqualLoadPerLane) {
   std::mt19937_64 rng(3);
   for (int trial = 0; trial < 100; ++trial) {
     sim::Workload w;
-    w.kind = rng() % 2 ? WorkloadKind::stencil : WorkloadKind::matmul;
+    w.kind = rng() % 2 ? sim::kind_of<sim::StencilWorkload>() : sim::kind_of<sim::MatmulWorkload>();
     w.width = 1 + static_cast<int64_t>(rng() % 70);
     w.height = 1 + static_cast<int64_t>(rng() % 40);
     w.depth = 1 + static_cast<int64_t>(rng() % 9);
@@ -201,7 +201,7 @@ TEST(GpuModel, LaneLoadsEqualLoadPerLane) {
           ASSERT_EQ(addr[l], program.load(lanes[l], j).byte_addr) << w.describe() << " j " << j;
       }
     };
-    if (w.kind == WorkloadKind::stencil)
+    if (w.kind == sim::kind_of<sim::StencilWorkload>())
       check(sim::StencilWorkload(w));
     else
       check(sim::MatmulWorkload(w));
@@ -238,7 +238,7 @@ TEST(GpuObserver, EventsOfEverySmAddUpToTheModelsCounts) {
   // Each SM watched in turn: the sums of its events over all SMs are the launch's counts, and
   // every SM's events come in issue order.
   for (const char *order : {"linear", "column:32"}) {
-    for (WorkloadKind kind : {WorkloadKind::matmul, WorkloadKind::stencil}) {
+    for (WorkloadKind kind : {sim::kind_of<sim::MatmulWorkload>(), sim::kind_of<sim::StencilWorkload>()}) {
       auto c = config(kind, 96, 64, order, 128);
       c.stores = false;  // so that every L2 lookup is a read
       c.device.sms = 8; // 48 CTAs over 8 SMs: slots are refilled as CTAs end
@@ -269,7 +269,7 @@ TEST(GpuObserver, EventsOfEverySmAddUpToTheModelsCounts) {
         all.misses += one.misses;
         all.l2_hits += one.l2_hits;
       }
-      const std::string what = std::string(order) + (kind == WorkloadKind::matmul ? " mm" : " st");
+      const std::string what = std::string(order) + (kind == sim::kind_of<sim::MatmulWorkload>() ? " mm" : " st");
       EXPECT_EQ(all.requests, plain.metrics.l1_requests) << what;
       EXPECT_EQ(all.sectors, plain.metrics.l1_sectors) << what;
       EXPECT_EQ(all.hits, plain.metrics.l1_sector_hits) << what;
@@ -285,7 +285,7 @@ TEST(GpuObserver, EventsOfEverySmAddUpToTheModelsCounts) {
 TEST(GpuObserver, TinyDeviceEventsFollowTheSequentialOrder) {
   // Warp size 1, one SM: event k is thread i's load j in the sequential order, and its L1 outcome
   // is what one LRU cache of the same size says.
-  auto c = config(WorkloadKind::stencil, 24, 10, "column:5", 1, "tiny");
+  auto c = config(sim::kind_of<sim::StencilWorkload>(), 24, 10, "column:5", 1, "tiny");
   c.workload.stencil_w = c.workload.stencil_h = 3;
   c.stores = false;
   c.device.l1_bytes = 128 * 6;
@@ -338,7 +338,7 @@ TEST(GpuObserver, TinyDeviceEventsFollowTheSequentialOrder) {
 }
 
 TEST(GpuObserver, RejectsAnSmTheDeviceDoesNotHave) {
-  auto c = config(WorkloadKind::stencil, 64, 64, "linear", 256);
+  auto c = config(sim::kind_of<sim::StencilWorkload>(), 64, 64, "linear", 256);
   sim::GpuObserver obs;
   obs.sm = 132;
   obs.on_sector = [](const sim::GpuSectorEvent &) {};

@@ -111,7 +111,7 @@ TEST(Model, TileFetchesRespectEq35) {
 
 TEST(Model, MatmulEq310WhenAllOfBFits) {
   SimConfig c;
-  c.workload.kind = WorkloadKind::matmul;
+  c.workload.kind = kind_of<MatmulWorkload>();
   c.workload.width = c.workload.height = c.workload.depth = 64;
   c.levels = {CacheConfig{128, 1024, 0, Policy::lru}}; // 128 KiB > A row + all of B
   const ModelReport m = analyze_model(c);
@@ -123,7 +123,7 @@ TEST(Model, MatmulEq310WhenAllOfBFits) {
 
 TEST(Model, MatmulColumnEstimateWhenTheBlockFits) {
   SimConfig c;
-  c.workload.kind = WorkloadKind::matmul;
+  c.workload.kind = kind_of<MatmulWorkload>();
   c.workload.width = c.workload.height = c.workload.depth = 256;
   c.order = cbi::remap::parse_order("column:32");
   c.levels = {CacheConfig{128, 512, 0, Policy::lru}}; // 64 KiB

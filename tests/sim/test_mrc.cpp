@@ -47,7 +47,7 @@ TEST(Mrc, BoundaryNoneThreadGranularityAndWrites) {
 
 TEST(Mrc, MatmulAgreesWithSimulation) {
   SimConfig c;
-  c.workload.kind = WorkloadKind::matmul;
+  c.workload.kind = kind_of<MatmulWorkload>();
   c.workload.width = 48;
   c.workload.height = 20;
   c.workload.depth = 36;

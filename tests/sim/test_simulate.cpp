@@ -9,6 +9,7 @@
 #include <gtest/gtest.h>
 
 #include <random>
+#include <type_traits>
 #include <set>
 
 namespace {
@@ -78,7 +79,7 @@ CacheConfig random_level(std::mt19937_64 &rng, int64_t min_line_bytes) {
 sim::SimConfig random_config(std::mt19937_64 &rng) {
   sim::SimConfig c;
   Workload &w = c.workload;
-  w.kind = static_cast<WorkloadKind>(rng() % 3);
+  w.kind = WorkloadKind{static_cast<int>(rng() % std::tuple_size_v<sim::WorkloadTypes>)};
   w.width = 1 + static_cast<int64_t>(rng() % 40);
   w.height = 1 + static_cast<int64_t>(rng() % 30);
   w.stencil_w = 1 + 2 * static_cast<int64_t>(rng() % 4);
@@ -87,7 +88,7 @@ sim::SimConfig random_config(std::mt19937_64 &rng) {
   const int elem[] = {2, 4, 8};
   w.elem_bytes = elem[rng() % 3];
   w.boundary =
-      w.kind == WorkloadKind::stencil && rng() % 2 ? sim::Boundary::none : sim::Boundary::clamp;
+      w.kind == sim::kind_of<sim::StencilWorkload>() && rng() % 2 ? sim::Boundary::none : sim::Boundary::clamp;
   w.writes = rng() % 3 == 0;
   c.granularity = rng() % 4 == 0 ? sim::Granularity::thread : sim::Granularity::exact;
   c.order = random_order(rng, w.width);
@@ -197,14 +198,14 @@ TEST(Workloads, RunsEqualThePerInstructionProgramMergedUnitByUnit) {
   std::mt19937_64 rng(4);
   for (int trial = 0; trial < 200; ++trial) {
     Workload w;
-    w.kind = static_cast<WorkloadKind>(rng() % 3);
+    w.kind = WorkloadKind{static_cast<int>(rng() % std::tuple_size_v<sim::WorkloadTypes>)};
     w.width = 1 + static_cast<int64_t>(rng() % 50);
     w.height = 1 + static_cast<int64_t>(rng() % 20);
     w.stencil_w = 1 + 2 * static_cast<int64_t>(rng() % 5);
     w.stencil_h = 1 + 2 * static_cast<int64_t>(rng() % 5);
     w.depth = 1 + static_cast<int64_t>(rng() % 6);
     w.boundary =
-        w.kind == WorkloadKind::stencil && rng() % 2 ? sim::Boundary::none : sim::Boundary::clamp;
+        w.kind == sim::kind_of<sim::StencilWorkload>() && rng() % 2 ? sim::Boundary::none : sim::Boundary::clamp;
     const int64_t unit_bytes =
         w.elem_bytes * (int64_t{1} << (rng() % 6)) * (rng() % 4 == 0 ? 3 : 1);
     sim::visit_workload(w.kind, [&](auto tag) {
@@ -222,7 +223,7 @@ TEST(Workloads, RunsEqualThePerInstructionProgramMergedUnitByUnit) {
 
 TEST(Workloads, RegistryNamesParseAndReject) {
   EXPECT_EQ(sim::workload_names(), "stencil, matmul, stencil3d");
-  for (WorkloadKind k : {WorkloadKind::stencil, WorkloadKind::matmul, WorkloadKind::stencil3d})
+  for (WorkloadKind k : {sim::kind_of<sim::StencilWorkload>(), sim::kind_of<sim::MatmulWorkload>(), sim::kind_of<sim::Stencil3dWorkload>()})
     EXPECT_EQ(sim::parse_workload_kind(sim::to_string(k)), k);
   try {
     sim::parse_workload_kind("stencil4d");
@@ -231,6 +232,33 @@ TEST(Workloads, RegistryNamesParseAndReject) {
     EXPECT_NE(std::string(e.what()).find("stencil, matmul, stencil3d"), std::string::npos)
         << e.what();
   }
+}
+
+// A workload is its header plus its entry in WorkloadTypes: its kind is its position there, and its
+// name, --workload spelling, visit and option traits all follow from the entry (stencil3d, the
+// last one added, has no other registration).
+TEST(Workloads, KindsNamesAndTraitsFollowFromTheTypeList) {
+  int count = 0;
+  sim::for_each_workload([&](auto tag) {
+    using W = typename decltype(tag)::type;
+    const WorkloadKind k = sim::kind_of<W>();
+    EXPECT_EQ(k.index, count++) << W::name;
+    EXPECT_STREQ(sim::to_string(k), W::name);
+    EXPECT_EQ(sim::parse_workload_kind(W::name), k);
+    EXPECT_TRUE(sim::visit_workload(k, [](auto t) {
+      return std::is_same_v<typename decltype(t)::type, W>;
+    })) << W::name;
+    EXPECT_STREQ(sim::workload_traits(k).name, W::name);
+  });
+  EXPECT_EQ(count, static_cast<int>(std::tuple_size_v<sim::WorkloadTypes>));
+  const sim::WorkloadTraits s3 = sim::workload_traits(sim::kind_of<sim::Stencil3dWorkload>());
+  EXPECT_EQ(s3.size_dims, 3);
+  EXPECT_TRUE(s3.has_depth);
+  EXPECT_EQ(sim::workload_traits(sim::kind_of<sim::MatmulWorkload>()).table_lines, 32);
+  EXPECT_EQ(Workload{}.kind, sim::kind_of<sim::StencilWorkload>()) << "the default";
+  Workload unknown;
+  unknown.kind = WorkloadKind{static_cast<int>(std::tuple_size_v<sim::WorkloadTypes>)};
+  EXPECT_THROW(sim::validate(unknown), UsageError);
 }
 
 namespace {
@@ -249,7 +277,7 @@ std::vector<int64_t> seven_point(const Workload &w, int64_t x, int64_t y, int64_
 
 TEST(Stencil3d, SevenPointProgramMatchesTheLiteralStencilOverTheFoldedGrid) {
   Workload w;
-  w.kind = WorkloadKind::stencil3d;
+  w.kind = sim::kind_of<sim::Stencil3dWorkload>();
   w.width = 5;
   w.height = 4;
   w.depth = 3;
@@ -275,7 +303,7 @@ TEST(Stencil3d, SevenPointProgramMatchesTheLiteralStencilOverTheFoldedGrid) {
 
 TEST(Stencil3d, SimulatesInEveryOrderAndAgreesWithTheMrc) {
   sim::SimConfig c;
-  c.workload.kind = WorkloadKind::stencil3d;
+  c.workload.kind = sim::kind_of<sim::Stencil3dWorkload>();
   c.workload.width = 16;
   c.workload.height = 8;
   c.workload.depth = 6;
@@ -302,7 +330,7 @@ TEST(Stencil3d, SimulatesInEveryOrderAndAgreesWithTheMrc) {
 
 TEST(Stencil3d, AnalyticalModelSaysItHasNoFormulaInsteadOfBorrowingMatmuls) {
   sim::SimConfig c;
-  c.workload.kind = WorkloadKind::stencil3d;
+  c.workload.kind = sim::kind_of<sim::Stencil3dWorkload>();
   c.workload.width = 16;
   c.workload.height = 8;
   c.workload.depth = 4;
@@ -390,7 +418,7 @@ TEST(LoadsAndStores, MatmulCountsByHand) {
   // 2x2 tasks, depth 3, floats, writing C: A (2x3) at bytes 0..23, B (3x2) at 24..47, C at 48..63;
   // 16 B lines: A in lines 0-1, B in lines 1-2, C in line 3. 4 tasks x 6 loads, 4 stores.
   Workload w;
-  w.kind = WorkloadKind::matmul;
+  w.kind = sim::kind_of<sim::MatmulWorkload>();
   w.width = w.height = 2;
   w.depth = 3;
   w.writes = true;

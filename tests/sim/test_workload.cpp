@@ -72,7 +72,7 @@ TEST(Workload, StencilNoBoundaryIsShiftedToZero) {
 
 TEST(Workload, MatmulMatchesListing4) {
   Workload w;
-  w.kind = WorkloadKind::matmul;
+  w.kind = kind_of<MatmulWorkload>();
   w.width = 5;
   w.height = 3;
   w.depth = 4;

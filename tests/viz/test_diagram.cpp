@@ -190,7 +190,7 @@ TEST(Diagram, PresetCountsAgreeAcrossCommands) {
     }
     const test::CliRun s = cbi_run("sweep --grid " + p.name + " --backend sim --output -");
     const bool sweepable = p.config.granularity == sim::Granularity::exact &&
-                           (p.config.workload.kind != sim::WorkloadKind::stencil ||
+                           (p.config.workload.kind != sim::kind_of<sim::StencilWorkload>() ||
                             p.config.workload.boundary == sim::Boundary::clamp);
     if (!sweepable) {
       // Sweep points cannot carry this configuration: refused, naming --grid, not run otherwise.
@@ -503,7 +503,7 @@ TEST(Diagram, LocatesElementsInTheirArrays) {
   const ElementPlace q = locate(array_regions(w), (2 + 3) * 16 + 15 + 3);
   EXPECT_EQ(q.row, 3);
   EXPECT_EQ(q.col, -1);
-  w.kind = sim::WorkloadKind::matmul; // A 16x16 then B 16x16
+  w.kind = sim::kind_of<sim::MatmulWorkload>(); // A 16x16 then B 16x16
   const ElementPlace b = locate(array_regions(w), 256 + 16 * 3 + 2);
   EXPECT_EQ(b.array, "B");
   EXPECT_EQ(b.row, 3);
@@ -545,6 +545,28 @@ TEST(DiagramCli, BadOptionsExit2WithOneLineAndNoFile) {
   const test::CliRun r = cbi_run("diagram -o " + ::testing::TempDir() + "/x.jpg");
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_NE(r.err.find("--output"), std::string::npos);
+}
+
+// The memory check's estimate covers what the panels really allocate (cells, per-bin counts), and
+// is not wildly above it: a binned two-level diagram and an unbinned one.
+TEST(Diagram, MemoryEstimateCoversThePanels) {
+  for (const std::vector<std::string> &argv :
+       {std::vector<std::string>{"cbi diagram", "--size", "256", "--stencil", "5x5", "--level",
+                                 "lines=8,line=32", "--level", "lines=64,line=64", "--order",
+                                 "linear,column:8"},
+        preset_args("table3.1")}) {
+    const viz_app::DiagramRequest req = parse_diagram_args(argv);
+    const auto grids = build_panels(req, false);
+    double allocated = 0;
+    for (const Grid &g : grids) {
+      allocated += double(g.cells.size()) + 4.0 * double(g.accesses.size());
+      for (const auto &m : g.missed)
+        allocated += 4.0 * double(m.size());
+    }
+    const double estimate = viz_app::diagram_memory_bytes(req);
+    EXPECT_GE(estimate, allocated);
+    EXPECT_LT(estimate, 100.0 * allocated + 1e7); // the image and cache state on top, no more
+  }
 }
 
 } // namespace

@@ -16,7 +16,7 @@ using test::cbi_run;
 // A matmul of 64 x 64 tasks at block 128: 32 CTAs, one per SM of the H100 row.
 sim::GpuConfig small_matmul(const char *order) {
   sim::GpuConfig c;
-  c.workload.kind = sim::WorkloadKind::matmul;
+  c.workload.kind = sim::kind_of<sim::MatmulWorkload>();
   c.workload.width = c.workload.height = c.workload.depth = 64;
   c.order = remap::parse_order(order);
   c.device = sim::find_device("h100");

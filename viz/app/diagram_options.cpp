@@ -1,5 +1,6 @@
 #include "diagram_options.hpp"
 
+#include "cbi/cli/command.hpp"
 #include "cbi/cli/presets.hpp"
 
 #include <algorithm>
@@ -217,6 +218,27 @@ std::vector<viz::Grid> build_gpu_panels(const DiagramRequest &r, bool progress) 
 
 } // namespace
 
+double diagram_memory_bytes(const DiagramRequest &r) {
+  double bytes = 0;
+  for (const viz::GridSpec &spec : r.panels) {
+    const int64_t steps = viz::time_steps(spec.sim), lines = viz::line_count(spec.sim);
+    const double cells = double((steps + spec.bins.time_bin - 1) / spec.bins.time_bin) *
+                         double((lines + spec.bins.line_bin - 1) / spec.bins.line_bin);
+    // viz::Grid: a state byte a cell; binned, an access count and a miss count per level (4 B).
+    const bool binned = spec.bins.time_bin > 1 || spec.bins.line_bin > 1;
+    bytes += cells * (1.0 + (binned ? 4.0 * double(1 + spec.sim.levels.size()) : 0.0));
+    bytes += cli::cache_state_bytes(spec.sim.levels);
+    // Its share of the image: 4 B a pixel, cells of at least --min-cell-px (or --cell-px) a side,
+    // the image at most 16384 px a side.
+    const double cell_px = r.style.cell_w > 0 ? double(r.style.cell_w) * double(std::max(
+                                                    r.style.cell_h, r.style.cell_w))
+                                              : double(r.style.min_cell_px) * r.style.min_cell_px;
+    bytes += 4.0 * std::min(cells * cell_px, double(kMaxSidePx) * double(kMaxSidePx) /
+                                                 double(r.panels.size()));
+  }
+  return bytes;
+}
+
 DiagramRequest diagram_request(const po::variables_map &vm) {
   using cli::get;
   using cli::has;
@@ -297,6 +319,16 @@ DiagramRequest diagram_request(const po::variables_map &vm) {
     r.style.cell_w = static_cast<int>(w);
     r.style.cell_h = static_cast<int>(h);
   }
+  // Before any cell is allocated: every panel's grid and cache state, and the image, against the
+  // memory there is (a large --max-px with many panels would otherwise end in std::bad_alloc).
+  cli::check_memory(diagram_memory_bytes(r), "the diagram (" + std::to_string(r.panels.size()) +
+                                                 " panels of " +
+                                                 std::to_string(r.panels.front().bins.time_bin) +
+                                                 "x" +
+                                                 std::to_string(r.panels.front().bins.line_bin) +
+                                                 " bins)",
+                    has(vm, "bin") ? "--bin" : "--max-px",
+                    "larger --bin, a smaller --max-px or fewer --order panels");
   r.style.greyscale = vm.count("greyscale") && vm["greyscale"].as<bool>();
   if (has(vm, "miss-level"))
     r.style.miss_level = static_cast<int>(parse_positive(get(vm, "miss-level", ""), "--miss-level",

@@ -35,8 +35,12 @@ struct DiagramRequest {
   bool fit_to_figure = true;
 };
 
-// Throws UsageError naming the offending option.
+// Throws UsageError naming the offending option, or --max-px / --bin when the panels would not
+// fit in memory (diagram_memory_bytes against the available memory).
 DiagramRequest diagram_request(const po::variables_map &vm);
+
+// An upper estimate of the bytes the sequential model's panels take: grids, cache state, image.
+double diagram_memory_bytes(const DiagramRequest &r);
 
 // Builds every panel's grid (progress on stderr for long runs when `progress`).
 std::vector<viz::Grid> build_panels(const DiagramRequest &r, bool progress);

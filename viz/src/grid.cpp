@@ -259,7 +259,7 @@ Grid build_grid(const GridSpec &spec) {
 
 std::vector<ArrayRegion> array_regions(const sim::Workload &w) {
   std::vector<ArrayRegion> r;
-  if (w.kind == sim::WorkloadKind::matmul) {
+  if (w.kind == sim::kind_of<sim::MatmulWorkload>()) {
     r.push_back({"A", 0, w.depth, 0, w.height});
     r.push_back({"B", w.height * w.depth, w.width, 0, w.depth});
   } else if (w.boundary == sim::Boundary::none) {

@@ -1,7 +1,7 @@
 #include "cbi/viz/plot.hpp"
 
 #include "cbi/error.hpp"
-#include "cbi/remap/order_text.hpp"
+#include "cbi/order_text.hpp"
 #include "cbi/viz/chart.hpp"
 
 #include <algorithm>

@@ -6,7 +6,7 @@
 #include "cbi/cli/output.hpp"
 #include "cbi/error.hpp"
 #include "cbi/parse.hpp"
-#include "cbi/remap/order_text.hpp"
+#include "cbi/order_text.hpp"
 #include "cbi/sim/gpu_model.hpp"
 #include "cbi/sim/simulate.hpp"
 

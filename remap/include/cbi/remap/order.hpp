@@ -1,8 +1,6 @@
-// Everything about thread orders for host code: the orders (orders.hpp), the runtime Order with its
-// dispatch (dispatch.hpp) and the text side, parse_order / to_string / order_syntax
-// (order_text.hpp). Device code (.cu kernels) includes dispatch.hpp, which is free of host-only
-// types.
+// The orders (orders.hpp) and the runtime Order with its dispatch (dispatch.hpp), for host and
+// device code alike. The text side (parse_order, to_string, order_syntax) is host-only and lives in
+// cbi/order_text.hpp (target cbi::order_text).
 #pragma once
 
 #include "cbi/remap/dispatch.hpp"
-#include "cbi/remap/order_text.hpp"

@@ -1,5 +1,5 @@
 // What every order header declares besides its index math: the form of its parameter (which the
-// host-only parser and printer in order_text.hpp read), and the range where its host-prepared
+// host-only parser and printer in cbi/order_text.hpp read), and the range where its host-prepared
 // Params (fast division) equal the exact map.
 #pragma once
 

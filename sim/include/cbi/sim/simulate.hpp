@@ -2,6 +2,7 @@
 // statistics out. simulate_observed() lets viz/ watch every thread and access as it happens.
 #pragma once
 
+#include "cbi/order_text.hpp" // sim spells orders in its errors and descriptions
 #include "cbi/remap/order.hpp"
 #include "cbi/sim/hierarchy.hpp"
 #include "cbi/sim/workload.hpp"

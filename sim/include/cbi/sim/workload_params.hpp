@@ -8,13 +8,19 @@
 
 namespace cbi::sim {
 
-// One value per registered workload type (cbi/sim/workloads.hpp).
-enum class WorkloadKind { stencil, matmul, stencil3d };
+// A registered workload type, as its position in WorkloadTypes (cbi/sim/workloads.hpp): its name
+// and properties follow from the registration, so a new workload adds no value here. kind_of<W>()
+// gives a type's kind; the default, index 0, is the first registered (stencil).
+struct WorkloadKind {
+  int index = 0;
+  friend constexpr bool operator==(WorkloadKind a, WorkloadKind b) { return a.index == b.index; }
+  friend constexpr bool operator!=(WorkloadKind a, WorkloadKind b) { return a.index != b.index; }
+};
 enum class Boundary { clamp, none };
 enum class Granularity { exact, thread };
 
 struct Workload {
-  WorkloadKind kind = WorkloadKind::stencil;
+  WorkloadKind kind;                   // stencil (the first registered)
   int64_t width = 16;                  // I_w: tasks (output elements) per row
   int64_t height = 16;                 // I_h: rows of tasks (stencil3d: rows of one plane)
   int64_t stencil_w = 7;               // S_w (stencil only, odd)

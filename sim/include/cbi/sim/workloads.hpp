@@ -1,11 +1,12 @@
 // The registered workloads. A workload is one header in cbi/sim/workloads/ with the same static
-// interface (StencilWorkload is the example): kind and name; validate, task_shape, loads_per_task,
+// interface (StencilWorkload is the example): name; size_dims, has_window, has_depth and
+// table_lines (what the options and the thesis's cache apply); validate, task_shape, loads_per_task,
 // fp_ops_per_task, model and window_column (the analytical model),
 // input_bytes, describe, arrays (diagram labels), window_name (model notes); per thread, loads()
 // and load(task, j), its per-instruction program; optionally lane_loads (load for a warp's lanes
 // at once, for the GPU model) and a nested Runs class, a faster
-// equivalent of merging that program into cache-unit runs. Adding one: its header, its
-// WorkloadKind value (workload_params.hpp), and its entry in WorkloadTypes below.
+// equivalent of merging that program into cache-unit runs. Adding one: its header and its entry in
+// WorkloadTypes below; its WorkloadKind, name, --workload value and help follow from the entry.
 #pragma once
 
 #include "cbi/sim/workloads/matmul.hpp"
@@ -24,6 +25,22 @@ using WorkloadTypes = std::tuple<StencilWorkload, MatmulWorkload, Stencil3dWorkl
 template <class W> struct WorkloadTag { using type = W; };
 
 namespace detail {
+template <class W, class... Ts> constexpr int index_in(std::tuple<Ts...> *) {
+  int i = 0, found = -1;
+  ((std::is_same_v<W, Ts> ? (found = i, ++i) : ++i), ...);
+  return found;
+}
+} // namespace detail
+
+// The kind of a registered workload type: its position in WorkloadTypes.
+// Example: kind_of<MatmulWorkload>() == WorkloadKind{1}.
+template <class W> constexpr WorkloadKind kind_of() {
+  constexpr int i = detail::index_in<W>(static_cast<WorkloadTypes *>(nullptr));
+  static_assert(i >= 0, "not a registered workload: add it to WorkloadTypes");
+  return WorkloadKind{i};
+}
+
+namespace detail {
 template <class F, std::size_t... I> void for_each_workload(F &f, std::index_sequence<I...>) {
   (f(WorkloadTag<std::tuple_element_t<I, WorkloadTypes>>{}), ...);
 }
@@ -32,7 +49,7 @@ template <std::size_t I, class F> decltype(auto) visit_workload_from(WorkloadKin
   if constexpr (I + 1 == std::tuple_size_v<WorkloadTypes>) {
     return f(WorkloadTag<W>{}); // the last type; validate() rejects unknown kinds before
   } else {
-    if (kind == W::kind)
+    if (kind.index == static_cast<int>(I))
       return f(WorkloadTag<W>{});
     return visit_workload_from<I + 1>(kind, std::forward<F>(f));
   }
@@ -47,6 +64,22 @@ template <class F> decltype(auto) visit_workload(WorkloadKind kind, F &&f) {
 // Calls f(WorkloadTag<W>{}) for every registered W, in registration order.
 template <class F> void for_each_workload(F &&f) {
   detail::for_each_workload(f, std::make_index_sequence<std::tuple_size_v<WorkloadTypes>>{});
+}
+
+// What the command-line options and the thesis's cache need to know of a workload, read from its
+// type's static interface.
+struct WorkloadTraits {
+  const char *name;
+  int size_dims;      // --size extents: 2 (a task grid; N-d sizes fold) or 3 (a volume, P in depth)
+  bool has_window;    // the stencil window S_w x S_h applies
+  bool has_depth;     // `depth` applies (matmul's D, stencil3d's planes)
+  int64_t table_lines; // Tables 3.1/3.2: the thesis's cache capacity in lines
+};
+inline WorkloadTraits workload_traits(WorkloadKind kind) {
+  return visit_workload(kind, [](auto tag) {
+    using W = typename decltype(tag)::type;
+    return WorkloadTraits{W::name, W::size_dims, W::has_window, W::has_depth, W::table_lines};
+  });
 }
 
 // "stencil", "matmul", "stencil3d"; parse_workload_kind throws UsageError(option) on other names.

@@ -14,8 +14,12 @@ namespace cbi::sim {
 
 class MatmulWorkload {
 public:
-  static constexpr WorkloadKind kind = WorkloadKind::matmul;
   static constexpr const char *name = "matmul";
+  // A 2-D task grid, no window, the inner dimension D in `depth`; Table 3.2's 32 lines.
+  static constexpr int size_dims = 2;
+  static constexpr bool has_window = false;
+  static constexpr bool has_depth = true;
+  static constexpr int64_t table_lines = 32;
 
   static void validate(const Workload &w) {
     if (w.depth < 1)

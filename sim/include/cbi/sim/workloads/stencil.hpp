@@ -17,8 +17,13 @@ namespace cbi::sim {
 
 class StencilWorkload {
 public:
-  static constexpr WorkloadKind kind = WorkloadKind::stencil;
   static constexpr const char *name = "stencil";
+  // The --size extents (a 2-D task grid; N-d sizes fold into it, §4.1.2), whether the stencil
+  // window S_w x S_h and `depth` apply, and Table 3.1's capacity in lines for the thesis's cache.
+  static constexpr int size_dims = 2;
+  static constexpr bool has_window = true;
+  static constexpr bool has_depth = false;
+  static constexpr int64_t table_lines = 24;
 
   static void validate(const Workload &w) {
     if (w.stencil_w < 1 || w.stencil_h < 1 || w.stencil_w % 2 == 0 || w.stencil_h % 2 == 0)

@@ -18,8 +18,13 @@ namespace cbi::sim {
 
 class Stencil3dWorkload {
 public:
-  static constexpr WorkloadKind kind = WorkloadKind::stencil3d;
   static constexpr const char *name = "stencil3d";
+  // A volume I_w x I_h x P (P in `depth`); the window does not apply (7 points); Table 3.1's
+  // 24 lines.
+  static constexpr int size_dims = 3;
+  static constexpr bool has_window = false;
+  static constexpr bool has_depth = true;
+  static constexpr int64_t table_lines = 24;
 
   static void validate(const Workload &w) {
     if (w.depth < 1)

@@ -1,6 +1,8 @@
-// The host-only text side of the thread orders, generated from the registry (orders.hpp): parsing
-// ("column:32"), the canonical spelling, and the syntax line of the help text. Device code includes
-// dispatch.hpp instead, which holds nothing host-only.
+// The host-only text side of remap's thread orders (target cbi::order_text), generated from the
+// registry (cbi/remap/orders.hpp): parsing ("column:32"), the canonical spelling, and the syntax
+// line of the help text. It lives beside cbi/error.hpp, not in remap/, because parsing throws
+// cbi::UsageError: remap stays header-only and free of host-only code. The functions keep remap's
+// namespace, as the text side of remap::Order.
 #pragma once
 
 #include "cbi/error.hpp"
