@@ -18,7 +18,8 @@ static const char *const kOutputOptions[] = {"output", "json", "csv", "screensho
 
 bool parse_args(int argc, char **argv, const po::options_description &desc, po::variables_map &vm,
                 const std::string &usage, const std::string &examples,
-                const std::vector<std::string> &files_only) {
+                const std::vector<std::string> &files_only,
+                const std::vector<std::string> &folders) {
   po::options_description all = desc;
   all.add_options()("help,h", "show this help");
   try {
@@ -42,10 +43,16 @@ bool parse_args(int argc, char **argv, const po::options_description &desc, po::
     return false;
   }
   po::notify(vm);
-  for (const char *name : kOutputOptions)
-    if (vm.count(name) && !vm[name].empty() && vm[name].value().type() == typeid(std::string))
-      check_output(vm[name].as<std::string>(), std::string("--") + name,
+  for (const char *name : kOutputOptions) {
+    if (!vm.count(name) || vm[name].empty() || vm[name].value().type() != typeid(std::string))
+      continue;
+    const std::string path = vm[name].as<std::string>(), option = std::string("--") + name;
+    if (std::find(folders.begin(), folders.end(), name) != folders.end())
+      check_output_folder(path, option);
+    else
+      check_output(path, option,
                    std::find(files_only.begin(), files_only.end(), name) == files_only.end());
+  }
   return true;
 }
 
