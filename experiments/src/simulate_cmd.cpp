@@ -115,6 +115,7 @@ Table gpu_table(const sim::GpuConfig &c, const sim::GpuResult &r) {
   t.meta = {{"device", c.device.description},
             {"ctas", int64_t{r.ctas}},
             {"ctas_per_sm", int64_t{r.ctas_per_sm}},
+            {"simulated_sms", int64_t{r.simulated_sms}},
             {"cycles", int64_t{r.cycles}},
             {"l1_pending_hits", int64_t{r.metrics.l1_pending_hits}},
             {"seconds", r.seconds}};
@@ -135,6 +136,8 @@ int cmd_simulate(int argc, char **argv) {
                                         "warps, coalescing, per-SM L1, shared L2; docs/gpu-model.md)")
     ("device", po::value<std::string>(), "--model gpu: device row (cbi devices), default h100")
     ("block", po::value<std::string>(), "--model gpu: threads per block, default 256")
+    ("sample-sms", po::value<std::string>(), "--model gpu: simulate N SMs (a divisor of the "
+                                             "device's), each standing for SMs/N; default all")
     ("classify-misses", po::bool_switch(), "also sort every level's misses into compulsory, "
                                            "capacity and conflict (3C; slower, off by default)");
   // clang-format on
@@ -175,7 +178,7 @@ int cmd_simulate(int argc, char **argv) {
     throw UsageError("--preset", "fixes the cache and granularity, which --model gpu takes from "
                                  "the device; allowed: --preset with --model sequential");
   if (model != "gpu")
-    for (const char *gpu_only : {"device", "block"})
+    for (const char *gpu_only : {"device", "block", "sample-sms"})
       if (vm.count(gpu_only))
         throw UsageError(std::string("--") + gpu_only, "applies to --model gpu only");
   const bool classify = vm.count("classify-misses") && vm["classify-misses"].as<bool>();
@@ -184,7 +187,9 @@ int cmd_simulate(int argc, char **argv) {
   // The options become one point; the simulator takes its configuration from the point alone.
   const sweep::Point point = sweep::simulate_point(vm, model == "gpu");
   if (model == "gpu") {
-    const sim::GpuConfig g = sweep::gpu_config(point);
+    sim::GpuConfig g = sweep::gpu_config(point);
+    if (vm.count("sample-sms"))
+      g.sample_sms = parse_positive(vm["sample-sms"].as<std::string>(), "--sample-sms", 1 << 20);
     const sim::GpuResult r = sim::simulate_gpu(g);
     emit(vm, gpu_table(g, r));
     return 0;

@@ -30,7 +30,9 @@ int cmd_tune(int argc, char **argv) {
     ("orders", list_value(), "orders to rank, a comma list or repeated; default: linear, the "
                              "thesis's column widths 4..2048, tile:16, tile:32x8, zigzag:32, "
                              "zigzag:64")
-    ("jobs", po::value<std::string>(), "simulations at once (default: all cores)");
+    ("jobs", po::value<std::string>(), "simulations at once (default: all cores)")
+    ("sample-sms", po::value<std::string>(), "simulate N SMs (a divisor of the device's), each "
+                                             "standing for SMs/N; default all");
   add_output_options(desc);
   po::variables_map vm;
   if (!parse_args(argc, argv, desc, vm,
@@ -47,6 +49,8 @@ int cmd_tune(int argc, char **argv) {
   base.device = sim::find_device(vm.count("device") ? vm["device"].as<std::string>() : "h100");
   base.block_threads =
       vm.count("block") ? parse_positive(vm["block"].as<std::string>(), "--block", 1 << 20) : 256;
+  if (vm.count("sample-sms"))
+    base.sample_sms = parse_positive(vm["sample-sms"].as<std::string>(), "--sample-sms", 1 << 20);
   std::vector<sim::GpuConfig> configs;
   for (const std::string &text : list_from(vm, "orders", split_list(kDefaultOrders))) {
     sim::GpuConfig c = base;

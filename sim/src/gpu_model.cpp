@@ -13,12 +13,22 @@
 namespace cbi::sim {
 namespace {
 
-constexpr int64_t kNever = -1;
+constexpr int64_t kNever = INT64_MAX;
+
+// Sectors per line are at most 8 (a line of at most 8 sectors): popcount of a sector mask.
+inline int popcount8(uint32_t m) {
+  static constexpr uint8_t kBits[16] = {0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4};
+  return kBits[m & 15] + kBits[(m >> 4) & 15];
+}
 
 // A sectored, set-associative LRU cache that also remembers when each sector's data arrives, so a
 // lookup can tell a hit from a sector still on its way. Lines are looked up whole, with a mask of
 // the sectors wanted. With `hashed`, the set index is a hash of the line index (GPUs hash L1 and L2
 // set indices), otherwise line mod sets, as sim::Cache does (the tiny-device test relies on that).
+// Flat arrays, 32-bit tags, stamps and fill times: the 132 L1s and the L2 of an H100 take about
+// 16 MB of host memory, so that lookups mostly stay in the host's caches (docs/results/
+// gpu-model-speed.md). Limits, checked by the engine: line indices below 2^32 - 1 (byte addresses
+// below 512 GiB), times below 2^32 cycles.
 class SectorCache {
 public:
   SectorCache(int64_t capacity_lines, int64_t ways, int sectors_per_line, bool hashed)
@@ -26,7 +36,10 @@ public:
         m_sets(static_cast<uint64_t>(capacity_lines / (ways == 0 ? capacity_lines : ways))),
         m_sectors(sectors_per_line), m_hashed(hashed) {
     const std::size_t slots = static_cast<std::size_t>(m_sets * m_ways);
-    m_way.assign(slots, Way{});
+    m_tag.assign(slots, kEmpty);
+    m_stamp.assign(slots, 0);
+    m_valid.assign(slots, 0);
+    m_clock.assign(static_cast<std::size_t>(m_sets), 0);
     m_fill.assign(slots * static_cast<std::size_t>(m_sectors), 0);
   }
 
@@ -34,57 +47,57 @@ public:
     uint32_t hit = 0;     // sectors present and filled by `now`
     uint32_t pending = 0; // sectors allocated, their data still on its way
     uint32_t miss = 0;    // sectors allocated now: the caller fetches them and sets their fill
-    int64_t pending_ready = 0;
+    uint32_t pending_ready = 0;
     std::size_t slot = 0;
   };
 
-  Result lookup(uint64_t line, uint32_t sectors, int64_t now) {
+  Result lookup(uint64_t line64, uint32_t sectors, uint32_t now) {
     Result r;
-    const std::size_t base = static_cast<std::size_t>(set_of(line) * m_ways);
-    const uint64_t stamp = ++m_clock;
-    Way *ways = &m_way[base];
-    uint32_t victim = 0;
-    for (uint32_t w = 0; w < m_ways; ++w) {
-      if (ways[w].tag == line) {
-        Way &way = ways[w];
-        way.stamp = stamp;
-        r.slot = base + w;
-        const int64_t *fill = &m_fill[r.slot * static_cast<std::size_t>(m_sectors)];
-        for (uint32_t m = sectors & way.valid; m; m &= m - 1) {
-          const int sec = __builtin_ctz(m);
-          if (fill[sec] <= now) {
-            r.hit |= 1u << sec;
-          } else {
-            r.pending |= 1u << sec;
-            r.pending_ready = std::max(r.pending_ready, fill[sec]);
-          }
+    const uint32_t line = static_cast<uint32_t>(line64);
+    const uint64_t set = set_of(line64);
+    const std::size_t base = static_cast<std::size_t>(set * m_ways);
+    const uint32_t stamp = ++m_clock[static_cast<std::size_t>(set)];
+    const uint32_t *tags = &m_tag[base];
+    uint32_t *stamps = &m_stamp[base];
+    uint32_t w = 0;
+    while (w < m_ways && tags[w] != line)
+      ++w;
+    if (w < m_ways) {
+      stamps[w] = stamp;
+      r.slot = base + w;
+      uint8_t &valid = m_valid[r.slot];
+      const uint32_t *fill = &m_fill[r.slot * static_cast<std::size_t>(m_sectors)];
+      for (uint32_t m = sectors & valid; m; m &= m - 1) {
+        const int sec = __builtin_ctz(m);
+        if (fill[sec] <= now) {
+          r.hit |= 1u << sec;
+        } else {
+          r.pending |= 1u << sec;
+          r.pending_ready = std::max(r.pending_ready, fill[sec]);
         }
-        r.miss = sectors & ~way.valid;
-        way.valid |= static_cast<uint8_t>(sectors);
-        return r;
       }
-      if (ways[w].stamp < ways[victim].stamp)
-        victim = w;
+      r.miss = sectors & ~uint32_t{valid};
+      valid = static_cast<uint8_t>(valid | sectors);
+      return r;
     }
-    Way &way = ways[victim];
-    way.tag = line;
-    way.stamp = stamp;
-    way.valid = static_cast<uint8_t>(sectors);
+    uint32_t victim = 0;
+    for (uint32_t v = 1; v < m_ways; ++v)
+      if (stamps[v] < stamps[victim])
+        victim = v;
     r.slot = base + victim;
+    m_tag[r.slot] = line;
+    stamps[victim] = stamp;
+    m_valid[r.slot] = static_cast<uint8_t>(sectors);
     r.miss = sectors;
     return r;
   }
 
-  void set_fill(std::size_t slot, int sector, int64_t when) {
+  void set_fill(std::size_t slot, int sector, uint32_t when) {
     m_fill[slot * static_cast<std::size_t>(m_sectors) + static_cast<std::size_t>(sector)] = when;
   }
 
 private:
-  struct Way {
-    uint64_t tag = ~uint64_t{0};
-    uint64_t stamp = 0; // last use (LRU); 0 = never
-    uint8_t valid = 0;  // sector mask
-  };
+  static constexpr uint32_t kEmpty = ~uint32_t{0};
 
   uint64_t set_of(uint64_t line) const {
     if (m_sets == 1)
@@ -100,9 +113,11 @@ private:
   uint64_t m_sets;
   int m_sectors;
   bool m_hashed;
-  uint64_t m_clock = 0;
-  std::vector<Way> m_way;
-  std::vector<int64_t> m_fill; // per sector: the time its data is (or will be) there
+  std::vector<uint32_t> m_tag;   // per slot (set * ways + way)
+  std::vector<uint32_t> m_stamp; // per slot: the set's clock at its last use (LRU); 0 = never
+  std::vector<uint8_t> m_valid;  // per slot: sector mask
+  std::vector<uint32_t> m_clock; // per set: lookups so far
+  std::vector<uint32_t> m_fill;  // per sector: the time its data is (or will be) there
 };
 
 // Integer divisions a thread spends on its remap (each is about 20 instructions without a
@@ -118,6 +133,13 @@ int remap_divisions(const remap::Order &o) {
   }
 }
 
+// Address instructions per load, counted from the kernels' source (kernels/): the stencil
+// (listing 3) clamps x (an add and two min/max), forms y * I_w + x (one IMAD) and a 64-bit pointer
+// (two); the matmul (listing 4) steps two pointers per k, one instruction per load.
+double int_ops_per_load(WorkloadKind kind) {
+  return kind == WorkloadKind::matmul ? 1.0 : 6.0;
+}
+
 // Workloads may compute a warp's addresses for one instruction at once (lane_loads).
 template <class W, class = void> struct HasLaneLoads : std::false_type {};
 template <class W>
@@ -126,6 +148,7 @@ struct HasLaneLoads<W, std::void_t<decltype(std::declval<const W &>().lane_loads
     : std::true_type {};
 
 constexpr int kWheel = 4096; // cycles a warp can be scheduled ahead; longer waits are clamped
+constexpr int64_t kWindow = 32; // cycles an SM runs before the next SM's turn
 
 struct Warp {
   int64_t next = 0;      // next instruction
@@ -143,10 +166,17 @@ struct Sm {
   std::vector<int> wheel;                  // kWheel slots: first warp that becomes ready then
   std::vector<int> fifo;                   // ring of ready warps, oldest first
   std::size_t fifo_head = 0, fifo_size = 0;
+  uint64_t ready = 0;    // oldest-CTA-first: bit id = warp id is ready
+  std::vector<int> age;  // oldest-CTA-first: CTA slots, the oldest CTA first
   int scheduled = 0; // warps on the wheel
   int64_t pipe_free = 0;
-  std::vector<int> free_slots; // CTA slots waiting for the next dispatch
-  int64_t dispatch_at = kNever;
+  struct Launch {
+    int64_t at = 0; // when the CTA starts
+    int64_t cta = 0;
+    int slot = 0;
+  };
+  std::vector<Launch> launches; // CTAs given to this SM that have not started yet
+  int64_t dispatch_at = kNever;  // the earliest of their starts
 };
 
 template <class W, class Order> class Engine {
@@ -157,14 +187,17 @@ public:
         m_block(c.block_threads), m_warp_size(c.device.warp_size),
         m_warps_per_cta(static_cast<int>((c.block_threads + m_warp_size - 1) / m_warp_size)),
         m_loads(program.loads()),
-        m_l2(c.device.l2_bytes / c.device.l2_line_bytes, c.device.l2_ways,
-             static_cast<int>(c.device.l2_line_bytes / c.device.l2_sector_bytes),
+            m_group(c.sample_sms > 0 ? c.device.sms / c.sample_sms : 1),
+        m_l2(c.device.l2_bytes / c.device.l2_line_bytes, c.device.l2_ways, static_cast<int>(c.device.l2_line_bytes / c.device.l2_sector_bytes),
              c.device.l2_hashed) {
     m_ctas = (m_threads + m_block - 1) / m_block;
     const int64_t by_threads = m_d.max_threads_per_sm / m_block;
     const int64_t by_warps = m_d.max_warps_per_sm / m_warps_per_cta;
     m_ctas_per_sm = std::max<int64_t>(
         1, std::min<int64_t>({by_threads, by_warps, int64_t{m_d.max_ctas_per_sm}}));
+    // The oldest-CTA-first pick keeps the ready warps in one 64-bit mask.
+    if (m_ctas_per_sm * m_warps_per_cta > 64)
+      m_oldest_first = false;
     const int64_t l1_bytes = c.l1_bytes > 0 ? c.l1_bytes : m_d.l1_bytes;
     const int64_t l1_ways = c.l1_ways >= 0 ? c.l1_ways : m_d.l1_ways;
     const int64_t l1_lines = l1_bytes / m_d.l1_line_bytes;
@@ -172,9 +205,13 @@ public:
     m_line_shift = __builtin_ctzll(static_cast<uint64_t>(m_d.l1_line_bytes));
     m_l2_sector_shift = __builtin_ctzll(static_cast<uint64_t>(m_d.l2_sector_bytes));
     m_l2_line_shift = __builtin_ctzll(static_cast<uint64_t>(m_d.l2_line_bytes));
-    m_dram_bytes_per_cycle = m_d.dram_gbs * 1e9 / (m_d.sm_clock_mhz * 1e6);
+    // A sampled SM stands for m_group SMs: its share of DRAM bandwidth is 1/group. The L2 keeps
+    // its capacity: the sampled SMs read the same shared data as all SMs together.
+    m_dram_bytes_per_cycle = m_d.dram_gbs * 1e9 / (m_d.sm_clock_mhz * 1e6) / double(m_group);
     m_output_base = static_cast<uint64_t>(c.workload.output_base_bytes());
-    const int sms = static_cast<int>(std::min<int64_t>(m_d.sms, m_ctas));
+    // The first wave's round: one CTA for each SM that gets one.
+    m_round = std::min<int64_t>(m_d.sms, m_ctas);
+    const int sms = static_cast<int>((m_round + m_group - 1) / m_group);
     m_sms.resize(static_cast<std::size_t>(sms));
     for (int s = 0; s < sms; ++s) {
       m_l1.emplace_back(l1_lines, l1_ways,
@@ -191,15 +228,37 @@ public:
   }
 
   GpuResult run(const Progress &progress) {
-    // CTAs dealt in index order, one per SM per round, until every SM holds its occupancy.
+    // CTAs dealt in index order, one per SM per round, until every SM holds its occupancy. Sampled
+    // SM s is the device's SM s * group and gets that SM's CTAs.
     for (int64_t slot = 0; slot < m_ctas_per_sm; ++slot)
-      for (std::size_t s = 0; s < m_sms.size() && m_next_cta < m_ctas; ++s)
-        start_cta(static_cast<int>(s), static_cast<int>(slot), 0);
-    // SMs advance together, one cycle at a time; in each, every SM may issue one request.
+      for (std::size_t s = 0; s < m_sms.size(); ++s) {
+        const int64_t cta = slot * m_round + int64_t(s) * m_group;
+        if (cta < m_ctas) {
+          // The device's CTA launcher hands out one CTA per cta_dispatch_cycles: the first wave
+          // starts over about a microsecond on the H100 (docs/results/gpu-model-h100.md).
+          Sm &sm = m_sms[s];
+          const int64_t at = cta * m_d.cta_dispatch_cycles;
+          if (at == 0)
+            start_cta(static_cast<int>(s), static_cast<int>(slot), 0, cta);
+          else {
+            sm.launches.push_back({at, cta, static_cast<int>(slot)});
+            sm.dispatch_at = std::min(sm.dispatch_at, at);
+          }
+          ++m_live_ctas;
+        }
+      }
+    m_next_cta = std::min(m_ctas, m_ctas_per_sm * m_round);
+    // SMs advance together in windows of kWindow cycles: each SM runs its window's cycles (in each
+    // it may issue one request), then the next SM. Within a window L2 sees the SMs' requests in
+    // SM order rather than cycle order; the window is short against the L2 latency, and it keeps
+    // one SM's L1 in the host's caches for a while (docs/results/gpu-model-speed.md).
     int64_t now = 0, reported = 0;
-    for (; m_done_ctas < m_ctas; ++now) {
+    for (; m_live_ctas > 0; now += kWindow) {
+      if (now + kWindow + kWheel + m_d.dram_cycles > int64_t{0xFFFFFFFF} - (int64_t{1} << 24))
+        throw UsageError("gpu.block_threads", "the replay passed 2^32 cycles, the model's limit");
       for (std::size_t s = 0; s < m_sms.size(); ++s)
-        cycle(static_cast<int>(s), now);
+        for (int64_t t = now; t < now + kWindow; ++t)
+          cycle(static_cast<int>(s), t);
       if (progress && m_done_ctas - reported >= 4096) {
         reported = m_done_ctas;
         progress(reported * m_block, m_threads);
@@ -207,6 +266,8 @@ public:
     }
     GpuResult r;
     r.metrics = m_m;
+    r.simulated_ctas = m_done_ctas;
+    r.simulated_sms = static_cast<int>(m_sms.size());
     r.ctas = m_ctas;
     r.ctas_per_sm = m_ctas_per_sm;
     r.threads = m_threads;
@@ -224,9 +285,8 @@ private:
     ++sm.scheduled;
   }
 
-  void start_cta(int s, int slot, int64_t now) {
+  void start_cta(int s, int slot, int64_t now, int64_t cta) {
     Sm &sm = m_sms[static_cast<std::size_t>(s)];
-    const int64_t cta = m_next_cta++;
     int live = 0;
     for (int w = 0; w < m_warps_per_cta; ++w) {
       const int64_t first = cta * m_block + int64_t{w} * m_warp_size;
@@ -239,38 +299,93 @@ private:
       remap::Task<int64_t> *t = &sm.tasks[static_cast<std::size_t>(id) * m_warp_size];
       for (int64_t i = first; i < last; ++i)
         t[i - first] = m_order.map(i, m_shape);
-      sm.fifo[(sm.fifo_head + sm.fifo_size++) % sm.fifo.size()] = id; // ready at once
+      make_ready(sm, id); // ready at once
       ++live;
     }
     sm.cta_live_warps[static_cast<std::size_t>(slot)] = live;
+    if (m_oldest_first) {
+      sm.age.erase(std::remove(sm.age.begin(), sm.age.end(), slot), sm.age.end());
+      sm.age.push_back(slot);
+    }
+  }
+
+  // CTAs to skip after a sampled SM takes one: the SMs it stands for take the others. Drawn from
+  // 1..2*group-1 (mean: group), not a fixed group: a fixed stride aliases with the workload's own
+  // periods (with group 4, linear matmul 1024 gives an SM CTAs of one quarter of B only, 17 points
+  // of L1 hit rate too many: tests/sim/test_gpu_model.cpp).
+  int64_t group_step() {
+    if (m_group == 1)
+      return 1;
+    m_rng ^= m_rng << 13;
+    m_rng ^= m_rng >> 7;
+    m_rng ^= m_rng << 17;
+    return 1 + static_cast<int64_t>(m_rng % static_cast<uint64_t>(2 * m_group - 1));
+  }
+
+  void make_ready(Sm &sm, int id) {
+    if (m_oldest_first)
+      sm.ready |= uint64_t{1} << id;
+    else
+      sm.fifo[(sm.fifo_head + sm.fifo_size++) % sm.fifo.size()] = id;
+  }
+
+  // The next warp to issue, or -1: the one ready longest (loose round-robin), or a ready warp of the
+  // oldest CTA (oldest-CTA-first, as greedy-then-oldest schedulers prefer old warps).
+  int pick(Sm &sm) {
+    if (!m_oldest_first) {
+      if (sm.fifo_size == 0)
+        return -1;
+      const int id = sm.fifo[sm.fifo_head];
+      sm.fifo_head = (sm.fifo_head + 1) % sm.fifo.size();
+      --sm.fifo_size;
+      return id;
+    }
+    if (!sm.ready)
+      return -1;
+    const uint64_t slot_mask = m_warps_per_cta >= 64 ? ~uint64_t{0}
+                                                      : (uint64_t{1} << m_warps_per_cta) - 1;
+    for (int slot : sm.age) {
+      const uint64_t bits = (sm.ready >> (slot * m_warps_per_cta)) & slot_mask;
+      if (bits) {
+        const int id = slot * m_warps_per_cta + __builtin_ctzll(bits);
+        sm.ready &= ~(uint64_t{1} << id);
+        return id;
+      }
+    }
+    return -1;
   }
 
   // One cycle of SM s: dispatch due CTAs, wake the warps whose wait ends now, issue the oldest
   // ready warp's next memory instruction if the L1 can take a request.
   void cycle(int s, int64_t now) {
     Sm &sm = m_sms[static_cast<std::size_t>(s)];
-    if (sm.dispatch_at != kNever && sm.dispatch_at <= now) {
-      // Every slot freed since the first one gets the next CTAs in index order (the H100 gives an
-      // SM whose CTAs finish together consecutive CTAs: docs/results/gpu-model-h100.md).
-      for (int slot : sm.free_slots)
-        if (m_next_cta < m_ctas)
-          start_cta(s, slot, now);
-      sm.free_slots.clear();
+    if (sm.dispatch_at <= now) {
       sm.dispatch_at = kNever;
+      for (std::size_t k = 0; k < sm.launches.size();) {
+        const Sm::Launch l = sm.launches[k];
+        if (l.at <= now) {
+          start_cta(s, l.slot, now, l.cta);
+          sm.launches[k] = sm.launches.back();
+          sm.launches.pop_back();
+        } else {
+          sm.dispatch_at = std::min(sm.dispatch_at, l.at);
+          ++k;
+        }
+      }
     }
     int &head = sm.wheel[static_cast<std::size_t>(now % kWheel)];
     for (int id = head; id >= 0;) {
       const int next = sm.warps[static_cast<std::size_t>(id)].wheel_next;
-      sm.fifo[(sm.fifo_head + sm.fifo_size++) % sm.fifo.size()] = id;
+      make_ready(sm, id);
       --sm.scheduled;
       id = next;
     }
     head = -1;
-    if (sm.fifo_size == 0 || sm.pipe_free > now)
+    if (sm.pipe_free > now)
       return;
-    const int id = sm.fifo[sm.fifo_head];
-    sm.fifo_head = (sm.fifo_head + 1) % sm.fifo.size();
-    --sm.fifo_size;
+    const int id = pick(sm);
+    if (id < 0)
+      return;
     Warp &warp = sm.warps[static_cast<std::size_t>(id)];
     const remap::Task<int64_t> *lanes = &sm.tasks[static_cast<std::size_t>(id) * m_warp_size];
     int wavefronts = 1;
@@ -289,10 +404,17 @@ private:
     int &left = sm.cta_live_warps[static_cast<std::size_t>(warp.cta_slot)];
     if (--left == 0) {
       ++m_done_ctas;
+      --m_live_ctas;
       if (m_next_cta < m_ctas) {
-        sm.free_slots.push_back(warp.cta_slot);
-        if (sm.dispatch_at == kNever)
-          sm.dispatch_at = std::max(warp.group_end, now) + m_d.cta_launch_cycles;
+        // The freed slot gets the next CTA in index order at once, so CTAs are handed out in the
+        // order slots free up device-wide (the H100 probe: docs/results/gpu-model-h100.md); it
+        // starts cta_launch_cycles later. A sampled SM's group takes `group` CTAs: the SMs it
+        // stands for take the rest.
+        const int64_t at = std::max(warp.group_end, now) + m_d.cta_launch_cycles;
+        sm.launches.push_back({at, m_next_cta, warp.cta_slot});
+        ++m_live_ctas;
+        sm.dispatch_at = std::min(sm.dispatch_at, at);
+        m_next_cta = std::min(m_ctas, m_next_cta + group_step());
       }
     }
   }
@@ -315,22 +437,22 @@ private:
 
   // L2 reads of the sectors `mask` of L2 line `line` at `now`; returns when they reach the L1.
   int64_t l2_read(uint64_t line, uint32_t mask, int64_t now, uint32_t &l2_miss) {
-    const SectorCache::Result r = m_l2.lookup(line, mask, now);
+    const SectorCache::Result r = m_l2.lookup(line, mask, static_cast<uint32_t>(now));
     l2_miss = r.miss;
-    const int n = __builtin_popcount(mask);
+    const int n = popcount8(mask);
     m_m.l2_lookups += n;
     m_m.l2_read_sectors += n;
-    m_m.l2_hits += __builtin_popcount(r.hit | r.pending);
+    m_m.l2_hits += popcount8(r.hit | r.pending);
     int64_t arrives = now + m_d.l2_hit_cycles;
     if (r.pending)
-      arrives = std::max(arrives, r.pending_ready);
+      arrives = std::max<int64_t>(arrives, r.pending_ready);
     for (uint32_t m = r.miss; m; m &= m - 1) {
       // DRAM serves sectors one after another at its bandwidth.
       m_m.dram_read_bytes += m_d.l2_sector_bytes;
       m_dram_free =
           std::max(m_dram_free, double(now)) + double(m_d.l2_sector_bytes) / m_dram_bytes_per_cycle;
       const int64_t fill = static_cast<int64_t>(m_dram_free) + m_d.dram_cycles;
-      m_l2.set_fill(r.slot, __builtin_ctz(m), fill);
+      m_l2.set_fill(r.slot, __builtin_ctz(m), static_cast<uint32_t>(fill));
       arrives = std::max(arrives, fill);
     }
     return arrives;
@@ -342,12 +464,12 @@ private:
                      int64_t now, int &wavefronts) {
     const int64_t j = warp.next;
     const int sectors = coalesce(lanes, warp.lanes, j, false);
-    const bool watched = m_observer && s == m_observer->sm;
+    const bool watched = m_observer && s * m_group == m_observer->sm;
     GpuSectorEvent ev;
     if (watched) {
       ev.cycle = now;
       ev.issue = m_observed_issues++;
-      ev.sm = s;
+      ev.sm = static_cast<int>(s * m_group);
       ev.cta = warp.cta;
       ev.warp = id % m_warps_per_cta;
       ev.instruction = j;
@@ -365,20 +487,20 @@ private:
       for (; k < sectors && (m_sector_buf[k] >> spl_shift) == line; ++k)
         mask |= 1u << (m_sector_buf[k] & sector_mask);
       ++wavefronts;
-      const SectorCache::Result r = l1.lookup(line, mask, now);
+      const SectorCache::Result r = l1.lookup(line, mask, static_cast<uint32_t>(now));
       // A sector on its way (another warp's miss) is found allocated by the tag stage: Nsight
       // counts a hit, as the H100's column:32 matmul shows (89% measured, the warps of a CTA
       // sharing each B line in lockstep); the warp waits for the fill.
-      m_m.l1_sector_hits += __builtin_popcount(r.hit | r.pending);
-      m_m.l1_pending_hits += __builtin_popcount(r.pending);
-      m_m.l1_sector_misses += __builtin_popcount(r.miss);
+      m_m.l1_sector_hits += popcount8(r.hit | r.pending);
+      m_m.l1_pending_hits += popcount8(r.pending);
+      m_m.l1_sector_misses += popcount8(r.miss);
       if (r.pending)
-        ready = std::max(ready, r.pending_ready);
+        ready = std::max<int64_t>(ready, r.pending_ready);
       uint32_t l2_miss = 0;
       if (r.miss) {
         const int64_t arrives = l2_fetch(line, r.miss, now, l2_miss);
         for (uint32_t m = r.miss; m; m &= m - 1)
-          l1.set_fill(r.slot, __builtin_ctz(m), arrives);
+          l1.set_fill(r.slot, __builtin_ctz(m), static_cast<uint32_t>(arrives));
         ready = std::max(ready, arrives);
       }
       if (watched)
@@ -437,11 +559,11 @@ private:
       const uint64_t addr = m_sector_buf[k] << m_sector_shift;
       const uint64_t line = addr >> m_l2_line_shift;
       const uint32_t bit = 1u << ((addr >> m_l2_sector_shift) & ((1u << spl_shift) - 1));
-      const SectorCache::Result r = m_l2.lookup(line, bit, now);
+      const SectorCache::Result r = m_l2.lookup(line, bit, static_cast<uint32_t>(now));
       ++m_m.l2_lookups;
       ++m_m.l2_write_sectors;
       if (r.miss)
-        m_l2.set_fill(r.slot, __builtin_ctz(r.miss), now);
+        m_l2.set_fill(r.slot, __builtin_ctz(r.miss), static_cast<uint32_t>(now));
       else
         ++m_m.l2_hits;
     }
@@ -451,16 +573,21 @@ private:
   const GpuObserver *m_observer; // null when off
   int64_t m_observed_issues = 0;
   const Device &m_d;
+  bool m_oldest_first = m_d.scheduler == WarpScheduler::oldest_cta_first;
   const W &m_program;
   Order m_order;
   remap::Shape<int64_t> m_shape;
   int64_t m_threads, m_block;
   int m_warp_size, m_warps_per_cta;
   int64_t m_loads;
+  int64_t m_group; // device SMs that one simulated SM stands for (1: every SM simulated)
   SectorCache m_l2;
   std::vector<SectorCache> m_l1;
   std::vector<Sm> m_sms;
+  int64_t m_round = 0; // CTAs in one round of the first wave
   int64_t m_ctas = 0, m_ctas_per_sm = 0, m_next_cta = 0, m_done_ctas = 0;
+  uint64_t m_rng = 0x2545F4914F6CDD1Dull; // xorshift64 for group_step, fixed seed
+  int64_t m_live_ctas = 0; // given to an SM (running or about to start), not yet done
   int m_sector_shift = 5, m_line_shift = 7, m_l2_sector_shift = 5, m_l2_line_shift = 7;
   double m_dram_bytes_per_cycle = 1, m_dram_free = 0;
   int64_t m_last_event = 0;
@@ -548,6 +675,10 @@ void validate(const GpuConfig &c) {
   if (ways > 0 && lines % ways != 0)
     throw UsageError("gpu.l1_ways", std::to_string(ways) + " ways do not divide " +
                                         std::to_string(lines) + " lines; allowed: a divisor");
+  if (c.sample_sms < 0 || (c.sample_sms > 0 && d.sms % c.sample_sms != 0))
+    throw UsageError("gpu.sample_sms", std::to_string(c.sample_sms) + " SMs do not divide the " +
+                                           std::to_string(d.sms) + " SMs of " + d.name +
+                                           "; allowed: 0 (all) or a divisor");
   validate(c.order);
 }
 
@@ -568,6 +699,15 @@ GpuResult simulate_gpu(const GpuConfig &c, const Progress &progress,
     });
   });
   r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  if (r.simulated_ctas != r.ctas && r.simulated_ctas > 0) {
+    // Sampled: the simulated CTAs stand for all of them.
+    const double scale = double(r.ctas) / double(r.simulated_ctas);
+    GpuMetrics &m = r.metrics;
+    for (int64_t *v : {&m.l1_requests, &m.l1_sectors, &m.l1_sector_hits, &m.l1_sector_misses,
+                       &m.l1_wavefronts, &m.l1_pending_hits, &m.l2_read_sectors,
+                       &m.l2_write_sectors, &m.l2_hits, &m.l2_lookups, &m.dram_read_bytes})
+      *v = static_cast<int64_t>(double(*v) * scale + 0.5);
+  }
 
   // The predicted time: the largest of the replay's own cycle count and four throughput bounds.
   const Device &d = c.device;
@@ -579,17 +719,21 @@ GpuResult simulate_gpu(const GpuConfig &c, const Progress &progress,
   t.l2_ms = 1e3 * double(m.l2_read_sectors * d.l1_sector_bytes) /
             (double(d.sms) * d.l2_to_l1_bytes_per_cycle * hz);
   t.dram_ms = 1e3 * double(m.dram_read_bytes) / (d.dram_gbs * 1e9);
+  // Instruction issue: warp instructions / (SMs x issue_per_cycle). Per task: the workload's FMAs,
+  // its loads, about int_ops_per_load address instructions per load, the remap's divisions
+  // (about 20 instructions each without a hardware divider) and the output store.
   const double fma = double(visit_workload(
       c.workload.kind, [&](auto tag) { return decltype(tag)::type::fp_ops_per_task(c.workload); }));
-  const double int_ops = 20.0 * remap_divisions(c.order);
-  t.arithmetic_ms = 1e3 * double(r.threads) *
-                    (fma / d.fp32_lanes_per_sm + int_ops / d.int_lanes_per_sm) /
-                    (double(d.sms) * hz);
+  const double loads = double(r.metrics.l1_requests) * d.warp_size / double(r.threads);
+  const double instructions = fma + loads * (1.0 + int_ops_per_load(c.workload.kind)) +
+                              20.0 * remap_divisions(c.order) + 3.0;
+  t.arithmetic_ms = 1e3 * double(r.threads) / d.warp_size * instructions /
+                    (double(d.sms) * d.issue_per_cycle * hz);
   const std::pair<double, const char *> terms[] = {{t.simulated_ms, "replay"},
                                                    {t.l1_ms, "L1 wavefronts"},
                                                    {t.l2_ms, "L2->L1 bandwidth"},
                                                    {t.dram_ms, "DRAM bandwidth"},
-                                                   {t.arithmetic_ms, "arithmetic"}};
+                                                   {t.arithmetic_ms, "instruction issue"}};
   const auto *top = std::max_element(std::begin(terms), std::end(terms));
   t.predicted_ms = top->first;
   t.bound = top->second;

@@ -352,3 +352,50 @@ TEST(GpuObserver, RejectsAnSmTheDeviceDoesNotHave) {
     EXPECT_EQ(e.option(), "gpu.observe_sm");
   }
 }
+
+TEST(GpuModel, OldestCtaFirstLetsCoResidentCtasDriftApart) {
+  // Linear matmul at block 256 on one SM of 8 CTAs: CTA k covers a quarter of B's columns (4 CTAs
+  // per output row), and CTAs 0, 4, 8, ... share it. Round-robin issue keeps them in step, so
+  // one CTA's B lines serve the others; oldest-CTA-first lets the younger ones fall behind, and
+  // their B lines are gone when they ask (the H100 measures 44% where lockstep gives 68%).
+  auto c = config(WorkloadKind::matmul, 1024, 16, "linear", 256);
+  c.workload.depth = 256; // B's quarter (256 KiB) does not fit the L1
+  c.device.sms = 1;
+  c.device.cta_dispatch_cycles = 0;
+  c.device.scheduler = sim::WarpScheduler::round_robin;
+  const double in_step = sim::simulate_gpu(c).metrics.l1_hit_pct();
+  c.device.scheduler = sim::WarpScheduler::oldest_cta_first;
+  const double drifting = sim::simulate_gpu(c).metrics.l1_hit_pct();
+  EXPECT_GT(in_step, drifting + 10.0);
+}
+
+TEST(GpuModel, SampledModeStandsForTheWholeDevice) {
+  auto c = config(WorkloadKind::matmul, 1024, 128, "linear", 256);
+  c.workload.depth = 256;
+  c.device.sms = 24;            // 512 CTAs in about three waves of 192
+  c.device.l2_bytes = 4 << 20; // holds A and B
+  const sim::GpuResult full = sim::simulate_gpu(c);
+  // Sampling every SM is the full model.
+  c.sample_sms = c.device.sms;
+  const sim::GpuResult all = sim::simulate_gpu(c);
+  EXPECT_EQ(all.metrics.l1_sector_hits, full.metrics.l1_sector_hits);
+  EXPECT_EQ(all.cycles, full.cycles);
+  EXPECT_EQ(all.simulated_ctas, all.ctas);
+  // 6 of 24 SMs: about 1/4 of the CTAs simulated, counts scaled to the launch.
+  c.sample_sms = 6;
+  const sim::GpuResult some = sim::simulate_gpu(c);
+  EXPECT_EQ(some.simulated_sms, 6);
+  EXPECT_LT(some.simulated_ctas, some.ctas / 3);
+  EXPECT_NEAR(double(some.metrics.l1_requests), double(full.metrics.l1_requests),
+              0.02 * double(full.metrics.l1_requests));
+  // Which CTAs share a sampled SM is drawn, not replayed: a few points of error here (4.4 for
+  // this launch; a fixed stride gave 17). docs/results/gpu-model-speed.md measures it on the H100.
+  EXPECT_NEAR(some.metrics.l1_hit_pct(), full.metrics.l1_hit_pct(), 5.0);
+  c.sample_sms = 7;
+  try {
+    sim::simulate_gpu(c);
+    FAIL() << "accepted 7 of 24 SMs";
+  } catch (const UsageError &e) {
+    EXPECT_EQ(e.option(), "gpu.sample_sms");
+  }
+}

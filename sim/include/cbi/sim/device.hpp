@@ -9,6 +9,12 @@
 
 namespace cbi::sim {
 
+// Which ready warp an SM issues next. oldest_cta_first: a ready warp of the CTA that started
+// earliest (as greedy-then-oldest schedulers favour old warps); it lets co-resident CTAs drift
+// apart, as the H100 shows (docs/results/gpu-model-h100.md). round_robin: the warp that has been
+// ready longest, which keeps co-resident CTAs in step.
+enum class WarpScheduler { oldest_cta_first, round_robin };
+
 struct Device {
   std::string name;        // "h100"
   std::string description; // "NVIDIA H100 SXM5 (GH100, sm_90)"
@@ -36,13 +42,14 @@ struct Device {
   int l2_hit_cycles = 270;
   int dram_cycles = 500;
   int cta_launch_cycles = 600;          // from a CTA's end to its successor's start on that SM
+  int cta_dispatch_cycles = 2;          // the device's CTA launcher: one CTA per this many cycles
   int issue_cycles = 4;                 // between two loads of one warp that do not wait
   int loads_in_flight_per_warp = 8;     // loads a warp issues before it waits for their data
+  WarpScheduler scheduler = WarpScheduler::oldest_cta_first;
   double l1_wavefronts_per_cycle = 1;   // 128-byte lines an SM's L1 serves per cycle
   double l2_to_l1_bytes_per_cycle = 64; // per SM
   double dram_gbs = 100;                // measured copy bandwidth where we have it
-  double fp32_lanes_per_sm = 128;       // FP32 FMA lanes per SM per cycle
-  double int_lanes_per_sm = 64;         // 32-bit integer multiply lanes per SM per cycle
+  double issue_per_cycle = 4;           // warp instructions an SM issues per cycle (4 schedulers)
   std::string sources;                  // one line per group: where the numbers come from
 };
 

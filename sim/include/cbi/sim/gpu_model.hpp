@@ -31,9 +31,16 @@ struct GpuConfig {
   int64_t l1_bytes = 0; // 0: the device's
   int64_t l1_ways = -1; // -1: the device's; 0 = fully associative
   bool stores = true;   // the kernels store each task's output (to L2)
+  // Sampled mode: 0 simulates every SM (exact counts). N, a divisor of the device's SMs, simulates
+  // SMs 0, G, 2G, ... (G = SMs / N), each with its exact L1 and the CTAs that SM gets on the full
+  // device; the L2 keeps its capacity (the sampled SMs share the same data) and gets 1/G of the
+  // DRAM bandwidth; the counts are scaled by
+  // CTAs / simulated CTAs. About G times faster (docs/results/gpu-model-speed.md gives its error).
+  int64_t sample_sms = 0;
 };
 
-// Throws UsageError naming the field (gpu.block_threads, gpu.l1_bytes, gpu.l1_ways) for a block
+// Throws UsageError naming the field (gpu.block_threads, gpu.l1_bytes, gpu.l1_ways,
+// gpu.sample_sms) for a sample that does not divide the device's SMs, for a block
 // that is not a positive multiple of
 // ... at most the device's threads per SM, and for the workload's own errors.
 void validate(const GpuConfig &c);
@@ -76,6 +83,8 @@ struct GpuResult {
   GpuMetrics metrics;
   GpuTime time;
   int64_t ctas = 0;
+  int64_t simulated_ctas = 0; // = ctas unless sampled
+  int simulated_sms = 0;
   int64_t ctas_per_sm = 0; // resident at once (occupancy)
   int64_t threads = 0;
   int64_t cycles = 0;
