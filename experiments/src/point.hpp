@@ -43,6 +43,7 @@ struct Point {
   // element size (a level's line defaults to 4 elements; table3 is 24 or 32 lines).
   std::string cache = "l1-64k";
   std::optional<std::string> device; // the simulator's GPU model on this device row (--model gpu)
+  std::optional<int64_t> sample_sms; // GPU model: simulate this many of the device's SMs
   std::optional<remap::RemapMath> remap_math; // remapped kernels (gpu): how the order divides
   std::optional<remap::Order> block_order;    // block-ordered kernels (gpu): CTA k's tile
 
@@ -51,8 +52,8 @@ struct Point {
   // cache is spelled by its levels (cache_levels), so a preset and its spelled-out levels are one
   // point. An axis added later (AxisDef::implied) is left out of the key at its implied value or
   // where it does not apply. Fields that no axis spans (workload, boundary, writes, granularity,
-  // classify_misses, block_x, device) follow as "name=value" where they differ from their defaults,
-  // so every grid point keeps the id that earlier sweeps recorded.
+  // classify_misses, block_x, device, sample_sms) follow as "name=value" where they differ from
+  // their defaults, so every grid point keeps the id that earlier sweeps recorded.
   std::string key() const;
   std::string id() const; // 16 hex digits: FNV-1a 64 of key()
 };

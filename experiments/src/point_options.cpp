@@ -54,6 +54,8 @@ Point simulate_point(const cli::po::variables_map &vm, bool gpu) {
     sim::find_device(*p.device); // UsageError naming --device
     p.block_threads =
         has(vm, "block") ? int(parse_positive(get(vm, "block", ""), "--block", 1 << 20)) : 256;
+    if (has(vm, "sample-sms"))
+      p.sample_sms = parse_positive(get(vm, "sample-sms", ""), "--sample-sms", 1 << 20);
   }
   return p;
 }

@@ -187,9 +187,7 @@ int cmd_simulate(int argc, char **argv) {
   // The options become one point; the simulator takes its configuration from the point alone.
   const sweep::Point point = sweep::simulate_point(vm, model == "gpu");
   if (model == "gpu") {
-    sim::GpuConfig g = sweep::gpu_config(point);
-    if (vm.count("sample-sms"))
-      g.sample_sms = parse_positive(vm["sample-sms"].as<std::string>(), "--sample-sms", 1 << 20);
+    const sim::GpuConfig g = sweep::gpu_config(point);
     const sim::GpuResult r = sim::simulate_gpu(g);
     emit(vm, gpu_table(g, r));
     return 0;

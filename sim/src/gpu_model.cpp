@@ -137,7 +137,7 @@ int remap_divisions(const remap::Order &o) {
 // (listing 3) clamps x (an add and two min/max), forms y * I_w + x (one IMAD) and a 64-bit pointer
 // (two); the matmul (listing 4) steps two pointers per k, one instruction per load.
 double int_ops_per_load(WorkloadKind kind) {
-  return kind == WorkloadKind::matmul ? 1.0 : 6.0;
+  return kind == kind_of<MatmulWorkload>() ? 1.0 : 6.0;
 }
 
 // Workloads may compute a warp's addresses for one instruction at once (lane_loads).

@@ -179,7 +179,8 @@ struct Args {
       cli::add_cache_options(desc);
       desc.add_options()("device", cli::po::value<std::string>(),
                          "")("block", cli::po::value<std::string>(),
-                             "")("classify-misses", cli::po::bool_switch(), "");
+                             "")("classify-misses", cli::po::bool_switch(),
+                                 "")("sample-sms", cli::po::value<std::string>(), "");
     }
     std::vector<std::string> words = {"cbi"};
     std::istringstream in(line);
@@ -256,12 +257,15 @@ TEST(PointOptions, SimulatePointFieldsAreTypedAndAbsentWhereTheyDoNotApply) {
 }
 
 TEST(PointOptions, GpuModelTakesDeviceAndBlockFromThePoint) {
-  const Args a("--workload matmul --size 64 --order column:32 --device v100 --block 128");
+  const Args a(
+      "--workload matmul --size 64 --order column:32 --device v100 --block 128 --sample-sms 8");
   const Point p = simulate_point(a.vm, true);
   EXPECT_EQ(p.device, std::optional<std::string>("v100"));
   const sim::GpuConfig g = gpu_config(p);
   EXPECT_EQ(g.device.name, "v100");
   EXPECT_EQ(g.block_threads, 128);
+  EXPECT_EQ(g.sample_sms, 8);
+  EXPECT_NE(p.key().find(" device=v100 sample_sms=8"), std::string::npos) << p.key();
   EXPECT_EQ(remap::to_string(g.order), "column:32");
   EXPECT_EQ(cli::workload_fields(g.workload), cli::workload_fields(cli::workload_from(a.vm)));
   EXPECT_EQ(gpu_config(simulate_point(Args("").vm, true)).device.name, "h100");

@@ -358,7 +358,7 @@ TEST(GpuModel, OldestCtaFirstLetsCoResidentCtasDriftApart) {
   // per output row), and CTAs 0, 4, 8, ... share it. Round-robin issue keeps them in step, so
   // one CTA's B lines serve the others; oldest-CTA-first lets the younger ones fall behind, and
   // their B lines are gone when they ask (the H100 measures 44% where lockstep gives 68%).
-  auto c = config(WorkloadKind::matmul, 1024, 16, "linear", 256);
+  auto c = config(sim::kind_of<sim::MatmulWorkload>(), 1024, 16, "linear", 256);
   c.workload.depth = 256; // B's quarter (256 KiB) does not fit the L1
   c.device.sms = 1;
   c.device.cta_dispatch_cycles = 0;
@@ -370,7 +370,7 @@ TEST(GpuModel, OldestCtaFirstLetsCoResidentCtasDriftApart) {
 }
 
 TEST(GpuModel, SampledModeStandsForTheWholeDevice) {
-  auto c = config(WorkloadKind::matmul, 1024, 128, "linear", 256);
+  auto c = config(sim::kind_of<sim::MatmulWorkload>(), 1024, 128, "linear", 256);
   c.workload.depth = 256;
   c.device.sms = 24;            // 512 CTAs in about three waves of 192
   c.device.l2_bytes = 4 << 20; // holds A and B
