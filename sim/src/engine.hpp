@@ -237,6 +237,18 @@ struct Engines {
     f(Generic{});
   }
 
+  // Hierarchy::access(unit, count, true) with L1's engine E.
+  template <class E>
+  __attribute__((noinline)) static int store(Hierarchy &h, uint64_t unit, int64_t count) {
+    h.m_store_accesses[0] += count;
+    if (access<E>(h.m_levels[0], unit, count))
+      return 0;
+    if (h.m_levels.size() > 1)
+      return h.store_miss_below<false>(unit);
+    ++h.m_store_misses[0];
+    return 1;
+  }
+
   // Calls f(access) once, where access(unit, count, is_store) behaves exactly as
   // Hierarchy::access(unit, count, is_store) but with L1's engine fixed at compile time for loads.
   // is_store is a constant at every call site of the replay, so a load compiles to what it was
@@ -252,8 +264,8 @@ struct Engines {
       using E = decltype(engine);
       f([&l1, &h, below](uint64_t unit, int64_t count,
                          bool is_store) __attribute__((always_inline)) -> int {
-        if (is_store) // out of line, through the generic engine: one store per thread at most
-          return h.store(unit, count);
+        if (is_store) // out of line (one store per thread at most): the load path stays small
+          return store<E>(h, unit, count);
         if (access<E>(l1, unit, count))
           return 0;
         return below ? h.miss_below<false>(unit) : 1;

@@ -94,8 +94,6 @@ template <bool Classify> int Hierarchy::store_miss_below(uint64_t l1_unit) {
 }
 template int Hierarchy::store_miss_below<false>(uint64_t);
 
-int Hierarchy::store(uint64_t unit, int64_t count) { return access(unit, count, true); }
-
 int Hierarchy::access_classified(uint64_t unit, int64_t count, bool is_store) {
   if (is_store)
     m_store_accesses[0] += count;

@@ -31,9 +31,6 @@ public:
     return 1;
   }
 
-  // access(unit, count, true), out of line (replay loops keep their inlined load path small).
-  int store(uint64_t unit, int64_t count);
-
   int levels() const { return static_cast<int>(m_levels.size()); }
   const Cache &level(int k) const { return m_levels[static_cast<std::size_t>(k)]; }
   bool classifies_misses() const { return m_classify; }
