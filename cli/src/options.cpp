@@ -18,7 +18,8 @@ static const char *const kOutputOptions[] = {"output", "json", "csv", "screensho
 
 bool parse_args(int argc, char **argv, const po::options_description &desc, po::variables_map &vm,
                 const std::string &usage, const std::string &examples,
-                const std::vector<std::string> &files_only) {
+                const std::vector<std::string> &files_only,
+                const std::vector<std::string> &folders) {
   po::options_description all = desc;
   all.add_options()("help,h", "show this help");
   try {
@@ -42,10 +43,16 @@ bool parse_args(int argc, char **argv, const po::options_description &desc, po::
     return false;
   }
   po::notify(vm);
-  for (const char *name : kOutputOptions)
-    if (vm.count(name) && !vm[name].empty() && vm[name].value().type() == typeid(std::string))
-      check_output(vm[name].as<std::string>(), std::string("--") + name,
+  for (const char *name : kOutputOptions) {
+    if (!vm.count(name) || vm[name].empty() || vm[name].value().type() != typeid(std::string))
+      continue;
+    const std::string path = vm[name].as<std::string>(), option = std::string("--") + name;
+    if (std::find(folders.begin(), folders.end(), name) != folders.end())
+      check_output_folder(path, option);
+    else
+      check_output(path, option,
                    std::find(files_only.begin(), files_only.end(), name) == files_only.end());
+  }
   return true;
 }
 
@@ -81,6 +88,7 @@ static const std::string &workload_help() {
 }
 
 void add_workload_options(po::options_description &desc) {
+  // clang-format off
   desc.add_options()
     ("workload", po::value<std::string>(), workload_help().c_str())
     ("size", po::value<std::string>(), "task grid WxH (or N for NxN): the output's I_w x I_h; "
@@ -93,6 +101,7 @@ void add_workload_options(po::options_description &desc) {
     ("boundary", po::value<std::string>(), "stencil edges: clamp (listing 3, default) | none "
                                            "(unclamped, as the thesis diagrams)")
     ("writes", po::bool_switch(), "also replay each task's output store (off by default)");
+  // clang-format on
 }
 
 sim::Workload workload_from(const po::variables_map &vm) {
@@ -145,6 +154,7 @@ sim::Workload workload_from(const po::variables_map &vm) {
 }
 
 void add_cache_options(po::options_description &desc) {
+  // clang-format off
   desc.add_options()
     ("line-bytes", po::value<std::string>(), "cache line size in bytes; default 4 elements "
                                              "(Table 3.1: 16 B for float)")
@@ -161,6 +171,7 @@ void add_cache_options(po::options_description &desc) {
     ("level", po::value<std::vector<std::string>>()->composing(),
      "a cache level, repeatable, L1 first: size=32KiB,line=128,ways=8[,policy=lru][,sector=32]"
      "[,seed=1] (or lines=N instead of size); replaces the single-level options");
+  // clang-format on
 }
 
 sim::CacheConfig parse_level(const std::string &spec, const sim::Workload &w) {
@@ -171,13 +182,15 @@ sim::CacheConfig parse_level(const std::string &spec, const sim::Workload &w) {
   std::set<std::string> seen;
   for (const std::string &item : parse_list(spec, "--level")) {
     const auto eq = item.find('=');
-    const std::string key = item.substr(0, eq), value = eq == std::string::npos ? "" : item.substr(eq + 1);
+    const std::string key = item.substr(0, eq),
+                      value = eq == std::string::npos ? "" : item.substr(eq + 1);
     if (!seen.insert(key).second)
       throw UsageError("--level", "'" + key + "' given twice in '" + spec +
                                       "'; allowed: each key once per level");
     if ((key == "size" && seen.count("lines")) || (key == "lines" && seen.count("size")))
-      throw UsageError("--level", "'" + spec + "' gives both size and lines; allowed: one of "
-                                               "size=BYTES or lines=N");
+      throw UsageError("--level", "'" + spec +
+                                      "' gives both size and lines; allowed: one of "
+                                      "size=BYTES or lines=N");
     if (key == "size")
       capacity_bytes = parse_bytes(value, "--level");
     else if (key == "lines")
@@ -199,7 +212,8 @@ sim::CacheConfig parse_level(const std::string &spec, const sim::Workload &w) {
   if (capacity_bytes) {
     if (capacity_bytes % c.line_bytes != 0)
       throw UsageError("--level", "size " + std::to_string(capacity_bytes) +
-                                      " B is not a whole number of " + std::to_string(c.line_bytes) +
+                                      " B is not a whole number of " +
+                                      std::to_string(c.line_bytes) +
                                       " B lines; allowed: a multiple of the line size");
     c.capacity_lines = capacity_bytes / c.line_bytes;
   }
@@ -241,18 +255,21 @@ static std::string single_level_option(const std::string &field, const po::varia
 
 std::vector<sim::CacheConfig> levels_from(const po::variables_map &vm, const sim::Workload &w) {
   if (has(vm, "level")) {
-    for (const char *single : {"line-bytes", "lines", "cache-bytes", "ways", "policy", "sector-bytes"})
+    for (const char *single :
+         {"line-bytes", "lines", "cache-bytes", "ways", "policy", "sector-bytes"})
       if (has(vm, single))
-        throw UsageError(std::string("--") + single,
-                         "cannot be combined with --level; allowed: put it inside each --level spec");
+        throw UsageError(
+            std::string("--") + single,
+            "cannot be combined with --level; allowed: put it inside each --level spec");
     std::vector<sim::CacheConfig> levels;
     for (const std::string &spec : vm["level"].as<std::vector<std::string>>())
       levels.push_back(parse_level(spec, w));
     return levels;
   }
   sim::CacheConfig c;
-  c.line_bytes = has(vm, "line-bytes") ? parse_positive(get(vm, "line-bytes", ""), "--line-bytes", 1 << 20)
-                                       : 4 * w.elem_bytes;
+  c.line_bytes = has(vm, "line-bytes")
+                     ? parse_positive(get(vm, "line-bytes", ""), "--line-bytes", 1 << 20)
+                     : 4 * w.elem_bytes;
   if (has(vm, "lines") && has(vm, "cache-bytes"))
     throw UsageError("--cache-bytes", "give either --lines or --cache-bytes, not both");
   if (has(vm, "cache-bytes")) {
@@ -269,8 +286,11 @@ std::vector<sim::CacheConfig> levels_from(const po::variables_map &vm, const sim
   const std::string ways = get(vm, "ways", "0");
   c.ways = ways == "0" ? 0 : parse_positive(ways, "--ways", 1LL << 31);
   if (c.ways > c.capacity_lines || (c.ways && c.capacity_lines % c.ways != 0))
-    throw UsageError("--ways", std::to_string(c.capacity_lines) + " lines do not divide into whole "
-                                   "sets of " + ways + " ways; allowed: 0 (fully associative) or a "
+    throw UsageError("--ways", std::to_string(c.capacity_lines) +
+                                   " lines do not divide into whole "
+                                   "sets of " +
+                                   ways +
+                                   " ways; allowed: 0 (fully associative) or a "
                                    "divisor of the line count");
   c.policy = sim::parse_policy(get(vm, "policy", "lru"), "--policy");
   if (has(vm, "sector-bytes"))
@@ -288,10 +308,12 @@ std::vector<sim::CacheConfig> levels_from(const po::variables_map &vm, const sim
 void add_order_options(po::options_description &desc) {
   static const std::string order_help =
       std::string("thread order: ") + remap::order_syntax() + "; default linear";
+  // clang-format off
   desc.add_options()
     ("order", po::value<std::string>(), order_help.c_str())
     ("granularity", po::value<std::string>(), "exact (every access in program order, default) | "
                                               "thread (each thread's distinct lines, ascending; §3.2)");
+  // clang-format on
 }
 
 sim::SimConfig sim_config_from(const po::variables_map &vm) {
@@ -363,15 +385,17 @@ Fields workload_fields(const sim::Workload &w) {
 Fields sim_config_fields(const sim::SimConfig &c) {
   Fields f = workload_fields(c.workload);
   f.push_back({"order", remap::to_string(c.order)});
-  f.push_back({"granularity",
-               std::string(c.granularity == sim::Granularity::exact ? "exact" : "thread")});
+  f.push_back(
+      {"granularity", std::string(c.granularity == sim::Granularity::exact ? "exact" : "thread")});
   return f;
 }
 
 void add_output_options(po::options_description &desc) {
+  // clang-format off
   desc.add_options()
     ("format", po::value<std::string>(), "table (default) | json | csv | markdown")
     ("output,o", po::value<std::string>(), kOutputHelp);
+  // clang-format on
 }
 
 const Printer &format_from(const po::variables_map &vm) {

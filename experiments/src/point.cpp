@@ -59,6 +59,8 @@ std::string Point::key() const {
     k += " block_x=" + std::to_string(*block_x);
   if (device)
     k += " device=" + *device;
+  if (sample_sms)
+    k += " sample_sms=" + std::to_string(*sample_sms);
   return k;
 }
 
@@ -131,6 +133,7 @@ sim::GpuConfig gpu_config(const Point &p) {
   g.order = p.order.value_or(remap::Order{});
   g.device = sim::find_device(p.device.value_or("h100"));
   g.block_threads = p.block_threads;
+  g.sample_sms = p.sample_sms.value_or(0); // 0: every SM
   return g;
 }
 

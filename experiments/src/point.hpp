@@ -32,27 +32,28 @@ struct Point {
   std::optional<Extent> stencil; // S_w x S_h, stencils only
   std::optional<int64_t> depth;  // matmul's D (0 = I_w); stencil3d's planes P
   kernels::ElemType type = kernels::ElemType::float32;
-  sim::Boundary boundary = sim::Boundary::clamp;       // simulated stencils' edges
-  bool writes = false;                                 // simulator: replay each output store too
+  sim::Boundary boundary = sim::Boundary::clamp;          // simulated stencils' edges
+  bool writes = false;                                    // simulator: replay each output store too
   sim::Granularity granularity = sim::Granularity::exact; // simulator: program order or §3.2
   bool classify_misses = false; // simulator: also sort misses into compulsory/capacity/conflict
-  int block_threads = 256;           // threads per block (gpu; the sequential replay ignores it)
-  std::optional<int> block_x;        // stencil-2d: block width (block_threads / block_x rows)
+  int block_threads = 256;      // threads per block (gpu; the sequential replay ignores it)
+  std::optional<int> block_x;   // stencil-2d: block width (block_threads / block_x rows)
   std::optional<remap::Order> order; // remapped kernels only (stencil, matmul)
   // Simulator cache: a preset or level specs joined by '/', resolved against the point's kernel and
   // element size (a level's line defaults to 4 elements; table3 is 24 or 32 lines).
   std::string cache = "l1-64k";
   std::optional<std::string> device; // the simulator's GPU model on this device row (--model gpu)
+  std::optional<int64_t> sample_sms; // GPU model: simulate this many of the device's SMs
   std::optional<remap::RemapMath> remap_math; // remapped kernels (gpu): how the order divides
   std::optional<remap::Order> block_order;    // block-ordered kernels (gpu): CTA k's tile
 
   // "kernel=stencil size=4096 stencil=9x9 depth=- ..." in axis order; an absent axis is spelled
-  // "-" here (the CSV leaves its cell empty), so that equal configurations have equal keys. The cache is spelled
-  // by its levels (cache_levels), so a preset and its spelled-out levels are one point. An axis
-  // added later (AxisDef::implied) is left out of the key at its implied value or where it does
-  // not apply. Fields that no axis spans (workload, boundary, writes, granularity,
-  // classify_misses, block_x, device) follow as "name=value" where they differ from their defaults, so every grid point
-  // keeps the id that earlier sweeps recorded.
+  // "-" here (the CSV leaves its cell empty), so that equal configurations have equal keys. The
+  // cache is spelled by its levels (cache_levels), so a preset and its spelled-out levels are one
+  // point. An axis added later (AxisDef::implied) is left out of the key at its implied value or
+  // where it does not apply. Fields that no axis spans (workload, boundary, writes, granularity,
+  // classify_misses, block_x, device, sample_sms) follow as "name=value" where they differ from
+  // their defaults, so every grid point keeps the id that earlier sweeps recorded.
   std::string key() const;
   std::string id() const; // 16 hex digits: FNV-1a 64 of key()
 };

@@ -54,6 +54,8 @@ Point simulate_point(const cli::po::variables_map &vm, bool gpu) {
     sim::find_device(*p.device); // UsageError naming --device
     p.block_threads =
         has(vm, "block") ? int(parse_positive(get(vm, "block", ""), "--block", 1 << 20)) : 256;
+    if (has(vm, "sample-sms"))
+      p.sample_sms = parse_positive(get(vm, "sample-sms", ""), "--sample-sms", 1 << 20);
   }
   return p;
 }
@@ -91,7 +93,9 @@ BenchPoints bench_points(const cli::po::variables_map &vm) {
   for (const std::string &t : cli::list_from(vm, "type", {"float"}))
     types.push_back(kernels::parse_type(t));
   if (kinds.empty() || orders.empty() || types.empty())
-    throw UsageError(kinds.empty() ? "--kernel" : orders.empty() ? "--order" : "--type",
+    throw UsageError(kinds.empty()    ? "--kernel"
+                     : orders.empty() ? "--order"
+                                      : "--type",
                      "empty list; allowed: one value or a comma list");
 
   // --block N or WxH: 1D kernels take W*H threads, stencil-2d a W-wide block (32 for N).
@@ -110,8 +114,7 @@ BenchPoints bench_points(const cli::po::variables_map &vm) {
     for (kernels::ElemType t : types)
       for (size_t oi = 0; oi < (kernels::is_remapped(k) ? orders.size() : 1); ++oi)
         for (size_t mi = 0; mi < (kernels::is_remapped(k) ? maths.size() : 1); ++mi)
-          for (size_t bi = 0; bi < (kernels::is_block_ordered(k) ? block_orders.size() : 1);
-               ++bi) {
+          for (size_t bi = 0; bi < (kernels::is_block_ordered(k) ? block_orders.size() : 1); ++bi) {
             Point p = base;
             p.kernel = k;
             p.type = t;
@@ -168,8 +171,9 @@ kernels::BenchConfig measurement_from(const cli::po::variables_map &vm) {
         return v;
     } catch (const std::exception &) {
     }
-    throw UsageError(std::string("--") + name, "'" + text + "' is not a number; allowed: a "
-                                                           "decimal number such as 0.01");
+    throw UsageError(std::string("--") + name, "'" + text +
+                                                   "' is not a number; allowed: a "
+                                                   "decimal number such as 0.01");
   };
   c.max_noise = parse_double("max-noise", c.max_noise);
   c.max_seconds = parse_double("max-seconds", c.max_seconds);

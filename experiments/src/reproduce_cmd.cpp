@@ -12,27 +12,31 @@ namespace cbi::cli {
 
 int cmd_reproduce(int argc, char **argv) {
   po::options_description desc("Options");
-  desc.add_options()("out", po::value<std::string>(),
-                     "report folder (created): report.md, CSVs, PNGs; required")(
-      "sim-only", po::bool_switch(),
-      "no GPU: simulated sweeps, model against simulation, "
-      "diagrams (a few minutes on 2 cores)")(
-      "only", po::value<std::string>(),
-      "comma-separated parts to run (gpu-fig5.1a, sim-fig5.2, "
-      "...; see the report's command list); the report covers "
-      "every CSV already in the folder")("tiny", po::bool_switch(),
-                                         "CI smoke test: every size cut to tens of elements; the "
-                                         "report gives no verdicts")(
-      "jobs", po::value<std::string>(), "simulator threads (default: all cores)")(
-      "progress", po::bool_switch(), "progress bars on stderr (default on a terminal)");
+  // clang-format off
+  desc.add_options()
+    ("output,o", po::value<std::string>(), "report folder (created): report.md, CSVs, PNGs; "
+                                           "required")
+    ("out", po::value<std::string>(), "the same as -o/--output (the spelling of earlier "
+                                      "versions, kept so their commands still run)")
+    ("sim-only", po::bool_switch(), "no GPU: simulated sweeps, model against simulation, "
+                                    "diagrams (a few minutes on 2 cores)")
+    ("only", po::value<std::string>(), "comma-separated parts to run (gpu-fig5.1a, sim-fig5.2, "
+                                       "...; see the report's command list); the report covers "
+                                       "every CSV already in the folder")
+    ("tiny", po::bool_switch(), "CI smoke test: every size cut to tens of elements; the report "
+                                "gives no verdicts")
+    ("jobs", po::value<std::string>(), "simulator threads (default: all cores)")
+    ("progress", po::bool_switch(), "progress bars on stderr (default on a terminal)");
+  // clang-format on
   po::variables_map vm;
   if (!parse_args(
           argc, argv, desc, vm,
-          "usage: cbi reproduce --out DIR [--sim-only] [--only PARTS]\n\n"
+          "usage: cbi reproduce -o DIR [--sim-only] [--only PARTS]\n\n"
           "Reruns the thesis's results (Prasetya 2022, ch. 5) and writes DIR/report.md: "
           "for each result the\nthesis's number (RTX 2080 Super), ours (device, date, "
           "command) and a verdict computed from the data\n(holds / partly holds / does not "
-          "hold / not testable, with why). A failed step exits 1 and is listed first.\nEvery experiment is a `cbi sweep` into DIR/<part>.csv, run\nwith --resume: "
+          "hold / not testable, with why). A failed step exits 1 and is listed first.\nEvery "
+          "experiment is a `cbi sweep` into DIR/<part>.csv, run\nwith --resume: "
           "if a run is cut short, the same command continues it. PNGs need cbi-viz next\nto "
           "this binary; without it the report says so and the CSVs are still complete.\n"
           "With a GPU the full run takes the thesis's grids (Figs 5.1a/b, 5.2 at all blocks, "
@@ -41,18 +45,22 @@ int cmd_reproduce(int argc, char **argv) {
           "256) on rtx2080super beside\nthe thesis's numbers and, with a GPU, on the measured "
           "device's row beside the measurements;\n--sim-only models Figs 5.1a/b at 2048²/512² to "
           "stay short.",
-          "  cbi reproduce --sim-only --out results           # no GPU needed\n"
-          "  cbi reproduce --out docs/results/reproduce        # full, on a CUDA machine\n"
-          "  cbi reproduce --out R --only gpu-fig5.1a,gpu-fig5.2   # one slice; rerun for the "
+          "  cbi reproduce --sim-only -o results              # no GPU needed\n"
+          "  cbi reproduce -o docs/results/reproduce           # full, on a CUDA machine\n"
+          "  cbi reproduce -o R --only gpu-fig5.1a,gpu-fig5.2  # one slice; rerun for the "
           "rest\n"
-          "  cbi reproduce --sim-only --out R --only model-rtx2080super-sec5.2   # the model's "
-          "§5.2"))
+          "  cbi reproduce --sim-only -o R --only model-rtx2080super-sec5.2  # the model's §5.2",
+          {}, {"output"}))
     return 0;
-  if (!has(vm, "out"))
-    throw UsageError("--out", "missing; allowed: a folder path for the report");
+  if (has(vm, "output") && has(vm, "out"))
+    throw UsageError("--out", "given with -o/--output; allowed: one of them (--out is the old "
+                              "spelling of -o/--output)");
+  if (!has(vm, "output") && !has(vm, "out"))
+    throw UsageError("--output", "missing; allowed: a folder path for the report (-o DIR)");
+  const std::string option = has(vm, "out") ? "--out" : "--output";
   reproduce::Options o;
-  o.out_dir = get(vm, "out", "");
-  check_output_folder(o.out_dir, "--out");
+  o.out_dir = get(vm, option.substr(2), "");
+  check_output_folder(o.out_dir, option);
   o.sim_only = vm["sim-only"].as<bool>();
   o.tiny = vm["tiny"].as<bool>();
   o.progress = vm["progress"].as<bool>();

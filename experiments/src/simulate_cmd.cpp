@@ -1,8 +1,8 @@
 // cbi simulate: one workload, one order, one cache hierarchy -> exact per-level counts.
+#include "cbi/cli/command.hpp"
 #include "cbi/cli/options.hpp"
 #include "cbi/cli/presets.hpp"
 #include "cbi/cli/progress.hpp"
-#include "cbi/cli/command.hpp"
 #include "cbi/sim/gpu_model.hpp"
 
 #include "point_options.hpp"
@@ -21,10 +21,23 @@ Table simulation_table(const sim::SimConfig &c, const sim::SimResult &r) {
   // Loads and stores apart follow (CacheStats; in thread granularity they count thread-lines too),
   // then the 3C classes with --classify-misses.
   const bool thread = c.granularity == sim::Granularity::thread;
-  t.columns = {"level", "cache", "count_unit", accesses_column(c.granularity), "hits", "misses",
-               "fetches", "evictions", "bytes_fetched", hit_pct_column(c.granularity),
-               thread ? "load_thread_lines" : "loads", "load_bytes", "load_hits", "load_misses",
-               thread ? "store_thread_lines" : "stores", "store_bytes", "store_hits",
+  t.columns = {"level",
+               "cache",
+               "count_unit",
+               accesses_column(c.granularity),
+               "hits",
+               "misses",
+               "fetches",
+               "evictions",
+               "bytes_fetched",
+               hit_pct_column(c.granularity),
+               thread ? "load_thread_lines" : "loads",
+               "load_bytes",
+               "load_hits",
+               "load_misses",
+               thread ? "store_thread_lines" : "stores",
+               "store_bytes",
+               "store_hits",
                "store_misses"};
   const bool classified = c.classify_misses;
   if (classified)
@@ -32,11 +45,23 @@ Table simulation_table(const sim::SimConfig &c, const sim::SimResult &r) {
       t.columns.push_back(name);
   for (std::size_t k = 0; k < r.levels.size(); ++k) {
     const sim::CacheStats &s = r.levels[k];
-    std::vector<Cell> row = {"L" + std::to_string(k + 1), c.levels[k].describe(),
+    std::vector<Cell> row = {"L" + std::to_string(k + 1),
+                             c.levels[k].describe(),
                              std::string(c.levels[k].sector_bytes ? "sector" : "line"),
-                             s.accesses, s.hits, s.misses, s.fetches, s.evictions,
-                             s.bytes_fetched, 100.0 * s.hit_rate(), s.loads, s.load_bytes,
-                             s.load_hits(), s.load_misses, s.stores, s.store_bytes, s.store_hits(),
+                             s.accesses,
+                             s.hits,
+                             s.misses,
+                             s.fetches,
+                             s.evictions,
+                             s.bytes_fetched,
+                             100.0 * s.hit_rate(),
+                             s.loads,
+                             s.load_bytes,
+                             s.load_hits(),
+                             s.load_misses,
+                             s.stores,
+                             s.store_bytes,
+                             s.store_hits(),
                              s.store_misses};
     if (classified)
       for (int64_t v : {s.misses_compulsory, s.misses_capacity, s.misses_conflict})
@@ -103,6 +128,7 @@ int cmd_simulate(int argc, char **argv) {
   po::options_description desc("Options");
   add_workload_options(desc);
   add_order_options(desc);
+  // clang-format off
   desc.add_options()
     ("progress", po::bool_switch(), "print progress to stderr (on by default for long runs on a "
                                     "terminal)")
@@ -114,31 +140,34 @@ int cmd_simulate(int argc, char **argv) {
                                              "device's), each standing for SMs/N; default all")
     ("classify-misses", po::bool_switch(), "also sort every level's misses into compulsory, "
                                            "capacity and conflict (3C; slower, off by default)");
+  // clang-format on
   add_cache_options(desc);
   add_output_options(desc);
   po::variables_map vm;
   // --preset NAME expands to the preset's options (cbi/cli/presets.hpp).
-  if (!parse_preset_args(argc, argv, desc, vm,
-                  "usage: cbi simulate [--preset NAME] [options]\n\n"
-                  "Replays every memory access of a stencil (listing 3) or matmul (listing 4) kernel "
-                  "in the order a\nthread order visits the tasks, through an exact cache model, and "
-                  "prints per-level counts.\nDefaults are the preset table3.1-clamp-exact: Table "
-                  "3.1's 16x16 input, 7x7 stencil, 24 lines of\n4 elements, fully associative "
-                  "LRU, with listing 3's clamped edges and every access counted\n(hit rates per "
-                  "access, as ncu). The thesis's diagrams count each thread's distinct lines\n"
-                  "once and drop the boundary: --preset table3.1 (hit rates per thread-line).",
-                  "  cbi simulate                                   # table3.1-clamp-exact, linear\n"
-                  "  cbi simulate --order column:8                  # 316 -> 96 misses\n"
-                  "  cbi simulate --preset table3.1 --order column:4 # the thesis's figure 4.4\n"
-                  "  cbi simulate --size 1024x1024 --stencil 9x9 --line-bytes 128 --cache-bytes 32KiB --ways 8\n"
-                  "  cbi simulate --size 1024 --stencil 9x9 --level size=32KiB,line=128,ways=8 \\\n"
-                  "               --level size=4MiB,line=128,ways=16 --format json\n"
-                  "  cbi simulate --workload matmul --size 256 --order column:32 --line-bytes 128 "
-                  "--cache-bytes 128KiB --sector-bytes 32\n"
-                  "  cbi simulate --size 256 --stencil 9x9 --line-bytes 128 --cache-bytes 32KiB "
-                  "--ways 4 --writes --classify-misses\n"
-                  "  cbi simulate --model gpu --device h100 --block 256 --workload matmul --size 1024 "
-                  "--order column:32"))
+  if (!parse_preset_args(
+          argc, argv, desc, vm,
+          "usage: cbi simulate [--preset NAME] [options]\n\n"
+          "Replays every memory access of a stencil (listing 3) or matmul (listing 4) kernel "
+          "in the order a\nthread order visits the tasks, through an exact cache model, and "
+          "prints per-level counts.\nDefaults are the preset table3.1-clamp-exact: Table "
+          "3.1's 16x16 input, 7x7 stencil, 24 lines of\n4 elements, fully associative "
+          "LRU, with listing 3's clamped edges and every access counted\n(hit rates per "
+          "access, as ncu). The thesis's diagrams count each thread's distinct lines\n"
+          "once and drop the boundary: --preset table3.1 (hit rates per thread-line).",
+          "  cbi simulate                                   # table3.1-clamp-exact, linear\n"
+          "  cbi simulate --order column:8                  # 316 -> 96 misses\n"
+          "  cbi simulate --preset table3.1 --order column:4 # the thesis's figure 4.4\n"
+          "  cbi simulate --size 1024x1024 --stencil 9x9 --line-bytes 128 --cache-bytes 32KiB "
+          "--ways 8\n"
+          "  cbi simulate --size 1024 --stencil 9x9 --level size=32KiB,line=128,ways=8 \\\n"
+          "               --level size=4MiB,line=128,ways=16 --format json\n"
+          "  cbi simulate --workload matmul --size 256 --order column:32 --line-bytes 128 "
+          "--cache-bytes 128KiB --sector-bytes 32\n"
+          "  cbi simulate --size 256 --stencil 9x9 --line-bytes 128 --cache-bytes 32KiB "
+          "--ways 4 --writes --classify-misses\n"
+          "  cbi simulate --model gpu --device h100 --block 256 --workload matmul --size 1024 "
+          "--order column:32"))
     return 0;
   const std::string model = vm.count("model") ? vm["model"].as<std::string>() : "sequential";
   if (model != "sequential" && model != "gpu")
@@ -158,9 +187,7 @@ int cmd_simulate(int argc, char **argv) {
   // The options become one point; the simulator takes its configuration from the point alone.
   const sweep::Point point = sweep::simulate_point(vm, model == "gpu");
   if (model == "gpu") {
-    sim::GpuConfig g = sweep::gpu_config(point);
-    if (vm.count("sample-sms"))
-      g.sample_sms = parse_positive(vm["sample-sms"].as<std::string>(), "--sample-sms", 1 << 20);
+    const sim::GpuConfig g = sweep::gpu_config(point);
     const sim::GpuResult r = sim::simulate_gpu(g);
     emit(vm, gpu_table(g, r));
     return 0;

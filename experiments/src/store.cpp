@@ -1,10 +1,10 @@
 #include "store.hpp"
 
 #include "axis.hpp"
-#include "grid.hpp"
 #include "cbi/cli/csv.hpp"
 #include "cbi/error.hpp"
 #include "cbi/sim/gpu_model.hpp"
+#include "grid.hpp"
 
 #include <algorithm>
 #include <filesystem>
@@ -36,8 +36,8 @@ cli::Cell typed_cell(const std::string &s) {
 }
 
 // Earlier versions wrote "-" for an axis that does not apply; today's cell is empty.
-std::vector<std::vector<std::string>> without_old_placeholders(
-    std::vector<std::vector<std::string>> records) {
+std::vector<std::vector<std::string>>
+without_old_placeholders(std::vector<std::vector<std::string>> records) {
   const std::size_t end = kFirstAxis + axis_defs().size();
   for (std::size_t r = 1; r < records.size(); ++r)
     for (std::size_t c = kFirstAxis; c < end && c < records[r].size(); ++c)
@@ -127,7 +127,8 @@ const std::vector<std::string> &model_columns() {
 
 const std::vector<std::string> &columns() {
   static const std::vector<std::string> cols = [] {
-    std::vector<std::string> c = {"point", "point_id", "backend", "grid_id", "grid_points", "shard"};
+    std::vector<std::string> c = {"point",   "point_id",    "backend",
+                                  "grid_id", "grid_points", "shard"};
     for (const std::string &a : axis_names())
       c.push_back(a);
     for (const char *s :
@@ -195,9 +196,8 @@ cli::Table merge(const std::vector<std::string> &paths, bool partial) {
         shard_count = s.count;
       } else if (id != grid_id || s.count != shard_count) {
         throw UsageError("--input", "'" + p + "' holds grid " + id + " sharded " +
-                                        std::to_string(s.count) + " ways, '" + first +
-                                        "' grid " + grid_id + " sharded " +
-                                        std::to_string(shard_count) +
+                                        std::to_string(s.count) + " ways, '" + first + "' grid " +
+                                        grid_id + " sharded " + std::to_string(shard_count) +
                                         " ways; allowed: the shards of one sweep");
       }
       shards.insert(s.index);

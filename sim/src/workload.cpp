@@ -67,8 +67,8 @@ void validate(const Workload &w) {
   detail::checked_mul(visit_workload(w.kind,
                                      [&](auto tag) {
                                        const auto s = decltype(tag)::type::task_shape(w);
-                                       return detail::checked_mul(s.width, s.height, "workload.size",
-                                                                  "the task count");
+                                       return detail::checked_mul(
+                                           s.width, s.height, "workload.size", "the task count");
                                      }),
                       per_task + 1, "workload.size", "the access count");
   detail::checked_mul(w.footprint_bytes() / w.elem_bytes + 1, w.elem_bytes, "workload.size",

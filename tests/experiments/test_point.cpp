@@ -170,15 +170,17 @@ struct Args {
           "depth", cli::po::value<std::string>(), "")("metrics", cli::po::bool_switch(), "")(
           "cold", cli::po::bool_switch(), "")("no-check", cli::po::bool_switch(), "")(
           "no-time", cli::po::bool_switch(), "")("min-samples", cli::po::value<std::string>(), "")(
-          "max-noise", cli::po::value<std::string>(), "")(
-          "max-seconds", cli::po::value<std::string>(), "")("seed",
-                                                            cli::po::value<std::string>(), "");
+          "max-noise", cli::po::value<std::string>(),
+          "")("max-seconds", cli::po::value<std::string>(), "")("seed",
+                                                                cli::po::value<std::string>(), "");
     } else {
       cli::add_workload_options(desc);
       cli::add_order_options(desc);
       cli::add_cache_options(desc);
-      desc.add_options()("device", cli::po::value<std::string>(), "")(
-          "block", cli::po::value<std::string>(), "")("classify-misses", cli::po::bool_switch(), "");
+      desc.add_options()("device", cli::po::value<std::string>(),
+                         "")("block", cli::po::value<std::string>(),
+                             "")("classify-misses", cli::po::bool_switch(),
+                                 "")("sample-sms", cli::po::value<std::string>(), "");
     }
     std::vector<std::string> words = {"cbi"};
     std::istringstream in(line);
@@ -210,8 +212,8 @@ TEST(PointOptions, SimulatePointCarriesEveryOption) {
   for (const std::string line :
        {"", "--order column:8", "--workload matmul --size 32x16 --depth 8 --order tile:4x2",
         "--workload matmul --size 24 --elem-bytes 8 --lines 64",
-        "--workload stencil3d --size 8x6x5 --order column:4",
-        "--workload stencil3d --size 7", "--size 16x4x3 --stencil 5x3",
+        "--workload stencil3d --size 8x6x5 --order column:4", "--workload stencil3d --size 7",
+        "--size 16x4x3 --stencil 5x3",
         "--elem-bytes 2 --boundary none --writes --granularity thread",
         "--writes --classify-misses --ways 4",
         "--line-bytes 64 --cache-bytes 4KiB --ways 4 --policy fifo --sector-bytes 32",
@@ -223,8 +225,8 @@ TEST(PointOptions, SimulatePointCarriesEveryOption) {
     const std::optional<sim::SimConfig> from_point = sim_config(p);
     ASSERT_TRUE(from_point) << line;
     expect_same(*from_point, cli::sim_config_from(a.vm), line);
-    EXPECT_EQ(from_point->classify_misses, a.vm.count("classify-misses") > 0 &&
-                                               a.vm["classify-misses"].as<bool>())
+    EXPECT_EQ(from_point->classify_misses,
+              a.vm.count("classify-misses") > 0 && a.vm["classify-misses"].as<bool>())
         << line;
     EXPECT_FALSE(p.device) << "the sequential model";
   }
@@ -255,12 +257,15 @@ TEST(PointOptions, SimulatePointFieldsAreTypedAndAbsentWhereTheyDoNotApply) {
 }
 
 TEST(PointOptions, GpuModelTakesDeviceAndBlockFromThePoint) {
-  const Args a("--workload matmul --size 64 --order column:32 --device v100 --block 128");
+  const Args a(
+      "--workload matmul --size 64 --order column:32 --device v100 --block 128 --sample-sms 8");
   const Point p = simulate_point(a.vm, true);
   EXPECT_EQ(p.device, std::optional<std::string>("v100"));
   const sim::GpuConfig g = gpu_config(p);
   EXPECT_EQ(g.device.name, "v100");
   EXPECT_EQ(g.block_threads, 128);
+  EXPECT_EQ(g.sample_sms, 8);
+  EXPECT_NE(p.key().find(" device=v100 sample_sms=8"), std::string::npos) << p.key();
   EXPECT_EQ(remap::to_string(g.order), "column:32");
   EXPECT_EQ(cli::workload_fields(g.workload), cli::workload_fields(cli::workload_from(a.vm)));
   EXPECT_EQ(gpu_config(simulate_point(Args("").vm, true)).device.name, "h100");

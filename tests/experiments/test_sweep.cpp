@@ -363,7 +363,7 @@ TEST(Sweep, GpuBackendWithoutDeviceExits3) {
 TEST(Reproduce, SimOnlyTinyWritesEverySection) {
   TempDir dir;
   const std::string out = dir / "report";
-  const CliRun r = cbi("reproduce --sim-only --tiny --out " + out);
+  const CliRun r = cbi("reproduce --sim-only --tiny -o " + out);
   ASSERT_EQ(r.exit_code, 0) << r.err;
   // It prints the sweep commands it runs.
   EXPECT_NE(r.err.find("+ cbi sweep --grid fig5.1a --size 64 --block 256 --backend sim"),
@@ -393,7 +393,8 @@ TEST(Reproduce, SimOnlyTinyWritesEverySection) {
     EXPECT_TRUE(fs::exists(out + "/diagram-fig3.1.png"));
   else
     EXPECT_NE(md.find("cbi-viz is absent"), std::string::npos);
-  // Running it again resumes: nothing is measured twice.
+  // Running it again resumes: nothing is measured twice. --out, the earlier spelling of
+  // -o/--output, still names the folder.
   const CliRun again = cbi("reproduce --sim-only --tiny --out " + out);
   ASSERT_EQ(again.exit_code, 0) << again.err;
   EXPECT_NE(again.err.find("sim-fig5.1a: 0 points measured, 17 resumed"), std::string::npos)
@@ -402,11 +403,26 @@ TEST(Reproduce, SimOnlyTinyWritesEverySection) {
 
 TEST(Reproduce, BadOptionsExit2) {
   TempDir dir;
-  EXPECT_EQ(cbi("reproduce --sim-only").exit_code, 2); // no --out
+  const CliRun none = cbi("reproduce --sim-only");
+  EXPECT_EQ(none.exit_code, 2);
+  EXPECT_NE(none.err.find("--output: missing"), std::string::npos) << none.err;
   const CliRun r = cbi("reproduce --sim-only --only gpu-fig9 --out " + (dir / "x"));
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_NE(r.err.find("--only"), std::string::npos) << r.err;
   EXPECT_FALSE(fs::exists(dir / "x"));
+  const CliRun both = cbi("reproduce --sim-only -o " + (dir / "a") + " --out " + (dir / "b"));
+  EXPECT_EQ(both.exit_code, 2);
+  EXPECT_NE(both.err.find("--out: given with -o/--output"), std::string::npos) << both.err;
+  // A report folder below a regular file is refused under the option given, before any work.
+  std::ofstream(dir / "file") << "x";
+  for (const std::string option : {"-o", "--output", "--out"}) {
+    const CliRun under = cbi("reproduce --sim-only " + option + " " + (dir / "file") + "/sub");
+    EXPECT_EQ(under.exit_code, 2) << option;
+    EXPECT_NE(under.err.find(option == "--out" ? "--out:" : "--output:"), std::string::npos)
+        << under.err;
+  }
+  EXPECT_FALSE(fs::exists(dir / "a"));
+  EXPECT_FALSE(fs::exists(dir / "b"));
 }
 
 // The GPU half of the report, without a GPU: a finished gpu-fig5.1b CSV holding the thesis's own

@@ -71,8 +71,8 @@ TEST(Coalescing, ThirtyTwoConsecutiveFloatsAreOneRequestOfFourSectorsInOneLine) 
   EXPECT_EQ(sectors[0], 4096u / 32);
   EXPECT_EQ(sectors[3], 4096u / 32 + 3);
   // The same through a workload: a linear matmul warp's B load (lanes x = 32..63 of one row).
-  const sim::WarpRequest b =
-      sim::warp_request(config(sim::kind_of<sim::MatmulWorkload>(), 1024, 1024, "linear", 256), 1, 1);
+  const sim::WarpRequest b = sim::warp_request(
+      config(sim::kind_of<sim::MatmulWorkload>(), 1024, 1024, "linear", 256), 1, 1);
   EXPECT_EQ(b.lanes, 32);
   EXPECT_EQ(b.sectors, 4);
   EXPECT_EQ(b.lines, 1);
@@ -101,7 +101,8 @@ TEST(GpuModel, RequestCountsAreWarpsTimesInstructions) {
   const sim::GpuResult s =
       sim::simulate_gpu(config(sim::kind_of<sim::StencilWorkload>(), 256, 256, "column:32", 256));
   EXPECT_EQ(s.metrics.l1_requests, 256 * 256 / 32 * 81);
-  const sim::GpuResult m = sim::simulate_gpu(config(sim::kind_of<sim::MatmulWorkload>(), 128, 128, "linear", 128));
+  const sim::GpuResult m =
+      sim::simulate_gpu(config(sim::kind_of<sim::MatmulWorkload>(), 128, 128, "linear", 128));
   EXPECT_EQ(m.metrics.l1_requests, 128 * 128 / 32 * 2 * 128);
   EXPECT_EQ(m.metrics.l1_sector_hits + m.metrics.l1_sector_misses, m.metrics.l1_sectors);
   // Linear matmul: A is one sector per request (one row per warp), B four.
@@ -238,9 +239,10 @@ TEST(GpuObserver, EventsOfEverySmAddUpToTheModelsCounts) {
   // Each SM watched in turn: the sums of its events over all SMs are the launch's counts, and
   // every SM's events come in issue order.
   for (const char *order : {"linear", "column:32"}) {
-    for (WorkloadKind kind : {sim::kind_of<sim::MatmulWorkload>(), sim::kind_of<sim::StencilWorkload>()}) {
+    for (WorkloadKind kind :
+         {sim::kind_of<sim::MatmulWorkload>(), sim::kind_of<sim::StencilWorkload>()}) {
       auto c = config(kind, 96, 64, order, 128);
-      c.stores = false;  // so that every L2 lookup is a read
+      c.stores = false; // so that every L2 lookup is a read
       c.device.sms = 8; // 48 CTAs over 8 SMs: slots are refilled as CTAs end
       const sim::GpuResult plain = sim::simulate_gpu(c);
       Tally all;
@@ -269,7 +271,8 @@ TEST(GpuObserver, EventsOfEverySmAddUpToTheModelsCounts) {
         all.misses += one.misses;
         all.l2_hits += one.l2_hits;
       }
-      const std::string what = std::string(order) + (kind == sim::kind_of<sim::MatmulWorkload>() ? " mm" : " st");
+      const std::string what =
+          std::string(order) + (kind == sim::kind_of<sim::MatmulWorkload>() ? " mm" : " st");
       EXPECT_EQ(all.requests, plain.metrics.l1_requests) << what;
       EXPECT_EQ(all.sectors, plain.metrics.l1_sectors) << what;
       EXPECT_EQ(all.hits, plain.metrics.l1_sector_hits) << what;

@@ -9,8 +9,8 @@
 #include <gtest/gtest.h>
 
 #include <random>
-#include <type_traits>
 #include <set>
+#include <type_traits>
 
 namespace {
 
@@ -87,8 +87,8 @@ sim::SimConfig random_config(std::mt19937_64 &rng) {
   w.depth = 1 + static_cast<int64_t>(rng() % 12);
   const int elem[] = {2, 4, 8};
   w.elem_bytes = elem[rng() % 3];
-  w.boundary =
-      w.kind == sim::kind_of<sim::StencilWorkload>() && rng() % 2 ? sim::Boundary::none : sim::Boundary::clamp;
+  w.boundary = w.kind == sim::kind_of<sim::StencilWorkload>() && rng() % 2 ? sim::Boundary::none
+                                                                           : sim::Boundary::clamp;
   w.writes = rng() % 3 == 0;
   c.granularity = rng() % 4 == 0 ? sim::Granularity::thread : sim::Granularity::exact;
   c.order = random_order(rng, w.width);
@@ -204,8 +204,8 @@ TEST(Workloads, RunsEqualThePerInstructionProgramMergedUnitByUnit) {
     w.stencil_w = 1 + 2 * static_cast<int64_t>(rng() % 5);
     w.stencil_h = 1 + 2 * static_cast<int64_t>(rng() % 5);
     w.depth = 1 + static_cast<int64_t>(rng() % 6);
-    w.boundary =
-        w.kind == sim::kind_of<sim::StencilWorkload>() && rng() % 2 ? sim::Boundary::none : sim::Boundary::clamp;
+    w.boundary = w.kind == sim::kind_of<sim::StencilWorkload>() && rng() % 2 ? sim::Boundary::none
+                                                                             : sim::Boundary::clamp;
     const int64_t unit_bytes =
         w.elem_bytes * (int64_t{1} << (rng() % 6)) * (rng() % 4 == 0 ? 3 : 1);
     sim::visit_workload(w.kind, [&](auto tag) {
@@ -223,7 +223,8 @@ TEST(Workloads, RunsEqualThePerInstructionProgramMergedUnitByUnit) {
 
 TEST(Workloads, RegistryNamesParseAndReject) {
   EXPECT_EQ(sim::workload_names(), "stencil, matmul, stencil3d");
-  for (WorkloadKind k : {sim::kind_of<sim::StencilWorkload>(), sim::kind_of<sim::MatmulWorkload>(), sim::kind_of<sim::Stencil3dWorkload>()})
+  for (WorkloadKind k : {sim::kind_of<sim::StencilWorkload>(), sim::kind_of<sim::MatmulWorkload>(),
+                         sim::kind_of<sim::Stencil3dWorkload>()})
     EXPECT_EQ(sim::parse_workload_kind(sim::to_string(k)), k);
   try {
     sim::parse_workload_kind("stencil4d");
@@ -427,7 +428,7 @@ TEST(LoadsAndStores, MatmulCountsByHand) {
   EXPECT_EQ(big.load_bytes, 96);
   EXPECT_EQ(big.stores, 4);
   EXPECT_EQ(big.store_bytes, 16);
-  EXPECT_EQ(big.load_misses, 3); // lines 0, 1, 2
+  EXPECT_EQ(big.load_misses, 3);  // lines 0, 1, 2
   EXPECT_EQ(big.store_misses, 1); // line 3, then 3 hits
   // One line: every change of line misses. Task (x, y) loads A[3y+i], B[2i+x] for i = 0..2, then
   // stores C[2y+x]. Lines, linear order:

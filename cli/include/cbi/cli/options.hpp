@@ -5,8 +5,8 @@
 
 #include "cbi/cli/output.hpp"
 #include "cbi/error.hpp"
-#include "cbi/parse.hpp"
 #include "cbi/order_text.hpp"
+#include "cbi/parse.hpp"
 #include "cbi/sim/gpu_model.hpp"
 #include "cbi/sim/simulate.hpp"
 
@@ -24,10 +24,12 @@ namespace po = boost::program_options;
 // returns false on --help. Unknown options, missing values and stray words (any argument that is
 // not an option or its value) become UsageError. The output options (--output, --json, --csv,
 // --screenshot) are checked with check_output before any work starts; those named in `files_only`
-// (a PNG) cannot be stdout.
+// (a PNG) cannot be stdout, those named in `folders` (reproduce's report) are checked as folders
+// the command creates (check_output_folder).
 bool parse_args(int argc, char **argv, const po::options_description &desc, po::variables_map &vm,
                 const std::string &usage, const std::string &examples,
-                const std::vector<std::string> &files_only = {});
+                const std::vector<std::string> &files_only = {},
+                const std::vector<std::string> &folders = {});
 
 // A list option: declared with list_value(), given as a comma list, by repeating the option, or
 // both (`--order linear,column:4 --order column:8`). Empty items are errors.

@@ -1,5 +1,6 @@
-// N-dimensional folding, thesis §4.1.2: the first dimension stays horizontal (I_w) and all the others
-// fold into the vertical one (I_h = product of the rest), so every 2D order applies to N-d arrays.
+// N-dimensional folding, thesis §4.1.2: the first dimension stays horizontal (I_w) and all the
+// others fold into the vertical one (I_h = product of the rest), so every 2D order applies to N-d
+// arrays.
 #pragma once
 
 #include "cbi/remap/orders.hpp"

@@ -1,12 +1,12 @@
 // The registered workloads. A workload is one header in cbi/sim/workloads/ with the same static
 // interface (StencilWorkload is the example): name; size_dims, has_window, has_depth and
-// table_lines (what the options and the thesis's cache apply); validate, task_shape, loads_per_task,
-// fp_ops_per_task, model and window_column (the analytical model),
-// input_bytes, describe, arrays (diagram labels), window_name (model notes); per thread, loads()
-// and load(task, j), its per-instruction program; optionally lane_loads (load for a warp's lanes
-// at once, for the GPU model) and a nested Runs class, a faster
-// equivalent of merging that program into cache-unit runs. Adding one: its header and its entry in
-// WorkloadTypes below; its WorkloadKind, name, --workload value and help follow from the entry.
+// table_lines (what the options and the thesis's cache apply); validate, task_shape,
+// loads_per_task, fp_ops_per_task, model and window_column (the analytical model), input_bytes,
+// describe, arrays (diagram labels), window_name (model notes); per thread, loads() and load(task,
+// j), its per-instruction program; optionally lane_loads (load for a warp's lanes at once, for the
+// GPU model) and a nested Runs class, a faster equivalent of merging that program into cache-unit
+// runs. Adding one: its header and its entry in WorkloadTypes below; its WorkloadKind, name,
+// --workload value and help follow from the entry.
 #pragma once
 
 #include "cbi/sim/workloads/matmul.hpp"
@@ -70,9 +70,9 @@ template <class F> void for_each_workload(F &&f) {
 // type's static interface.
 struct WorkloadTraits {
   const char *name;
-  int size_dims;      // --size extents: 2 (a task grid; N-d sizes fold) or 3 (a volume, P in depth)
-  bool has_window;    // the stencil window S_w x S_h applies
-  bool has_depth;     // `depth` applies (matmul's D, stencil3d's planes)
+  int size_dims;   // --size extents: 2 (a task grid; N-d sizes fold) or 3 (a volume, P in depth)
+  bool has_window; // the stencil window S_w x S_h applies
+  bool has_depth;  // `depth` applies (matmul's D, stencil3d's planes)
   int64_t table_lines; // Tables 3.1/3.2: the thesis's cache capacity in lines
 };
 inline WorkloadTraits workload_traits(WorkloadKind kind) {
