@@ -2,6 +2,7 @@
 // numbers (thesis.hpp), ours from the CSVs in the folder (device, date, command), pictures where
 // cbi-viz drew them, and the judge's verdict. Tables go through cli's Markdown printer.
 #include "reproduce_steps.hpp"
+#include "reproduce_report_model.hpp"
 
 #include "cbi/cli/output.hpp"
 #include "cbi/cli/presets.hpp"
@@ -27,9 +28,7 @@ namespace fs = std::filesystem;
 bool g_smoke_test = false;
 
 std::string verdict_line(const std::string &who, const Verdict &v) {
-  if (g_smoke_test)
-    return "";
-  return "**Verdict (" + who + "): " + v.word + ".** " + v.why + "\n";
+  return verdict_text(g_smoke_test, who, v);
 }
 
 // The thesis's own numbers judged by the same rule.
@@ -93,6 +92,12 @@ std::string value_table(const Values &v, const std::string &unit, const thesis::
 }
 
 } // namespace
+
+std::string verdict_text(bool smoke_test, const std::string &who, const Verdict &v) {
+  if (smoke_test)
+    return "";
+  return "**Verdict (" + who + "): " + v.word + ".** " + v.why + "\n";
+}
 
 void write_report(const Options &o, const std::vector<Part> &parts, const RunRecord &rec) {
   const std::string &dir = o.out_dir, &date = rec.date, &device = rec.device;
@@ -292,112 +297,7 @@ void write_report(const Options &o, const std::vector<Part> &parts, const RunRec
   md << "\n" << verdict_line("simulator against the model", judge_model(rec.model)) << "\n";
 
   // 7.
-  {
-    md << "## 7. The GPU model against the thesis and the hardware (issue 10)\n\n"
-       << "The simulator's GPU model (`--model gpu`, docs/gpu-model.md) replays the kernels as a "
-          "GPU runs them: CTAs on SMs, warps in lockstep, coalescing into 32-byte sectors, one L1 "
-          "per SM and a shared L2, and a predicted time. Unlike the sequential simulator above, it "
-          "can test claims about ncu's counters and about which order is fastest. It cannot test "
-          "absolute times on the RTX 2080 Super (its device row is not calibrated on that GPU), "
-          "half or double precision (the rows hold FP32 and integer throughput only), or the "
-          "trend over input sizes (not run here).\n\n";
-    const std::string l1 = "l1tex__t_sector_hit_rate.pct_pred",
-                      l2s = "lts__t_sectors_srcunit_tex_op_read.sum_pred",
-                      l2 = "lts__t_sector_hit_rate.pct_pred";
-    // §5.2's counters, naive against column 32, from a model CSV; sectors are 32 bytes.
-    auto model_counters = [&](const std::string &file) {
-      const Values h1 = load(file, l1), sec = load(file, l2s), h2 = load(file, l2);
-      return CounterPair{at(h1, 0, 256),       at(h1, 32, 256),      32 * at(sec, 0, 256),
-                         32 * at(sec, 32, 256), at(h2, 0, 256), at(h2, 32, 256)};
-    };
-    auto counters_text = [&](const CounterPair &c) {
-      return "L1 hit rate " + fixed(c.l1_naive) + "% → " + fixed(c.l1_column32) +
-             "%, L2→L1 traffic " + fixed(c.bytes_naive / 1e9, 2) + " GB → " +
-             fixed(c.bytes_column32 / 1e9, 2) + " GB, L2 hit rate " + fixed(c.l2_naive) + "% → " +
-             fixed(c.l2_column32) + "%";
-    };
-    auto rank_table = [&](const Values &model, const Values &reference, const std::string &ref) {
-      cli::Table t;
-      t.columns = {"order", "predicted ms", ref + " ms"};
-      std::set<int> widths;
-      for (const auto &[k, x] : model)
-        if (k.block == 256)
-          widths.insert(k.width);
-      for (int w : widths)
-        t.add_row({w == 0 ? std::string("naive") : "column:" + std::to_string(w),
-                   fixed(at(model, w, 256), 3), fixed(at(reference, w, 256), 3)});
-      std::ostringstream os;
-      cli::print_markdown(os, t);
-      return os.str();
-    };
-    const std::string rtx = "model-rtx2080super-";
-    md << "### On the RTX 2080 Super (`rtx2080super`), beside the thesis's numbers\n\n"
-       << "**Thesis** (§5.2, ncu, naive → column 32): L1 hit rate " << tc.l1_hit_pct_naive
-       << "% → " << tc.l1_hit_pct_column32 << "%, L2→L1 traffic " << tc.l2_to_l1_gb_naive
-       << " GB → " << tc.l2_to_l1_gb_column32 << " GB, L2 hit rate " << tc.l2_hit_pct_naive
-       << "% → " << tc.l2_hit_pct_column32 << "%.\n\n";
-    const CounterPair mc = model_counters(csv(rtx + "sec5.2"));
-    md << "**Model** (`" << rtx << "sec5.2.csv`: " << describe_csv(csv(rtx + "sec5.2")) << "): "
-       << counters_text(mc) << ".\n\n"
-       << verdict_line("GPU model on rtx2080super, §5.2's claim", judge_counters(mc));
-    if (!g_smoke_test && std::isfinite(mc.l1_naive))
-      md << "Against the thesis's counts: L1 hit rate " << fixed(mc.l1_naive - tc.l1_hit_pct_naive)
-         << " and " << fixed(mc.l1_column32 - tc.l1_hit_pct_column32)
-         << " points off (naive, column 32); L2→L1 traffic "
-         << fixed(mc.bytes_naive / 1e9 / tc.l2_to_l1_gb_naive, 2) << "x and "
-         << fixed(mc.bytes_column32 / 1e9 / tc.l2_to_l1_gb_column32, 2) << "x the thesis's.\n";
-    md << "\n";
-    for (const auto &[fig, thesis_fig, th] :
-         std::vector<std::tuple<std::string, std::string, const Values *>>{
-             {"fig5.1a", "Fig 5.1a", &th51a}, {"fig5.1b", "Fig 5.1b", &th51b}}) {
-      const std::string file = csv(rtx + fig);
-      const Values pred = load(file, "predicted_ms");
-      md << "**" << thesis_fig << ", ranked** (`" << rtx << fig
-         << ".csv`: " << describe_csv(file) << "; thesis: ms on the RTX 2080 Super at its sizes):"
-         << "\n\n"
-         << (pred.empty() ? std::string("_(not run)_\n") : rank_table(pred, *th, "thesis"))
-         << "\n"
-         << verdict_line("GPU model on rtx2080super, " + thesis_fig + " ranks",
-                         judge_rank(pred, *th, 256, "the thesis's"))
-         << "\n";
-    }
-    if (!o.sim_only) {
-      const std::string gm = "model-gpu-";
-      md << "### On the device that measured, beside the measurements\n\n";
-      const std::string sec = csv(gm + "sec5.2");
-      if (!fs::exists(sec)) {
-        md << "_(not run: the device table has no row for " << device << ")_\n\n";
-      } else {
-        const CounterPair c = model_counters(sec);
-        const Values h1 = load(csv("gpu-sec5.2"), "gpu_l1_hit_pct"),
-                     tb = load(csv("gpu-sec5.2"), "gpu_l2_to_l1_bytes"),
-                     h2 = load(csv("gpu-sec5.2"), "gpu_l2_hit_pct");
-        const CounterPair m{at(h1, 0, 256),  at(h1, 32, 256), at(tb, 0, 256),
-                            at(tb, 32, 256), at(h2, 0, 256),  at(h2, 32, 256)};
-        md << "§5.2's counters (`" << gm << "sec5.2.csv`: " << describe_csv(sec)
-           << "): model " << counters_text(c) << "; measured (`gpu-sec5.2.csv`) "
-           << counters_text(m) << ".\n\n"
-           << verdict_line("GPU model on this device, §5.2's claim", judge_counters(c));
-        if (!g_smoke_test && std::isfinite(m.l1_naive) && std::isfinite(c.l1_naive))
-          md << "Model minus measured L1 hit rate: " << fixed(c.l1_naive - m.l1_naive) << " and "
-             << fixed(c.l1_column32 - m.l1_column32) << " points (naive, column 32).\n";
-        md << "\n";
-        for (const auto &[fig, measured] : std::vector<std::pair<std::string, const Values *>>{
-                 {"fig5.1a", &g51a}, {"fig5.1b", &g51b}}) {
-          const std::string file = csv(gm + fig);
-          const Values pred = load(file, "predicted_ms");
-          md << "**" << fig << ", ranked** (`" << gm << fig << ".csv`: " << describe_csv(file)
-             << "; measured: `gpu-" << fig << ".csv`):\n\n"
-             << (pred.empty() ? std::string("_(not run)_\n")
-                              : rank_table(pred, *measured, "measured"))
-             << "\n"
-             << verdict_line("GPU model on this device, " + fig + " ranks",
-                             judge_rank(pred, *measured, 256, "the measured"))
-             << "\n";
-        }
-      }
-    }
-  }
+  write_model_section(md, o, device);
 
   md << "## How to run it again\n\n"
      << "Each CSV was written by the command beside it (run from this folder; `--resume` skips "
