@@ -133,11 +133,10 @@ int remap_divisions(const remap::Order &o) {
   }
 }
 
-// Address instructions per load, counted from the kernels' source (kernels/): the stencil
-// (listing 3) clamps x (an add and two min/max), forms y * I_w + x (one IMAD) and a 64-bit pointer
-// (two); the matmul (listing 4) steps two pointers per k, one instruction per load.
+// Address instructions per load, counted from the kernels' source: each workload's
+// address_ops_per_load (sim/include/cbi/sim/workloads/).
 double int_ops_per_load(WorkloadKind kind) {
-  return kind == kind_of<MatmulWorkload>() ? 1.0 : 6.0;
+  return visit_workload(kind, [](auto tag) { return decltype(tag)::type::address_ops_per_load; });
 }
 
 // Workloads may compute a warp's addresses for one instruction at once (lane_loads).

@@ -1,12 +1,12 @@
 // The registered workloads. A workload is one header in cbi/sim/workloads/ with the same static
 // interface (StencilWorkload is the example): name; size_dims, has_window, has_depth and
 // table_lines (what the options and the thesis's cache apply); validate, task_shape,
-// loads_per_task, fp_ops_per_task, model and window_column (the analytical model), input_bytes,
-// describe, arrays (diagram labels), window_name (model notes); per thread, loads() and load(task,
-// j), its per-instruction program; optionally lane_loads (load for a warp's lanes at once, for the
-// GPU model) and a nested Runs class, a faster equivalent of merging that program into cache-unit
-// runs. Adding one: its header and its entry in WorkloadTypes below; its WorkloadKind, name,
-// --workload value and help follow from the entry.
+// loads_per_task, fp_ops_per_task, address_ops_per_load (the GPU model), model and window_column
+// (the analytical model), input_bytes, describe, arrays (diagram labels), window_name (model
+// notes); per thread, loads() and load(task, j), its per-instruction program; optionally lane_loads
+// (load for a warp's lanes at once, for the GPU model) and a nested Runs class, a faster equivalent
+// of merging that program into cache-unit runs. Adding one: its header and its entry in
+// WorkloadTypes below; its WorkloadKind, name, --workload value and help follow from the entry.
 #pragma once
 
 #include "cbi/sim/workloads/matmul.hpp"

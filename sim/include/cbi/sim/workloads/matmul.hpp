@@ -20,6 +20,9 @@ public:
   static constexpr bool has_window = false;
   static constexpr bool has_depth = true;
   static constexpr int64_t table_lines = 32;
+  // The GPU model's address instructions per load (kernels/, listing 4): two pointers step once
+  // per k, one instruction per load.
+  static constexpr double address_ops_per_load = 1.0;
 
   static void validate(const Workload &w) {
     if (w.depth < 1)

@@ -24,6 +24,9 @@ public:
   static constexpr bool has_window = true;
   static constexpr bool has_depth = false;
   static constexpr int64_t table_lines = 24;
+  // The GPU model's address instructions per load (kernels/, listing 3): x clamped (an add and two
+  // min/max), y * I_w + x (one IMAD) and a 64-bit pointer (two).
+  static constexpr double address_ops_per_load = 6.0;
 
   static void validate(const Workload &w) {
     if (w.stencil_w < 1 || w.stencil_h < 1 || w.stencil_w % 2 == 0 || w.stencil_h % 2 == 0)

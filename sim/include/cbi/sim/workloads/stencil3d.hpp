@@ -25,6 +25,9 @@ public:
   static constexpr bool has_window = false;
   static constexpr bool has_depth = true;
   static constexpr int64_t table_lines = 24;
+  // The GPU model's address instructions per load: no CUDA kernel exists for it; counted as the 2-D
+  // stencil's (clamp, index, pointer), an estimate.
+  static constexpr double address_ops_per_load = 6.0;
 
   static void validate(const Workload &w) {
     if (w.depth < 1)
