@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <atomic>
 #include <exception>
+#include <functional>
 #include <mutex>
 #include <thread>
 #include <iostream>
@@ -168,9 +169,14 @@ viz::Binning gpu_bins(const DiagramRequest &r, int64_t steps, int64_t lines) {
   return viz::fit_bins(steps, lines, cols, rows);
 }
 
-std::vector<viz::Grid> build_gpu_panels(const DiagramRequest &r, bool progress) {
-  const std::size_t n = r.gpu.size();
-  std::vector<viz::GpuTrace> traces(n);
+// Panels replay independently: job(p, report) runs for every panel p, one thread each, as many at
+// once as there are cores. With `progress`, report prints "  <label(p)>: done / total<unit> (pct%)"
+// under one lock; without, it is empty. A panel's exception is rethrown, the first panel's first.
+void for_each_panel(std::size_t n, bool progress,
+                    const std::function<std::string(std::size_t)> &label, const char *unit,
+                    const std::function<void(std::size_t, const sim::Progress &)> &job) {
+  const std::size_t workers =
+      std::max<std::size_t>(1, std::min<std::size_t>(n, std::thread::hardware_concurrency()));
   std::vector<std::exception_ptr> errors(n);
   std::mutex print;
   std::atomic<std::size_t> next{0};
@@ -178,23 +184,21 @@ std::vector<viz::Grid> build_gpu_panels(const DiagramRequest &r, bool progress) 
     for (std::size_t p; (p = next++) < n;) {
       sim::Progress report;
       if (progress) {
-        const std::string what = remap::to_string(r.gpu[p].order);
-        report = [what, &print](int64_t done, int64_t total) {
+        const std::string what = label(p);
+        report = [what, unit, &print](int64_t done, int64_t total) {
           std::lock_guard<std::mutex> lock(print);
-          std::cerr << "  " << what << ": " << done << " / " << total << " ("
+          std::cerr << "  " << what << ": " << done << " / " << total << unit << " ("
                     << (100 * done / std::max<int64_t>(1, total)) << "%)\n";
         };
       }
       try {
-        traces[p] = viz::trace_gpu(r.gpu[p], r.sm, report);
+        job(p, report);
       } catch (...) {
         errors[p] = std::current_exception();
       }
     }
   };
   std::vector<std::thread> threads;
-  const std::size_t workers =
-      std::max<std::size_t>(1, std::min<std::size_t>(n, std::thread::hardware_concurrency()));
   for (std::size_t w = 1; w < workers; ++w)
     threads.emplace_back(work);
   work();
@@ -203,6 +207,16 @@ std::vector<viz::Grid> build_gpu_panels(const DiagramRequest &r, bool progress) 
   for (const std::exception_ptr &e : errors)
     if (e)
       std::rethrow_exception(e);
+}
+
+std::vector<viz::Grid> build_gpu_panels(const DiagramRequest &r, bool progress) {
+  const std::size_t n = r.gpu.size();
+  std::vector<viz::GpuTrace> traces(n);
+  for_each_panel(
+      n, progress, [&](std::size_t p) { return remap::to_string(r.gpu[p].order); }, "",
+      [&](std::size_t p, const sim::Progress &report) {
+        traces[p] = viz::trace_gpu(r.gpu[p], r.sm, report);
+      });
   // One time axis for every panel: the longest trace's.
   int64_t steps = 0;
   for (const viz::GpuTrace &t : traces)
@@ -358,41 +372,15 @@ DiagramRequest diagram_request(const po::variables_map &vm) {
 std::vector<viz::Grid> build_panels(const DiagramRequest &r, bool progress) {
   if (!r.gpu.empty())
     return build_gpu_panels(r, progress);
-  // Panels replay independently: one thread each, as many at once as there are cores.
   const std::size_t n = r.panels.size();
-  const std::size_t workers =
-      std::max<std::size_t>(1, std::min<std::size_t>(n, std::thread::hardware_concurrency()));
   std::vector<viz::Grid> grids(n);
-  std::vector<std::exception_ptr> errors(n);
-  std::mutex print;
-  std::atomic<std::size_t> next{0};
-  auto work = [&] {
-    for (std::size_t p; (p = next++) < n;) {
-      viz::GridSpec spec = r.panels[p];
-      if (progress) {
-        const std::string what = remap::to_string(spec.sim.order);
-        spec.progress = [what, &print](int64_t done, int64_t total) {
-          std::lock_guard<std::mutex> lock(print);
-          std::cerr << "  " << what << ": " << done << " / " << total << " threads ("
-                    << (100 * done / std::max<int64_t>(1, total)) << "%)\n";
-        };
-      }
-      try {
+  for_each_panel(
+      n, progress, [&](std::size_t p) { return remap::to_string(r.panels[p].sim.order); },
+      " threads", [&](std::size_t p, const sim::Progress &report) {
+        viz::GridSpec spec = r.panels[p];
+        spec.progress = report;
         grids[p] = viz::build_grid(spec);
-      } catch (...) {
-        errors[p] = std::current_exception();
-      }
-    }
-  };
-  std::vector<std::thread> threads;
-  for (std::size_t w = 1; w < workers; ++w)
-    threads.emplace_back(work);
-  work();
-  for (std::thread &t : threads)
-    t.join();
-  for (const std::exception_ptr &e : errors)
-    if (e)
-      std::rethrow_exception(e);
+      });
   return grids;
 }
 
