@@ -11,7 +11,6 @@
 #include <algorithm>
 #include <cstdint>
 #include <deque>
-#include <functional>
 #include <random>
 #include <set>
 #include <vector>
@@ -244,9 +243,10 @@ TEST(Hierarchy, TwoLevelsMatchChainedReferences) {
 
 // A plain chain of reference caches: an access to level k's unit that misses asks level k+1 for
 // that unit's bytes, one level-(k+1) unit at a time. Returns the level that served it (levels() =
-// memory).
-int chained_access(std::vector<ReferenceCache> &refs, const std::vector<CacheConfig> &cfg,
-                   std::size_t k, uint64_t unit) {
+// memory). Ref is any reference with bool access(unit): ReferenceCache, or ReferenceClasses below.
+template <class Ref>
+int chained_access(std::vector<Ref> &refs, const std::vector<CacheConfig> &cfg, std::size_t k,
+                   uint64_t unit) {
   if (refs[k].access(unit))
     return static_cast<int>(k);
   if (k + 1 == refs.size())
@@ -506,22 +506,9 @@ TEST(MissClasses, EachLevelOfAHierarchyIsClassifiedOnItsOwnInputStream) {
     std::vector<ReferenceClasses> refs;
     for (const CacheConfig &c : cfg)
       refs.emplace_back(c);
-    // chained_access with classifying references.
-    std::function<int(std::size_t, uint64_t)> chain = [&](std::size_t k, uint64_t unit) {
-      if (refs[k].access(unit))
-        return static_cast<int>(k);
-      if (k + 1 == refs.size())
-        return static_cast<int>(k) + 1;
-      const int64_t ub = cfg[k].unit_bytes(), below = cfg[k + 1].unit_bytes();
-      const int64_t first = static_cast<int64_t>(unit) * ub;
-      int served = static_cast<int>(k) + 1;
-      for (int64_t b = first / below * below; b < first + ub; b += below)
-        served = std::max(served, chain(k + 1, static_cast<uint64_t>(b / below)));
-      return served;
-    };
     const uint64_t span = static_cast<uint64_t>(cfg[0].capacity_lines) * 8 + 16;
     for (uint64_t u : random_stream(rng, 3000, span, 0))
-      ASSERT_EQ(h.access(u), chain(0, u)) << "trial " << trial;
+      ASSERT_EQ(h.access(u), chained_access(refs, cfg, 0, u)) << "trial " << trial;
     const auto stats = h.stats();
     for (int k = 0; k < levels; ++k)
       expect_classes(stats[k], refs[k].compulsory, refs[k].capacity, refs[k].conflict,
