@@ -259,6 +259,23 @@ int chained_access(std::vector<Ref> &refs, const std::vector<CacheConfig> &cfg, 
   return served;
 }
 
+// One random level of a chain: lines of 16..128 B (in any order between levels), fully associative
+// or 1, 2 or 4 ways, 32 B sectors on half the lines of 64 B or more; with `any_policy` LRU or FIFO,
+// else the default. The draws keep one order, so a seed gives the same chain in every test.
+CacheConfig random_chain_level(std::mt19937_64 &rng, bool any_policy) {
+  CacheConfig c;
+  c.line_bytes = int64_t{16} << (rng() % 4);
+  const int64_t ways[] = {0, 1, 2, 4};
+  c.ways = ways[rng() % 4];
+  if (any_policy)
+    c.policy = rng() % 2 ? Policy::lru : Policy::fifo;
+  c.capacity_lines = c.ways == 0 ? 1 + static_cast<int64_t>(rng() % 40)
+                                 : c.ways * (1 + static_cast<int64_t>(rng() % 8));
+  if (c.line_bytes >= 64 && rng() % 2)
+    c.sector_bytes = 32;
+  return c;
+}
+
 TEST(Hierarchy, ThreeAndFourLevelsMatchAPlainChainWithMixedLineAndSectorSizes) {
   // Issue 12's bug: L3 was charged for the whole byte range between the first and last unit that
   // L2 missed, L2's hits between them included.
@@ -267,17 +284,8 @@ TEST(Hierarchy, ThreeAndFourLevelsMatchAPlainChainWithMixedLineAndSectorSizes) {
   for (int trial = 0; trial < 200; ++trial) {
     const int levels = 3 + trial % 2;
     std::vector<CacheConfig> cfg;
-    for (int k = 0; k < levels; ++k) {
-      CacheConfig c;
-      c.line_bytes = int64_t{16} << (rng() % 4); // 16..128, in any order between levels
-      const int64_t ways[] = {0, 1, 2, 4};
-      c.ways = ways[rng() % 4];
-      c.capacity_lines = c.ways == 0 ? 1 + static_cast<int64_t>(rng() % 40)
-                                     : c.ways * (1 + static_cast<int64_t>(rng() % 8));
-      if (c.line_bytes >= 64 && rng() % 2)
-        c.sector_bytes = 32;
-      cfg.push_back(c);
-    }
+    for (int k = 0; k < levels; ++k)
+      cfg.push_back(random_chain_level(rng, false));
     sim::Hierarchy h(cfg);
     std::vector<ReferenceCache> refs;
     for (const CacheConfig &c : cfg)
@@ -490,18 +498,8 @@ TEST(MissClasses, EachLevelOfAHierarchyIsClassifiedOnItsOwnInputStream) {
   for (int trial = 0; trial < 150; ++trial) {
     const int levels = 2 + trial % 2;
     std::vector<CacheConfig> cfg;
-    for (int k = 0; k < levels; ++k) {
-      CacheConfig c;
-      c.line_bytes = int64_t{16} << (rng() % 4);
-      const int64_t ways[] = {0, 1, 2, 4};
-      c.ways = ways[rng() % 4];
-      c.policy = rng() % 2 ? Policy::lru : Policy::fifo;
-      c.capacity_lines = c.ways == 0 ? 1 + static_cast<int64_t>(rng() % 40)
-                                     : c.ways * (1 + static_cast<int64_t>(rng() % 8));
-      if (c.line_bytes >= 64 && rng() % 2)
-        c.sector_bytes = 32;
-      cfg.push_back(c);
-    }
+    for (int k = 0; k < levels; ++k)
+      cfg.push_back(random_chain_level(rng, true));
     sim::Hierarchy h(cfg, true);
     std::vector<ReferenceClasses> refs;
     for (const CacheConfig &c : cfg)
