@@ -51,6 +51,22 @@ if(NOT run_output MATCHES "^cbi ${VERSION} ")
   message(FATAL_ERROR "`cbi --version` prints '${run_output}', the package is ${VERSION}")
 endif()
 
+# The Python module, where the install put it (a fresh prefix is on no interpreter's path, so it
+# falls back to lib/pythonX.Y/site-packages), imports with that folder on PYTHONPATH.
+if(PYTHON)
+  file(GLOB_RECURSE modules ${prefix}/lib/python*/cbi.*.so)
+  list(LENGTH modules count)
+  if(NOT count EQUAL 1)
+    message(FATAL_ERROR "expected one Python module cbi under ${prefix}/lib, found: ${modules}")
+  endif()
+  get_filename_component(site ${modules} DIRECTORY)
+  run("import cbi from the prefix" ${CMAKE_COMMAND} -E env PYTHONPATH=${site} ${PYTHON} -c
+      "print(__import__('cbi').__file__, __import__('cbi').Order('column:32'))")
+  if(NOT run_output MATCHES "^${site}/cbi[^ ]* column:32")
+    message(FATAL_ERROR "the installed module did not import from ${site}:\n${run_output}")
+  endif()
+endif()
+
 string(REPLACE "|" ";" launchers "${LAUNCHERS}")
 string(REPLACE "|" ";" architectures "${CUDA_ARCHITECTURES}")
 set(flags "")
