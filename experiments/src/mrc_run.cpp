@@ -1,0 +1,72 @@
+// cbi mrc apart from argv and printing (mrc_run.hpp).
+#include "mrc_run.hpp"
+
+#include "cbi/cli/command.hpp"
+#include "cbi/cli/presets.hpp"
+#include "cbi/sim/mrc.hpp"
+
+namespace cbi::cli {
+
+void add_mrc_options(po::options_description &desc) {
+  add_workload_options(desc);
+  add_order_options(desc);
+  // clang-format off
+  desc.add_options()
+    ("line-bytes", po::value<std::string>(), "cache line size in bytes; default 4 elements")
+    ("sizes", list_value(), "capacities in lines to report, a comma list or repeated; default "
+                            "every power of two up to the distinct lines touched")
+    ("verify", po::bool_switch(), "also simulate each size separately and report both counts");
+  // clang-format on
+}
+
+Table mrc_result(const po::variables_map &vm, const sim::Progress &interrupt) {
+  sim::SimConfig c = sim_config_from(vm);
+  std::vector<int64_t> sizes;
+  for (const std::string &item : list_from(vm, "sizes"))
+    sizes.push_back(parse_positive(item, "--sizes", 1LL << 31));
+  // sim's one pass keeps per distinct line a last-use time (8 B), four Fenwick slots (16 B), a
+  // compaction entry (16 B) and a distance count (8 B).
+  const double lines = double(c.workload.footprint_bytes()) / double(c.levels[0].line_bytes);
+  check_memory(48.0 * lines,
+               "the curve of " + c.workload.describe() + " in " +
+                   std::to_string(c.levels[0].line_bytes) + " B lines",
+               "--size", "a smaller --size or a larger --line-bytes");
+  const sim::MissRatioCurve curve = sim::miss_ratio_curve(c, interrupt);
+  if (sizes.empty()) {
+    for (int64_t s = 1; s < 2 * std::max<int64_t>(1, curve.distinct_units()); s *= 2)
+      sizes.push_back(s);
+  }
+  const bool verify = vm["verify"].as<bool>();
+  Table t;
+  t.title = "cbi mrc: " + c.workload.describe() + ", order " + remap::to_string(c.order) + ", " +
+            std::to_string(curve.unit_bytes) + " B lines, fully associative LRU";
+  // Thread granularity: misses over each thread's distinct lines, not over accesses (as ncu).
+  const bool thread = c.granularity == sim::Granularity::thread;
+  t.columns = {"capacity_lines", "capacity_bytes", "misses",
+               thread ? "thread_line_miss_pct" : "miss_pct"};
+  if (verify)
+    t.columns.insert(t.columns.end(), {"simulated_misses", "agrees"});
+  for (int64_t lines : sizes) {
+    const int64_t misses = curve.misses(lines);
+    std::vector<Cell> row{lines, lines * curve.unit_bytes, misses,
+                          curve.accesses ? 100.0 * double(misses) / double(curve.accesses) : 0.0};
+    if (verify) {
+      sim::SimConfig one = c;
+      one.levels = {sim::CacheConfig{curve.unit_bytes, lines, 0, sim::Policy::lru}};
+      const int64_t simulated = sim::simulate(one, interrupt).levels[0].misses;
+      row.push_back(simulated);
+      row.push_back(simulated == misses);
+    }
+    t.add_row(row);
+  }
+  t.config = workload_fields(c.workload);
+  t.config.push_back({"order", remap::to_string(c.order)});
+  t.config.push_back(
+      {"granularity", std::string(c.granularity == sim::Granularity::exact ? "exact" : "thread")});
+  t.config.push_back({"line_bytes", int64_t{curve.unit_bytes}});
+  t.meta = {{thread ? "thread_lines" : "accesses", int64_t{curve.accesses}},
+            {"distinct_lines", int64_t{curve.distinct_units()}}};
+  return t;
+}
+
+} // namespace cbi::cli

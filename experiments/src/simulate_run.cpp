@@ -1,0 +1,182 @@
+// cbi simulate apart from argv and printing (simulate_run.hpp).
+#include "simulate_run.hpp"
+
+#include "cbi/cli/presets.hpp"
+#include "cbi/cli/progress.hpp"
+#include "cbi/sim/gpu_model.hpp"
+
+#include "point_options.hpp"
+
+#include <unistd.h>
+
+namespace cbi::cli {
+
+void add_simulate_options(po::options_description &desc) {
+  add_workload_options(desc);
+  add_order_options(desc);
+  // clang-format off
+  desc.add_options()
+    ("progress", po::bool_switch(), "print progress to stderr (on by default for long runs on a "
+                                    "terminal)")
+    ("model", po::value<std::string>(), "sequential (one cache hierarchy, default) | gpu (SMs, "
+                                        "warps, coalescing, per-SM L1, shared L2; docs/gpu-model.md)")
+    ("device", po::value<std::string>(), "--model gpu: device row (cbi devices), default h100")
+    ("block", po::value<std::string>(), "--model gpu: threads per block, default 256")
+    ("sample-sms", po::value<std::string>(), "--model gpu: simulate N SMs (a divisor of the "
+                                             "device's), each standing for SMs/N; default all")
+    ("classify-misses", po::bool_switch(), "also sort every level's misses into compulsory, "
+                                           "capacity and conflict (3C; slower, off by default)");
+  // clang-format on
+  add_cache_options(desc);
+}
+
+Table simulation_table(const sim::SimConfig &c, const sim::SimResult &r) {
+  Table t;
+  t.title = "cbi simulate: " + c.workload.describe() + ", order " + remap::to_string(c.order);
+  // count_unit: a sectored level counts its accesses, hits and misses in sectors, others in lines.
+  // Thread granularity counts each thread's distinct lines once: its columns say so
+  // (thread_lines, thread_line_hit_pct), so that they are never read as ncu's per-access rates.
+  // Loads and stores apart follow (CacheStats; in thread granularity they count thread-lines too),
+  // then the 3C classes with --classify-misses.
+  const bool thread = c.granularity == sim::Granularity::thread;
+  t.columns = {"level",
+               "cache",
+               "count_unit",
+               accesses_column(c.granularity),
+               "hits",
+               "misses",
+               "fetches",
+               "evictions",
+               "bytes_fetched",
+               hit_pct_column(c.granularity),
+               thread ? "load_thread_lines" : "loads",
+               "load_bytes",
+               "load_hits",
+               "load_misses",
+               thread ? "store_thread_lines" : "stores",
+               "store_bytes",
+               "store_hits",
+               "store_misses"};
+  const bool classified = c.classify_misses;
+  if (classified)
+    for (const char *name : {"misses_compulsory", "misses_capacity", "misses_conflict"})
+      t.columns.push_back(name);
+  for (std::size_t k = 0; k < r.levels.size(); ++k) {
+    const sim::CacheStats &s = r.levels[k];
+    std::vector<Cell> row = {"L" + std::to_string(k + 1),
+                             c.levels[k].describe(),
+                             std::string(c.levels[k].sector_bytes ? "sector" : "line"),
+                             s.accesses,
+                             s.hits,
+                             s.misses,
+                             s.fetches,
+                             s.evictions,
+                             s.bytes_fetched,
+                             100.0 * s.hit_rate(),
+                             s.loads,
+                             s.load_bytes,
+                             s.load_hits(),
+                             s.load_misses,
+                             s.stores,
+                             s.store_bytes,
+                             s.store_hits(),
+                             s.store_misses};
+    if (classified)
+      for (int64_t v : {s.misses_compulsory, s.misses_capacity, s.misses_conflict})
+        row.emplace_back(v);
+    t.add_row(std::move(row));
+  }
+  if (c.workload.writes)
+    t.notes.push_back("stores: write-allocate, fetch-on-write, no write-back traffic; below L1 an "
+                      "access counts as a store when a store's L1 miss caused it");
+  if (classified)
+    t.notes.push_back("misses_compulsory: first access to the unit; misses_capacity: a fully "
+                      "associative LRU cache of the same capacity misses too; misses_conflict: the "
+                      "rest. In count_unit");
+  t.config = sim_config_fields(c);
+  t.meta = {{"threads", int64_t{r.threads}},
+            {"seconds", r.seconds},
+            {"accesses_per_second", r.seconds > 0 ? double(r.accesses) / r.seconds : 0.0}};
+  return t;
+}
+
+// --model gpu: one row of Nsight-named counts and the predicted time (docs/gpu-model.md).
+Table gpu_table(const sim::GpuConfig &c, const sim::GpuResult &r) {
+  Table t;
+  t.title = "cbi simulate --model gpu: " + c.workload.describe() + ", order " +
+            remap::to_string(c.order) + ", block " + std::to_string(c.block_threads) + " on " +
+            c.device.name;
+  std::vector<Cell> row;
+  // JSON: {"metrics": {Nsight name: number}, "predicted_ms": ..., ...}, one document, no list.
+  t.json_groups = {{"metrics", {}}};
+  t.json_single_row = true;
+  for (auto &[name, value] : gpu_metric_fields(r.metrics)) {
+    t.columns.push_back(name);
+    t.json_groups.front().columns.push_back(name);
+    row.push_back(std::move(value));
+  }
+  const std::pair<const char *, double> times[] = {
+      {"predicted_ms", r.time.predicted_ms}, {"replay_ms", r.time.simulated_ms},
+      {"l1_bound_ms", r.time.l1_ms},         {"l2_bound_ms", r.time.l2_ms},
+      {"dram_bound_ms", r.time.dram_ms},     {"arithmetic_bound_ms", r.time.arithmetic_ms}};
+  for (const auto &[name, value] : times) {
+    t.columns.push_back(name);
+    row.emplace_back(value);
+  }
+  t.columns.push_back("bound");
+  row.emplace_back(r.time.bound);
+  t.add_row(std::move(row));
+  t.config = workload_fields(c.workload);
+  t.config.push_back({"order", remap::to_string(c.order)});
+  t.config.push_back({"device", c.device.name});
+  t.config.push_back({"block", int64_t{c.block_threads}});
+  t.meta = {{"device", c.device.description},
+            {"ctas", int64_t{r.ctas}},
+            {"ctas_per_sm", int64_t{r.ctas_per_sm}},
+            {"simulated_sms", int64_t{r.simulated_sms}},
+            {"cycles", int64_t{r.cycles}},
+            {"l1_pending_hits", int64_t{r.metrics.l1_pending_hits}},
+            {"seconds", r.seconds}};
+  t.notes = {"counts named as Nsight Compute names them; a model, not a measurement "
+             "(docs/gpu-model.md says what it leaves out)"};
+  return t;
+}
+
+Table simulate_result(const po::variables_map &vm, const sim::Progress &interrupt) {
+  const std::string model = vm.count("model") ? vm["model"].as<std::string>() : "sequential";
+  if (model != "sequential" && model != "gpu")
+    throw UsageError("--model", "unknown model '" + model + "'; allowed: sequential, gpu");
+  // The GPU model takes its caches from the device row and counts every access: a preset's cache
+  // and granularity would be dropped without a word.
+  if (model == "gpu" && vm.count("preset"))
+    throw UsageError("--preset", "fixes the cache and granularity, which --model gpu takes from "
+                                 "the device; allowed: --preset with --model sequential");
+  if (model != "gpu")
+    for (const char *gpu_only : {"device", "block", "sample-sms"})
+      if (vm.count(gpu_only))
+        throw UsageError(std::string("--") + gpu_only, "applies to --model gpu only");
+  const bool classify = vm.count("classify-misses") && vm["classify-misses"].as<bool>();
+  if (model == "gpu" && classify)
+    throw UsageError("--classify-misses", "applies to --model sequential only");
+  // The options become one point; the simulator takes its configuration from the point alone.
+  const sweep::Point point = sweep::simulate_point(vm, model == "gpu");
+  if (model == "gpu") {
+    const sim::GpuConfig g = sweep::gpu_config(point);
+    return gpu_table(g, sim::simulate_gpu(g, interrupt));
+  }
+  const sim::SimConfig c = *sweep::sim_config(point);
+  const bool progress = (vm.count("progress") && vm["progress"].as<bool>()) ||
+                        (isatty(2) && c.workload.accesses() > (int64_t{1} << 30));
+  const sim::Progress shown = progress ? thread_counter() : sim::Progress();
+  sim::Progress both = shown;
+  if (interrupt && shown)
+    both = [&](int64_t done, int64_t total) {
+      interrupt(done, total);
+      shown(done, total);
+    };
+  else if (interrupt)
+    both = interrupt;
+  return simulation_table(c, sim::simulate(c, both));
+}
+
+} // namespace cbi::cli
