@@ -9,13 +9,13 @@
 
 #include <algorithm>
 #include <atomic>
-#include <signal.h>
 #include <chrono>
 #include <condition_variable>
 #include <functional>
 #include <map>
 #include <mutex>
 #include <optional>
+#include <signal.h>
 #include <sstream>
 #include <thread>
 #include <unistd.h>

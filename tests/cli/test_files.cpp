@@ -11,17 +11,17 @@
 #include <filesystem>
 #include <fstream>
 #include <string>
-#include <vector>
 #include <sys/wait.h>
 #include <unistd.h>
+#include <vector>
 
 namespace {
 
 namespace fs = std::filesystem;
 using cbi::test::bin_dir;
 using cbi::test::cbi_run;
-using cbi::test::count_lines;
 using cbi::test::CliRun;
+using cbi::test::count_lines;
 using cbi::test::slurp;
 
 // A fresh folder for one test's files.
