@@ -3,6 +3,7 @@
 #include "cbi/cli/command.hpp"
 #include "cbi/cli/csv.hpp"
 #include "cbi/cli/output.hpp"
+#include "cbi/config/options.hpp"
 #include "cbi/error.hpp"
 #include "cbi/parse.hpp"
 #include "cbi/sim/cache.hpp"
@@ -257,12 +258,12 @@ TEST(CliErrors, SimNamesFieldsTheCliNamesOptions) {
   c.sector_bytes = 0;
   c.line_bytes = 1 << 21;
   EXPECT_EQ(field_of(c), "cache.line_bytes");
-  EXPECT_EQ(cbi::cli::option_for_field("cache.capacity"), "--level");
-  EXPECT_EQ(cbi::cli::option_for_field("workload.size"), "--size");
-  EXPECT_EQ(cbi::cli::option_for_field("workload.elem_bytes"), "--elem-bytes");
-  EXPECT_EQ(cbi::cli::option_for_field("gpu.block_threads"), "--block");
-  EXPECT_EQ(cbi::cli::option_for_field("kernel.block_order"), "--block-order");
-  EXPECT_EQ(cbi::cli::option_for_field("--order"), "--order") << "options pass through";
+  EXPECT_EQ(cbi::config::option_for_field("cache.capacity"), "--level");
+  EXPECT_EQ(cbi::config::option_for_field("workload.size"), "--size");
+  EXPECT_EQ(cbi::config::option_for_field("workload.elem_bytes"), "--elem-bytes");
+  EXPECT_EQ(cbi::config::option_for_field("gpu.block_threads"), "--block");
+  EXPECT_EQ(cbi::config::option_for_field("kernel.block_order"), "--block-order");
+  EXPECT_EQ(cbi::config::option_for_field("--order"), "--order") << "options pass through";
 }
 
 } // namespace

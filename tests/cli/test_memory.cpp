@@ -2,7 +2,7 @@
 // line naming the option to change and how much memory the configuration needs, and no output
 // file; for every command that allocates a cache by configuration.
 #include "cbi/cli/command.hpp"
-#include "cbi/cli/options.hpp"
+#include "cbi/config/options.hpp"
 #include "cli_run.hpp"
 
 #include <gtest/gtest.h>
@@ -18,10 +18,10 @@ TEST(Memory, EstimateCountsEveryLevel) {
   full.capacity_lines = 1000;
   sim::CacheConfig sets = full;
   sets.ways = 8;
-  EXPECT_GE(cli::cache_state_bytes({full}), 56.0 * 1000); // measured: 56 B a line
-  EXPECT_GE(cli::cache_state_bytes({sets}), 9.0 * 1000);  // 8-byte tag and a sector mask
-  EXPECT_EQ(cli::cache_state_bytes({full, sets}),
-            cli::cache_state_bytes({full}) + cli::cache_state_bytes({sets}));
+  EXPECT_GE(config::cache_state_bytes({full}), 56.0 * 1000); // measured: 56 B a line
+  EXPECT_GE(config::cache_state_bytes({sets}), 9.0 * 1000);  // 8-byte tag and a sector mask
+  EXPECT_EQ(config::cache_state_bytes({full, sets}),
+            config::cache_state_bytes({full}) + config::cache_state_bytes({sets}));
 }
 
 TEST(Memory, TooLargeACacheIsExit2NamingItsOption) {

@@ -35,15 +35,14 @@ const Command *find_command(const std::string &name);
 // "  name        summary" lines of every registered command, names padded to `name_width`.
 void print_commands(std::ostream &os, std::size_t name_width);
 
-// The option that sets a field of sim's configuration, for errors that reach the boundary naming
-// a field ("workload.size" -> "--size", "cache.capacity" -> "--level"); an option passes through.
-// Commands whose options differ map the fields themselves first (single-level cache options).
-std::string option_for_field(const std::string &field);
+// Names the option behind a UsageError's field (config::option_for_field); nullptr: as thrown.
+using OptionNamer = std::string (*)(const std::string &field);
 
 // Runs `c` on argv[1..] (argv[1] is the command's name) and turns its exceptions into exit codes:
-// UsageError -> "cbi <name>: <option_for_field(option)>: <message>", kExitUsage; NoDeviceError -> "cbi <name>:
-// <message>", kExitNoDevice; any other exception -> "cbi <name>: error: <message>", kExitFailure.
-int run_command(const Command &c, int argc, char **argv);
+// UsageError -> "cbi <name>: <option_for_field(option)>: <message>", kExitUsage; NoDeviceError ->
+// "cbi <name>: <message>", kExitNoDevice; any other exception -> "cbi <name>: error: <message>",
+// kExitFailure. The binary passes config::option_for_field, which knows the engines' fields.
+int run_command(const Command &c, int argc, char **argv, OptionNamer option_for_field = nullptr);
 
 // Runs argv[0] with argv (no shell), stdout to /dev/null and stderr through a pipe into `err`.
 // Returns the exit status, or -1 when it could not start or did not exit normally.
