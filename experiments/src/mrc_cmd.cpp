@@ -1,7 +1,7 @@
 // cbi mrc: the miss-ratio curve of a fully associative LRU cache, every size from one pass.
 #include "cbi/cli/command.hpp"
 #include "cbi/cli/options.hpp"
-#include "cbi/cli/presets.hpp"
+#include "cbi/config/presets.hpp"
 
 #include "mrc_run.hpp"
 
@@ -14,7 +14,7 @@ int cmd_mrc(int argc, char **argv) {
   add_mrc_options(desc);
   add_output_options(desc);
   po::variables_map vm;
-  if (!parse_preset_args(
+  if (!config::parse_preset_args(
           argc, argv, desc, vm,
           "usage: cbi mrc [--preset NAME] [options]\n\n"
           "One pass over the trace computes every access's LRU stack distance (Fenwick tree, "

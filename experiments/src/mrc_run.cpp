@@ -2,14 +2,15 @@
 #include "mrc_run.hpp"
 
 #include "cbi/cli/command.hpp"
-#include "cbi/cli/presets.hpp"
+#include "cbi/config/options.hpp"
+#include "cbi/config/presets.hpp"
 #include "cbi/sim/mrc.hpp"
 
 namespace cbi::cli {
 
 void add_mrc_options(po::options_description &desc) {
-  add_workload_options(desc);
-  add_order_options(desc);
+  config::add_workload_options(desc);
+  config::add_order_options(desc);
   // clang-format off
   desc.add_options()
     ("line-bytes", po::value<std::string>(), "cache line size in bytes; default 4 elements")
@@ -20,7 +21,7 @@ void add_mrc_options(po::options_description &desc) {
 }
 
 Table mrc_result(const po::variables_map &vm, const sim::Progress &interrupt) {
-  sim::SimConfig c = sim_config_from(vm);
+  sim::SimConfig c = config::sim_config_from(vm);
   std::vector<int64_t> sizes;
   for (const std::string &item : list_from(vm, "sizes"))
     sizes.push_back(parse_positive(item, "--sizes", 1LL << 31));
@@ -59,7 +60,7 @@ Table mrc_result(const po::variables_map &vm, const sim::Progress &interrupt) {
     }
     t.add_row(row);
   }
-  t.config = workload_fields(c.workload);
+  t.config = config::workload_fields(c.workload);
   t.config.push_back({"order", remap::to_string(c.order)});
   t.config.push_back(
       {"granularity", std::string(c.granularity == sim::Granularity::exact ? "exact" : "thread")});

@@ -1,6 +1,6 @@
 // cbi simulate: one workload, one order, one cache hierarchy -> exact per-level counts.
 #include "cbi/cli/command.hpp"
-#include "cbi/cli/presets.hpp"
+#include "cbi/config/presets.hpp"
 
 #include "simulate_run.hpp"
 
@@ -12,7 +12,7 @@ int cmd_simulate(int argc, char **argv) {
   add_output_options(desc);
   po::variables_map vm;
   // --preset NAME expands to the preset's options (cbi/cli/presets.hpp).
-  if (!parse_preset_args(
+  if (!config::parse_preset_args(
           argc, argv, desc, vm,
           "usage: cbi simulate [--preset NAME] [options]\n\n"
           "Replays every memory access of a stencil (listing 3) or matmul (listing 4) kernel "

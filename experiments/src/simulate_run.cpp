@@ -1,8 +1,9 @@
 // cbi simulate apart from argv and printing (simulate_run.hpp).
 #include "simulate_run.hpp"
 
-#include "cbi/cli/presets.hpp"
 #include "cbi/cli/progress.hpp"
+#include "cbi/config/options.hpp"
+#include "cbi/config/presets.hpp"
 #include "cbi/sim/gpu_model.hpp"
 
 #include "point_options.hpp"
@@ -12,8 +13,8 @@
 namespace cbi::cli {
 
 void add_simulate_options(po::options_description &desc) {
-  add_workload_options(desc);
-  add_order_options(desc);
+  config::add_workload_options(desc);
+  config::add_order_options(desc);
   // clang-format off
   desc.add_options()
     ("progress", po::bool_switch(), "print progress to stderr (on by default for long runs on a "
@@ -27,7 +28,7 @@ void add_simulate_options(po::options_description &desc) {
     ("classify-misses", po::bool_switch(), "also sort every level's misses into compulsory, "
                                            "capacity and conflict (3C; slower, off by default)");
   // clang-format on
-  add_cache_options(desc);
+  config::add_cache_options(desc);
 }
 
 Table simulation_table(const sim::SimConfig &c, const sim::SimResult &r) {
@@ -42,13 +43,13 @@ Table simulation_table(const sim::SimConfig &c, const sim::SimResult &r) {
   t.columns = {"level",
                "cache",
                "count_unit",
-               accesses_column(c.granularity),
+               config::accesses_column(c.granularity),
                "hits",
                "misses",
                "fetches",
                "evictions",
                "bytes_fetched",
-               hit_pct_column(c.granularity),
+               config::hit_pct_column(c.granularity),
                thread ? "load_thread_lines" : "loads",
                "load_bytes",
                "load_hits",
@@ -93,7 +94,7 @@ Table simulation_table(const sim::SimConfig &c, const sim::SimResult &r) {
     t.notes.push_back("misses_compulsory: first access to the unit; misses_capacity: a fully "
                       "associative LRU cache of the same capacity misses too; misses_conflict: the "
                       "rest. In count_unit");
-  t.config = sim_config_fields(c);
+  t.config = config::sim_config_fields(c);
   t.meta = {{"threads", int64_t{r.threads}},
             {"seconds", r.seconds},
             {"accesses_per_second", r.seconds > 0 ? double(r.accesses) / r.seconds : 0.0}};
@@ -110,7 +111,7 @@ Table gpu_table(const sim::GpuConfig &c, const sim::GpuResult &r) {
   // JSON: {"metrics": {Nsight name: number}, "predicted_ms": ..., ...}, one document, no list.
   t.json_groups = {{"metrics", {}}};
   t.json_single_row = true;
-  for (auto &[name, value] : gpu_metric_fields(r.metrics)) {
+  for (auto &[name, value] : config::gpu_metric_fields(r.metrics)) {
     t.columns.push_back(name);
     t.json_groups.front().columns.push_back(name);
     row.push_back(std::move(value));
@@ -126,7 +127,7 @@ Table gpu_table(const sim::GpuConfig &c, const sim::GpuResult &r) {
   t.columns.push_back("bound");
   row.emplace_back(r.time.bound);
   t.add_row(std::move(row));
-  t.config = workload_fields(c.workload);
+  t.config = config::workload_fields(c.workload);
   t.config.push_back({"order", remap::to_string(c.order)});
   t.config.push_back({"device", c.device.name});
   t.config.push_back({"block", int64_t{c.block_threads}});

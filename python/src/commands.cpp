@@ -8,7 +8,8 @@
 
 #include "cbi/cli/command.hpp"
 #include "cbi/cli/output.hpp"
-#include "cbi/cli/presets.hpp"
+#include "cbi/config/options.hpp"
+#include "cbi/config/presets.hpp"
 #include "cbi/error.hpp"
 
 #include "mrc_run.hpp"
@@ -78,8 +79,8 @@ py::dict run(const std::string &command, void (*add_options)(po::options_descrip
   cli::Table table;
   try {
     po::variables_map vm;
-    if (!cli::parse_preset_args(static_cast<int>(argv.size()), argv.data(), desc, vm,
-                                "cbi." + command + "(**options)", ""))
+    if (!config::parse_preset_args(static_cast<int>(argv.size()), argv.data(), desc, vm,
+                                   "cbi." + command + "(**options)", ""))
       return py::dict();
     const sim::Progress interrupt = [](int64_t, int64_t) {
       py::gil_scoped_acquire gil;
@@ -91,7 +92,7 @@ py::dict run(const std::string &command, void (*add_options)(po::options_descrip
   } catch (const Interrupted &) {
     throw py::error_already_set();
   } catch (const UsageError &e) { // named as the command line names it
-    throw UsageError(cli::option_for_field(e.option()), e.what());
+    throw UsageError(config::option_for_field(e.option()), e.what());
   }
   std::ostringstream json;
   cli::print_json(json, table);
