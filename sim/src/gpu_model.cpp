@@ -388,17 +388,33 @@ private:
     Warp &warp = sm.warps[static_cast<std::size_t>(id)];
     const remap::Task<int64_t> *lanes = &sm.tasks[static_cast<std::size_t>(id) * m_warp_size];
     int wavefronts = 1;
-    const int64_t arrives = issue_load(s, id, lanes, warp, now, wavefronts);
+    int64_t arrives = now;
+    if constexpr (kUser) {
+      // A workload of your own: stores before its next load go now; a warp with no load left
+      // takes this turn to finish (no request).
+      user_drain(lanes, warp);
+      if (warp.next < m_loads)
+        arrives = issue_load(s, id, lanes, warp, now, wavefronts);
+      else {
+        warp.next = m_loads - 1;
+        wavefronts = 0;
+      }
+    } else {
+      arrives = issue_load(s, id, lanes, warp, now, wavefronts);
+    }
     sm.pipe_free = now + static_cast<int64_t>(wavefronts / m_d.l1_wavefronts_per_cycle + 0.999);
     m_last_event = std::max(m_last_event, arrives);
     warp.group_end = std::max(warp.group_end, arrives);
-    if (++warp.next < m_loads) {
+    ++warp.next;
+    if constexpr (kUser)
+      user_drain(lanes, warp); // the stores after this load issue with it, as the output store
+    if (warp.next < m_loads) {
       // Loads do not block: a warp issues up to loads_in_flight of them, then waits for all.
       const bool wait = warp.next % m_d.loads_in_flight_per_warp == 0;
       schedule(sm, id, wait ? warp.group_end : now + m_d.issue_cycles, now);
       return;
     }
-    if (m_c.stores)
+    if (!kUser && m_c.stores)
       issue_store(lanes, warp.lanes, warp.group_end);
     int &left = sm.cta_live_warps[static_cast<std::size_t>(warp.cta_slot)];
     if (--left == 0) {
@@ -418,8 +434,27 @@ private:
     }
   }
 
+  // A workload of your own: from instruction warp.next on, issues the stores (into L2 at
+  // warp.group_end, as the built-ins' output store) and skips the instructions that no lane runs,
+  // up to the next load, whose active lanes' addresses it leaves in m_user_addr.
+  void user_drain(const remap::Task<int64_t> *lanes, Warp &warp) {
+    if constexpr (kUser) {
+      for (; warp.next < m_loads; ++warp.next) {
+        InstructionKind kind;
+        m_user_lanes = m_program.lane_instruction(lanes, warp.lanes, warp.next, m_user_addr, kind);
+        if (m_user_lanes > 0 && !kind.is_store)
+          return;
+        if (m_user_lanes > 0)
+          store_sectors(coalesce_sectors(m_user_addr, m_user_lanes, m_sector_shift, m_sector_buf),
+                        warp.group_end);
+      }
+    }
+  }
+
   // Coalesces the lanes' sectors (sorted, distinct) into m_sector_buf; returns their count.
   int coalesce(const remap::Task<int64_t> *lanes, int n, int64_t j, bool store) {
+    if constexpr (kUser) // user_drain left the load's addresses
+      return coalesce_sectors(m_user_addr, m_user_lanes, m_sector_shift, m_sector_buf);
     uint64_t addr[64];
     if (store) {
       for (int l = 0; l < n; ++l)
@@ -552,7 +587,9 @@ private:
 
   // The output store: through to L2 (allocating there, fetching nothing from DRAM), not into L1.
   void issue_store(const remap::Task<int64_t> *lanes, int n, int64_t now) {
-    const int sectors = coalesce(lanes, n, 0, true);
+    store_sectors(coalesce(lanes, n, 0, true), now);
+  }
+  void store_sectors(int sectors, int64_t now) {
     const int spl_shift = m_l2_line_shift - m_l2_sector_shift;
     for (int k = 0; k < sectors; ++k) {
       const uint64_t addr = m_sector_buf[k] << m_sector_shift;
@@ -592,6 +629,9 @@ private:
   int64_t m_last_event = 0;
   uint64_t m_output_base = 0;
   uint64_t m_sector_buf[64];
+  static constexpr bool kUser = std::is_same_v<W, UserWorkloadAdapter>;
+  uint64_t m_user_addr[64]; // a workload of your own: the next load's active lanes (user_drain)
+  int m_user_lanes = 0;
   GpuMetrics m_m;
 };
 
