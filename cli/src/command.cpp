@@ -61,6 +61,11 @@ std::string option_for_field(const std::string &field) {
       {"workload.depth", "--depth"},
       {"workload.elem_bytes", "--elem-bytes"},
       {"workload.boundary", "--boundary"},
+      {"workload.writes", "--writes"},
+      // A workload of your own reaches the command line only as a trace.
+      {"workload.user", "--trace"},
+      {"workload.instructions", "--trace"},
+      {"workload.block_threads", "--trace"},
       {"order", "--order"},
       {"granularity", "--granularity"},
       {"gpu.block_threads", "--block"},
