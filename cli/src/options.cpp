@@ -376,6 +376,11 @@ sim::Granularity parse_granularity(const std::string &text) {
 }
 
 Fields workload_fields(const sim::Workload &w) {
+  if (w.kind == sim::kUserWorkloadKind) // a trace or a workload of your own: its description
+    return {{"workload", w.describe()},
+            {"width", w.width},
+            {"height", w.height},
+            {"elem_bytes", int64_t{w.elem_bytes}}};
   return {{"workload", std::string(sim::to_string(w.kind))},
           {"width", w.width},
           {"height", w.height},

@@ -5,6 +5,8 @@
 #include "cbi/cli/command.hpp"
 
 
+#include "trace_options.hpp"
+
 #include <sstream>
 
 namespace cbi::cli {
@@ -19,6 +21,7 @@ int cmd_mrc(int argc, char **argv) {
                             "every power of two up to the distinct lines touched")
     ("verify", po::bool_switch(), "also simulate each size separately and report both counts");
   add_output_options(desc);
+  sweep::add_trace_option(desc);
   po::variables_map vm;
   if (!parse_preset_args(argc, argv, desc, vm,
                   "usage: cbi mrc [--preset NAME] [options]\n\n"
@@ -29,7 +32,15 @@ int cmd_mrc(int argc, char **argv) {
                   "  cbi mrc --size 1024 --stencil 9x9 --line-bytes 128 --order column:32 --sizes 64,256,1024\n"
                   "  cbi mrc --workload matmul --size 128 --line-bytes 64 --verify --format csv"))
     return 0;
-  sim::SimConfig c = sim_config_from(vm);
+  sim::SimConfig c;
+  if (const std::optional<sim::Workload> trace = sweep::trace_workload(vm)) {
+    c.workload = *trace;
+    c.granularity = parse_granularity(get(vm, "granularity", "exact"));
+    c.levels = levels_from(vm, c.workload);
+    validate(c, vm);
+  } else {
+    c = sim_config_from(vm);
+  }
   std::vector<int64_t> sizes;
   for (const std::string &item : list_from(vm, "sizes"))
     sizes.push_back(parse_positive(item, "--sizes", 1LL << 31));
@@ -74,6 +85,7 @@ int cmd_mrc(int argc, char **argv) {
   t.config.push_back({"line_bytes", int64_t{curve.unit_bytes}});
   t.meta = {{thread ? "thread_lines" : "accesses", int64_t{curve.accesses}},
             {"distinct_lines", int64_t{curve.distinct_units()}}};
+  t.notes = sweep::trace_notes(c.workload);
   emit(vm, t);
   return 0;
 }

@@ -6,8 +6,10 @@
 #include "cbi/sim/gpu_model.hpp"
 
 #include "point_options.hpp"
+#include "trace_options.hpp"
 
 #include <iostream>
+#include <optional>
 #include <unistd.h>
 
 namespace cbi::cli {
@@ -143,6 +145,7 @@ int cmd_simulate(int argc, char **argv) {
   // clang-format on
   add_cache_options(desc);
   add_output_options(desc);
+  sweep::add_trace_option(desc);
   po::variables_map vm;
   // --preset NAME expands to the preset's options (cbi/cli/presets.hpp).
   if (!parse_preset_args(
@@ -167,7 +170,9 @@ int cmd_simulate(int argc, char **argv) {
           "  cbi simulate --size 256 --stencil 9x9 --line-bytes 128 --cache-bytes 32KiB "
           "--ways 4 --writes --classify-misses\n"
           "  cbi simulate --model gpu --device h100 --block 256 --workload matmul --size 1024 "
-          "--order column:32"))
+          "--order column:32\n"
+          "  cbi simulate --trace kernel-1.traceg --model gpu      # an Accel-Sim trace\n"
+          "  cbi simulate --trace s.trace --line-bytes 128 --cache-bytes 32KiB --ways 8  # cbi trace"))
     return 0;
   const std::string model = vm.count("model") ? vm["model"].as<std::string>() : "sequential";
   if (model != "sequential" && model != "gpu")
@@ -184,6 +189,32 @@ int cmd_simulate(int argc, char **argv) {
   const bool classify = vm.count("classify-misses") && vm["classify-misses"].as<bool>();
   if (model == "gpu" && classify)
     throw UsageError("--classify-misses", "applies to --model sequential only");
+  // A trace (docs/traces.md) takes the place of the workload and order options.
+  if (const std::optional<sim::Workload> trace = sweep::trace_workload(vm)) {
+    Table t;
+    if (model == "gpu") {
+      sim::GpuConfig g;
+      g.workload = *trace;
+      g.device = sim::find_device(get(vm, "device", "h100"));
+      g.block_threads = trace->user->block_threads(); // the traced launch's blocks
+      if (has(vm, "sample-sms"))
+        g.sample_sms = parse_positive(get(vm, "sample-sms", ""), "--sample-sms", 1 << 20);
+      t = gpu_table(g, sim::simulate_gpu(g));
+    } else {
+      sim::SimConfig c;
+      c.workload = *trace;
+      c.granularity = parse_granularity(get(vm, "granularity", "exact"));
+      c.classify_misses = classify;
+      c.levels = levels_from(vm, c.workload);
+      validate(c, vm);
+      const bool progress = vm.count("progress") && vm["progress"].as<bool>();
+      t = simulation_table(c, sim::simulate(c, progress ? thread_counter() : sim::Progress()));
+    }
+    for (const std::string &note : sweep::trace_notes(*trace))
+      t.notes.push_back(note);
+    emit(vm, t);
+    return 0;
+  }
   // The options become one point; the simulator takes its configuration from the point alone.
   const sweep::Point point = sweep::simulate_point(vm, model == "gpu");
   if (model == "gpu") {
