@@ -2,6 +2,7 @@
 // that `cbi simulate --trace` and `cbi mrc --trace` replay with the same counts.
 #include "cbi/cli/command.hpp"
 #include "cbi/cli/options.hpp"
+#include "cbi/config/options.hpp"
 #include "cbi/cli/output_stream.hpp"
 #include "cbi/error.hpp"
 #include "cbi/order_text.hpp"
@@ -13,7 +14,7 @@ namespace cbi::cli {
 
 int cmd_trace(int argc, char **argv) {
   po::options_description desc("Options");
-  add_workload_options(desc);
+  config::add_workload_options(desc);
   // clang-format off
   desc.add_options()
     ("order", po::value<std::string>(), "thread order (cbi simulate --help); default linear")
@@ -38,7 +39,7 @@ int cmd_trace(int argc, char **argv) {
     return 0;
   if (!has(vm, "output"))
     throw UsageError("--output", "the trace file is required; allowed: -o FILE or - for stdout");
-  const sim::Workload w = workload_from(vm);
+  const sim::Workload w = config::workload_from(vm);
   const remap::Order order = remap::parse_order(get(vm, "order", "linear"));
   const int64_t block =
       has(vm, "block") ? parse_positive(get(vm, "block", ""), "--block", 1024) : 256;
