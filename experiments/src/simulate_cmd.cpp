@@ -188,7 +188,12 @@ int cmd_simulate(int argc, char **argv) {
   const sweep::Point point = sweep::simulate_point(vm, model == "gpu");
   if (model == "gpu") {
     const sim::GpuConfig g = sweep::gpu_config(point);
-    const sim::GpuResult r = sim::simulate_gpu(g);
+    // --progress: the threads of the CTAs done so far, with the elapsed time and an ETA.
+    const bool gpu_progress = vm.count("progress") && vm["progress"].as<bool>();
+    ProgressBar bar(g.workload.tasks(), gpu_progress, 0, "threads");
+    const sim::GpuResult r = sim::simulate_gpu(
+        g, gpu_progress ? sim::Progress([&](int64_t done, int64_t) { bar.update(done, ""); })
+                        : sim::Progress());
     emit(vm, gpu_table(g, r));
     return 0;
   }

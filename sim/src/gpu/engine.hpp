@@ -26,7 +26,8 @@ struct Warp {
   int64_t group_end = 0; // when the loads issued since the last wait have all arrived
   int64_t cta = 0;       // index in the launch
   int cta_slot = 0;
-  int lanes = 0; // active lanes
+  int lanes = 0;      // active lanes
+  int until_wait = 0; // loads left before the warp waits for its group
 };
 
 struct Sm {
@@ -64,10 +65,17 @@ public:
         m_loads(program.loads()), m_group(c.sample_sms > 0 ? c.device.sms / c.sample_sms : 1),
         m_dispatch((m_threads + m_block - 1) / m_block, c.device.sms,
                    ctas_per_sm(c.device, c.block_threads), m_group),
-        m_coalescer(program, c, m_shape), m_memory(c, m_dispatch.simulated_sms(), m_group),
+        m_coalescer(program, c, m_shape,
+                    m_dispatch.simulated_sms() *
+                        static_cast<int>(ctas_per_sm(c.device, c.block_threads)) * m_warps_per_cta),
+        m_memory(c, m_dispatch.simulated_sms(), m_group),
         m_events(observer, m_group, __builtin_ctzll(static_cast<uint64_t>(c.device.l1_line_bytes)),
                  __builtin_ctzll(static_cast<uint64_t>(c.device.l1_sector_bytes))) {
     m_ctas_per_sm = ctas_per_sm(m_d, m_block);
+    // Cycles the L1 is busy with a request of n lines (wavefronts).
+    for (int n = 0; n <= Coalescer<W>::kMaxLanes; ++n)
+      m_busy_cycles[static_cast<std::size_t>(n)] =
+          static_cast<int64_t>(n / m_d.l1_wavefronts_per_cycle + 0.999);
     const int sms = m_dispatch.simulated_sms();
     const int warps = static_cast<int>(m_ctas_per_sm * m_warps_per_cta);
     m_sms.reserve(static_cast<std::size_t>(sms));
@@ -84,7 +92,7 @@ public:
     m_dispatch.first_wave(m_d.cta_dispatch_cycles, [&](int s, int slot, int64_t cta, int64_t at) {
       Sm &sm = m_sms[static_cast<std::size_t>(s)];
       if (at == 0) {
-        start_cta(sm, slot, 0, cta);
+        start_cta(s, slot, 0, cta);
       } else {
         sm.launches.push_back({at, cta, slot});
         sm.dispatch_at = std::min(sm.dispatch_at, at);
@@ -95,6 +103,7 @@ public:
     // SM order rather than cycle order; the window is short against the L2 latency, and it keeps
     // one SM's L1 in the host's caches for a while (docs/results/gpu-model-speed.md).
     int64_t now = 0, reported = 0;
+    const int64_t progress_step = std::max<int64_t>(1, m_dispatch.ctas() / 100);
     for (; m_dispatch.live() > 0; now += kWindow) {
       if (now + kWindow + WarpScheduler::kWheel + m_d.dram_cycles >
           int64_t{0xFFFFFFFF} - (int64_t{1} << 24))
@@ -102,11 +111,13 @@ public:
       for (std::size_t s = 0; s < m_sms.size(); ++s)
         for (int64_t t = now; t < now + kWindow; ++t)
           cycle(static_cast<int>(s), t);
-      if (progress && m_dispatch.done() - reported >= 4096) {
+      if (progress && m_dispatch.done() - reported >= progress_step) {
         reported = m_dispatch.done();
-        progress(reported * m_block, m_threads);
+        progress(std::min(m_threads, reported * m_block), m_threads);
       }
     }
+    if (progress)
+      progress(m_threads, m_threads);
     GpuResult r;
     r.metrics = m_memory.metrics();
     r.simulated_ctas = m_dispatch.done();
@@ -119,7 +130,8 @@ public:
   }
 
 private:
-  void start_cta(Sm &sm, int slot, int64_t now, int64_t cta) {
+  void start_cta(int s, int slot, int64_t now, int64_t cta) {
+    Sm &sm = m_sms[static_cast<std::size_t>(s)];
     int live = 0;
     for (int w = 0; w < m_warps_per_cta; ++w) {
       const int64_t first = cta * m_block + int64_t{w} * m_warp_size;
@@ -128,10 +140,11 @@ private:
         break;
       const int id = slot * m_warps_per_cta + w;
       sm.warps[static_cast<std::size_t>(id)] =
-          Warp{0, now, cta, slot, static_cast<int>(last - first)};
+          Warp{0, now, cta, slot, static_cast<int>(last - first), m_d.loads_in_flight_per_warp};
       remap::Task<int64_t> *t = &sm.tasks[static_cast<std::size_t>(id) * m_warp_size];
       for (int64_t i = first; i < last; ++i)
         t[i - first] = m_order.map(i, m_shape);
+      m_coalescer.warp_started(key(s, id), t, static_cast<int>(last - first));
       sm.scheduler.make_ready(id); // ready at once
       ++live;
     }
@@ -148,7 +161,7 @@ private:
       for (std::size_t k = 0; k < sm.launches.size();) {
         const Sm::Launch l = sm.launches[k];
         if (l.at <= now) {
-          start_cta(sm, l.slot, now, l.cta);
+          start_cta(s, l.slot, now, l.cta);
           sm.launches[k] = sm.launches.back();
           sm.launches.pop_back();
         } else {
@@ -166,7 +179,7 @@ private:
     Warp &warp = sm.warps[static_cast<std::size_t>(id)];
     const remap::Task<int64_t> *lanes = &sm.tasks[static_cast<std::size_t>(id) * m_warp_size];
     int sectors = 0;
-    const int lines = m_coalescer.load(lanes, warp.lanes, warp.next, m_lines, sectors);
+    const int lines = m_coalescer.load(key(s, id), lanes, warp.lanes, warp.next, m_lines, sectors);
     int64_t arrives;
     if (m_events.watches(s)) {
       m_events.begin(now, s, warp.cta, id % m_warps_per_cta, warp.next);
@@ -177,12 +190,14 @@ private:
       arrives = m_memory.load(s, m_lines, lines, sectors, now,
                               [](uint64_t, uint32_t, const SectorCache::Result &, uint32_t) {});
     }
-    sm.pipe_free = now + static_cast<int64_t>(lines / m_d.l1_wavefronts_per_cycle + 0.999);
+    sm.pipe_free = now + m_busy_cycles[static_cast<std::size_t>(lines)];
     m_last_event = std::max(m_last_event, arrives);
     warp.group_end = std::max(warp.group_end, arrives);
     if (++warp.next < m_loads) {
       // Loads do not block: a warp issues up to loads_in_flight of them, then waits for all.
-      const bool wait = warp.next % m_d.loads_in_flight_per_warp == 0;
+      const bool wait = --warp.until_wait == 0;
+      if (wait)
+        warp.until_wait = m_d.loads_in_flight_per_warp;
       sm.scheduler.schedule(id, wait ? warp.group_end : now + m_d.issue_cycles, now);
       return;
     }
@@ -201,6 +216,11 @@ private:
     }
   }
 
+  // The coalescer's key of warp slot `id` of SM s.
+  int key(int s, int id) const {
+    return s * static_cast<int>(m_ctas_per_sm) * m_warps_per_cta + id;
+  }
+
   const GpuConfig &m_c;
   const Device &m_d;
   Order m_order;
@@ -216,6 +236,7 @@ private:
   std::vector<Sm> m_sms;
   int64_t m_ctas_per_sm = 0;
   int64_t m_last_event = 0;
+  int64_t m_busy_cycles[Coalescer<W>::kMaxLanes + 1];
   LineRequest m_lines[Coalescer<W>::kMaxLanes];
   SectorWrite m_writes[2 * Coalescer<W>::kMaxLanes];
 };
