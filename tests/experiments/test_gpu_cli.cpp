@@ -107,8 +107,9 @@ TEST(GpuCli, TuneDefaultCandidatesAreDistinct) {
   for (const auto &row : j.at("ranking")) {
     const std::string o = row.at("order").get<std::string>();
     EXPECT_TRUE(orders.insert(o).second) << o;
-    if (o.rfind("column:", 0) == 0)
+    if (o.rfind("column:", 0) == 0) {
       EXPECT_LT(std::stoi(o.substr(7)), 64) << o;
+    }
     EXPECT_TRUE(row.at("replay").is_string());
   }
   EXPECT_EQ(orders.count("linear"), 1u);
