@@ -2,7 +2,7 @@
 // (issue 10 §3, issue 18 §3): distinct candidates, a staged search, progress on stderr, and tie
 // groups from the model's validated time error, each row with the bound that sets its time.
 #include "cbi/cli/command.hpp"
-#include "cbi/cli/options.hpp"
+#include "cbi/config/options.hpp"
 #include "cbi/cli/progress.hpp"
 #include "cbi/parse.hpp"
 #include "cbi/sim/gpu_model.hpp"
@@ -59,7 +59,7 @@ void run_all(std::vector<sim::GpuConfig> &configs, std::vector<sim::GpuResult> &
 
 int cmd_tune(int argc, char **argv) {
   po::options_description desc("Options");
-  add_workload_options(desc);
+  config::add_workload_options(desc);
   desc.add_options()("device", po::value<std::string>(), "device row (cbi devices), default h100")(
       "block", po::value<std::string>(), "threads per block, default 256")(
       "orders", list_value(),
@@ -100,7 +100,7 @@ int cmd_tune(int argc, char **argv) {
                   "linear,column:32,zigzag:32 --format json"))
     return 0;
   sim::GpuConfig base;
-  base.workload = sim_config_from(vm).workload;
+  base.workload = config::sim_config_from(vm).workload;
   base.device = sim::find_device(vm.count("device") ? vm["device"].as<std::string>() : "h100");
   base.block_threads =
       vm.count("block") ? parse_positive(vm["block"].as<std::string>(), "--block", 1 << 20) : 256;
@@ -227,12 +227,12 @@ int cmd_tune(int argc, char **argv) {
                              configs[x.index].sample_sms > 0
                                  ? "sampled " + std::to_string(configs[x.index].sample_sms) + " SMs"
                                  : std::string("full")};
-    for (auto &[name, value] : gpu_metric_fields(r.metrics))
+    for (auto &[name, value] : config::gpu_metric_fields(r.metrics))
       if (std::find(shown.begin(), shown.end(), name) != shown.end())
         row.push_back(std::move(value));
     t.add_row(std::move(row));
   }
-  t.config = workload_fields(base.workload);
+  t.config = config::workload_fields(base.workload);
   t.config.push_back({"device", base.device.name});
   t.config.push_back({"block", int64_t{base.block_threads}});
   t.config.push_back({"search", staged ? std::string("staged") : std::string("full")});
