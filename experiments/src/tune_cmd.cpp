@@ -60,28 +60,26 @@ void run_all(std::vector<sim::GpuConfig> &configs, std::vector<sim::GpuResult> &
 int cmd_tune(int argc, char **argv) {
   po::options_description desc("Options");
   config::add_workload_options(desc);
-  desc.add_options()("device", po::value<std::string>(), "device row (cbi devices), default h100")(
-      "block", po::value<std::string>(), "threads per block, default 256")(
-      "orders", list_value(),
-      "orders to rank, a comma list or repeated; default: linear, the "
-      "thesis's column widths 4..2048, tile:16, tile:32x8, zigzag:32, "
-      "zigzag:64, less those that map as another for the size")(
-      "search", po::value<std::string>(),
-      "staged (default): every order in sampled mode "
-      "(--sample-sms, default 12 SMs), then the fastest "
-      "--finalists on the full device; full: every order on "
-      "the full device (or all sampled with --sample-sms)")(
-      "finalists", po::value<std::string>(),
-      "orders the staged search replays on the full "
-      "device, default 4")("jobs", po::value<std::string>(),
-                           "simulations at once (default: all cores)")(
-      "sample-sms", po::value<std::string>(),
-      "simulate N SMs (a divisor of the device's), each "
-      "standing for SMs/N: stage one of the staged "
-      "search, every order with --search full")(
-      "progress", po::bool_switch(),
-      "progress on stderr even when it is not a terminal (on a "
-      "terminal it is always shown)");
+  // clang-format off
+  desc.add_options()
+    ("device", po::value<std::string>(), "device row (cbi devices), default h100")
+    ("block", po::value<std::string>(), "threads per block, default 256")
+    ("orders", list_value(), "orders to rank, a comma list or repeated; default: linear, the "
+                             "thesis's column widths 4..2048, tile:16, tile:32x8, zigzag:32, "
+                             "zigzag:64, less those that map as another for the size")
+    ("search", po::value<std::string>(), "staged (default): every order in sampled mode "
+                                         "(--sample-sms, default 12 SMs), then the fastest "
+                                         "--finalists on the full device; full: every order on "
+                                         "the full device (or all sampled with --sample-sms)")
+    ("finalists", po::value<std::string>(), "orders the staged search replays on the full "
+                                            "device, default 4")
+    ("jobs", po::value<std::string>(), "simulations at once (default: all cores)")
+    ("sample-sms", po::value<std::string>(), "simulate N SMs (a divisor of the device's), each "
+                                             "standing for SMs/N: stage one of the staged "
+                                             "search, every order with --search full")
+    ("progress", po::bool_switch(), "progress on stderr even when it is not a terminal (on a "
+                                    "terminal it is always shown)");
+  // clang-format on
   add_output_options(desc);
   po::variables_map vm;
   if (!parse_args(argc, argv, desc, vm,
