@@ -259,16 +259,6 @@ void add_order_options(po::options_description &desc) {
   // clang-format on
 }
 
-sim::SimConfig sim_config_from(const po::variables_map &vm) {
-  sim::SimConfig c;
-  c.workload = workload_from(vm);
-  c.order = remap::parse_order(get(vm, "order", "linear"));
-  c.granularity = parse_granularity(get(vm, "granularity", "exact"));
-  c.levels = levels_from(vm, c.workload);
-  validate(c, vm);
-  return c;
-}
-
 double cache_state_bytes(const std::vector<sim::CacheConfig> &levels) {
   // What the engines of sim/src/cache.cpp keep per line: a fully associative level a tag, LRU
   // links and hash buckets (56 B measured on 10 M lines, 64 counted); a set-associative one a 4- or
@@ -340,6 +330,14 @@ Fields gpu_metric_fields(const sim::GpuMetrics &m) {
     f.push_back({name, rate ? Cell{value} : Cell{static_cast<int64_t>(value)}});
   }
   return f;
+}
+
+std::string device_help() {
+  return std::string("device row (cbi devices), default ") + kDefaultDevice;
+}
+
+std::string block_help() {
+  return "threads per block, default " + std::to_string(kDefaultBlockThreads);
 }
 
 std::string option_for_field(const std::string &field) {

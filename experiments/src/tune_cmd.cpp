@@ -2,6 +2,7 @@
 // (issue 10 §3), and names the winner with its margin over the runner-up.
 #include "cbi/cli/command.hpp"
 #include "cbi/config/options.hpp"
+#include "cbi/config/point_options.hpp"
 #include "cbi/parse.hpp"
 #include "cbi/sim/gpu_model.hpp"
 
@@ -25,8 +26,8 @@ int cmd_tune(int argc, char **argv) {
   po::options_description desc("Options");
   config::add_workload_options(desc);
   desc.add_options()
-    ("device", po::value<std::string>(), "device row (cbi devices), default h100")
-    ("block", po::value<std::string>(), "threads per block, default 256")
+    ("device", po::value<std::string>(), config::device_help().c_str())
+    ("block", po::value<std::string>(), config::block_help().c_str())
     ("orders", list_value(), "orders to rank, a comma list or repeated; default: linear, the "
                              "thesis's column widths 4..2048, tile:16, tile:32x8, zigzag:32, "
                              "zigzag:64")
@@ -44,13 +45,9 @@ int cmd_tune(int argc, char **argv) {
                   "  cbi tune --workload stencil --size 4096 --stencil 9x9 --orders "
                   "linear,column:32,zigzag:32 --format json"))
     return 0;
-  sim::GpuConfig base;
-  base.workload = config::sim_config_from(vm).workload;
-  base.device = sim::find_device(vm.count("device") ? vm["device"].as<std::string>() : "h100");
-  base.block_threads =
-      vm.count("block") ? parse_positive(vm["block"].as<std::string>(), "--block", 1 << 20) : 256;
-  if (vm.count("sample-sms"))
-    base.sample_sms = parse_positive(vm["sample-sms"].as<std::string>(), "--sample-sms", 1 << 20);
+  // One point (workload, device, block, sampled SMs); each ranked order replaces its order.
+  const sim::GpuConfig base =
+      config::gpu_config(config::point_from(vm, {config::Engine::gpu_model, "tune", false}));
   std::vector<sim::GpuConfig> configs;
   for (const std::string &text : list_from(vm, "orders", split_list(kDefaultOrders))) {
     sim::GpuConfig c = base;

@@ -1,6 +1,6 @@
-#include "point.hpp"
+#include "cbi/config/point.hpp"
 
-#include "axis.hpp"
+#include "cbi/config/axis.hpp"
 #include "cbi/config/options.hpp"
 #include "cbi/error.hpp"
 #include "cbi/sim/workloads.hpp"
@@ -8,7 +8,7 @@
 #include <iomanip>
 #include <sstream>
 
-namespace cbi::sweep {
+namespace cbi::config {
 
 namespace {
 // The simulator's model of a CUDA kernel: listing 3's stencil and listing 4's matmul.
@@ -119,7 +119,7 @@ std::optional<sim::SimConfig> sim_config(const Point &p) {
   c.levels.clear();
   try {
     for (const std::string &level : split_list(spec, '/'))
-      c.levels.push_back(config::parse_level(level, w));
+      c.levels.push_back(parse_level(level, w));
     sim::validate(c);
   } catch (const UsageError &e) {
     throw UsageError("--cache", std::string(e.what()) + " (in cache '" + p.cache + "')");
@@ -131,7 +131,7 @@ sim::GpuConfig gpu_config(const Point &p) {
   sim::GpuConfig g;
   g.workload = workload_of(p);
   g.order = p.order.value_or(remap::Order{});
-  g.device = sim::find_device(p.device.value_or("h100"));
+  g.device = sim::find_device(p.device.value_or(kDefaultDevice));
   g.block_threads = p.block_threads;
   g.sample_sms = p.sample_sms.value_or(0); // 0: every SM
   return g;
@@ -177,4 +177,4 @@ std::vector<std::pair<std::string, std::string>> cache_presets() {
           {"h100", "size=256KiB,line=128,sector=32/size=50MiB,line=128,ways=16,sector=32"}};
 }
 
-} // namespace cbi::sweep
+} // namespace cbi::config

@@ -5,6 +5,7 @@
 // axes that span a grid are typed too (axis.hpp).
 #pragma once
 
+#include "cbi/config/defaults.hpp"
 #include "cbi/kernels/config.hpp"
 #include "cbi/remap/order.hpp"
 #include "cbi/sim/gpu_model.hpp"
@@ -14,7 +15,7 @@
 #include <optional>
 #include <string>
 
-namespace cbi::sweep {
+namespace cbi::config {
 
 // A 2-D extent: task grid I_w x I_h or stencil window S_w x S_h.
 struct Extent {
@@ -36,7 +37,7 @@ struct Point {
   bool writes = false;                                    // simulator: replay each output store too
   sim::Granularity granularity = sim::Granularity::exact; // simulator: program order or §3.2
   bool classify_misses = false; // simulator: also sort misses into compulsory/capacity/conflict
-  int block_threads = 256;      // threads per block (gpu; the sequential replay ignores it)
+  int block_threads = kDefaultBlockThreads; // threads per block (gpu; the sequential replay ignores it)
   std::optional<int> block_x;   // stencil-2d: block width (block_threads / block_x rows)
   std::optional<remap::Order> order; // remapped kernels only (stencil, matmul)
   // Simulator cache: a preset or level specs joined by '/', resolved against the point's kernel and
@@ -81,7 +82,7 @@ sim::Workload workload_of(const Point &p);
 std::optional<sim::SimConfig> sim_config(const Point &p);
 
 // The GPU model's configuration of `p` (simulate --model gpu): its workload and order on the device
-// row p.device (h100 when absent) with p.block_threads per block.
+// row p.device (kDefaultDevice when absent) with p.block_threads per block.
 sim::GpuConfig gpu_config(const Point &p);
 
 // The kernels' configuration of `p`; the measurement settings keep BenchConfig's defaults. A
@@ -91,4 +92,4 @@ kernels::BenchConfig bench_config(const Point &p);
 // Simulator cache presets ("l1-64k", ...) and their level specs, for help and reports.
 std::vector<std::pair<std::string, std::string>> cache_presets();
 
-} // namespace cbi::sweep
+} // namespace cbi::config

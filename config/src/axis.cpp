@@ -1,5 +1,5 @@
 // The axis definitions: how each axis parses, spells and applies its typed values.
-#include "axis.hpp"
+#include "cbi/config/axis.hpp"
 
 #include "cbi/order_text.hpp"
 
@@ -8,7 +8,7 @@
 
 #include <algorithm>
 
-namespace cbi::sweep {
+namespace cbi::config {
 
 namespace {
 
@@ -184,4 +184,4 @@ std::optional<std::string> axis_text(const AxisDef &d, const Point &p) {
   return v ? std::optional<std::string>(d.format(*v)) : std::nullopt;
 }
 
-} // namespace cbi::sweep
+} // namespace cbi::config
