@@ -108,13 +108,10 @@ const std::vector<AxisDef> kDefs = {
      }},
     {"cache",
      [](const std::string &v, const std::string &opt) -> AxisValue {
-       if (v.empty())
-         throw UsageError(opt, "empty cache spec; allowed: a preset (l1-64k, ...) or level specs "
-                               "joined by '/'");
-       return v;
+       return parse_cache(v, opt);
      },
-     [](const AxisValue &v) { return std::get<std::string>(v); },
-     [](const AxisValue &v, Point &p) { p.cache = std::get<std::string>(v); },
+     [](const AxisValue &v) { return spell(std::get<Cache>(v)); },
+     [](const AxisValue &v, Point &p) { p.cache = std::get<Cache>(v); },
      [](const Point &p) -> std::optional<AxisValue> { return p.cache; }},
     {"remap_math",
      [](const std::string &v, const std::string &opt) -> AxisValue {

@@ -58,9 +58,9 @@ Point point_from(const cli::po::variables_map &vm, const PointRequest &request) 
   checked.granularity = p.granularity;
   checked.levels = levels_from(vm, w);
   validate(checked, vm); // a cache unit that does not hold whole elements names its option
-  p.cache.clear();
+  p.cache = Cache{};
   for (const sim::CacheConfig &level : checked.levels)
-    p.cache += (p.cache.empty() ? "" : "/") + level_spec(level);
+    p.cache.levels.push_back(spec_of(level));
   return p;
 }
 

@@ -12,7 +12,7 @@
 
 namespace cbi::config {
 
-using AxisValue = std::variant<int64_t, Extent, std::string, remap::Order, kernels::KernelKind,
+using AxisValue = std::variant<int64_t, Extent, Cache, remap::Order, kernels::KernelKind,
                                kernels::ElemType, remap::RemapMath>;
 
 struct AxisDef {

@@ -5,6 +5,7 @@
 // axes that span a grid are typed too (axis.hpp).
 #pragma once
 
+#include "cbi/config/cache.hpp"
 #include "cbi/config/defaults.hpp"
 #include "cbi/kernels/config.hpp"
 #include "cbi/remap/order.hpp"
@@ -40,9 +41,9 @@ struct Point {
   int block_threads = kDefaultBlockThreads; // threads per block (gpu; the sequential replay ignores it)
   std::optional<int> block_x;   // stencil-2d: block width (block_threads / block_x rows)
   std::optional<remap::Order> order; // remapped kernels only (stencil, matmul)
-  // Simulator cache: a preset or level specs joined by '/', resolved against the point's kernel and
-  // element size (a level's line defaults to 4 elements; table3 is 24 or 32 lines).
-  std::string cache = "l1-64k";
+  // Simulator cache: typed levels (cache.hpp), resolved against the point's workload and element
+  // size (a level's line defaults to 4 elements; table3 is 24 or 32 lines).
+  Cache cache = parse_cache("l1-64k", "--cache");
   std::optional<std::string> device; // the simulator's GPU model on this device row (--model gpu)
   std::optional<int64_t> sample_sms; // GPU model: simulate this many of the device's SMs
   std::optional<remap::RemapMath> remap_math; // remapped kernels (gpu): how the order divides
@@ -62,8 +63,8 @@ struct Point {
 // 16 hex digits: FNV-1a 64 of `s` (point ids, grid fingerprints).
 std::string hash_hex(const std::string &s);
 
-// The cache of `p` as level specs joined by '/': a preset ("l1-64k", "table3") resolved, anything
-// else as given.
+// The cache of `p` as level specs joined by '/' (spell), a preset's levels spelled out and table3's
+// capacity as the workload's lines ("lines=24"): what the point's key says.
 std::string cache_levels(const Point &p);
 
 // Kernels the simulator models: stencil and matmul.
