@@ -4,6 +4,8 @@
 #include "cbi/error.hpp"
 
 #include <algorithm>
+#include <cerrno>
+#include <cstdio>
 #include <cstring>
 #include <fcntl.h>
 #include <iostream>
@@ -51,7 +53,22 @@ void print_commands(std::ostream &os, std::size_t name_width) {
   }
 }
 
-int run_command(const Command &c, int argc, char **argv, OptionNamer option_for_field) {
+int finish_stdout(const std::string &who, int code) {
+  errno = 0;
+  std::cout.flush(); // stdio's buffer: the first failing flush sets errno
+  const bool flushed = std::fflush(stdout) == 0;
+  const int err = errno;
+  if (code != kExitOk || (flushed && !std::ferror(stdout) && std::cout.good()))
+    return code; // a failed command has said why already
+  std::cerr << who << ": error: writing to stdout failed"
+            << (err ? std::string(": ") + std::strerror(err) : std::string()) << "\n";
+  return code == kExitOk ? kExitFailure : code;
+}
+
+namespace {
+
+// run_command without the stdout check: the command's exceptions as exit codes.
+int run_guarded(const Command &c, int argc, char **argv, OptionNamer option_for_field) {
   set_invocation(argc, argv);
   std::string name = std::string("cbi ") + c.name;
   argv[1] = name.data();
@@ -74,6 +91,13 @@ int run_command(const Command &c, int argc, char **argv, OptionNamer option_for_
     std::cerr << "cbi " << c.name << ": error: " << e.what() << "\n";
     return kExitFailure;
   }
+}
+
+} // namespace
+
+int run_command(const Command &c, int argc, char **argv, OptionNamer option_for_field) {
+  const std::string who = std::string("cbi ") + c.name;
+  return finish_stdout(who, run_guarded(c, argc, argv, option_for_field));
 }
 
 int run_program(const std::vector<std::string> &argv, std::string *err) {

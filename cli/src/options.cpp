@@ -4,6 +4,9 @@
 #include "cbi/parse.hpp"
 
 #include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <stdexcept>
 #include <iostream>
 #include <sstream>
 
@@ -35,10 +38,16 @@ bool parse_args(int argc, char **argv, const po::options_description &desc, po::
     throw UsageError("cbi", e.what());
   }
   if (vm.count("help")) {
-    std::cout << usage << "\n\n" << all << "\nExamples:\n" << examples << "\n";
+    errno = 0; // a help longer than stdio's buffer fails while it is written: keep why
+    std::cout << usage << "\n\n" << all << "\nExamples:\n" << examples << "\n" << std::flush;
+    if (!std::cout)
+      throw std::runtime_error(std::string("writing to stdout failed") +
+                               (errno ? std::string(": ") + std::strerror(errno) : ""));
     return false;
   }
   po::notify(vm);
+  if (vm.count("format") && vm["format"].value().type() == typeid(std::string))
+    find_printer(vm["format"].as<std::string>()); // before any work: --format xml is exit 2 now
   for (const char *name : kOutputOptions) {
     if (!vm.count(name) || vm[name].empty() || vm[name].value().type() != typeid(std::string))
       continue;

@@ -206,16 +206,6 @@ void add_order_options(po::options_description &desc) {
   // clang-format on
 }
 
-double cache_state_bytes(const std::vector<sim::CacheConfig> &levels) {
-  // What the engines of sim/src/cache.cpp keep per line: a fully associative level a tag, LRU
-  // links and hash buckets (56 B measured on 10 M lines, 64 counted); a set-associative one a 4- or
-  // 8-byte tag, a sector mask and its set's ring start (4-9 B, 16 counted).
-  double bytes = 0;
-  for (const sim::CacheConfig &l : levels)
-    bytes += double(l.capacity_lines) * (l.ways == 0 || l.ways >= l.capacity_lines ? 64.0 : 16.0);
-  return bytes;
-}
-
 void validate(const sim::SimConfig &c, const po::variables_map &vm) {
   try {
     sim::validate(c);
@@ -233,13 +223,19 @@ void validate(const sim::SimConfig &c, const po::variables_map &vm) {
       std::any_of(c.levels.begin(), c.levels.end(), [](const sim::CacheConfig &l) {
         return l.ways == 0 || l.ways >= l.capacity_lines;
       });
-  check_memory(cache_state_bytes(c.levels), "the simulated cache state", option,
+  check_memory(sim::state_bytes(c),
+               c.classify_misses ? "the simulated cache state and its 3C shadow"
+                                 : "the simulated cache state",
+               option,
                "fewer lines (a smaller " + option + ")" +
                    (!fully_associative ? std::string()
                     : option == "--level"
                         ? ", or ways=N in the spec (a set-associative level keeps a quarter of "
                           "the state)"
-                        : ", or --ways N (a set-associative level keeps a quarter of the state)"));
+                        : ", or --ways N (a set-associative level keeps a quarter of the state)") +
+                   (c.classify_misses ? ", or no --classify-misses (its fully associative "
+                                        "shadow of every level)"
+                                      : ""));
 }
 
 sim::Granularity parse_granularity(const std::string &text) {
@@ -299,6 +295,9 @@ std::string option_for_field(const std::string &field) {
       {"granularity", "--granularity"},
       {"gpu.block_threads", "--block"},
       {"gpu.observe_sm", "--sm"},
+      {"gpu.sample_sms", "--sample-sms"},
+      {"gpu.l1_bytes", "--device"}, // the device row's L1
+      {"gpu.l1_ways", "--device"},
       {"kernel.size", "--size"},
       {"kernel.stencil", "--stencil"},
       {"kernel.depth", "--depth"},

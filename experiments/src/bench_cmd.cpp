@@ -92,8 +92,10 @@ int cmd_bench(int argc, char **argv) {
   const Printer &format = format_from(vm);
   config::BenchPoints planned = config::bench_points(vm);
   std::vector<kernels::BenchConfig> configs;
-  for (const config::Point &p : planned.points)
+  for (const config::Point &p : planned.points) {
     configs.push_back(config::with_measurement(config::bench_config(p), measurement));
+    kernels::validate(configs.back()); // every value, before the device is looked for
+  }
   std::vector<std::string> &notes = planned.notes;
 
   std::string why;
