@@ -83,7 +83,7 @@ BenchPoints bench_points(const cli::po::variables_map &vm) {
   for (const std::string &k : cli::list_from(vm, "kernel", {"stencil"}))
     kinds.push_back(kernels::parse_kernel(k));
   std::vector<remap::Order> orders;
-  for (const std::string &o : cli::list_from(vm, "order", {"linear"}))
+  for (const std::string &o : cli::list_from(vm, "order", {kDefaultOrder}))
     orders.push_back(remap::parse_order(o));
   std::vector<remap::Order> block_orders;
   for (const std::string &o : cli::list_from(vm, "block-order", {"linear"}))
