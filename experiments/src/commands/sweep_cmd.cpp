@@ -1,10 +1,10 @@
 // cbi sweep: run a grid of configurations (axes, nvbench style) on the simulator and/or the GPU,
 // streaming one tidy CSV row per point; `cbi sweep merge` joins the shards of a split sweep.
-#include "cbi/cli/options.hpp"
 #include "cbi/cli/command.hpp"
+#include "cbi/cli/options.hpp"
+#include "cbi/config/options.hpp"
 #include "grids.hpp"
 #include "sweep.hpp"
-
 
 #include <iostream>
 #include <sstream>
@@ -79,112 +79,88 @@ std::string grid_help() {
   return s + "each also NAME-half / NAME-double; see --list";
 }
 
-} // namespace
-
-int cmd_sweep(int argc, char **argv) {
-  if (argc > 1 && std::string(argv[1]) == "merge") {
-    std::string name = "cbi sweep merge";
-    argv[1] = name.data();
-    return cmd_sweep_merge(argc - 1, argv + 1);
-  }
+void add_sweep_options(po::options_description &desc) {
   static const std::string grid_text = grid_help();
+  static const std::string device_text =
+      "--model gpu: the GPU model's " + config::device_help() + ", e.g. --device rtx2080super";
   static const std::string order_text =
       std::string("thread orders, a comma list or repeated: ") + remap::order_syntax();
-  po::options_description desc("Options");
-  desc.add_options()
-    ("grid", po::value<std::string>(), grid_text.c_str())
-    ("list", po::bool_switch(), "list the built-in grids and cache presets, then exit")
-    ("dry-run", po::bool_switch(), "check every point as the run would, print them (index, id, "
-                                   "key) and the grid's fingerprint; run nothing")
-    ("backend", po::value<std::string>(), "sim (default) | gpu | sim,gpu (both in one row) | "
-                                          "sim+gpu (the GPU model's predictions beside the "
-                                          "hardware's measurements, ncu names with _pred and "
-                                          "_meas; needs a GPU), e.g. --backend sim+gpu --metrics")
-    ("model", po::value<std::string>(), "the simulator: sequential (one cache hierarchy, default; "
-                                        "sim+gpu: gpu) | gpu (the GPU model: the block axis and "
-                                        "--device count; docs/gpu-model.md), e.g. --model gpu")
-    ("device", po::value<std::string>(), "--model gpu: the GPU model's device row (cbi devices), "
-                                         "default h100, e.g. --device rtx2080super")
-    ("kernel", list_value(), "axis: stencil, matmul (both backends); stencil-2d, "
-                                         "stencil-smem, sgemm-tiled, cublas (gpu only)")
-    ("size", list_value(), "axis: input sizes N or WxH, comma-separated")
-    ("stencil", list_value(), "axis: stencil windows, e.g. 3x3,9x9")
-    ("depth", list_value(), "axis: matmul inner dimension D (0 = width)")
-    ("type", list_value(), "axis: element types half, float, double")
-    ("block", list_value(), "axis: threads per block, 32..1024 (gpu and --model gpu)")
-    ("order", list_value(), order_text.c_str())
-    ("cache", po::value<std::vector<std::string>>()->composing(),
-     "axis (sim only), repeatable: a preset (table3, l1-64k, l1-256k, turing, h100) or level "
-     "specs joined by '/', e.g. size=32KiB,line=128/size=4MiB,line=128,ways=16")
-    ("remap-math", list_value(), "axis (gpu only): how stencil/matmul divide in the order's "
-                                 "map: fast (default), div")
-    ("block-order", list_value(), "axis (gpu only): thread orders of the CTAs of stencil-smem "
-                                  "and sgemm-tiled (default linear)")
-    ("shard", po::value<std::string>(), "run slice k/n of the grid (0 <= k < n), for Slurm arrays "
-                                        "and GNU parallel; join with cbi sweep merge")
-    ("output,o", po::value<std::string>(), "stream the CSV to this file instead of stdout (- is "
-                                           "stdout); a FIFO, device or symlink's target is written "
-                                           "through")
-    ("json", po::value<std::string>(), "also write all rows as JSON (with device, date, command) "
-                                       "to this file at the end")
-    ("resume", po::bool_switch(), "continue an interrupted --output CSV: points already in it "
-                                  "are skipped")
-    ("jobs", po::value<std::string>(), "simulator threads (default: all cores)")
-    ("progress", po::bool_switch(), "progress bar with ETA on stderr (default on a terminal)")
-    ("metrics", po::bool_switch(), "gpu: read hardware counters (L1/L2 hit rates, L2->L1 bytes) "
-                                   "for every point (slower: replay passes)")
-    ("no-check", po::bool_switch(), "gpu: skip the comparison with the CPU reference")
-    ("cold", po::bool_switch(), "gpu: flush L2 before every timed sample")
-    ("min-samples", po::value<std::string>(), "gpu: timed samples at least (default 10)")
-    ("max-seconds", po::value<std::string>(), "gpu: sampling time per point (default 0.25)")
-    ("max-noise", po::value<std::string>(), "gpu: stop sampling at this stdev/mean (default 0.01)");
-  po::variables_map vm;
-  if (!parse_args(argc, argv, desc, vm,
-                  "usage: cbi sweep [--grid NAME] [axis overrides] [--backend sim|gpu|sim,gpu] "
-                  "[--output F.csv]\n       cbi sweep merge --output ALL.csv SHARD.csv...\n\n"
-                  "Runs every point of a grid (the Cartesian product of its axes: kernel, size, "
-                  "stencil, depth,\ntype, block, order, cache, remap-math, block-order) and streams one CSV row per point, "
-                  "flushed as it is measured, so an\ninterrupted sweep keeps its rows and --resume "
-                  "continues it. Each row carries a stable point_id\n(a hash of its axis values). "
-                  "The sim backend replays the accesses through the cache (block\ndoes not apply; "
-                  "equal simulations are shared); the gpu backend times the kernels (exit 3\n"
-                  "without a device). With --model gpu the sim backend is the GPU model (block and "
-                  "--device count)\nand fills the ncu-named NAME_pred columns; --backend sim+gpu "
-                  "puts them beside the hardware's\nNAME_meas (with --metrics) and gpu_time_ms "
-                  "beside predicted_ms in one row.\nSee docs/sweeps.md for sharding over Slurm or "
-                  "GNU parallel.",
-                  "  cbi sweep --list\n"
-                  "  cbi sweep --grid fig5.1a --backend gpu --output fig5.1a.csv --json fig5.1a.json\n"
-                  "  cbi sweep --grid fig5.1b --size 512 --cache l1-64k --output mm512.csv   # sim\n"
-                  "  cbi sweep --order linear,column:32,column:64 --size 1024,2048 --block 128,256\n"
-                  "  cbi sweep --grid fig5.3 --shard 0/4 --output part0.csv     # 1 of 4 slices\n"
-                  "  cbi sweep merge --output fig5.3.csv part*.csv\n"
-                  "  cbi sweep --grid fig5.2 --output fig5.2.csv --resume        # continue a run\n"
-                  "  cbi sweep --model gpu --kernel matmul --size 1024 --block 128,256 --order "
-                  "linear,column:32\n"
-                  "  cbi sweep --grid fig5.1b --backend sim+gpu --metrics --output pred.csv   # on "
-                  "a GPU\n"
-                  "  cbi plot scatter --input pred.csv --x l1tex__t_sector_hit_rate.pct_meas "
-                  "--y l1tex__t_sector_hit_rate.pct_pred"))
-    return 0;
+  desc.add_options()("grid", po::value<std::string>(), grid_text.c_str())(
+      "list", po::bool_switch(), "list the built-in grids and cache presets, then exit")(
+      "dry-run", po::bool_switch(),
+      "check every point as the run would, print them (index, id, "
+      "key) and the grid's fingerprint; run nothing")(
+      "backend", po::value<std::string>(),
+      "sim (default) | gpu | sim,gpu (both in one row) | "
+      "sim+gpu (the GPU model's predictions beside the "
+      "hardware's measurements, ncu names with _pred and "
+      "_meas; needs a GPU), e.g. --backend sim+gpu --metrics")(
+      "model", po::value<std::string>(),
+      "the simulator: sequential (one cache hierarchy, default; "
+      "sim+gpu: gpu) | gpu (the GPU model: the block axis and "
+      "--device count; docs/gpu-model.md), e.g. --model gpu")("device", po::value<std::string>(),
+                                                              device_text.c_str())(
+      "kernel", list_value(),
+      "axis: stencil, matmul (both backends); stencil-2d, "
+      "stencil-smem, sgemm-tiled, cublas (gpu only)")(
+      "size", list_value(), "axis: input sizes N or WxH, comma-separated")(
+      "stencil", list_value(), "axis: stencil windows, e.g. 3x3,9x9")(
+      "depth", list_value(), "axis: matmul inner dimension D (0 = width)")(
+      "type", list_value(), "axis: element types half, float, double")(
+      "block", list_value(), "axis: threads per block, 32..1024 (gpu and --model gpu)")(
+      "order", list_value(), order_text.c_str())(
+      "cache", po::value<std::vector<std::string>>()->composing(),
+      "axis (sim only), repeatable: a preset (table3, l1-64k, l1-256k, turing, h100) or level "
+      "specs joined by '/', e.g. size=32KiB,line=128/size=4MiB,line=128,ways=16")(
+      "remap-math", list_value(),
+      "axis (gpu only): how stencil/matmul divide in the order's "
+      "map: fast (default), div")("block-order", list_value(),
+                                  "axis (gpu only): thread orders of the CTAs of stencil-smem "
+                                  "and sgemm-tiled (default linear)")(
+      "shard", po::value<std::string>(),
+      "run slice k/n of the grid (0 <= k < n), for Slurm arrays "
+      "and GNU parallel; join with cbi sweep merge")(
+      "output,o", po::value<std::string>(),
+      "stream the CSV to this file instead of stdout (- is "
+      "stdout); a FIFO, device or symlink's target is written "
+      "through")("json", po::value<std::string>(),
+                 "also write all rows as JSON (with device, date, command) "
+                 "to this file at the end")(
+      "resume", po::bool_switch(),
+      "continue an interrupted --output CSV: points already in it "
+      "are skipped")("jobs", po::value<std::string>(), "simulator threads (default: all cores)")(
+      "progress", po::bool_switch(), "progress bar with ETA on stderr (default on a terminal)")(
+      "metrics", po::bool_switch(),
+      "gpu: read hardware counters (L1/L2 hit rates, L2->L1 bytes) "
+      "for every point (slower: replay passes)")("no-check", po::bool_switch(),
+                                                 "gpu: skip the comparison with the CPU reference")(
+      "cold", po::bool_switch(), "gpu: flush L2 before every timed sample")(
+      "min-samples", po::value<std::string>(), "gpu: timed samples at least (default 10)")(
+      "max-seconds", po::value<std::string>(), "gpu: sampling time per point (default 0.25)")(
+      "max-noise", po::value<std::string>(),
+      "gpu: stop sampling at this stdev/mean (default 0.01)");
+}
 
-  if (vm["list"].as<bool>()) {
-    Table t;
-    t.title = "cbi sweep: built-in grids (each also NAME-half, NAME-double)";
-    t.columns = {"grid", "points", "what"};
-    for (const auto &[name, what] : sweep::grid_list())
-      t.add_row({name, static_cast<int64_t>(sweep::expand(sweep::thesis_grid(name)).size()), what});
-    for (const auto &[name, levels] : sweep::cache_presets())
-      t.notes.push_back("cache preset " + name + ": " + levels);
-    t.notes.push_back("cache presets are fully associative LRU (the thesis's model; GPUs hash "
-                      "set indices, which a modulo-indexed set-associative model does not)");
-    t.notes.push_back("configurations of cbi presets that sweep points cannot hold (per "
-                      "thread-line or without a boundary), for cbi simulate/diagram --preset: " +
-                      sweep::unsweepable_presets());
-    print_table(std::cout, t);
-    return 0;
-  }
+// --list: the built-in grids, the cache presets, the presets that sweeps cannot hold.
+int print_grid_list() {
+  Table t;
+  t.title = "cbi sweep: built-in grids (each also NAME-half, NAME-double)";
+  t.columns = {"grid", "points", "what"};
+  for (const auto &[name, what] : sweep::grid_list())
+    t.add_row({name, static_cast<int64_t>(sweep::expand(sweep::thesis_grid(name)).size()), what});
+  for (const auto &[name, levels] : sweep::cache_presets())
+    t.notes.push_back("cache preset " + name + ": " + levels);
+  t.notes.push_back("cache presets are fully associative LRU (the thesis's model; GPUs hash "
+                    "set indices, which a modulo-indexed set-associative model does not)");
+  t.notes.push_back("configurations of cbi presets that sweep points cannot hold (per "
+                    "thread-line or without a boundary), for cbi simulate/diagram --preset: " +
+                    sweep::unsweepable_presets());
+  print_table(std::cout, t);
+  return 0;
+}
 
+// The grid: --grid NAME or the default, with each axis option given overriding its axis.
+sweep::Grid grid_from(const po::variables_map &vm) {
   sweep::Grid g = has(vm, "grid") ? sweep::thesis_grid(get(vm, "grid", "")) : sweep::default_grid();
   for (const sweep::AxisDef &d : sweep::axis_defs()) {
     const std::string option = sweep::axis_option(d).substr(2);
@@ -195,6 +171,13 @@ int cmd_sweep(int argc, char **argv) {
       g.set(d.name, list_from(vm, option));
     }
   }
+  return g;
+}
+
+// How to run: the backends and the model (--backend, --model, --device), the shard, the GPU's
+// measurement settings, the output files, resume, progress, jobs.
+sweep::RunOptions run_options_from(const po::variables_map &vm, sweep::Grid &g, int argc,
+                                   char **argv) {
   sweep::RunOptions opts;
   const std::string backend = get(vm, "backend", "sim");
   opts.backends = sweep::parse_backends(backend);
@@ -237,20 +220,76 @@ int cmd_sweep(int argc, char **argv) {
     opts.jobs = static_cast<int>(parse_positive(get(vm, "jobs", ""), "--jobs", 1024));
   opts.meta = {{"command", "cbi sweep " + command_line(argc - 1, argv + 1)}, {"date", utc_timestamp()}};
 
-  if (vm["dry-run"].as<bool>()) {
-    const std::vector<sweep::Point> all = sweep::expand(g);
-    std::vector<sweep::Point> mine;
-    for (const sweep::Point &p : all)
-      if (opts.shard.contains(p))
-        mine.push_back(p);
-    sweep::validate(mine, opts.backends);
-    std::cerr << "cbi sweep: grid " << g.name << ": grid_id " << sweep::fingerprint(g) << ", "
-              << all.size() << " points, shard " << opts.shard.text() << " holds "
-              << mine.size() << "\n";
-    for (const sweep::Point &p : mine)
-      std::cout << p.index << " " << p.id() << " " << p.key() << "\n";
-    return 0;
+  return opts;
+}
+
+// --dry-run: every point checked as the run would, printed with its id and key; nothing runs.
+int dry_run(const sweep::Grid &g, const sweep::RunOptions &opts) {
+  const std::vector<sweep::Point> all = sweep::expand(g);
+  std::vector<sweep::Point> mine;
+  for (const sweep::Point &p : all)
+    if (opts.shard.contains(p))
+      mine.push_back(p);
+  sweep::validate(mine, opts.backends);
+  std::cerr << "cbi sweep: grid " << g.name << ": grid_id " << sweep::fingerprint(g) << ", "
+            << all.size() << " points, shard " << opts.shard.text() << " holds " << mine.size()
+            << "\n";
+  for (const sweep::Point &p : mine)
+    std::cout << p.index << " " << p.id() << " " << p.key() << "\n";
+  return 0;
+}
+
+} // namespace
+
+int cmd_sweep(int argc, char **argv) {
+  if (argc > 1 && std::string(argv[1]) == "merge") {
+    std::string name = "cbi sweep merge";
+    argv[1] = name.data();
+    return cmd_sweep_merge(argc - 1, argv + 1);
   }
+  po::options_description desc("Options");
+  add_sweep_options(desc);
+  po::variables_map vm;
+  if (!parse_args(
+          argc, argv, desc, vm,
+          "usage: cbi sweep [--grid NAME] [axis overrides] [--backend sim|gpu|sim,gpu] "
+          "[--output F.csv]\n       cbi sweep merge --output ALL.csv SHARD.csv...\n\n"
+          "Runs every point of a grid (the Cartesian product of its axes: kernel, size, "
+          "stencil, depth,\ntype, block, order, cache, remap-math, block-order) and streams one "
+          "CSV row per point, "
+          "flushed as it is measured, so an\ninterrupted sweep keeps its rows and --resume "
+          "continues it. Each row carries a stable point_id\n(a hash of its axis values). "
+          "The sim backend replays the accesses through the cache (block\ndoes not apply; "
+          "equal simulations are shared); the gpu backend times the kernels (exit 3\n"
+          "without a device). With --model gpu the sim backend is the GPU model (block and "
+          "--device count)\nand fills the ncu-named NAME_pred columns; --backend sim+gpu "
+          "puts them beside the hardware's\nNAME_meas (with --metrics) and gpu_time_ms "
+          "beside predicted_ms in one row.\nSee docs/sweeps.md for sharding over Slurm or "
+          "GNU parallel.",
+          "  cbi sweep --list\n"
+          "  cbi sweep --grid fig5.1a --backend gpu --output fig5.1a.csv --json fig5.1a.json\n"
+          "  cbi sweep --grid fig5.1b --size 512 --cache l1-64k --output mm512.csv   # sim\n"
+          "  cbi sweep --order linear,column:32,column:64 --size 1024,2048 --block 128,256\n"
+          "  cbi sweep --grid fig5.3 --shard 0/4 --output part0.csv     # 1 of 4 slices\n"
+          "  cbi sweep merge --output fig5.3.csv part*.csv\n"
+          "  cbi sweep --grid fig5.2 --output fig5.2.csv --resume        # continue a run\n"
+          "  cbi sweep --model gpu --kernel matmul --size 1024 --block 128,256 --order "
+          "linear,column:32\n"
+          "  cbi sweep --grid fig5.1b --backend sim+gpu --metrics --output pred.csv   # on "
+          "a GPU\n"
+          "  cbi plot scatter --input pred.csv --x l1tex__t_sector_hit_rate.pct_meas "
+          "--y l1tex__t_sector_hit_rate.pct_pred"))
+    return 0;
+
+  if (vm["list"].as<bool>())
+    return print_grid_list();
+
+  sweep::Grid g = grid_from(vm);
+  const std::string backend = get(vm, "backend", "sim");
+  const sweep::RunOptions opts = run_options_from(vm, g, argc, argv);
+
+  if (vm["dry-run"].as<bool>())
+    return dry_run(g, opts);
   try {
     const sweep::RunSummary s = sweep::run(g, opts);
     if (s.interrupted) {
