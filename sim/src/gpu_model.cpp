@@ -13,19 +13,6 @@
 namespace cbi::sim {
 namespace {
 
-// Integer divisions a thread spends on its remap (each is about 20 instructions without a
-// hardware divider): linear i mod I_w and i div I_w; columns and tiles a few more (eq. 4.1-4.7).
-int remap_divisions(const remap::Order &o) {
-  switch (o.kind) {
-  case remap::OrderKind::linear:
-    return 2;
-  case remap::OrderKind::tile:
-    return 6;
-  default:
-    return 5;
-  }
-}
-
 // Address instructions per load, counted from the kernels' source: each workload's
 // address_ops_per_load (sim/include/cbi/sim/workloads/).
 double int_ops_per_load(WorkloadKind kind) {
@@ -164,7 +151,7 @@ GpuResult simulate_gpu(const GpuConfig &c, const Progress &progress, const GpuOb
       c.workload.kind, [&](auto tag) { return decltype(tag)::type::fp_ops_per_task(c.workload); }));
   const double loads = double(r.metrics.l1_requests) * d.warp_size / double(r.threads);
   const double instructions = fma + loads * (1.0 + int_ops_per_load(c.workload.kind)) +
-                              20.0 * remap_divisions(c.order) + 3.0;
+                              remap::remap_instructions(c.order) + 3.0;
   t.arithmetic_ms = 1e3 * double(r.threads) / d.warp_size * instructions /
                     (double(d.sms) * d.issue_per_cycle * hz);
   const std::pair<double, const char *> terms[] = {{t.simulated_ms, "replay"},

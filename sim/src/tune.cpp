@@ -44,10 +44,8 @@ std::string pct(double v) {
   return s;
 }
 
-// Integer divisions of the remap per thread (as the time model counts them: gpu_model.cpp).
-int divisions(const remap::Order &o) {
-  return o.kind == remap::OrderKind::linear ? 2 : o.kind == remap::OrderKind::tile ? 6 : 5;
-}
+// Integer instructions of the remap per thread (as the time model counts them: gpu_model.cpp).
+int divisions(const remap::Order &o) { return static_cast<int>(remap::remap_instructions(o)); }
 
 // Why `r` is slower than the fastest `best`, from the bound that sets r's time.
 std::string why_slower(const GpuConfig &c, const GpuResult &r, const GpuConfig &bc,
@@ -56,8 +54,9 @@ std::string why_slower(const GpuConfig &c, const GpuResult &r, const GpuConfig &
   const std::string &bound = r.time.bound;
   if (bound == "instruction issue") {
     if (divisions(c.order) != divisions(bc.order))
-      return "the remap's integer divisions (" + std::to_string(divisions(c.order)) +
-             " per thread against " + std::to_string(divisions(bc.order)) + "), not cache misses";
+      return "the remap's integer work (about " + std::to_string(divisions(c.order)) +
+             " instructions per thread against " + std::to_string(divisions(bc.order)) +
+             "), not cache misses";
     return "instruction issue: " + times(r.time.arithmetic_ms, best.time.arithmetic_ms) +
            " the fastest's";
   }

@@ -3,6 +3,7 @@
 // groups from the model's validated time error, each row with the bound that sets its time.
 #include "cbi/cli/command.hpp"
 #include "cbi/config/options.hpp"
+#include "cbi/config/point_options.hpp"
 #include "cbi/cli/progress.hpp"
 #include "cbi/parse.hpp"
 #include "cbi/sim/gpu_model.hpp"
@@ -62,8 +63,8 @@ int cmd_tune(int argc, char **argv) {
   config::add_workload_options(desc);
   // clang-format off
   desc.add_options()
-    ("device", po::value<std::string>(), "device row (cbi devices), default h100")
-    ("block", po::value<std::string>(), "threads per block, default 256")
+    ("device", po::value<std::string>(), config::device_help().c_str())
+    ("block", po::value<std::string>(), config::block_help().c_str())
     ("orders", list_value(), "orders to rank, a comma list or repeated; default: linear, the "
                              "thesis's column widths 4..2048, tile:16, tile:32x8, zigzag:32, "
                              "zigzag:64, less those that map as another for the size")
@@ -97,11 +98,9 @@ int cmd_tune(int argc, char **argv) {
                   "  cbi tune --workload stencil --size 4096 --stencil 9x9 --orders "
                   "linear,column:32,zigzag:32 --format json"))
     return 0;
-  sim::GpuConfig base;
-  base.workload = config::sim_config_from(vm).workload;
-  base.device = sim::find_device(vm.count("device") ? vm["device"].as<std::string>() : "h100");
-  base.block_threads =
-      vm.count("block") ? parse_positive(vm["block"].as<std::string>(), "--block", 1 << 20) : 256;
+  // One point (workload, device, block, sampled SMs); each ranked order replaces its order.
+  const sim::GpuConfig base =
+      config::gpu_config(config::point_from(vm, {config::Engine::gpu_model, "tune", false}));
   const std::string search = vm.count("search") ? vm["search"].as<std::string>() : "staged";
   if (search != "staged" && search != "full")
     throw UsageError("--search", "'" + search + "' is not a search; allowed: staged, full");
