@@ -107,6 +107,21 @@ TEST(CliTrace, BadOptionsAndBadTracesExit2WithOneLineAndLeaveNoFile) {
   expect_usage_error("simulate --trace " + good + " --size 8", "--size");
   expect_usage_error("simulate --trace " + good + " --model gpu --block 64", "--block");
   expect_usage_error("simulate --trace " + good + " --writes", "--writes");
+  expect_usage_error("simulate --trace " + good + " --workload matmul", "--workload");
+  expect_usage_error("mrc --trace " + good + " --stencil 3x3", "--stencil");
+  expect_usage_error("mrc --trace " + good + " --elem-bytes 8", "--elem-bytes");
+  {
+    // The refusal says what the trace fixes and what is allowed, in one line.
+    const CliRun r = cbi_run("simulate --trace " + good + " --size 8");
+    EXPECT_NE(r.err.find("a trace fixes the task grid; allowed: --trace without --size"),
+              std::string::npos)
+        << r.err;
+    // The help names the options a trace fixes, from the same table.
+    const CliRun h = cbi_run("simulate --help");
+    EXPECT_NE(h.out.find("--trace fixes (leave out): --preset, --workload, --size"),
+              std::string::npos)
+        << h.out;
+  }
   // Truncated, foreign, missing: the file and the line in one line, no result on stdout.
   const std::string text = slurp(good);
   const std::string cut = dir + "/cut.trace";

@@ -5,11 +5,9 @@
 #include "cbi/config/presets.hpp"
 #include "cbi/sim/gpu_model.hpp"
 
-#include "point_options.hpp"
-#include "trace_options.hpp"
+#include "cbi/config/point_options.hpp"
 
 #include <iostream>
-#include <optional>
 #include <unistd.h>
 
 namespace cbi::cli {
@@ -77,6 +75,9 @@ Table simulation_table(const sim::SimConfig &c, const sim::SimResult &r) {
     t.notes.push_back("misses_compulsory: first access to the unit; misses_capacity: a fully "
                       "associative LRU cache of the same capacity misses too; misses_conflict: the "
                       "rest. In count_unit");
+  if (c.workload.user) // a trace: what was replayed, skipped and not modelled
+    for (const std::string &note : c.workload.user->notes())
+      t.notes.push_back(note);
   t.config = config::sim_config_fields(c);
   t.meta = {{"threads", int64_t{r.threads}},
             {"seconds", r.seconds},
@@ -123,6 +124,9 @@ Table gpu_table(const sim::GpuConfig &c, const sim::GpuResult &r) {
             {"seconds", r.seconds}};
   t.notes = {"counts named as Nsight Compute names them; a model, not a measurement "
              "(docs/gpu-model.md says what it leaves out)"};
+  if (c.workload.user) // a trace: what was replayed, skipped and not modelled
+    for (const std::string &note : c.workload.user->notes())
+      t.notes.push_back(note);
   return t;
 }
 
@@ -136,16 +140,16 @@ int cmd_simulate(int argc, char **argv) {
                                     "terminal)")
     ("model", po::value<std::string>(), "sequential (one cache hierarchy, default) | gpu (SMs, "
                                         "warps, coalescing, per-SM L1, shared L2; docs/gpu-model.md)")
-    ("device", po::value<std::string>(), "--model gpu: device row (cbi devices), default h100")
-    ("block", po::value<std::string>(), "--model gpu: threads per block, default 256")
+    ("device", po::value<std::string>(), ("--model gpu: " + config::device_help()).c_str())
+    ("block", po::value<std::string>(), ("--model gpu: " + config::block_help()).c_str())
     ("sample-sms", po::value<std::string>(), "--model gpu: simulate N SMs (a divisor of the "
                                              "device's), each standing for SMs/N; default all")
     ("classify-misses", po::bool_switch(), "also sort every level's misses into compulsory, "
                                            "capacity and conflict (3C; slower, off by default)");
   // clang-format on
   config::add_cache_options(desc);
+  config::add_trace_option(desc);
   add_output_options(desc);
-  sweep::add_trace_option(desc);
   po::variables_map vm;
   // --preset NAME expands to the preset's options (cbi/config/presets.hpp).
   if (!config::parse_preset_args(
@@ -157,7 +161,8 @@ int cmd_simulate(int argc, char **argv) {
           "3.1's 16x16 input, 7x7 stencil, 24 lines of\n4 elements, fully associative "
           "LRU, with listing 3's clamped edges and every access counted\n(hit rates per "
           "access, as ncu). The thesis's diagrams count each thread's distinct lines\n"
-          "once and drop the boundary: --preset table3.1 (hit rates per thread-line).",
+          "once and drop the boundary: --preset table3.1 (hit rates per thread-line).\n\n" +
+              config::applicability_help(desc, "simulate"),
           "  cbi simulate                                   # table3.1-clamp-exact, linear\n"
           "  cbi simulate --order column:8                  # 316 -> 96 misses\n"
           "  cbi simulate --preset table3.1 --order column:4 # the thesis's figure 4.4\n"
@@ -172,58 +177,25 @@ int cmd_simulate(int argc, char **argv) {
           "  cbi simulate --model gpu --device h100 --block 256 --workload matmul --size 1024 "
           "--order column:32\n"
           "  cbi simulate --trace kernel-1.traceg --model gpu      # an Accel-Sim trace\n"
-          "  cbi simulate --trace s.trace --line-bytes 128 --cache-bytes 32KiB --ways 8  # cbi trace"))
+          "  cbi simulate --trace s.trace --line-bytes 128 --cache-bytes 32KiB --ways 8  # cbi "
+          "trace"))
     return 0;
-  const std::string model = vm.count("model") ? vm["model"].as<std::string>() : "sequential";
-  if (model != "sequential" && model != "gpu")
-    throw UsageError("--model", "unknown model '" + model + "'; allowed: sequential, gpu");
-  // The GPU model takes its caches from the device row and counts every access: a preset's cache
-  // and granularity would be dropped without a word.
-  if (model == "gpu" && vm.count("preset"))
-    throw UsageError("--preset", "fixes the cache and granularity, which --model gpu takes from "
-                                 "the device; allowed: --preset with --model sequential");
-  if (model != "gpu")
-    for (const char *gpu_only : {"device", "block", "sample-sms"})
-      if (vm.count(gpu_only))
-        throw UsageError(std::string("--") + gpu_only, "applies to --model gpu only");
-  const bool classify = vm.count("classify-misses") && vm["classify-misses"].as<bool>();
-  if (model == "gpu" && classify)
-    throw UsageError("--classify-misses", "applies to --model sequential only");
-  // A trace (docs/traces.md) takes the place of the workload and order options.
-  if (const std::optional<sim::Workload> trace = sweep::trace_workload(vm)) {
-    Table t;
-    if (model == "gpu") {
-      sim::GpuConfig g;
-      g.workload = *trace;
-      g.device = sim::find_device(get(vm, "device", "h100"));
-      g.block_threads = trace->user->block_threads(); // the traced launch's blocks
-      if (has(vm, "sample-sms"))
-        g.sample_sms = parse_positive(get(vm, "sample-sms", ""), "--sample-sms", 1 << 20);
-      t = gpu_table(g, sim::simulate_gpu(g));
-    } else {
-      sim::SimConfig c;
-      c.workload = *trace;
-      c.granularity = config::parse_granularity(get(vm, "granularity", "exact"));
-      c.classify_misses = classify;
-      c.levels = config::levels_from(vm, c.workload);
-      config::validate(c, vm);
-      const bool progress = vm.count("progress") && vm["progress"].as<bool>();
-      t = simulation_table(c, sim::simulate(c, progress ? thread_counter() : sim::Progress()));
-    }
-    for (const std::string &note : sweep::trace_notes(*trace))
-      t.notes.push_back(note);
-    emit(vm, t);
-    return 0;
-  }
-  // The options become one point; the simulator takes its configuration from the point alone.
-  const sweep::Point point = sweep::simulate_point(vm, model == "gpu");
-  if (model == "gpu") {
-    const sim::GpuConfig g = sweep::gpu_config(point);
-    const sim::GpuResult r = sim::simulate_gpu(g);
+  // The options become one point (options that do not apply to the model are refused); the
+  // simulator takes its configuration from the point alone.
+  const config::Engine engine = config::parse_model(vm);
+  const config::Point point = config::point_from(vm, {engine, "simulate"});
+  if (engine == config::Engine::gpu_model) {
+    const sim::GpuConfig g = config::gpu_config(point);
+    // --progress: the threads of the CTAs done so far, with the elapsed time and an ETA.
+    const bool gpu_progress = vm.count("progress") && vm["progress"].as<bool>();
+    ProgressBar bar(g.workload.tasks(), gpu_progress, 0, "threads");
+    const sim::GpuResult r = sim::simulate_gpu(
+        g, gpu_progress ? sim::Progress([&](int64_t done, int64_t) { bar.update(done, ""); })
+                        : sim::Progress());
     emit(vm, gpu_table(g, r));
     return 0;
   }
-  const sim::SimConfig c = *sweep::sim_config(point);
+  const sim::SimConfig c = *config::sim_config(point);
   const bool progress = (vm.count("progress") && vm["progress"].as<bool>()) ||
                         (isatty(2) && c.workload.accesses() > (int64_t{1} << 30));
   const sim::SimResult r = sim::simulate(c, progress ? thread_counter() : sim::Progress());

@@ -2,8 +2,8 @@
 // that `cbi simulate --trace` and `cbi mrc --trace` replay with the same counts.
 #include "cbi/cli/command.hpp"
 #include "cbi/cli/options.hpp"
-#include "cbi/config/options.hpp"
 #include "cbi/cli/output_stream.hpp"
+#include "cbi/config/point_options.hpp"
 #include "cbi/error.hpp"
 #include "cbi/order_text.hpp"
 #include "cbi/parse.hpp"
@@ -39,13 +39,16 @@ int cmd_trace(int argc, char **argv) {
     return 0;
   if (!has(vm, "output"))
     throw UsageError("--output", "the trace file is required; allowed: -o FILE or - for stdout");
-  const sim::Workload w = config::workload_from(vm);
-  const remap::Order order = remap::parse_order(get(vm, "order", "linear"));
-  const int64_t block =
-      has(vm, "block") ? parse_positive(get(vm, "block", ""), "--block", 1024) : 256;
-  sim::validate(order);
-  write_stream_atomic(get(vm, "output", ""),
-                      [&](std::ostream &os) { sim::write_trace(os, w, order, block); });
+  // The point as the GPU model would run it: its workload, order and blocks.
+  const config::Point p = config::point_from(vm, {config::Engine::gpu_model, "trace"});
+  const sim::Workload w = config::workload_of(p);
+  if (p.block_threads > 1024)
+    throw UsageError("--block",
+                     std::to_string(p.block_threads) + " threads per block; allowed: 1..1024");
+  sim::validate(*p.order);
+  write_stream_atomic(get(vm, "output", ""), [&](std::ostream &os) {
+    sim::write_trace(os, w, *p.order, p.block_threads);
+  });
   return 0;
 }
 

@@ -1,10 +1,9 @@
 // cbi mrc: the miss-ratio curve of a fully associative LRU cache, every size from one pass.
 #include "cbi/cli/command.hpp"
 #include "cbi/cli/options.hpp"
+#include "cbi/config/point_options.hpp"
 #include "cbi/config/presets.hpp"
 #include "cbi/sim/mrc.hpp"
-
-#include "trace_options.hpp"
 
 #include <sstream>
 
@@ -19,29 +18,22 @@ int cmd_mrc(int argc, char **argv) {
     ("sizes", list_value(), "capacities in lines to report, a comma list or repeated; default "
                             "every power of two up to the distinct lines touched")
     ("verify", po::bool_switch(), "also simulate each size separately and report both counts");
+  config::add_trace_option(desc);
   add_output_options(desc);
-  sweep::add_trace_option(desc);
   po::variables_map vm;
   if (!config::parse_preset_args(
           argc, argv, desc, vm,
           "usage: cbi mrc [--preset NAME] [options]\n\n"
           "One pass over the trace computes every access's LRU stack distance (Fenwick tree, "
           "O(log n)),\nwhich gives the misses of a fully associative LRU cache of every size "
-          "at once.",
+          "at once. --trace FILE replaces the workload options and --order.",
           "  cbi mrc --size 1024 --stencil 9x9 --line-bytes 128\n"
           "  cbi mrc --size 1024 --stencil 9x9 --line-bytes 128 --order column:32 --sizes "
           "64,256,1024\n"
-          "  cbi mrc --workload matmul --size 128 --line-bytes 64 --verify --format csv"))
+          "  cbi mrc --workload matmul --size 128 --line-bytes 64 --verify --format csv\n"
+          "  cbi mrc --trace kernel-1.traceg --line-bytes 128      # an Accel-Sim trace"))
     return 0;
-  sim::SimConfig c;
-  if (const std::optional<sim::Workload> trace = sweep::trace_workload(vm)) {
-    c.workload = *trace;
-    c.granularity = config::parse_granularity(get(vm, "granularity", "exact"));
-    c.levels = config::levels_from(vm, c.workload);
-    config::validate(c, vm);
-  } else {
-    c = config::sim_config_from(vm);
-  }
+  sim::SimConfig c = *config::sim_config(config::point_from(vm, {config::Engine::sequential, "mrc"}));
   std::vector<int64_t> sizes;
   for (const std::string &item : list_from(vm, "sizes"))
     sizes.push_back(parse_positive(item, "--sizes", 1LL << 31));
@@ -86,7 +78,8 @@ int cmd_mrc(int argc, char **argv) {
   t.config.push_back({"line_bytes", int64_t{curve.unit_bytes}});
   t.meta = {{thread ? "thread_lines" : "accesses", int64_t{curve.accesses}},
             {"distinct_lines", int64_t{curve.distinct_units()}}};
-  t.notes = sweep::trace_notes(c.workload);
+  if (c.workload.user) // a trace: what was replayed, skipped and not modelled
+    t.notes = c.workload.user->notes();
   emit(vm, t);
   return 0;
 }
