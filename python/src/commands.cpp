@@ -2,7 +2,7 @@
 // keyword arguments become the command's options (name with '-' for '_'; True for a switch; a
 // list for a repeated option; a (w, h) pair for an extent such as size=(1024, 512)), parsed by the
 // command's own option groups (presets included) into the same configuration, and run by the same
-// function (simulate_run.hpp, mrc_run.hpp) with the GIL released and Ctrl-C checked every few
+// function as the commands (cbi/config/run.hpp: point_from, then the engine) with the GIL released and Ctrl-C checked every few
 // million threads. The result is the command's JSON document as a dict, without its run context.
 #include "bindings.hpp"
 
@@ -10,10 +10,8 @@
 #include "cbi/cli/output.hpp"
 #include "cbi/config/options.hpp"
 #include "cbi/config/presets.hpp"
+#include "cbi/config/run.hpp"
 #include "cbi/error.hpp"
-
-#include "mrc_run.hpp"
-#include "simulate_run.hpp"
 
 #include <pybind11/numpy.h>
 
@@ -102,7 +100,7 @@ py::dict run(const std::string &command, void (*add_options)(po::options_descrip
 }
 
 py::dict simulate(const py::kwargs &kw) {
-  return run("simulate", cli::add_simulate_options, cli::simulate_result, kw);
+  return run("simulate", config::add_simulate_options, config::simulate_result, kw);
 }
 
 py::dict simulate_gpu(const py::kwargs &kw) {
@@ -115,7 +113,7 @@ py::dict simulate_gpu(const py::kwargs &kw) {
 
 // The curve's rows as columns: one NumPy array per column.
 py::dict mrc(const py::kwargs &kw) {
-  py::dict d = run("mrc", cli::add_mrc_options, cli::mrc_result, kw);
+  py::dict d = run("mrc", config::add_mrc_options, config::mrc_result, kw);
   py::list rows = d.attr("pop")("rows");
   if (rows.empty())
     return d;

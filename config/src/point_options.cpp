@@ -1,0 +1,226 @@
+#include "cbi/config/point_options.hpp"
+
+#include "cbi/error.hpp"
+#include "cbi/parse.hpp"
+#include "cbi/sim/trace.hpp"
+
+#include <algorithm>
+
+namespace cbi::config {
+
+namespace {
+
+using cli::get;
+using cli::has;
+
+kernels::ElemType type_of_bytes(int elem_bytes) {
+  return elem_bytes == 2   ? kernels::ElemType::half
+         : elem_bytes == 8 ? kernels::ElemType::float64
+                           : kernels::ElemType::float32;
+}
+
+} // namespace
+
+Point point_from(const cli::po::variables_map &vm, const PointRequest &request) {
+  refuse_inapplicable(vm, request.engine, request.command);
+  Point p;
+  if (has(vm, "trace")) {
+    // A trace (docs/traces.md) in place of the workload options: it is checked whole here, so a
+    // bad file exits 2 naming --trace before any result.
+    p.trace = get(vm, "trace", "");
+    p.user = sim::open_trace(*p.trace);
+    p.type = type_of_bytes(sim::trace_info(*p.user)->elem_bytes);
+    const remap::Shape<int64_t> shape = p.user->task_shape();
+    p.size = {shape.width, shape.height};
+  }
+  // The option groups parse and check their values under their own names.
+  const sim::Workload w = p.user ? workload_of(p) : workload_from(vm);
+  if (!p.user) {
+    if (w.kind == sim::kind_of<sim::MatmulWorkload>())
+      p.kernel = kernels::KernelKind::matmul; // else stencil, the default
+    if (sim_workload(p) != w.kind)
+      p.workload = w.kind; // simulated only (stencil3d): no CUDA kernel runs it
+    p.size = {w.width, w.height};
+    const sim::WorkloadTraits traits = sim::workload_traits(w.kind);
+    if (traits.has_window)
+      p.stencil = Extent{w.stencil_w, w.stencil_h};
+    if (traits.has_depth)
+      p.depth = w.depth; // matmul's D, stencil3d's planes
+    p.type = type_of_bytes(w.elem_bytes);
+    p.boundary = w.boundary;
+    p.writes = w.writes;
+  }
+  // A trace's tasks are visited as traced: the linear order over its blocks (cbi/sim/trace.hpp).
+  p.order = remap::parse_order(request.order && !p.user ? get(vm, "order", kDefaultOrder)
+                                                        : kDefaultOrder);
+  if (request.engine == Engine::gpu_model) {
+    p.device = get(vm, "device", kDefaultDevice);
+    sim::find_device(*p.device); // UsageError naming --device
+    p.block_threads = has(vm, "block")
+                          ? int(parse_positive(get(vm, "block", ""), "--block", 1 << 20))
+                          : kDefaultBlockThreads;
+    if (p.user && p.user->block_threads() > 0)
+      p.block_threads = int(p.user->block_threads()); // the traced launch's blocks
+    if (has(vm, "sample-sms"))
+      p.sample_sms = parse_positive(get(vm, "sample-sms", ""), "--sample-sms", 1 << 20);
+    return p;
+  }
+  p.granularity = has(vm, "granularity") ? parse_granularity(get(vm, "granularity", ""))
+                                         : request.granularity;
+  p.classify_misses = vm.count("classify-misses") && vm["classify-misses"].as<bool>();
+  sim::SimConfig checked;
+  checked.workload = w;
+  checked.order = *p.order;
+  checked.granularity = p.granularity;
+  checked.levels = levels_from(vm, w);
+  checked.classify_misses = p.classify_misses; // its shadows count in the memory check
+  validate(checked, vm); // a cache unit that does not hold whole elements names its option
+  p.cache = Cache{};
+  for (const sim::CacheConfig &level : checked.levels)
+    p.cache.levels.push_back(spec_of(level));
+  return p;
+}
+
+BenchPoints bench_points(const cli::po::variables_map &vm) {
+  Point base;
+  base.size = {4096, 4096};
+  if (has(vm, "size")) {
+    const auto [w, h] = parse_extent(get(vm, "size", ""), "--size", true, 1LL << 31);
+    base.size = {w, h};
+  }
+  const auto [sw, sh] = parse_extent(get(vm, "stencil", "9x9"), "--stencil", true, 1 << 15);
+  // matmul's D; 0 means I_w
+  const int64_t depth =
+      has(vm, "depth") ? int64_t{parse_positive(get(vm, "depth", ""), "--depth", 1LL << 31)} : 0;
+  const bool block_given = has(vm, "block");
+  const std::string block = get(vm, "block", "256");
+
+  std::vector<kernels::KernelKind> kinds;
+  for (const std::string &k : cli::list_from(vm, "kernel", {"stencil"}))
+    kinds.push_back(kernels::parse_kernel(k));
+  std::vector<remap::Order> orders;
+  for (const std::string &o : cli::list_from(vm, "order", {kDefaultOrder}))
+    orders.push_back(remap::parse_order(o));
+  std::vector<remap::Order> block_orders;
+  for (const std::string &o : cli::list_from(vm, "block-order", {"linear"}))
+    block_orders.push_back(remap::parse_order(o, "--block-order"));
+  std::vector<remap::RemapMath> maths;
+  for (const std::string &m : cli::list_from(vm, "remap-math", {"fast"}))
+    maths.push_back(remap::parse_remap_math(m));
+  if (block_orders.empty() || maths.empty())
+    throw UsageError(block_orders.empty() ? "--block-order" : "--remap-math",
+                     "empty list; allowed: one value or a comma list");
+  std::vector<kernels::ElemType> types;
+  for (const std::string &t : cli::list_from(vm, "type", {"float"}))
+    types.push_back(kernels::parse_type(t));
+  if (kinds.empty() || orders.empty() || types.empty())
+    throw UsageError(kinds.empty()    ? "--kernel"
+                     : orders.empty() ? "--order"
+                                      : "--type",
+                     "empty list; allowed: one value or a comma list");
+
+  // --block N or WxH: 1D kernels take W*H threads, stencil-2d a W-wide block (32 for N).
+  const bool two_d = block.find_first_of("xX") != std::string::npos;
+  const auto [bx, by] = parse_extent(two_d ? block : "32x" + block, "--block", false, 1024);
+  const int threads = two_d ? int(bx * by) : int(parse_positive(block, "--block", 1 << 20));
+
+  // An --order (--block-order, --remap-math) that no listed kernel takes stays on the point, so
+  // that kernels::validate refuses it rather than it being ignored.
+  const bool any_remapped = std::any_of(kinds.begin(), kinds.end(), kernels::is_remapped);
+  const bool any_blocked = std::any_of(kinds.begin(), kinds.end(), kernels::is_block_ordered);
+  const bool listed =
+      kinds.size() * orders.size() * types.size() * block_orders.size() * maths.size() > 1;
+  BenchPoints out;
+  for (kernels::KernelKind k : kinds)
+    for (kernels::ElemType t : types)
+      for (size_t oi = 0; oi < (kernels::is_remapped(k) ? orders.size() : 1); ++oi)
+        for (size_t mi = 0; mi < (kernels::is_remapped(k) ? maths.size() : 1); ++mi)
+          for (size_t bi = 0; bi < (kernels::is_block_ordered(k) ? block_orders.size() : 1); ++bi) {
+            Point p = base;
+            p.kernel = k;
+            p.type = t;
+            if (kernels::is_stencil(k))
+              p.stencil = Extent{sw, sh};
+            else
+              p.depth = depth;
+            if (kernels::is_remapped(k) || !any_remapped)
+              p.order = orders[oi];
+            if (kernels::is_remapped(k))
+              p.remap_math = maths[mi];
+            if (kernels::is_block_ordered(k) || !any_blocked)
+              p.block_order = block_orders[bi];
+            if (k == kernels::KernelKind::stencil_2d) {
+              p.block_x = two_d ? int(bx) : 32;
+              p.block_threads = threads;
+            } else if (block_given) {
+              p.block_threads = threads;
+            }
+            const kernels::BenchConfig c = bench_config(p);
+            try {
+              kernels::validate(c);
+            } catch (const UsageError &e) {
+              if (!listed || e.option() != "kernel.type")
+                throw;
+              out.notes.push_back("skipped " + c.describe() + ": " + e.what());
+              continue;
+            }
+            out.points.push_back(p);
+          }
+  if (out.points.empty())
+    throw UsageError("--type", "no kernel in --kernel offers these types; allowed: float for "
+                               "sgemm-tiled, half|float|double for the others");
+  return out;
+}
+
+kernels::BenchConfig measurement_from(const cli::po::variables_map &vm) {
+  kernels::BenchConfig c;
+  c.check = !vm["no-check"].as<bool>();
+  c.time = !vm["no-time"].as<bool>();
+  c.metrics = vm["metrics"].as<bool>();
+  c.cold = vm["cold"].as<bool>();
+  if (has(vm, "min-samples"))
+    c.min_samples = int(parse_positive(get(vm, "min-samples", ""), "--min-samples", 1 << 20));
+  c.max_samples = std::max(c.max_samples, c.min_samples);
+  auto parse_double = [&](const char *name, double fallback) {
+    if (!has(vm, name))
+      return fallback;
+    const std::string text = get(vm, name, "");
+    try {
+      size_t used = 0;
+      const double v = std::stod(text, &used);
+      if (used == text.size())
+        return v;
+    } catch (const std::exception &) {
+    }
+    throw UsageError(std::string("--") + name, "'" + text +
+                                                   "' is not a number; allowed: a "
+                                                   "decimal number such as 0.01");
+  };
+  c.max_noise = parse_double("max-noise", c.max_noise);
+  c.max_seconds = parse_double("max-seconds", c.max_seconds);
+  if (!(c.max_noise >= 0))
+    throw UsageError("--max-noise", "'" + get(vm, "max-noise", "") +
+                                        "' is negative; allowed: a noise target >= 0 (stdev/mean, "
+                                        "e.g. 0.01)");
+  if (!(c.max_seconds > 0))
+    throw UsageError("--max-seconds", "'" + get(vm, "max-seconds", "") +
+                                          "' is not positive; allowed: a time budget > 0 s");
+  if (has(vm, "seed"))
+    c.seed = uint64_t(parse_positive(get(vm, "seed", ""), "--seed", 1LL << 62));
+  return c;
+}
+
+kernels::BenchConfig with_measurement(kernels::BenchConfig c, const kernels::BenchConfig &m) {
+  c.check = m.check;
+  c.time = m.time;
+  c.metrics = m.metrics;
+  c.cold = m.cold;
+  c.min_samples = m.min_samples;
+  c.max_samples = m.max_samples;
+  c.max_noise = m.max_noise;
+  c.max_seconds = m.max_seconds;
+  c.seed = m.seed;
+  return c;
+}
+
+} // namespace cbi::config
