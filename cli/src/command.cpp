@@ -59,6 +59,7 @@ std::string option_for_field(const std::string &field) {
       {"workload.depth", "--depth"},
       {"workload.elem_bytes", "--elem-bytes"},
       {"workload.boundary", "--boundary"},
+      {"workload.block_order", "--block-order"},
       {"order", "--order"},
       {"granularity", "--granularity"},
       {"gpu.block_threads", "--block"},

@@ -19,11 +19,39 @@ const char *kDefaultOrders =
     "column:48,column:64,column:96,column:128,column:256,column:512,column:1024,column:2048,"
     "tile:16,tile:32x8,zigzag:32,zigzag:64";
 
+// The tiled kernels' default block orders: linear, CUTLASS-style swizzles (column:W over the tiles,
+// W below the grid's width), square groups (tile:4x4, tile:8x8), Triton's GROUP_M = 8 (tile:1x8:
+// eight tile rows down one tile column, then the next column) and two zigzags, each only where it
+// differs from linear on this grid of tiles.
+std::vector<std::string> default_block_orders(const sim::Workload &w) {
+  const remap::Shape<int64_t> grid = sim::visit_workload(w.kind, [&](auto tag) {
+    using W = typename decltype(tag)::type;
+    if constexpr (W::has_block_order)
+      return W::tile_grid(w);
+    else
+      return remap::Shape<int64_t>{1, 1};
+  });
+  std::vector<std::string> orders = {"linear"};
+  for (int64_t c : {2, 4, 8, 16, 32, 64})
+    if (c < grid.width)
+      orders.push_back("column:" + std::to_string(c));
+  for (int64_t t : {4, 8})
+    if (t < grid.width && t < grid.height)
+      orders.push_back("tile:" + std::to_string(t) + "x" + std::to_string(t));
+  if (grid.height > 1 && grid.width > 1)
+    orders.push_back("tile:1x8");
+  for (int64_t z : {8, 16})
+    if (z < grid.width)
+      orders.push_back("zigzag:" + std::to_string(z));
+  return orders;
+}
+
 } // namespace
 
 int cmd_tune(int argc, char **argv) {
   po::options_description desc("Options");
   add_workload_options(desc);
+  // clang-format off
   desc.add_options()
     ("device", po::value<std::string>(), "device row (cbi devices), default h100")
     ("block", po::value<std::string>(), "threads per block, default 256")
@@ -33,33 +61,66 @@ int cmd_tune(int argc, char **argv) {
     ("jobs", po::value<std::string>(), "simulations at once (default: all cores)")
     ("sample-sms", po::value<std::string>(), "simulate N SMs (a divisor of the device's), each "
                                              "standing for SMs/N; default all");
+  // clang-format on
   add_output_options(desc);
   po::variables_map vm;
   if (!parse_args(argc, argv, desc, vm,
                   "usage: cbi tune [--device NAME] [--workload W --size ...] [--block B] "
-                  "[--orders LIST]\n\n"
+                  "[--orders LIST]\n"
+                  "       cbi tune --kernel sgemm-tiled|stencil-smem --size ... [--block-order "
+                  "LIST]\n\n"
                   "Replays the workload under each thread order with the simulator's GPU model "
-                  "(docs/gpu-model.md)\nand ranks the orders by predicted time, fastest first.",
+                  "(docs/gpu-model.md)\nand ranks the orders by predicted time, fastest first. "
+                  "The tiled kernels keep their threads'\nlaunch order: tune ranks the order of "
+                  "their thread blocks over the tiles (default: linear,\ncolumn:W swizzles, "
+                  "tile:4x4, tile:8x8, tile:1x8 as Triton's GROUP_M=8, zigzag:8, zigzag:16;\n"
+                  "those equal to linear on the size are left out).",
                   "  cbi tune --device h100 --workload matmul --size 1024 --block 256\n"
                   "  cbi tune --workload stencil --size 4096 --stencil 9x9 --orders "
-                  "linear,column:32,zigzag:32 --format json"))
+                  "linear,column:32,zigzag:32 --format json\n"
+                  "  cbi tune --kernel sgemm-tiled --size 4096 --block-order "
+                  "linear,column:8,tile:1x8"))
     return 0;
+  // --block-order is a list here: each is a candidate (the workload options take one).
+  po::variables_map one_block_order = vm;
+  one_block_order.erase("block-order");
   sim::GpuConfig base;
-  base.workload = sim_config_from(vm).workload;
+  base.workload = sim_config_from(one_block_order).workload;
+  const bool tiled = sim::workload_traits(base.workload.kind).has_block_order;
+  if (tiled && vm.count("orders"))
+    throw UsageError("--orders", std::string(sim::to_string(base.workload.kind)) +
+                                     "'s threads keep their launch order; allowed: rank its "
+                                     "block orders with --block-order LIST");
+  if (!tiled && vm.count("block-order"))
+    throw UsageError("--block-order", std::string(sim::to_string(base.workload.kind)) +
+                                          " has no tiles to order; allowed: --kernel "
+                                          "sgemm-tiled or stencil-smem (rank thread orders with "
+                                          "--orders)");
   base.device = sim::find_device(vm.count("device") ? vm["device"].as<std::string>() : "h100");
   base.block_threads =
       vm.count("block") ? parse_positive(vm["block"].as<std::string>(), "--block", 1 << 20) : 256;
   if (vm.count("sample-sms"))
     base.sample_sms = parse_positive(vm["sample-sms"].as<std::string>(), "--sample-sms", 1 << 20);
   std::vector<sim::GpuConfig> configs;
-  for (const std::string &text : list_from(vm, "orders", split_list(kDefaultOrders))) {
+  const std::vector<std::string> candidates =
+      tiled ? list_from(vm, "block-order", default_block_orders(base.workload))
+            : list_from(vm, "orders", split_list(kDefaultOrders));
+  for (const std::string &text : candidates) {
     sim::GpuConfig c = base;
-    c.order = remap::parse_order(text, "--orders");
+    if (tiled)
+      c.workload.block_order = remap::parse_order(text, "--block-order");
+    else
+      c.order = remap::parse_order(text, "--orders");
     sim::validate(c);
     configs.push_back(c);
   }
   if (configs.empty())
-    throw UsageError("--orders", "no order given; allowed: a comma list such as linear,column:32");
+    throw UsageError(tiled ? "--block-order" : "--orders",
+                     "no order given; allowed: a comma list such as linear,column:32");
+  // The ranked order: the thread order, or for the tiled kernels the block order.
+  const auto order_of = [&](std::size_t i) {
+    return remap::to_string(tiled ? configs[i].workload.block_order : configs[i].order);
+  };
   const unsigned jobs = static_cast<unsigned>(
       vm.count("jobs") ? parse_positive(vm["jobs"].as<std::string>(), "--jobs", 256)
                        : std::max(1u, std::thread::hardware_concurrency()));
@@ -88,14 +149,14 @@ int cmd_tune(int argc, char **argv) {
   const std::vector<std::string> shown = {"l1tex__t_sector_hit_rate.pct",
                                           "lts__t_sectors_srcunit_tex_op_read.sum",
                                           "dram__bytes_read.sum"};
-  t.columns = {"rank", "order", "predicted_ms", "bound"};
+  t.columns = {"rank", tiled ? "block_order" : "order", "predicted_ms", "bound"};
   t.columns.insert(t.columns.end(), shown.begin(), shown.end());
   t.json_rows = "ranking";
   t.json_groups = {{"metrics", shown}};
   for (std::size_t k = 0; k < rank.size(); ++k) {
     const sim::GpuResult &r = results[rank[k]];
-    std::vector<Cell> row = {static_cast<int64_t>(k + 1), remap::to_string(configs[rank[k]].order),
-                             r.time.predicted_ms, r.time.bound};
+    std::vector<Cell> row = {static_cast<int64_t>(k + 1), order_of(rank[k]), r.time.predicted_ms,
+                             r.time.bound};
     for (auto &[name, value] : gpu_metric_fields(r.metrics))
       if (std::find(shown.begin(), shown.end(), name) != shown.end())
         row.push_back(std::move(value));
@@ -105,13 +166,12 @@ int cmd_tune(int argc, char **argv) {
   t.config.push_back({"device", base.device.name});
   t.config.push_back({"block", int64_t{base.block_threads}});
   const sim::GpuResult &best = results[rank[0]];
-  t.meta = {{"device", base.device.description},
-            {"winner", remap::to_string(configs[rank[0]].order)}};
+  t.meta = {{"device", base.device.description}, {"winner", order_of(rank[0])}};
   if (rank.size() > 1) {
     const double second = results[rank[1]].time.predicted_ms;
-    t.meta.push_back({"runner_up", remap::to_string(configs[rank[1]].order)});
-    t.meta.push_back({"margin_pct", 100.0 * (second - best.time.predicted_ms) /
-                                        std::max(second, 1e-12)});
+    t.meta.push_back({"runner_up", order_of(rank[1])});
+    t.meta.push_back(
+        {"margin_pct", 100.0 * (second - best.time.predicted_ms) / std::max(second, 1e-12)});
   }
   t.notes = {"predicted by the GPU model (docs/gpu-model.md); validation against the H100: "
              "docs/results/gpu-model-h100.md"};

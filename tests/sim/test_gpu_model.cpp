@@ -59,7 +59,8 @@ TEST(Devices, TableHasTheIssuesRowsWithSourcesAndRejectsUnknownNames) {
     FAIL() << "accepted h200x";
   } catch (const UsageError &e) {
     EXPECT_EQ(e.option(), "--device");
-    EXPECT_NE(std::string(e.what()).find("h100, rtx2080super, a100, v100"), std::string::npos);
+    EXPECT_NE(std::string(e.what()).find("h100, h200, rtx2080super, a100, v100"),
+              std::string::npos);
   }
 }
 
@@ -139,7 +140,7 @@ TEST(GpuModel, TinyDeviceReplaysTheSequentialOrderWithTheSimulatorsCounts) {
     w.depth = 1 + static_cast<int64_t>(rng() % 16);
     w.stencil_w = 1 + 2 * static_cast<int64_t>(rng() % 4);
     w.stencil_h = 1 + 2 * static_cast<int64_t>(rng() % 4);
-    w.elem_bytes = rng() % 2 ? 4 : 8;
+    w.elem_bytes = rng() % 2 || w.kind == sim::kind_of<sim::SgemmTiledWorkload>() ? 4 : 8;
     const char *orders[] = {"linear", "column:5", "zigzag:8", "tile:4x3"};
     g.order = remap::parse_order(orders[rng() % 4]);
     const sim::GpuResult r = sim::simulate_gpu(g);
@@ -372,7 +373,7 @@ TEST(GpuModel, OldestCtaFirstLetsCoResidentCtasDriftApart) {
 TEST(GpuModel, SampledModeStandsForTheWholeDevice) {
   auto c = config(sim::kind_of<sim::MatmulWorkload>(), 1024, 128, "linear", 256);
   c.workload.depth = 256;
-  c.device.sms = 24;            // 512 CTAs in about three waves of 192
+  c.device.sms = 24;           // 512 CTAs in about three waves of 192
   c.device.l2_bytes = 4 << 20; // holds A and B
   const sim::GpuResult full = sim::simulate_gpu(c);
   // Sampling every SM is the full model.

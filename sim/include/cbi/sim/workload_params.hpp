@@ -3,6 +3,8 @@
 // each) live in cbi/sim/workloads/; cbi/sim/workloads.hpp registers them.
 #pragma once
 
+#include "cbi/remap/dispatch.hpp"
+
 #include <cstdint>
 #include <string>
 
@@ -29,6 +31,9 @@ struct Workload {
   int elem_bytes = 4;                  // 2, 4 or 8: half, float, double
   Boundary boundary = Boundary::clamp; // stencils only
   bool writes = false;                 // also emit each task's output store
+  // Tiled kernels (sgemm-tiled, stencil-smem): CTA k computes the tile block_order.map(k) of the
+  // grid of tiles, as `cbi bench --block-order` launches them; linear for the other workloads.
+  remap::Order block_order;
 
   int64_t tasks() const; // threads: the task grid's I_w x I_h after folding (§4.1.2)
   // Loads (and stores, if writes) of the whole trace in exact granularity.
