@@ -31,7 +31,10 @@ inline int popcount8(uint32_t m) {
 // below 512 GiB), times below 2^32 cycles.
 class SectorCache {
 public:
-  SectorCache(int64_t capacity_lines, int64_t ways, int sectors_per_line, bool hashed)
+  // `writes`: the cache also takes stores (the L2), and keeps per sector the bytes that stores
+  // wrote, so that a sector only partly written is not taken for one read from DRAM.
+  SectorCache(int64_t capacity_lines, int64_t ways, int sectors_per_line, bool hashed,
+              bool writes = false)
       : m_ways(static_cast<uint32_t>(ways == 0 ? capacity_lines : ways)),
         m_sets(static_cast<uint64_t>(capacity_lines / (ways == 0 ? capacity_lines : ways))),
         m_sectors(sectors_per_line), m_hashed(hashed) {
@@ -39,8 +42,11 @@ public:
     m_tag.assign(slots, kEmpty);
     m_stamp.assign(slots, 0);
     m_valid.assign(slots, 0);
+    m_partial.assign(slots, 0);
     m_clock.assign(static_cast<std::size_t>(m_sets), 0);
     m_fill.assign(slots * static_cast<std::size_t>(m_sectors), 0);
+    if (writes)
+      m_written.assign(slots * static_cast<std::size_t>(m_sectors), 0);
   }
 
   struct Result {
@@ -66,8 +72,11 @@ public:
       stamps[w] = stamp;
       r.slot = base + w;
       uint8_t &valid = m_valid[r.slot];
+      // A sector that stores wrote only in part holds no data to read: it misses, and the fetch
+      // from below makes it whole.
+      const uint32_t readable = uint32_t{valid} & ~uint32_t{m_partial[r.slot]};
       const uint32_t *fill = &m_fill[r.slot * static_cast<std::size_t>(m_sectors)];
-      for (uint32_t m = sectors & valid; m; m &= m - 1) {
+      for (uint32_t m = sectors & readable; m; m &= m - 1) {
         const int sec = __builtin_ctz(m);
         if (fill[sec] <= now) {
           r.hit |= 1u << sec;
@@ -76,20 +85,53 @@ public:
           r.pending_ready = std::max(r.pending_ready, fill[sec]);
         }
       }
-      r.miss = sectors & ~uint32_t{valid};
+      r.miss = sectors & ~readable;
       valid = static_cast<uint8_t>(valid | sectors);
+      m_partial[r.slot] = static_cast<uint8_t>(m_partial[r.slot] & ~sectors);
       return r;
     }
-    uint32_t victim = 0;
-    for (uint32_t v = 1; v < m_ways; ++v)
-      if (stamps[v] < stamps[victim])
-        victim = v;
-    r.slot = base + victim;
-    m_tag[r.slot] = line;
-    stamps[victim] = stamp;
+    r.slot = allocate(base, line, stamp);
     m_valid[r.slot] = static_cast<uint8_t>(sectors);
     r.miss = sectors;
     return r;
+  }
+
+  // A store of the bytes `bytes` (bit b: byte b of the sector) to sector `sector` of line `line`:
+  // allocates the sector if absent (fetching nothing: its fill is `now`); a sector stays partial,
+  // unreadable, until stores have written all its bytes or a read has fetched it. Returns whether
+  // the sector was present (an L2 write hit).
+  bool write(uint64_t line64, int sector, uint32_t bytes, uint32_t full, uint32_t now) {
+    const uint32_t line = static_cast<uint32_t>(line64);
+    const uint64_t set = set_of(line64);
+    const std::size_t base = static_cast<std::size_t>(set * m_ways);
+    const uint32_t stamp = ++m_clock[static_cast<std::size_t>(set)];
+    const uint32_t bit = 1u << sector;
+    uint32_t w = 0;
+    while (w < m_ways && m_tag[base + w] != line)
+      ++w;
+    std::size_t slot = base + w;
+    bool hit = false;
+    if (w < m_ways) {
+      m_stamp[slot] = stamp;
+      hit = m_valid[slot] & bit;
+    } else {
+      slot = allocate(base, line, stamp);
+      m_valid[slot] = 0;
+    }
+    const std::size_t sec = slot * static_cast<std::size_t>(m_sectors) + std::size_t(sector);
+    if (!hit) {
+      m_valid[slot] = static_cast<uint8_t>(m_valid[slot] | bit);
+      m_fill[sec] = now;
+      m_written[sec] = 0;
+      if (bytes != full)
+        m_partial[slot] = static_cast<uint8_t>(m_partial[slot] | bit);
+    }
+    if (m_partial[slot] & bit) {
+      m_written[sec] |= bytes;
+      if (m_written[sec] == full)
+        m_partial[slot] = static_cast<uint8_t>(m_partial[slot] & ~bit);
+    }
+    return hit;
   }
 
   void set_fill(std::size_t slot, int sector, uint32_t when) {
@@ -98,6 +140,20 @@ public:
 
 private:
   static constexpr uint32_t kEmpty = ~uint32_t{0};
+
+  // The least recently used way of the set at `base` takes `line`; returns its slot.
+  std::size_t allocate(std::size_t base, uint32_t line, uint32_t stamp) {
+    const uint32_t *stamps = &m_stamp[base];
+    uint32_t victim = 0;
+    for (uint32_t v = 1; v < m_ways; ++v)
+      if (stamps[v] < stamps[victim])
+        victim = v;
+    const std::size_t slot = base + victim;
+    m_tag[slot] = line;
+    m_stamp[slot] = stamp;
+    m_partial[slot] = 0;
+    return slot;
+  }
 
   uint64_t set_of(uint64_t line) const {
     if (m_sets == 1)
@@ -113,11 +169,13 @@ private:
   uint64_t m_sets;
   int m_sectors;
   bool m_hashed;
-  std::vector<uint32_t> m_tag;   // per slot (set * ways + way)
-  std::vector<uint32_t> m_stamp; // per slot: the set's clock at its last use (LRU); 0 = never
-  std::vector<uint8_t> m_valid;  // per slot: sector mask
-  std::vector<uint32_t> m_clock; // per set: lookups so far
-  std::vector<uint32_t> m_fill;  // per sector: the time its data is (or will be) there
+  std::vector<uint32_t> m_tag;     // per slot (set * ways + way)
+  std::vector<uint32_t> m_stamp;   // per slot: the set's clock at its last use (LRU); 0 = never
+  std::vector<uint8_t> m_valid;    // per slot: sector mask
+  std::vector<uint8_t> m_partial;  // per slot: sectors that stores wrote in part (not readable)
+  std::vector<uint32_t> m_written; // per sector, caches that take stores: bytes stores wrote
+  std::vector<uint32_t> m_clock;   // per set: lookups so far
+  std::vector<uint32_t> m_fill;    // per sector: the time its data is (or will be) there
 };
 
 // Integer divisions a thread spends on its remap (each is about 20 instructions without a
@@ -146,13 +204,13 @@ struct HasLaneLoads<W, std::void_t<decltype(std::declval<const W &>().lane_loads
                            nullptr, 0, int64_t{0}, static_cast<uint64_t *>(nullptr)))>>
     : std::true_type {};
 
-constexpr int kWheel = 4096; // cycles a warp can be scheduled ahead; longer waits are clamped
+constexpr int kWheel = 4096;    // cycles a warp can be scheduled ahead; longer waits are clamped
 constexpr int64_t kWindow = 32; // cycles an SM runs before the next SM's turn
 
 struct Warp {
   int64_t next = 0;      // next instruction
   int64_t group_end = 0; // when the loads issued since the last wait have all arrived
-  int64_t cta = 0; // index in the launch
+  int64_t cta = 0;       // index in the launch
   int cta_slot = 0;
   int lanes = 0;       // active lanes
   int wheel_next = -1; // next warp in the same wheel slot
@@ -165,9 +223,9 @@ struct Sm {
   std::vector<int> wheel;                  // kWheel slots: first warp that becomes ready then
   std::vector<int> fifo;                   // ring of ready warps, oldest first
   std::size_t fifo_head = 0, fifo_size = 0;
-  uint64_t ready = 0;    // oldest-CTA-first: bit id = warp id is ready
-  std::vector<int> age;  // oldest-CTA-first: CTA slots, the oldest CTA first
-  int scheduled = 0; // warps on the wheel
+  uint64_t ready = 0;   // oldest-CTA-first: bit id = warp id is ready
+  std::vector<int> age; // oldest-CTA-first: CTA slots, the oldest CTA first
+  int scheduled = 0;    // warps on the wheel
   int64_t pipe_free = 0;
   struct Launch {
     int64_t at = 0; // when the CTA starts
@@ -175,20 +233,21 @@ struct Sm {
     int slot = 0;
   };
   std::vector<Launch> launches; // CTAs given to this SM that have not started yet
-  int64_t dispatch_at = kNever;  // the earliest of their starts
+  int64_t dispatch_at = kNever; // the earliest of their starts
 };
 
 template <class W, class Order> class Engine {
 public:
   Engine(const GpuConfig &c, const W &program, Order order, const GpuObserver *observer)
-      : m_c(c), m_observer(observer && observer->on_sector ? observer : nullptr), m_d(c.device), m_program(program), m_order(order),
-        m_shape(W::task_shape(c.workload)), m_threads(m_shape.width * m_shape.height),
-        m_block(c.block_threads), m_warp_size(c.device.warp_size),
+      : m_c(c), m_observer(observer && observer->on_sector ? observer : nullptr), m_d(c.device),
+        m_program(program), m_order(order), m_shape(W::task_shape(c.workload)),
+        m_threads(m_shape.width * m_shape.height), m_block(c.block_threads),
+        m_warp_size(c.device.warp_size),
         m_warps_per_cta(static_cast<int>((c.block_threads + m_warp_size - 1) / m_warp_size)),
-        m_loads(program.loads()),
-            m_group(c.sample_sms > 0 ? c.device.sms / c.sample_sms : 1),
-        m_l2(c.device.l2_bytes / c.device.l2_line_bytes, c.device.l2_ways, static_cast<int>(c.device.l2_line_bytes / c.device.l2_sector_bytes),
-             c.device.l2_hashed) {
+        m_loads(program.loads()), m_group(c.sample_sms > 0 ? c.device.sms / c.sample_sms : 1),
+        m_l2(c.device.l2_bytes / c.device.l2_line_bytes, c.device.l2_ways,
+             static_cast<int>(c.device.l2_line_bytes / c.device.l2_sector_bytes),
+             c.device.l2_hashed, true) {
     m_ctas = (m_threads + m_block - 1) / m_block;
     const int64_t by_threads = m_d.max_threads_per_sm / m_block;
     const int64_t by_warps = m_d.max_warps_per_sm / m_warps_per_cta;
@@ -204,6 +263,7 @@ public:
     m_line_shift = __builtin_ctzll(static_cast<uint64_t>(m_d.l1_line_bytes));
     m_l2_sector_shift = __builtin_ctzll(static_cast<uint64_t>(m_d.l2_sector_bytes));
     m_l2_line_shift = __builtin_ctzll(static_cast<uint64_t>(m_d.l2_line_bytes));
+    m_l2_sector_bytes = static_cast<int>(m_d.l2_sector_bytes);
     // A sampled SM stands for m_group SMs: its share of DRAM bandwidth is 1/group. The L2 keeps
     // its capacity: the sampled SMs read the same shared data as all SMs together.
     m_dram_bytes_per_cycle = m_d.dram_gbs * 1e9 / (m_d.sm_clock_mhz * 1e6) / double(m_group);
@@ -328,8 +388,8 @@ private:
       sm.fifo[(sm.fifo_head + sm.fifo_size++) % sm.fifo.size()] = id;
   }
 
-  // The next warp to issue, or -1: the one ready longest (loose round-robin), or a ready warp of the
-  // oldest CTA (oldest-CTA-first, as greedy-then-oldest schedulers prefer old warps).
+  // The next warp to issue, or -1: the one ready longest (loose round-robin), or a ready warp of
+  // the oldest CTA (oldest-CTA-first, as greedy-then-oldest schedulers prefer old warps).
   int pick(Sm &sm) {
     if (!m_oldest_first) {
       if (sm.fifo_size == 0)
@@ -341,8 +401,8 @@ private:
     }
     if (!sm.ready)
       return -1;
-    const uint64_t slot_mask = m_warps_per_cta >= 64 ? ~uint64_t{0}
-                                                      : (uint64_t{1} << m_warps_per_cta) - 1;
+    const uint64_t slot_mask =
+        m_warps_per_cta >= 64 ? ~uint64_t{0} : (uint64_t{1} << m_warps_per_cta) - 1;
     for (int slot : sm.age) {
       const uint64_t bits = (sm.ready >> (slot * m_warps_per_cta)) & slot_mask;
       if (bits) {
@@ -517,7 +577,7 @@ private:
       const int sec = __builtin_ctz(m);
       const uint32_t bit = 1u << sec;
       ev.sector_byte_addr = ev.line_byte_addr + (uint64_t(sec) << m_sector_shift);
-      ev.l1 = (r.miss & bit) ? L1Outcome::miss
+      ev.l1 = (r.miss & bit)      ? L1Outcome::miss
               : (r.pending & bit) ? L1Outcome::pending_hit
                                   : L1Outcome::hit;
       ev.l2_hit = (r.miss & bit) && !(l2_miss & bit);
@@ -550,20 +610,52 @@ private:
     return arrives;
   }
 
-  // The output store: through to L2 (allocating there, fetching nothing from DRAM), not into L1.
+  // The output store: through to L2, not into L1. A sector the warp writes whole needs nothing
+  // from DRAM; one it writes in part is allocated with only those bytes (issue 21 §1: a later read
+  // of the sector's other bytes, such as the tail of the input that shares the output's first
+  // sector, misses and reads the sector from DRAM).
   void issue_store(const remap::Task<int64_t> *lanes, int n, int64_t now) {
-    const int sectors = coalesce(lanes, n, 0, true);
+    struct Written {
+      uint64_t sector;
+      uint32_t bytes;
+    };
+    Written w[2 * 64];
+    int count = 0;
+    const uint64_t sector_bytes = uint64_t{1} << m_l2_sector_shift;
+    const uint64_t elem = static_cast<uint64_t>(m_c.workload.elem_bytes);
+    for (int l = 0; l < n; ++l) {
+      const uint64_t first =
+          m_output_base + static_cast<uint64_t>(lanes[l].y * m_shape.width + lanes[l].x) * elem;
+      for (uint64_t b = first; b < first + elem;) {
+        const uint64_t sector = b >> m_l2_sector_shift;
+        const uint64_t end = std::min(first + elem, (sector + 1) << m_l2_sector_shift);
+        const uint64_t off = b & (sector_bytes - 1), len = end - b;
+        const uint32_t bytes =
+            static_cast<uint32_t>((len >= 32 ? ~uint64_t{0} : ((uint64_t{1} << len) - 1)) << off);
+        // Lanes mostly come in ascending order: insertion into the sorted prefix.
+        int k = count;
+        while (k > 0 && w[k - 1].sector > sector)
+          --k;
+        if (k > 0 && w[k - 1].sector == sector) {
+          w[k - 1].bytes |= bytes;
+        } else {
+          for (int m = count; m > k; --m)
+            w[m] = w[m - 1];
+          w[k] = {sector, bytes};
+          ++count;
+        }
+        b = end;
+      }
+    }
+    const uint32_t full =
+        m_l2_sector_bytes >= 32 ? ~uint32_t{0} : (uint32_t{1} << m_l2_sector_bytes) - 1;
     const int spl_shift = m_l2_line_shift - m_l2_sector_shift;
-    for (int k = 0; k < sectors; ++k) {
-      const uint64_t addr = m_sector_buf[k] << m_sector_shift;
-      const uint64_t line = addr >> m_l2_line_shift;
-      const uint32_t bit = 1u << ((addr >> m_l2_sector_shift) & ((1u << spl_shift) - 1));
-      const SectorCache::Result r = m_l2.lookup(line, bit, static_cast<uint32_t>(now));
+    for (int k = 0; k < count; ++k) {
+      const uint64_t line = w[k].sector >> spl_shift;
+      const int sec = static_cast<int>(w[k].sector & ((uint64_t{1} << spl_shift) - 1));
       ++m_m.l2_lookups;
       ++m_m.l2_write_sectors;
-      if (r.miss)
-        m_l2.set_fill(r.slot, __builtin_ctz(r.miss), static_cast<uint32_t>(now));
-      else
+      if (m_l2.write(line, sec, w[k].bytes, full, static_cast<uint32_t>(now)))
         ++m_m.l2_hits;
     }
   }
@@ -588,6 +680,7 @@ private:
   uint64_t m_rng = 0x2545F4914F6CDD1Dull; // xorshift64 for group_step, fixed seed
   int64_t m_live_ctas = 0; // given to an SM (running or about to start), not yet done
   int m_sector_shift = 5, m_line_shift = 7, m_l2_sector_shift = 5, m_l2_line_shift = 7;
+  int m_l2_sector_bytes = 32; // at most 32: a store's bytes in a sector are one 32-bit mask
   double m_dram_bytes_per_cycle = 1, m_dram_free = 0;
   int64_t m_last_event = 0;
   uint64_t m_output_base = 0;
@@ -678,11 +771,13 @@ void validate(const GpuConfig &c) {
     throw UsageError("gpu.sample_sms", std::to_string(c.sample_sms) + " SMs do not divide the " +
                                            std::to_string(d.sms) + " SMs of " + d.name +
                                            "; allowed: 0 (all) or a divisor");
+  if (d.l2_sector_bytes > 32)
+    throw UsageError("--device", d.name + " has " + std::to_string(d.l2_sector_bytes) +
+                                     "-byte L2 sectors; the model allows at most 32");
   validate(c.order);
 }
 
-GpuResult simulate_gpu(const GpuConfig &c, const Progress &progress,
-                       const GpuObserver *observer) {
+GpuResult simulate_gpu(const GpuConfig &c, const Progress &progress, const GpuObserver *observer) {
   validate(c);
   if (observer && (observer->sm < 0 || observer->sm >= c.device.sms))
     throw UsageError("gpu.observe_sm", "SM " + std::to_string(observer->sm) + " is not on " +

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <map>
 #include <random>
 #include <vector>
 
@@ -26,6 +27,27 @@ sim::GpuConfig config(WorkloadKind kind, int64_t width, int64_t height, const ch
   c.block_threads = block;
   c.device = sim::find_device(device);
   return c;
+}
+
+// A tiny-device configuration drawn at random: L1 and L2 sizes, workload, size (at least
+// min_width x min_height), element size and order.
+sim::GpuConfig random_tiny(std::mt19937_64 &rng, int64_t min_width, int64_t min_height) {
+  sim::GpuConfig g;
+  g.device = sim::find_device("tiny");
+  g.device.l1_bytes = 128 * (4 + static_cast<int64_t>(rng() % 60));
+  g.device.l2_bytes = 128 * 16 * (1 + static_cast<int64_t>(rng() % 8));
+  g.block_threads = 1;
+  sim::Workload &w = g.workload;
+  w.kind = WorkloadKind{static_cast<int>(rng() % std::tuple_size_v<sim::WorkloadTypes>)};
+  w.width = min_width + static_cast<int64_t>(rng() % 40);
+  w.height = min_height + static_cast<int64_t>(rng() % 20);
+  w.depth = 1 + static_cast<int64_t>(rng() % 16);
+  w.stencil_w = 1 + 2 * static_cast<int64_t>(rng() % 4);
+  w.stencil_h = 1 + 2 * static_cast<int64_t>(rng() % 4);
+  w.elem_bytes = rng() % 2 || w.kind == sim::kind_of<sim::SgemmTiledWorkload>() ? 4 : 8;
+  const char *orders[] = {"linear", "column:5", "zigzag:8", "tile:4x3"};
+  g.order = remap::parse_order(orders[rng() % 4]);
+  return g;
 }
 
 } // namespace
@@ -127,22 +149,9 @@ TEST(GpuModel, WarpsOfACtaSharingBLinesHitWhereLinearMatmulOnOneSmDoesNot) {
 TEST(GpuModel, TinyDeviceReplaysTheSequentialOrderWithTheSimulatorsCounts) {
   std::mt19937_64 rng(10);
   for (int trial = 0; trial < 40; ++trial) {
-    sim::GpuConfig g;
-    g.device = sim::find_device("tiny");
-    g.device.l1_bytes = 128 * (4 + static_cast<int64_t>(rng() % 60));
-    g.device.l2_bytes = 128 * 16 * (1 + static_cast<int64_t>(rng() % 8));
-    g.block_threads = 1;
+    sim::GpuConfig g = random_tiny(rng, 8, 4);
     g.stores = false;
-    sim::Workload &w = g.workload;
-    w.kind = WorkloadKind{static_cast<int>(rng() % std::tuple_size_v<sim::WorkloadTypes>)};
-    w.width = 8 + static_cast<int64_t>(rng() % 40);
-    w.height = 4 + static_cast<int64_t>(rng() % 20);
-    w.depth = 1 + static_cast<int64_t>(rng() % 16);
-    w.stencil_w = 1 + 2 * static_cast<int64_t>(rng() % 4);
-    w.stencil_h = 1 + 2 * static_cast<int64_t>(rng() % 4);
-    w.elem_bytes = rng() % 2 || w.kind == sim::kind_of<sim::SgemmTiledWorkload>() ? 4 : 8;
-    const char *orders[] = {"linear", "column:5", "zigzag:8", "tile:4x3"};
-    g.order = remap::parse_order(orders[rng() % 4]);
+    const sim::Workload &w = g.workload;
     const sim::GpuResult r = sim::simulate_gpu(g);
 
     sim::SimConfig s;
@@ -167,6 +176,125 @@ TEST(GpuModel, TinyDeviceReplaysTheSequentialOrderWithTheSimulatorsCounts) {
     EXPECT_EQ(r.metrics.l2_hits, q.levels[1].hits) << what;
     EXPECT_EQ(r.metrics.dram_read_bytes, q.levels[1].misses * 32) << what;
   }
+}
+
+namespace {
+
+// The tiny device's replay with stores, computed without the model: the sequential order through
+// one LRU L1 (loads only) and one LRU L2 (sim::Cache) that takes the L1's load misses and every
+// store. A store allocates its sector in L2 without reading it; a sector that stores have written
+// only in part holds nothing to read, so a load of it misses and reads it from DRAM.
+struct TinyReference {
+  int64_t l1_sectors = 0, l1_hits = 0, l2_reads = 0, l2_writes = 0, l2_hits = 0, dram_bytes = 0;
+};
+
+TinyReference tiny_reference(const sim::GpuConfig &g) {
+  sim::SimConfig s;
+  s.workload = g.workload;
+  s.workload.writes = g.stores;
+  s.order = g.order;
+  sim::CacheConfig l1, l2;
+  l1.line_bytes = l2.line_bytes = 128;
+  l1.sector_bytes = l2.sector_bytes = 32;
+  l1.capacity_lines = g.device.l1_bytes / 128;
+  l1.ways = 0;
+  l2.capacity_lines = g.device.l2_bytes / 128;
+  l2.ways = g.device.l2_ways;
+  sim::Cache c1(l1), c2(l2);
+  std::map<uint64_t, uint32_t> written; // L2 sectors that stores wrote in part: their bytes
+  TinyReference r;
+  remap::Task<int64_t> task{0, 0};
+  const int64_t width = sim::visit_workload(
+      g.workload.kind, [&](auto tag) { return decltype(tag)::type::task_shape(g.workload).width; });
+  const uint64_t out = static_cast<uint64_t>(g.workload.output_base_bytes());
+  const uint64_t elem = static_cast<uint64_t>(g.workload.elem_bytes);
+  sim::replay(
+      s, 32, [&](int64_t, remap::Task<int64_t> t) { task = t; },
+      [&](uint64_t sector, int64_t count, bool is_write) {
+        const bool present = c2.contains(sector);
+        if (is_write) {
+          const uint64_t byte = out + static_cast<uint64_t>(task.y * width + task.x) * elem;
+          EXPECT_EQ(byte / 32, sector);
+          const uint32_t bytes = static_cast<uint32_t>(((uint64_t{1} << elem) - 1) << (byte % 32));
+          c2.access(sector);
+          ++r.l2_writes;
+          if (!present)
+            written[sector] = 0;
+          else
+            ++r.l2_hits;
+          auto it = written.find(sector);
+          if (it != written.end() && (it->second |= bytes) == ~uint32_t{0})
+            written.erase(it);
+          return;
+        }
+        r.l1_sectors += count;
+        if (c1.access(sector, count)) {
+          r.l1_hits += count;
+          return;
+        }
+        r.l1_hits += count - 1;
+        ++r.l2_reads;
+        c2.access(sector);
+        auto it = written.find(sector);
+        if (present && it == written.end()) {
+          ++r.l2_hits;
+          return;
+        }
+        if (it != written.end())
+          written.erase(it);
+        r.dram_bytes += 32;
+      });
+  return r;
+}
+
+} // namespace
+
+TEST(GpuModel, PartialOutputStoreLeavesTheInputTailToBeReadFromDram) {
+  // Issue 21 §1: a 33x1 copy (1x1 stencil) at block 32 reads 33 floats, bytes 0..131: 5 sectors.
+  // The output starts at byte 132, inside the input's last sector; warp 0's store writes bytes
+  // 132..159 of it, and the read of bytes 128..131 must still come from DRAM (it gave 128).
+  auto c = config(sim::kind_of<sim::StencilWorkload>(), 33, 1, "linear", 32);
+  c.workload.stencil_w = c.workload.stencil_h = 1;
+  const sim::GpuResult r = sim::simulate_gpu(c);
+  EXPECT_EQ(r.metrics.dram_read_bytes, 160);
+  EXPECT_EQ(r.metrics.l2_write_sectors, 5 + 1); // warp 0: sectors 4..8; CTA 1: sector 8
+  // Whole-sector stores read nothing: a 32x1 copy reads its 4 input sectors only.
+  c.workload.width = 32;
+  EXPECT_EQ(sim::simulate_gpu(c).metrics.dram_read_bytes, 128);
+}
+
+TEST(GpuModel, TinyDeviceWithStoresMatchesTheSequentialReplay) {
+  // Stores on (as `cbi simulate --model gpu` runs): L1 counts are the sequential simulator's, and
+  // every L2 and DRAM count is the sequential replay's through an L2 that takes the stores.
+  std::mt19937_64 rng(21);
+  int partial = 0;
+  for (int trial = 0; trial < 60; ++trial) {
+    const sim::GpuConfig g = random_tiny(rng, 1, 1);
+    const sim::Workload &w = g.workload;
+    const sim::GpuResult r = sim::simulate_gpu(g);
+    const TinyReference q = tiny_reference(g);
+    const std::string what = w.describe() + " " + remap::to_string(g.order);
+    EXPECT_EQ(r.metrics.l1_sectors, q.l1_sectors) << what;
+    EXPECT_EQ(r.metrics.l1_sector_hits, q.l1_hits) << what;
+    EXPECT_EQ(r.metrics.l2_read_sectors, q.l2_reads) << what;
+    EXPECT_EQ(r.metrics.l2_write_sectors, q.l2_writes) << what;
+    EXPECT_EQ(r.metrics.l2_hits, q.l2_hits) << what;
+    EXPECT_EQ(r.metrics.dram_read_bytes, q.dram_bytes) << what;
+    // The loads alone are what the sequential simulator counts in L1.
+    sim::SimConfig s;
+    s.workload = w;
+    s.order = g.order;
+    sim::CacheConfig l1;
+    l1.line_bytes = 128;
+    l1.sector_bytes = 32;
+    l1.capacity_lines = g.device.l1_bytes / 128;
+    s.levels = {l1};
+    const sim::SimResult seq = sim::simulate(s);
+    EXPECT_EQ(r.metrics.l1_sector_hits, seq.levels[0].hits) << what;
+    EXPECT_EQ(r.metrics.l1_sector_misses, seq.levels[0].misses) << what;
+    partial += (w.output_base_bytes() % 32) != 0;
+  }
+  EXPECT_GT(partial, 10); // the case of the bug: the output starts inside an input sector
 }
 
 TEST(GpuModel, RejectsBlocksTheDeviceCannotHold) {

@@ -1,0 +1,90 @@
+# Run by ctest (tests/package/CMakeLists.txt passes the variables): installs BUILD_DIR into
+# WORK_DIR/prefix and builds and runs the examples against that prefix. Fails on the first problem,
+# naming it.
+cmake_minimum_required(VERSION 3.24)
+set(prefix ${WORK_DIR}/prefix)
+file(REMOVE_RECURSE ${WORK_DIR})
+file(MAKE_DIRECTORY ${WORK_DIR})
+
+function(run what)
+  execute_process(COMMAND ${ARGN} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "${what} failed (${rc}):\n${ARGN}\n${out}\n${err}")
+  endif()
+  set(run_output "${out}" PARENT_SCOPE)
+endfunction()
+
+run("cmake --install" ${CMAKE_COMMAND} --install ${BUILD_DIR} --prefix ${prefix})
+
+# The package files and the exported targets.
+foreach(f lib/cmake/cbi/cbiConfig.cmake lib/cmake/cbi/cbiConfigVersion.cmake
+          lib/cmake/cbi/cbiTargets.cmake include/cbi/remap/order.hpp include/cbi/sim/simulate.hpp)
+  if(NOT EXISTS ${prefix}/${f})
+    message(FATAL_ERROR "the install lacks ${f}")
+  endif()
+endforeach()
+
+# Public headers include only public headers: each installed header compiles alone with nothing
+# but the prefix on the include path; none is a command-line header or names Boost.
+file(GLOB_RECURSE headers RELATIVE ${prefix}/include ${prefix}/include/*.hpp)
+list(LENGTH headers count)
+if(count LESS 20)
+  message(FATAL_ERROR "only ${count} headers installed under ${prefix}/include")
+endif()
+foreach(h ${headers})
+  if(h MATCHES "^cbi/cli/")
+    message(FATAL_ERROR "a command-line header is installed: ${h}")
+  endif()
+  file(READ ${prefix}/include/${h} text)
+  if(text MATCHES "boost")
+    message(FATAL_ERROR "installed header ${h} mentions boost")
+  endif()
+  file(WRITE ${WORK_DIR}/header.cpp "#include <${h}>\n")
+  run("the installed header ${h} alone" ${CXX} -std=c++17 -fsyntax-only -I${prefix}/include
+      ${WORK_DIR}/header.cpp)
+endforeach()
+message(STATUS "${count} installed headers compile alone")
+
+# `cbi --version` and the package's version are the same number.
+run("cbi --version" ${prefix}/bin/cbi --version)
+if(NOT run_output MATCHES "^cbi ${VERSION} ")
+  message(FATAL_ERROR "`cbi --version` prints '${run_output}', the package is ${VERSION}")
+endif()
+
+string(REPLACE "|" ";" launchers "${LAUNCHERS}")
+string(REPLACE "|" ";" architectures "${CUDA_ARCHITECTURES}")
+set(flags "")
+if(SANITIZE)
+  set(flags -DCMAKE_EXE_LINKER_FLAGS=-fsanitize=address,undefined)
+endif()
+
+# example name, then what its output must contain.
+function(example name)
+  set(src ${SOURCE_DIR}/examples/${name})
+  set(bin ${WORK_DIR}/${name})
+  run("configuring examples/${name}" ${CMAKE_COMMAND} -S ${src} -B ${bin} -G ${GENERATOR}
+      -DCMAKE_BUILD_TYPE=Release -DCMAKE_PREFIX_PATH=${prefix}
+      -DCMAKE_FIND_USE_PACKAGE_REGISTRY=OFF -DCMAKE_CXX_COMPILER=${CXX}
+      -DCMAKE_CUDA_COMPILER=${CUDA} "-DCMAKE_CUDA_ARCHITECTURES=${architectures}"
+      ${launchers} ${flags})
+  # The version the package reports, and that it came from the prefix.
+  if(NOT run_output MATCHES "cbi ${VERSION} from ${prefix}/lib/cmake/cbi")
+    message(FATAL_ERROR "examples/${name} did not find cbi ${VERSION} in ${prefix}:\n${run_output}")
+  endif()
+  run("building examples/${name}" ${CMAKE_COMMAND} --build ${bin})
+  set(example_bin ${bin} PARENT_SCOPE)
+endfunction()
+
+example(own-kernel)
+# 1000 is not a multiple of 32: column:32's last column is narrower (eq. 4.2).
+run("examples/own-kernel" ${example_bin}/own_kernel 1000 700)
+message(STATUS "own-kernel:\n${run_output}")
+foreach(order linear column:32)
+  if(NOT run_output MATCHES "cpu ${order}: 1000x700, every element visited exactly once")
+    message(FATAL_ERROR "own-kernel did not check ${order} on the CPU")
+  endif()
+  if(NOT run_output MATCHES "no CUDA device" AND
+     NOT run_output MATCHES "gpu ${order}: [0-9.]+ ms median of 20 runs, output matches")
+    message(FATAL_ERROR "own-kernel did not check ${order} on the GPU")
+  endif()
+endforeach()

@@ -1,0 +1,138 @@
+// The GPU model's predictions pinned (issue 18 §1, §4): every count, the replay's cycles and the
+// predicted time of a set of configurations, as the model gave them at commit GOLDEN_COMMIT (named
+// in the table's comment). Restructuring the engine (its split into sim/src/gpu/, the parallel
+// SMs) must give them bit for bit. A change that means to move predictions updates the table in
+// the same commit and says why: CBI_GOLDEN_PRINT=1 test_sim_gpu_golden prints the new rows.
+#include "cbi/sim/gpu_model.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+namespace {
+
+using namespace cbi;
+
+struct Case {
+  const char *name;
+  sim::GpuConfig config;
+};
+
+sim::GpuConfig make(const char *workload, int64_t width, int64_t height, int64_t depth, int stencil,
+                    const char *order, int64_t block, const char *device) {
+  sim::GpuConfig c;
+  c.workload.kind = sim::parse_workload_kind(workload);
+  c.workload.width = width;
+  c.workload.height = height;
+  c.workload.depth = depth;
+  c.workload.stencil_w = c.workload.stencil_h = stencil;
+  c.order = remap::parse_order(order);
+  c.block_threads = block;
+  c.device = sim::find_device(device);
+  return c;
+}
+
+std::vector<Case> cases() {
+  std::vector<Case> v;
+  v.push_back(
+      {"stencil9 128x96 linear b256 h100", make("stencil", 128, 96, 1, 9, "linear", 256, "h100")});
+  v.push_back({"stencil9 128x96 column:32 b128 h100",
+               make("stencil", 128, 96, 1, 9, "column:32", 128, "h100")});
+  v.push_back(
+      {"matmul 256 linear b256 h100", make("matmul", 256, 256, 256, 1, "linear", 256, "h100")});
+  v.push_back(
+      {"matmul 128 column:33 b64 h100", make("matmul", 128, 128, 128, 1, "column:33", 64, "h100")});
+  v.push_back(
+      {"matmul 96 tile:32x8 b256 a100", make("matmul", 96, 96, 96, 1, "tile:32x8", 256, "a100")});
+  v.push_back({"stencil3 200x50 zigzag:8 b96 rtx2080super",
+               make("stencil", 200, 50, 1, 3, "zigzag:8", 96, "rtx2080super")});
+  v.push_back({"stencil3d 40x30x6 column:16 b128 v100",
+               make("stencil3d", 40, 30, 6, 3, "column:16", 128, "v100")});
+  Case rr{"stencil5 elem8 300x40 column:5 b160 h100 round-robin",
+          make("stencil", 300, 40, 1, 5, "column:5", 160, "h100")};
+  rr.config.workload.elem_bytes = 8;
+  rr.config.device.scheduler = sim::WarpScheduler::round_robin;
+  v.push_back(rr);
+  Case sampled{"matmul 1024x128x256 linear b256 24 SMs sampled 6",
+               make("matmul", 1024, 128, 256, 1, "linear", 256, "h100")};
+  sampled.config.device.sms = 24;
+  sampled.config.device.l2_bytes = 4 << 20;
+  sampled.config.sample_sms = 6;
+  v.push_back(sampled);
+  Case small_l1{"stencil9 256x64 column:64 b256 h100 L1 16 KiB fully associative",
+                make("stencil", 256, 64, 1, 9, "column:64", 256, "h100")};
+  small_l1.config.l1_bytes = 16 << 10;
+  small_l1.config.l1_ways = 0;
+  v.push_back(small_l1);
+  Case no_stores{"matmul 64 linear b32 h100 no stores",
+                 make("matmul", 64, 64, 64, 1, "linear", 32, "h100")};
+  no_stores.config.stores = false;
+  v.push_back(no_stores);
+  v.push_back({"stencil1 33x1 linear b32 h100 (issue 21 repro)",
+               make("stencil", 33, 1, 1, 1, "linear", 32, "h100")});
+  v.push_back(
+      {"stencil3 37x11 column:5 b1 tiny", make("stencil", 37, 11, 1, 3, "column:5", 1, "tiny")});
+  Case few{"stencil9 512x64 linear b256 8 SMs",
+           make("stencil", 512, 64, 1, 9, "linear", 256, "h100")};
+  few.config.device.sms = 8;
+  few.config.device.l2_bytes = 1 << 20;
+  v.push_back(few);
+  return v;
+}
+
+struct Golden {
+  int64_t l1_requests, l1_sectors, l1_sector_hits, l1_sector_misses, l1_wavefronts, l1_pending_hits,
+      l2_read_sectors, l2_write_sectors, l2_hits, l2_lookups, dram_read_bytes, cycles,
+      simulated_ctas;
+  double predicted_ms;
+};
+
+// GOLDEN_COMMIT: the rows below were printed by the model as of the commit that adds this file
+// (issue 21 §1's store fix included), before the engine's split.
+const Golden kGolden[] = {
+#include "gpu_golden.inc"
+};
+
+} // namespace
+
+TEST(GpuGolden, PredictionsAreBitIdenticalToThePinnedOnes) {
+  const std::vector<Case> all = cases();
+  const bool print = std::getenv("CBI_GOLDEN_PRINT") != nullptr;
+  if (!print) {
+    ASSERT_EQ(all.size(), sizeof(kGolden) / sizeof(kGolden[0]));
+  }
+  for (std::size_t k = 0; k < all.size(); ++k) {
+    const sim::GpuResult r = sim::simulate_gpu(all[k].config);
+    const sim::GpuMetrics &m = r.metrics;
+    if (print) {
+      std::printf("    {%lld, %lld, %lld, %lld, %lld, %lld, %lld, %lld, %lld, %lld, %lld, %lld, "
+                  "%lld, %a}, // %s\n",
+                  (long long)m.l1_requests, (long long)m.l1_sectors, (long long)m.l1_sector_hits,
+                  (long long)m.l1_sector_misses, (long long)m.l1_wavefronts,
+                  (long long)m.l1_pending_hits, (long long)m.l2_read_sectors,
+                  (long long)m.l2_write_sectors, (long long)m.l2_hits, (long long)m.l2_lookups,
+                  (long long)m.dram_read_bytes, (long long)r.cycles, (long long)r.simulated_ctas,
+                  r.time.predicted_ms, all[k].name);
+      continue;
+    }
+    const Golden &g = kGolden[k];
+    const std::string what = all[k].name;
+    EXPECT_EQ(m.l1_requests, g.l1_requests) << what;
+    EXPECT_EQ(m.l1_sectors, g.l1_sectors) << what;
+    EXPECT_EQ(m.l1_sector_hits, g.l1_sector_hits) << what;
+    EXPECT_EQ(m.l1_sector_misses, g.l1_sector_misses) << what;
+    EXPECT_EQ(m.l1_wavefronts, g.l1_wavefronts) << what;
+    EXPECT_EQ(m.l1_pending_hits, g.l1_pending_hits) << what;
+    EXPECT_EQ(m.l2_read_sectors, g.l2_read_sectors) << what;
+    EXPECT_EQ(m.l2_write_sectors, g.l2_write_sectors) << what;
+    EXPECT_EQ(m.l2_hits, g.l2_hits) << what;
+    EXPECT_EQ(m.l2_lookups, g.l2_lookups) << what;
+    EXPECT_EQ(m.dram_read_bytes, g.dram_read_bytes) << what;
+    EXPECT_EQ(r.cycles, g.cycles) << what;
+    EXPECT_EQ(r.simulated_ctas, g.simulated_ctas) << what;
+    EXPECT_EQ(r.time.predicted_ms, g.predicted_ms) << what; // bit-identical, not near
+  }
+}
