@@ -222,9 +222,11 @@ TEST(Workloads, RunsEqualThePerInstructionProgramMergedUnitByUnit) {
 }
 
 TEST(Workloads, RegistryNamesParseAndReject) {
-  EXPECT_EQ(sim::workload_names(), "stencil, matmul, stencil3d");
-  for (WorkloadKind k : {sim::kind_of<sim::StencilWorkload>(), sim::kind_of<sim::MatmulWorkload>(),
-                         sim::kind_of<sim::Stencil3dWorkload>()})
+  EXPECT_EQ(sim::workload_names(), "stencil, matmul, stencil3d, sgemm-tiled, stencil-smem");
+  for (WorkloadKind k :
+       {sim::kind_of<sim::StencilWorkload>(), sim::kind_of<sim::MatmulWorkload>(),
+        sim::kind_of<sim::Stencil3dWorkload>(), sim::kind_of<sim::SgemmTiledWorkload>(),
+        sim::kind_of<sim::StencilSmemWorkload>()})
     EXPECT_EQ(sim::parse_workload_kind(sim::to_string(k)), k);
   try {
     sim::parse_workload_kind("stencil4d");

@@ -8,6 +8,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
+#include <limits>
 #include <map>
 #include <set>
 
@@ -717,6 +718,32 @@ Canvas compare_plot(const CsvTable &t, const PlotSpec &s, PlotLayout &out) {
     char buf[48];
     std::snprintf(buf, sizeof buf, "%.1f%%", 100.0 * rel_sum / double(pts.size()));
     caption += "; mean |y / x - 1| = " + std::string(buf);
+  }
+  // Pearson's r and the RMSE over the range of x (x is the reference, e.g. the measurement).
+  {
+    double mx = 0, my = 0, x_lo = pts.front().x, x_hi = pts.front().x, sq = 0;
+    for (const Pt &p : pts) {
+      mx += p.x;
+      my += p.y;
+      x_lo = std::min(x_lo, p.x);
+      x_hi = std::max(x_hi, p.x);
+      sq += (p.y - p.x) * (p.y - p.x);
+    }
+    mx /= double(pts.size());
+    my /= double(pts.size());
+    double sxy = 0, sxx = 0, syy = 0;
+    for (const Pt &p : pts) {
+      sxy += (p.x - mx) * (p.y - my);
+      sxx += (p.x - mx) * (p.x - mx);
+      syy += (p.y - my) * (p.y - my);
+    }
+    const double nan = std::numeric_limits<double>::quiet_NaN();
+    out.pearson_r = sxx > 0 && syy > 0 ? sxy / std::sqrt(sxx * syy) : nan;
+    out.nrmse = x_hi > x_lo ? std::sqrt(sq / double(pts.size())) / (x_hi - x_lo) : nan;
+    char buf[96];
+    std::snprintf(buf, sizeof buf, "; Pearson r = %.3f; NRMSE = %.3f (RMSE / range of x)",
+                  out.pearson_r, out.nrmse);
+    caption += buf;
   }
   out.caption = {caption, "dashed line: y = x (a perfect prediction)"};
 

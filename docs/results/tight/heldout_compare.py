@@ -6,9 +6,8 @@ depth, type, block and order, and prints the targets per group and overall.
 usage: heldout_compare.py MEASURED_DIR PREDICTED_DIR [--rows]
   MEASURED_DIR/heldout-G.csv and PREDICTED_DIR/pred-G.csv for each group G.
 Statistics: L1 load-sector hit rate MAE, worst error, Pearson r, NRMSE (RMSE over the measured
-range); L1 miss sectors (measured: the model's sector count x (1 - measured hit rate), as
-docs/results/gpu-model-h100/predict.py derives it) and L1->L2 sectors (gpu_l2_to_l1_bytes / 32)
-within +-20%; Spearman's rho of predicted against measured time; whether the order the model
+range); L1 miss sectors and L1->L2 sectors (the sweep's ..._meas columns, read by CUPTI) within
++-20%; Spearman's rho of predicted against measured time; whether the order the model
 ranks first is within 3% of the measured best time."""
 import csv, glob, math, os, sys
 
@@ -16,6 +15,7 @@ KEYS = ("kernel", "size", "stencil", "depth", "type", "block", "order")
 HIT = "l1tex__t_sector_hit_rate.pct"
 SECT = "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"
 L2R = "lts__t_sectors_srcunit_tex_op_read.sum"
+MISS = "l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_miss.sum"
 
 def rank(v):
     o = sorted(range(len(v)), key=lambda i: v[i]); r = [0.0] * len(v); i = 0
@@ -66,11 +66,11 @@ def main():
             if not q or not r.get("gpu_l1_hit_pct"):
                 continue
             sect = float(q[SECT + "_pred"]); hm = float(r["gpu_l1_hit_pct"])
+            miss_meas = r.get(MISS + "_meas") or sect * (1 - hm / 100)
+            l2_meas = r.get(L2R + "_meas") or float(r["gpu_l2_to_l1_bytes"]) / 32
             rows.append(dict(order=r["order"], hit_pred=float(q[HIT + "_pred"]), hit_meas=hm,
-                             miss_pred=sect * (1 - float(q[HIT + "_pred"]) / 100),
-                             miss_meas=sect * (1 - hm / 100),
-                             l2_pred=float(q[L2R + "_pred"]),
-                             l2_meas=float(r["gpu_l2_to_l1_bytes"]) / 32,
+                             miss_pred=float(q[MISS + "_pred"]), miss_meas=float(miss_meas),
+                             l2_pred=float(q[L2R + "_pred"]), l2_meas=float(l2_meas),
                              time_pred=float(q["predicted_ms"]), time_meas=float(r["gpu_time_ms"])))
         if rows:
             groups[g] = (key(next(iter(csv.DictReader(open(mpath))))), rows)
