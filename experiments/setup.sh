@@ -15,6 +15,9 @@ packages=(
   zlib1g-dev                     # PNG writing in viz/
   nlohmann-json3-dev             # JSON results (cli/ printers, cbi bench)
   xvfb xauth                     # the viewer's window test runs under Xvfb
+  python3-dev pybind11-dev       # the Python module `cbi` (python/), built by the same CMake
+  python3-numpy                  # its arrays in and out (cbi.Order(...).map, ...)
+  python3-pytest                 # its tests, run by ctest
 )
 export DEBIAN_FRONTEND=noninteractive
 if ! dpkg -s "${packages[@]}" >/dev/null 2>&1; then

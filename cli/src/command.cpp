@@ -4,6 +4,8 @@
 #include "cbi/error.hpp"
 
 #include <algorithm>
+#include <cerrno>
+#include <cstdio>
 #include <cstring>
 #include <fcntl.h>
 #include <iostream>
@@ -64,6 +66,9 @@ std::string option_for_field(const std::string &field) {
       {"granularity", "--granularity"},
       {"gpu.block_threads", "--block"},
       {"gpu.observe_sm", "--sm"},
+      {"gpu.sample_sms", "--sample-sms"},
+      {"gpu.l1_bytes", "--device"}, // the device row's L1
+      {"gpu.l1_ways", "--device"},
       {"kernel.size", "--size"},
       {"kernel.stencil", "--stencil"},
       {"kernel.depth", "--depth"},
@@ -82,7 +87,22 @@ std::string option_for_field(const std::string &field) {
   return field;
 }
 
-int run_command(const Command &c, int argc, char **argv) {
+int finish_stdout(const std::string &who, int code) {
+  errno = 0;
+  std::cout.flush(); // stdio's buffer: the first failing flush sets errno
+  const bool flushed = std::fflush(stdout) == 0;
+  const int err = errno;
+  if (code != kExitOk || (flushed && !std::ferror(stdout) && std::cout.good()))
+    return code; // a failed command has said why already
+  std::cerr << who << ": error: writing to stdout failed"
+            << (err ? std::string(": ") + std::strerror(err) : std::string()) << "\n";
+  return code == kExitOk ? kExitFailure : code;
+}
+
+namespace {
+
+// run_command without the stdout check: the command's exceptions as exit codes.
+int run_guarded(const Command &c, int argc, char **argv) {
   set_invocation(argc, argv);
   std::string name = std::string("cbi ") + c.name;
   argv[1] = name.data();
@@ -104,6 +124,13 @@ int run_command(const Command &c, int argc, char **argv) {
     std::cerr << "cbi " << c.name << ": error: " << e.what() << "\n";
     return kExitFailure;
   }
+}
+
+} // namespace
+
+int run_command(const Command &c, int argc, char **argv) {
+  const std::string who = std::string("cbi ") + c.name;
+  return finish_stdout(who, run_guarded(c, argc, argv));
 }
 
 int run_program(const std::vector<std::string> &argv, std::string *err) {

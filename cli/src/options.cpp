@@ -8,6 +8,9 @@
 #include "cbi/remap/fold.hpp"
 
 #include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <stdexcept>
 #include <iostream>
 #include <set>
 #include <sstream>
@@ -40,10 +43,16 @@ bool parse_args(int argc, char **argv, const po::options_description &desc, po::
     throw UsageError("cbi", e.what());
   }
   if (vm.count("help")) {
-    std::cout << usage << "\n\n" << all << "\nExamples:\n" << examples << "\n";
+    errno = 0; // a help longer than stdio's buffer fails while it is written: keep why
+    std::cout << usage << "\n\n" << all << "\nExamples:\n" << examples << "\n" << std::flush;
+    if (!std::cout)
+      throw std::runtime_error(std::string("writing to stdout failed") +
+                               (errno ? std::string(": ") + std::strerror(errno) : ""));
     return false;
   }
   po::notify(vm);
+  if (vm.count("format") && vm["format"].value().type() == typeid(std::string))
+    find_printer(vm["format"].as<std::string>()); // before any work: --format xml is exit 2 now
   for (const char *name : kOutputOptions) {
     if (!vm.count(name) || vm[name].empty() || vm[name].value().type() != typeid(std::string))
       continue;
@@ -349,16 +358,6 @@ sim::SimConfig sim_config_from(const po::variables_map &vm) {
   return c;
 }
 
-double cache_state_bytes(const std::vector<sim::CacheConfig> &levels) {
-  // What the engines of sim/src/cache.cpp keep per line: a fully associative level a tag, LRU
-  // links and hash buckets (56 B measured on 10 M lines, 64 counted); a set-associative one a 4- or
-  // 8-byte tag, a sector mask and its set's ring start (4-9 B, 16 counted).
-  double bytes = 0;
-  for (const sim::CacheConfig &l : levels)
-    bytes += double(l.capacity_lines) * (l.ways == 0 || l.ways >= l.capacity_lines ? 64.0 : 16.0);
-  return bytes;
-}
-
 void validate(const sim::SimConfig &c, const po::variables_map &vm) {
   try {
     sim::validate(c);
@@ -376,13 +375,19 @@ void validate(const sim::SimConfig &c, const po::variables_map &vm) {
       std::any_of(c.levels.begin(), c.levels.end(), [](const sim::CacheConfig &l) {
         return l.ways == 0 || l.ways >= l.capacity_lines;
       });
-  check_memory(cache_state_bytes(c.levels), "the simulated cache state", option,
+  check_memory(sim::state_bytes(c),
+               c.classify_misses ? "the simulated cache state and its 3C shadow"
+                                 : "the simulated cache state",
+               option,
                "fewer lines (a smaller " + option + ")" +
                    (!fully_associative ? std::string()
                     : option == "--level"
                         ? ", or ways=N in the spec (a set-associative level keeps a quarter of "
                           "the state)"
-                        : ", or --ways N (a set-associative level keeps a quarter of the state)"));
+                        : ", or --ways N (a set-associative level keeps a quarter of the state)") +
+                   (c.classify_misses ? ", or no --classify-misses (its fully associative "
+                                        "shadow of every level)"
+                                      : ""));
 }
 
 sim::Granularity parse_granularity(const std::string &text) {

@@ -16,6 +16,7 @@
 #include <climits>
 #include <cstdlib>
 #include <cstring>
+#include <stdexcept>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -82,18 +83,32 @@ std::string parent_folder(const std::string &path) {
   return slash == 0 ? "/" : path.substr(0, slash);
 }
 
-// The path that an atomic write replaces: a symlink's target, so that the link stays.
+// The file a write to `path` lands in: a symlink's final target, followed link by link even when
+// it does not exist yet (a dangling link is written through too, creating its target), so that
+// every command writes through every symlink and the link itself stays.
 std::string resolved(const std::string &path) {
-  struct stat st {};
-  if (::lstat(path.c_str(), &st) == 0 && S_ISLNK(st.st_mode)) {
-    char *real = ::realpath(path.c_str(), nullptr);
-    if (real) {
-      std::string r = real;
-      std::free(real);
-      return r;
-    }
+  std::string at = path;
+  for (int hops = 0; hops < 40; ++hops) { // 40: the kernel's own limit on a chain of links
+    struct stat st {};
+    if (::lstat(at.c_str(), &st) != 0 || !S_ISLNK(st.st_mode))
+      return at;
+    std::string target(static_cast<std::size_t>(st.st_size > 0 ? st.st_size : 4096), '\0');
+    const ssize_t n = ::readlink(at.c_str(), target.data(), target.size());
+    if (n < 0)
+      return at;
+    target.resize(static_cast<std::size_t>(n));
+    const std::string folder = parent_folder(at);
+    at = target.front() == '/' ? target : folder + "/" + target;
   }
-  return path;
+  return at;
+}
+
+// "writing 'F' failed: reason" as the runtime failure it is (exit 1), naming the option.
+[[noreturn]] void write_failed(const std::string &option, const std::string &path, int err) {
+  const std::string reason = err ? std::string(": ") + std::strerror(err) : "";
+  if (path == "-") // stdout: what the shell redirected, not an option the user gave
+    throw std::runtime_error("writing to stdout failed" + reason);
+  throw std::runtime_error(option + ": writing '" + path + "' failed" + reason);
 }
 
 } // namespace
@@ -110,7 +125,6 @@ void check_output(const std::string &path, const std::string &option, bool stdou
     return;
   }
   struct stat st {};
-  std::string folder = parent_folder(path);
   if (::stat(path.c_str(), &st) == 0) {
     if (S_ISDIR(st.st_mode))
       throw UsageError(option, "'" + path + "' is a folder; " + allowed);
@@ -119,8 +133,9 @@ void check_output(const std::string &path, const std::string &option, bool stdou
                                    allowed);
     if (!S_ISREG(st.st_mode))
       return; // a FIFO or a device: written through
-    folder = parent_folder(resolved(path));
   }
+  // A symlink, even a dangling one, is written through: its target's folder must take the file.
+  const std::string folder = parent_folder(resolved(path));
   struct stat dir {};
   if (::stat(folder.c_str(), &dir) != 0 || !S_ISDIR(dir.st_mode))
     throw UsageError(option, "cannot write '" + path + "': folder '" + folder +
@@ -151,47 +166,61 @@ void check_output_folder(const std::string &path, const std::string &option) {
   if (::access(at.c_str(), W_OK | X_OK) != 0)
     throw UsageError(option, "cannot write into '" + at + "': " + std::strerror(errno) + "; " +
                                  allowed);
+  // access() says yes to root everywhere, /proc included: a probe folder says what mkdir will.
+  std::string probe = at + (at == "/" ? "" : "/") + ".cbi-probe-XXXXXX";
+  if (!::mkdtemp(probe.data()))
+    throw UsageError(option, "cannot create a folder in '" + at + "': " + std::strerror(errno) +
+                                 "; " + allowed);
+  ::rmdir(probe.c_str());
 }
+
+std::string write_target(const std::string &path) { return resolved(path); }
 
 void write_file_atomic(const std::string &path, const std::string &text,
                        const std::string &option) {
   if (path.empty())
     throw UsageError(option, "empty path; allowed: a file path or - for stdout");
   if (path == "-") {
+    errno = 0;
     std::cout << text << std::flush;
-    return;
-  }
-  struct stat st {};
-  if (::stat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode)) {
-    if (S_ISDIR(st.st_mode))
-      throw UsageError(option, "'" + path + "' is a folder; allowed: a file path");
-    // A FIFO, a device or a socket: write into it; replacing it would break whoever reads it.
-    std::ofstream f(path, std::ios::binary);
-    if (f)
-      f << text << std::flush;
-    if (!f)
-      throw UsageError(option, "writing '" + path + "' failed: " + std::strerror(errno));
+    if (!std::cout)
+      write_failed(option, path, errno);
     return;
   }
   const std::string target = resolved(path);
+  struct stat st {};
+  if (::stat(target.c_str(), &st) == 0 && !S_ISREG(st.st_mode)) {
+    if (S_ISDIR(st.st_mode))
+      throw UsageError(option, "'" + path + "' is a folder; allowed: a file path");
+    // A FIFO, a device or a socket: write into it; replacing it would break whoever reads it.
+    std::ofstream f(target, std::ios::binary);
+    errno = 0;
+    if (f)
+      f << text << std::flush;
+    if (!f)
+      write_failed(option, path, errno);
+    return;
+  }
   const std::string tmp = target + ".tmp." + std::to_string(::getpid());
   {
     std::ofstream f(tmp, std::ios::binary);
     if (!f)
       throw UsageError(option, "cannot write '" + path + "': " + std::strerror(errno) +
                                    "; allowed: a path in a writable folder");
+    errno = 0;
     f << text;
     f.flush();
+    const int err = errno;
+    f.close();
     if (!f) {
-      const int err = errno;
       std::remove(tmp.c_str());
-      throw UsageError(option, "writing '" + path + "' failed: " + std::strerror(err));
+      write_failed(option, path, err);
     }
   }
   if (std::rename(tmp.c_str(), target.c_str()) != 0) {
     const int err = errno;
     std::remove(tmp.c_str());
-    throw UsageError(option, "cannot move the result into '" + path + "': " + std::strerror(err));
+    write_failed(option, path, err);
   }
 }
 

@@ -92,8 +92,10 @@ int cmd_bench(int argc, char **argv) {
   const Printer &format = format_from(vm);
   sweep::BenchPoints planned = sweep::bench_points(vm);
   std::vector<kernels::BenchConfig> configs;
-  for (const sweep::Point &p : planned.points)
+  for (const sweep::Point &p : planned.points) {
     configs.push_back(sweep::with_measurement(sweep::bench_config(p), measurement));
+    kernels::validate(configs.back()); // every value, before the device is looked for
+  }
   std::vector<std::string> &notes = planned.notes;
 
   std::string why;

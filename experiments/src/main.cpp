@@ -43,9 +43,7 @@ int exec_viz(char **argv) {
   return 1;
 }
 
-} // namespace
-
-int main(int argc, char **argv) {
+int run(int argc, char **argv) {
   if (argc < 2 || !std::strcmp(argv[1], "--help") || !std::strcmp(argv[1], "-h") ||
       !std::strcmp(argv[1], "help")) {
     usage(std::cout);
@@ -75,4 +73,11 @@ int main(int argc, char **argv) {
     std::cerr << sep << v;
   std::cerr << " (see cbi --help)\n";
   return cbi::cli::kExitUsage;
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  // --help and --version print too: their output must arrive as well.
+  return cbi::cli::finish_stdout("cbi", run(argc, argv));
 }

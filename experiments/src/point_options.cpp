@@ -54,6 +54,7 @@ Point simulate_point(const cli::po::variables_map &vm, bool gpu) {
   checked.order = *p.order;
   checked.granularity = p.granularity;
   checked.levels = cli::levels_from(vm, w);
+  checked.classify_misses = p.classify_misses; // its shadows count in the memory check
   cli::validate(checked, vm); // a cache unit that does not hold whole elements names its option
   p.cache.clear();
   for (const sim::CacheConfig &level : checked.levels)
@@ -186,6 +187,13 @@ kernels::BenchConfig measurement_from(const cli::po::variables_map &vm) {
   };
   c.max_noise = parse_double("max-noise", c.max_noise);
   c.max_seconds = parse_double("max-seconds", c.max_seconds);
+  if (!(c.max_noise >= 0))
+    throw UsageError("--max-noise", "'" + get(vm, "max-noise", "") +
+                                        "' is negative; allowed: a noise target >= 0 (stdev/mean, "
+                                        "e.g. 0.01)");
+  if (!(c.max_seconds > 0))
+    throw UsageError("--max-seconds", "'" + get(vm, "max-seconds", "") +
+                                          "' is not positive; allowed: a time budget > 0 s");
   if (has(vm, "seed"))
     c.seed = uint64_t(parse_positive(get(vm, "seed", ""), "--seed", 1LL << 62));
   return c;

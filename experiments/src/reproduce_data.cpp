@@ -3,7 +3,9 @@
 #include "store.hpp"
 #include "thesis.hpp"
 
+#include "cbi/cli/options.hpp"
 #include "cbi/order_text.hpp"
+#include "cbi/sim/workloads.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -211,6 +213,47 @@ std::string describe_grid(const sweep::Grid &g) {
   };
   return "N " + join(g.values("size")) + "; block " + join(g.values("block")) + "; " +
          join(g.values("type"));
+}
+
+std::string order_invariance_why(const std::string &csv) {
+  if (!std::filesystem::exists(csv))
+    return "";
+  const cli::Table t = sweep::read_csv(csv);
+  if (t.rows.empty() || cli::format_cell(t.rows[0][sweep::column_index("kernel")]) != "matmul")
+    return "";
+  const auto &row = t.rows[0];
+  const int64_t n = std::stoll(cli::format_cell(row[sweep::column_index("size")]));
+  const std::string type = cli::format_cell(row[sweep::column_index("type")]);
+  const int64_t elem = type == "half" ? 2 : type == "double" ? 8 : 4;
+  std::string spec = cli::format_cell(row[sweep::column_index("cache")]);
+  for (const auto &[name, levels] : sweep::cache_presets())
+    if (name == spec)
+      spec = levels;
+  spec = spec.substr(0, spec.find('/')); // L1
+  sim::Workload w;
+  w.kind = sim::kind_of<sim::MatmulWorkload>();
+  w.width = w.height = w.depth = n;
+  w.elem_bytes = static_cast<int>(elem);
+  const sim::CacheConfig l1 = cli::parse_level(spec, w);
+  if (n * elem < l1.line_bytes || n <= l1.capacity_lines)
+    return "";
+  return "every order gives the same count here: each thread reads a column of B, N = " +
+         std::to_string(n) + " loads " + std::to_string(n * elem) +
+         " bytes apart (a line each), and that column alone needs " + std::to_string(n) +
+         " of the cache's " + std::to_string(l1.capacity_lines) +
+         " lines, so LRU evicts every B line before its next use whatever the order of the "
+         "threads; A's row is reused only within its " +
+         std::to_string(l1.unit_bytes()) + "-byte units. The sequential simulator has no warps "
+         "to share a B line between 32 threads at once, which is where column orders gain on a GPU";
+}
+
+bool all_equal(const Values &v) {
+  if (v.size() < 2)
+    return false;
+  for (const auto &[k, x] : v)
+    if (x != v.begin()->second)
+      return false;
+  return true;
 }
 
 std::string fixed(double v, int decimals) {

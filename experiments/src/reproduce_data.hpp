@@ -60,6 +60,15 @@ std::string describe_csv(const std::string &csv);
 // The same of a grid's axes ("N 4096; block 32, 64, ...; float").
 std::string describe_grid(const sweep::Grid &g);
 
+// Why a simulated count of the matmul sweep at `csv` is the same for every order, in one sentence
+// from its first row (N, element and cache sizes): each thread's column of B needs more lines than
+// the cache holds, so LRU evicts every B line before its next use whatever the order. "" when
+// that is not the reason (a stencil, or a cache that holds the column).
+std::string order_invariance_why(const std::string &csv);
+
+// True when every value of `v` is the same (and there are two or more).
+bool all_equal(const Values &v);
+
 std::string fixed(double v, int decimals = 2); // "n/a" when not finite
 std::string pct(double fraction, int decimals = 1);
 

@@ -106,7 +106,11 @@ std::string device_row_of(const std::string &gpu) {
 } // namespace
 
 int run(const Options &o) {
-  fs::create_directories(o.out_dir);
+  std::error_code made;
+  fs::create_directories(o.out_dir, made);
+  if (made)
+    throw std::runtime_error("--output: cannot create the report folder '" + o.out_dir +
+                             "': " + made.message());
   const std::string date = cli::utc_timestamp();
   const std::vector<Part> parts = plan(o);
   Viz viz;

@@ -12,6 +12,7 @@
 #include <signal.h>
 #include <chrono>
 #include <condition_variable>
+#include <functional>
 #include <map>
 #include <mutex>
 #include <optional>
@@ -144,6 +145,22 @@ void model_cells(std::vector<cli::Cell> &row, const std::optional<sim::GpuResult
   }
 }
 
+// `jobs` simulations run at once: the largest `jobs` of them must fit in memory together.
+void check_concurrent_memory(const std::vector<SimSlot> &slots, unsigned jobs) {
+  std::vector<double> state;
+  for (const SimSlot &s : slots)
+    if (s.config)
+      state.push_back(sim::state_bytes(*s.config));
+  std::sort(state.begin(), state.end(), std::greater<>());
+  state.resize(std::min<std::size_t>(state.size(), jobs));
+  double total = 0;
+  for (double b : state)
+    total += b;
+  if (state.size() > 1)
+    cli::check_memory(total, std::to_string(state.size()) + " simulations at once", "--jobs",
+                      "fewer --jobs, or a smaller --cache");
+}
+
 } // namespace
 
 double work(const Point &p) {
@@ -168,7 +185,7 @@ std::vector<std::optional<sim::SimConfig>> validate(const std::vector<Point> &po
     } else if (b.sim) {
       configs[i] = sim_config(points[i]);
       if (configs[i]) // before any point runs: a cache larger than memory names --cache
-        cli::check_memory(cli::cache_state_bytes(configs[i]->levels),
+        cli::check_memory(sim::state_bytes(*configs[i]),
                           "the simulated cache state of " + cache_levels(points[i]), "--cache",
                           "fewer lines or set-associative levels (ways=N)");
     }
@@ -269,6 +286,7 @@ RunSummary run(const Grid &g, const RunOptions &opts) {
                                 : std::max(1u, std::thread::hardware_concurrency());
   if (gpu && jobs > 1 && !opts.jobs)
     --jobs; // leave the GPU host thread a core
+  check_concurrent_memory(slots, jobs);
   SimPool pool(std::move(slots), jobs);
 
   cli::ProgressBar bar(static_cast<int64_t>(pending.size()), opts.progress || isatty(2),
@@ -323,7 +341,8 @@ RunSummary run(const Grid &g, const RunOptions &opts) {
                    std::to_string(p.block_threads) + " " + axis_text(axis_def("size"), p).value_or(""),
                done_work);
   }
-  store.close();
+  if (!summary.interrupted)
+    store.commit(); // else a file that got no row is removed, like after a failure
   summary.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 
   if (!opts.json.empty()) {
@@ -345,7 +364,7 @@ RunSummary run(const Grid &g, const RunOptions &opts) {
          {"shard", opts.shard.text()}});
     std::ostringstream os;
     cli::print_json(os, t);
-    cli::write_file_atomic(opts.json, os.str());
+    cli::write_file_atomic(opts.json, os.str(), "--json");
   }
   return summary;
 }

@@ -7,6 +7,8 @@
 #include "grid.hpp"
 
 #include <algorithm>
+#include <cerrno>
+#include <cstring>
 #include <filesystem>
 #include <iostream>
 #include <optional>
@@ -182,16 +184,28 @@ cli::Table merge(const std::vector<std::string> &paths, bool partial) {
   out.columns = columns();
   std::set<std::string> ids;
   std::set<int64_t> indices, shards;
-  std::string grid_id, first;
+  std::string grid_id, first, engine;
   int64_t points = 0, shard_count = 0, duplicates = 0;
+  const std::size_t model_device = column_index("model_device");
   for (const std::string &p : paths) {
     cli::Table t = read_csv(p);
     for (auto &row : t.rows) {
       const std::string id = std::get<std::string>(row[3]);
       const Shard s = parse_shard(std::get<std::string>(row[5]), "--input");
+      // Who made the row: the backend, and the GPU model's device where the model ran. Shards of
+      // one sweep share both; a sim shard and a --model gpu shard of one grid do not.
+      const std::string device = cli::format_cell(row[model_device]);
+      const std::string made_by = "backend " + std::get<std::string>(row[2]) +
+                                  (device.empty() ? "" : " (GPU model on " + device + ")");
+      if (!engine.empty() && made_by != engine)
+        throw UsageError("--input", "'" + p + "' holds rows of " + made_by + ", '" + first +
+                                        "' rows of " + engine +
+                                        "; allowed: the shards of one sweep, one backend and "
+                                        "model");
       if (grid_id.empty()) {
         grid_id = id;
         first = p;
+        engine = made_by;
         points = std::get<int64_t>(row[4]);
         shard_count = s.count;
       } else if (id != grid_id || s.count != shard_count) {
@@ -297,23 +311,70 @@ void CsvStore::open() {
     for (const auto &record : m_upgraded)
       text += cli::csv_line(record);
     cli::write_file_atomic(m_path, text);
+    m_complete_bytes = text.size();
     m_file.open(m_path, std::ios::app | std::ios::binary);
   } else if (m_continuing) {
     std::filesystem::resize_file(m_path, m_complete_bytes); // drop an interrupted last line
     m_file.open(m_path, std::ios::app | std::ios::binary);
   } else {
+    // Through a symlink, even a dangling one (cli::write_file_atomic's rule): open() follows it.
+    // Only a regular file (or a new one) is ours to remove after a failure, never a device or a
+    // FIFO (-o /dev/full must stay /dev/full).
+    std::error_code ec;
+    const auto kind = std::filesystem::status(cli::write_target(m_path), ec).type();
+    m_created = kind == std::filesystem::file_type::not_found ||
+                kind == std::filesystem::file_type::regular;
     m_file.open(m_path, std::ios::trunc | std::ios::binary);
-    m_file << header;
+    m_complete_bytes = 0;
+    if (m_file)
+      append(header);
   }
   if (!m_file)
     throw UsageError("--output", "cannot write '" + m_path + "'; allowed: a writable path");
 }
 
+void CsvStore::append(const std::string &text) {
+  if (m_to_stdout) {
+    errno = 0;
+    std::cout << text << std::flush;
+    if (!std::cout)
+      throw std::runtime_error(std::string("writing to stdout failed") +
+                               (errno ? std::string(": ") + std::strerror(errno) : ""));
+    return;
+  }
+  errno = 0;
+  m_file << text << std::flush;
+  if (!m_file) {
+    const int err = errno;
+    m_file.close();
+    std::error_code ec; // keep what was complete: --resume continues from it
+    if (std::filesystem::is_regular_file(cli::write_target(m_path), ec))
+      std::filesystem::resize_file(cli::write_target(m_path), m_complete_bytes, ec);
+    throw std::runtime_error("--output: writing '" + m_path + "' failed" +
+                             (err ? std::string(": ") + std::strerror(err) : ""));
+  }
+  m_complete_bytes += text.size();
+}
+
 void CsvStore::write(const std::vector<cli::Cell> &row) {
-  std::ostream &out = m_to_stdout ? std::cout : static_cast<std::ostream &>(m_file);
-  out << row_text(row) << std::flush;
-  if (!out)
-    throw std::runtime_error("writing '" + m_path + "' failed (disk full?)");
+  append(row_text(row));
+  ++m_rows;
+}
+
+void CsvStore::commit() {
+  m_committed = true;
+  if (m_file.is_open())
+    m_file.close();
+}
+
+CsvStore::~CsvStore() {
+  if (m_file.is_open())
+    m_file.close();
+  std::error_code ec;
+  if (m_created && !m_committed && m_rows == 0 &&
+      std::filesystem::is_regular_file(cli::write_target(m_path), ec)) {
+    std::filesystem::remove(cli::write_target(m_path), ec); // a symlink's target, not the link
+  }
 }
 
 } // namespace cbi::sweep

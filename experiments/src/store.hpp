@@ -49,15 +49,26 @@ public:
   // Opens the stream (after every check has passed): writes the header or drops an interrupted
   // last line.
   void open();
-  // Appends one row and flushes it. Throws std::runtime_error when the write fails.
+  // Appends one row and flushes it. When the write fails (a full disk), cuts the file back to its
+  // last complete row and throws std::runtime_error naming --output.
   void write(const std::vector<cli::Cell> &row);
   bool to_stdout() const { return m_to_stdout; }
-  void close() { m_file.close(); }
+  // The run ended as planned: the file stays even when it holds no row (an empty grid).
+  void commit();
+  // A file this run created and wrote no row into (it failed or was interrupted first) is
+  // removed: a failure leaves no empty CSV behind. A resumed file keeps its rows.
+  ~CsvStore();
+  CsvStore(const CsvStore &) = delete;
+  CsvStore &operator=(const CsvStore &) = delete;
 
 private:
+  void append(const std::string &text); // to stdout or the file; std::runtime_error on failure
+
   std::string m_path;
   bool m_to_stdout, m_continuing = false;
-  std::size_t m_complete_bytes = 0;
+  bool m_created = false, m_committed = false; // this run made the file; it ended as planned
+  int64_t m_rows = 0;                          // rows this run wrote
+  std::size_t m_complete_bytes = 0;            // the file's bytes up to its last complete row
   std::set<std::string> m_done;
   std::vector<std::vector<std::string>> m_upgraded; // an earlier version's file, upgraded
   std::ofstream m_file;

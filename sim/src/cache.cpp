@@ -7,6 +7,7 @@
 #include "cbi/error.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 
 namespace cbi::sim {
@@ -121,6 +122,21 @@ Cache::Cache(const CacheConfig &config)
 
 void Cache::reset() { *this = Cache(m_config); }
 
+double state_bytes(const CacheConfig &c) {
+  const double ways = double(c.ways_effective()), sets = double(c.sets());
+  const double sectors = c.sector_bytes ? double(c.line_bytes / c.sector_bytes) : 1;
+  const double volta_free = c.policy == Policy::volta ? 4.0 * ways * sets : 0; // m_free
+  if (sets == 1 && ways > kMaxArrayWays) { // hashed: the constructor's sizes, exactly
+    double buckets = 16;
+    while (buckets < 2 * ways)
+      buckets *= 2;
+    // per slot a 64-bit tag, a sector mask and two 32-bit links; per bucket a key and a slot
+    return ways * (8 + 1 + 4 + 4) + buckets * (8 + 4) + volta_free;
+  }
+  const double slots = sets * std::ceil(ways / 4) * 4; // ways rounded up to whole groups of 4
+  return slots * (4 + 8 + (sectors > 1 ? 1 : 0)) + sets + volta_free;
+}
+
 CacheStats Cache::stats() const {
   CacheStats s;
   s.accesses = m_accesses;
@@ -143,6 +159,14 @@ CacheConfig fully_associative_lru(CacheConfig c) {
 } // namespace
 
 MissClassifier::MissClassifier(const CacheConfig &level) : m_shadow(fully_associative_lru(level)) {}
+
+double MissClassifier::state_bytes(const CacheConfig &level, int64_t address_bytes) {
+  const double units = double(address_bytes) / double(level.unit_bytes()) + 1;
+  const double pages = std::ceil(units / double(uint64_t{1} << kPageShift));
+  // a page: its bits, its vector and its entry in m_pages (which may hold twice the entries)
+  const double page_bytes = double(uint64_t{1} << kPageShift) / 8 + 24 + 2 * 32;
+  return sim::state_bytes(fully_associative_lru(level)) + pages * page_bytes;
+}
 
 void MissClassifier::find_page(uint64_t page) {
   auto it = std::lower_bound(m_pages.begin(), m_pages.end(), page,

@@ -14,6 +14,15 @@ void validate(const remap::Order &o) {
                                     std::string(remap::order_syntax()));
 }
 
+double state_bytes(const SimConfig &c) {
+  double bytes = 0;
+  for (const CacheConfig &level : c.levels)
+    bytes += state_bytes(level) +
+             (c.classify_misses ? MissClassifier::state_bytes(level, c.workload.footprint_bytes())
+                                : 0.0);
+  return bytes;
+}
+
 void validate(const SimConfig &c) {
   validate(c.workload);
   if (c.levels.empty())

@@ -11,6 +11,10 @@
 #include <nlohmann/json.hpp>
 
 #include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <set>
 #include <sstream>
 #include <stdexcept>
 
@@ -263,6 +267,33 @@ TEST(CliErrors, SimNamesFieldsTheCliNamesOptions) {
   EXPECT_EQ(cbi::cli::option_for_field("gpu.block_threads"), "--block");
   EXPECT_EQ(cbi::cli::option_for_field("kernel.block_order"), "--block-order");
   EXPECT_EQ(cbi::cli::option_for_field("--order"), "--order") << "options pass through";
+  EXPECT_EQ(cbi::cli::option_for_field("gpu.sample_sms"), "--sample-sms");
+}
+
+// Issue 21 §2: every message names the user's option. Every field that sim/ and kernels/ throw
+// (UsageError("area.field", ...)) maps to an option, so that none reaches the user as
+// "gpu.sample_sms:".
+TEST(CliErrors, EveryFieldThrownBelowTheCliMapsToAnOption) {
+  std::set<std::string> fields;
+  for (const char *dir : {"sim", "kernels"})
+    for (const auto &entry :
+         std::filesystem::recursive_directory_iterator(std::string(CBI_SOURCE_DIR) + "/" + dir)) {
+      if (!entry.is_regular_file())
+        continue;
+      std::ifstream f(entry.path());
+      const std::string text((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+      const std::string key = "UsageError(\"";
+      for (std::size_t at = text.find(key); at != std::string::npos; at = text.find(key, at + 1)) {
+        const std::size_t start = at + key.size(), end = text.find('"', start);
+        const std::string field = text.substr(start, end - start);
+        if (field.rfind("--", 0) != 0)
+          fields.insert(field);
+      }
+    }
+  ASSERT_GE(fields.size(), 10u) << "the scan found too few fields; has the source moved?";
+  for (const std::string &field : fields)
+    EXPECT_EQ(cbi::cli::option_for_field(field).rfind("--", 0), 0u)
+        << "'" << field << "' reaches the user as an internal name";
 }
 
 } // namespace

@@ -3,11 +3,16 @@
 // file; for every command that allocates a cache by configuration.
 #include "cbi/cli/command.hpp"
 #include "cbi/cli/options.hpp"
+#include "cbi/sim/simulate.hpp"
 #include "cli_run.hpp"
 
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <vector>
 
 namespace {
 
@@ -15,18 +20,131 @@ using namespace cbi;
 
 TEST(Memory, EstimateCountsEveryLevel) {
   sim::CacheConfig full; // fully associative
-  full.capacity_lines = 1000;
+  full.capacity_lines = 10'000'000;
   sim::CacheConfig sets = full;
   sets.ways = 8;
-  EXPECT_GE(cli::cache_state_bytes({full}), 56.0 * 1000); // measured: 56 B a line
-  EXPECT_GE(cli::cache_state_bytes({sets}), 9.0 * 1000);  // 8-byte tag and a sector mask
-  EXPECT_EQ(cli::cache_state_bytes({full, sets}),
-            cli::cache_state_bytes({full}) + cli::cache_state_bytes({sets}));
+  EXPECT_GE(sim::state_bytes(full), 56.0 * 10'000'000); // measured: 56 B a line at 10 M lines
+  EXPECT_GE(sim::state_bytes(sets), 12.0 * 10'000'000); // 32- and 64-bit tags while it widens
+  sim::SimConfig two;
+  two.levels = {full, sets};
+  EXPECT_EQ(sim::state_bytes(two), sim::state_bytes(full) + sim::state_bytes(sets));
+}
+
+// Issue 21 §3: --classify-misses keeps a fully associative shadow of every level and a bitmap of
+// the units seen; the estimate counts both, so a set-associative cache that fits alone can be
+// refused with them.
+TEST(Memory, EstimateCountsTheClassifiersShadowAndBitmap) {
+  sim::SimConfig c;
+  c.workload.width = c.workload.height = 4096;
+  c.levels[0].capacity_lines = 1 << 20;
+  c.levels[0].ways = 8;
+  const double plain = sim::state_bytes(c);
+  c.classify_misses = true;
+  const double classified = sim::state_bytes(c);
+  sim::CacheConfig shadow = c.levels[0];
+  shadow.ways = 0;
+  // The shadow alone (fully associative, hashed) is larger than the 8-way cache.
+  EXPECT_GE(classified - plain, sim::state_bytes(shadow));
+  EXPECT_GT(sim::state_bytes(shadow), plain);
+  // The bitmap: a bit for each 16-byte unit of the two 4096^2 float arrays, at least.
+  EXPECT_GE(classified - plain - sim::state_bytes(shadow),
+            double(c.workload.footprint_bytes()) / 16 / 8);
+}
+
+// Peak resident memory (KiB) of `cbi args...`, run as a child and read with wait4's rusage; -1
+// when it did not exit 0.
+long peak_rss_kib(const std::vector<std::string> &args) {
+  const std::string cbi = test::bin_dir() + "/cbi";
+  std::vector<char *> argv = {const_cast<char *>(cbi.c_str())};
+  for (const std::string &a : args)
+    argv.push_back(const_cast<char *>(a.c_str()));
+  argv.push_back(nullptr);
+  const pid_t pid = fork();
+  if (pid == 0) {
+    if (!freopen("/dev/null", "w", stdout))
+      _exit(126);
+    execv(cbi.c_str(), argv.data());
+    _exit(127);
+  }
+  int status = 0;
+  struct rusage usage {};
+  if (pid < 0 || wait4(pid, &status, 0, &usage) != pid || !WIFEXITED(status) ||
+      WEXITSTATUS(status) != 0)
+    return -1;
+  return usage.ru_maxrss;
+}
+
+// The estimate against the memory a run really takes: peak RSS minus that of the same run with a
+// 24-line cache, for the three engine layouts (hash index, sets of 4-way groups, direct-mapped)
+// with and without the 3C shadow. It must cover the measurement, and not by more than 4x (the
+// 64-bit tags it counts appear only when line indices outgrow 32 bits).
+TEST(Memory, EstimateCoversTheMeasuredPeakRss) {
+  const std::vector<std::string> base = {"simulate", "--size", "64", "--stencil", "3x3"};
+  std::vector<std::string> small = base;
+  small.insert(small.end(), {"--lines", "24"});
+  const long baseline = peak_rss_kib(small);
+  ASSERT_GT(baseline, 0);
+  struct Case {
+    int64_t lines, ways;
+    bool classify;
+  };
+  for (const Case k : {Case{1 << 21, 0, false}, Case{1 << 21, 0, true}, Case{1 << 22, 8, false},
+                       Case{1 << 22, 8, true}, Case{1 << 22, 1, false}}) {
+    std::vector<std::string> args = base;
+    args.insert(args.end(), {"--lines", std::to_string(k.lines), "--ways", std::to_string(k.ways)});
+    if (k.classify)
+      args.push_back("--classify-misses");
+    SCOPED_TRACE(k.lines);
+    SCOPED_TRACE(k.ways);
+    SCOPED_TRACE(k.classify);
+    const long peak = peak_rss_kib(args);
+    ASSERT_GT(peak, 0);
+    sim::SimConfig c;
+    c.workload.width = c.workload.height = 64;
+    c.workload.stencil_w = c.workload.stencil_h = 3;
+    c.levels[0].capacity_lines = k.lines;
+    c.levels[0].ways = k.ways;
+    c.classify_misses = k.classify;
+    const double estimate = sim::state_bytes(c);
+    const double measured = double(peak - baseline) * 1024;
+    EXPECT_GE(estimate, measured) << "estimate " << estimate << " B, measured " << measured;
+    EXPECT_LE(estimate, 4 * measured + (16 << 20)) << "estimate " << estimate << " B, measured "
+                                                    << measured;
+  }
+}
+
+// The shadow tips the check: an 8-way cache that fits in memory alone is refused, before it is
+// allocated, once --classify-misses adds its fully associative shadow.
+TEST(Memory, ClassifyMissesThatCannotFitIsExit2) {
+  const double available = double(cli::available_memory_bytes());
+  if (available <= 0)
+    GTEST_SKIP() << "no MemAvailable on this machine";
+  sim::SimConfig c;
+  c.workload.width = c.workload.height = 64;
+  c.levels[0].ways = 8;
+  int64_t lines = 0;
+  for (int64_t l = 1 << 20; l <= (int64_t{1} << 34) && !lines; l *= 2) {
+    c.levels[0].capacity_lines = l;
+    c.classify_misses = false;
+    const double alone = sim::state_bytes(c);
+    c.classify_misses = true;
+    if (alone < 0.6 * available && sim::state_bytes(c) > 1.4 * available)
+      lines = l;
+  }
+  if (!lines)
+    GTEST_SKIP() << "no power-of-two cache fits alone and not with its shadow here";
+  const test::CliRun r = test::cbi_run("simulate --size 64 --ways 8 --classify-misses --lines " +
+                                       std::to_string(lines));
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_EQ(test::count_lines(r.err), 1) << r.err;
+  EXPECT_NE(r.err.find("--lines: "), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("3C shadow"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("no --classify-misses"), std::string::npos) << r.err;
 }
 
 TEST(Memory, TooLargeACacheIsExit2NamingItsOption) {
-  // 2^31 fully associative lines need about 128 GiB of engine state.
-  if (cli::available_memory_bytes() > (int64_t{120} << 30))
+  // 2^31 fully associative lines need about 82 GiB of engine state (17 B a line, 12 B a bucket).
+  if (cli::available_memory_bytes() > (int64_t{80} << 30))
     GTEST_SKIP() << "this machine could hold the cache; nothing to refuse";
   const std::string png = "/tmp/cbi_test_memory.png", csv = "/tmp/cbi_test_memory.csv";
   std::filesystem::remove(png);
@@ -44,7 +162,7 @@ TEST(Memory, TooLargeACacheIsExit2NamingItsOption) {
     EXPECT_EQ(r.exit_code, 2);
     EXPECT_EQ(test::count_lines(r.err), 1) << r.err;
     EXPECT_NE(r.err.find(option + ": "), std::string::npos) << r.err;
-    EXPECT_NE(r.err.find("needs about 1"), std::string::npos) << r.err; // 119-128 GiB
+    EXPECT_NE(r.err.find("needs about 82.0 GiB"), std::string::npos) << r.err;
     EXPECT_NE(r.err.find(" GiB of memory"), std::string::npos) << r.err;
   }
   EXPECT_FALSE(std::filesystem::exists(png));

@@ -60,8 +60,8 @@ TEST(ReproduceJudge, MultiplesOf32) {
   EXPECT_EQ(judge_multiples({{"a", &none}}, "time").word, "not testable");
 }
 
-// The GPU model's rank verdict (issue 10 §3): Spearman's rho over the widths both sets have at the
-// block, ties at their mean rank; holds at 0.8, partly at 0.5.
+// The GPU model's verdict (issue 10 §3, issue 21 §5): Spearman's rho over the widths both sets
+// have at the block, ties at their mean rank; the claim judged is the reference's fastest order.
 TEST(ReproduceJudge, RanksBySpearman) {
   const Values thesis = thesis_values("fig5.1b");
   int n = 0;
@@ -71,12 +71,12 @@ TEST(ReproduceJudge, RanksBySpearman) {
   for (const auto &[k, x] : thesis)
     reversed[k] = -x;
   EXPECT_NEAR(spearman(reversed, thesis, 256), -1.0, 1e-12) << "ties keep their mean rank";
-  // Hand-computed: ranks (1,2,3,4) against (2,1,3,4): rho = 1 - 6*2/(4*15) = 0.8.
+  // Hand-computed: ranks (1,2,3,4) against (1,2,4,3): rho = 1 - 6*2/(4*15) = 0.8.
   Values a, b;
   for (int w : {0, 4, 8, 16})
-    a[{w, 256, "1024", "float"}] = w;
+    a[{w, 256, "1024", "float"}] = 10 + w;
   b = a;
-  std::swap(b[{0, 256, "1024", "float"}], b[{4, 256, "1024", "float"}]);
+  std::swap(b[{8, 256, "1024", "float"}], b[{16, 256, "1024", "float"}]);
   EXPECT_NEAR(spearman(a, b, 256), 0.8, 1e-12);
   EXPECT_EQ(judge_rank(a, b, 256, "the thesis's").word, "holds");
   EXPECT_TRUE(std::isnan(spearman(a, b, 128))) << "no widths at block 128";
@@ -87,6 +87,37 @@ TEST(ReproduceJudge, RanksBySpearman) {
   EXPECT_NE(v.why.find("Fastest: column:128 predicted, column:128 in the thesis's (the same)"),
             std::string::npos)
       << v.why;
+}
+
+// Fig 5.1a's claim is that column:32 is fastest: a high rank correlation does not make it hold
+// when the model puts another order ahead by more than its error (kModelTie).
+TEST(ReproduceJudge, TheFastestOrderDecidesNotTheRankCorrelation) {
+  Values thesis, model;
+  // The thesis: column:32 fastest. The model: the same ranks but naive and column:32 swapped.
+  const std::vector<std::pair<int, double>> times = {{0, 1.46}, {4, 7.48}, {8, 3.84}, {16, 1.99},
+                                                      {30, 2.05}, {32, 1.29}, {64, 1.31}};
+  for (const auto &[w, t] : times) {
+    thesis[{w, 256, "", ""}] = t;
+    model[{w, 256, "", ""}] = t;
+  }
+  model[{0, 256, "", ""}] = 1.0;
+  model[{32, 256, "", ""}] = 1.2; // 20% behind naive: more than the model's error
+  const Verdict far = judge_rank(model, thesis, 256, "the thesis's");
+  EXPECT_GE(spearman(model, thesis, 256), 0.8);
+  EXPECT_EQ(far.word, "does not hold") << far.why;
+  EXPECT_NE(far.brief.find("naive, not column:32"), std::string::npos) << far.brief;
+  model[{32, 256, "", ""}] = 1.05; // 5% behind: a tie within the model's error
+  EXPECT_EQ(judge_rank(model, thesis, 256, "the thesis's").word, "holds");
+  // Measured data: the same claim over every block, ties within kMeasuredTie.
+  EXPECT_EQ(judge_fastest(thesis, 32, kMeasuredTie, "thesis").word, "holds");
+  Values measured = thesis;
+  measured[{64, 256, "", ""}] = 1.6; // naive the fastest, column:32 0.5% behind it
+  measured[{32, 256, "", ""}] = 1.46 * 1.005;
+  const Verdict tie = judge_fastest(measured, 32, kMeasuredTie, "measured");
+  EXPECT_EQ(tie.word, "holds");
+  EXPECT_NE(tie.why.find("a tie"), std::string::npos) << tie.why;
+  measured[{32, 256, "", ""}] = 1.46 * 1.03;
+  EXPECT_EQ(judge_fastest(measured, 32, kMeasuredTie, "measured").word, "does not hold");
 }
 
 TEST(ReproduceJudge, ConclusionWithinAFactorOfTwo) {

@@ -241,7 +241,7 @@ double diagram_memory_bytes(const DiagramRequest &r) {
     // viz::Grid: a state byte a cell; binned, an access count and a miss count per level (4 B).
     const bool binned = spec.bins.time_bin > 1 || spec.bins.line_bin > 1;
     bytes += cells * (1.0 + (binned ? 4.0 * double(1 + spec.sim.levels.size()) : 0.0));
-    bytes += cli::cache_state_bytes(spec.sim.levels);
+    bytes += sim::state_bytes(spec.sim);
     // Its share of the image: 4 B a pixel, cells of at least --min-cell-px (or --cell-px) a side,
     // the image at most 16384 px a side.
     const double cell_px = r.style.cell_w > 0 ? double(r.style.cell_w) * double(std::max(

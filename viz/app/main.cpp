@@ -16,9 +16,7 @@ void usage(std::ostream &os) {
   cbi::cli::print_commands(os, 10);
 }
 
-} // namespace
-
-int main(int argc, char **argv) {
+int run(int argc, char **argv) {
   if (argc < 2 || !std::strcmp(argv[1], "--help") || !std::strcmp(argv[1], "-h")) {
     usage(std::cout);
     return argc < 2 ? cbi::cli::kExitUsage : 0;
@@ -31,4 +29,11 @@ int main(int argc, char **argv) {
     return cbi::cli::run_command(*c, argc, argv);
   std::cerr << "cbi-viz: unknown command '" << argv[1] << "'; allowed: diagram, view, plot\n";
   return cbi::cli::kExitUsage;
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  // --help and --version print too: their output must arrive as well.
+  return cbi::cli::finish_stdout("cbi-viz", run(argc, argv));
 }

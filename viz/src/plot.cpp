@@ -100,6 +100,28 @@ void require(const CsvTable &t, const std::string &name, const char *option) {
   }
 }
 
+// A column that must hold numbers (a value, an axis): UsageError naming `option` otherwise.
+// A value is a quantity: an order's text (column:32 sits on an axis by its width) is not one.
+void require_numbers(const CsvTable &t, const std::string &name, const char *option) {
+  auto quantities = [&](int col) {
+    double v;
+    for (const auto &row : t.rows) {
+      const std::string &cell = row[static_cast<std::size_t>(col)];
+      if (cell.find(':') == std::string::npos && leading_number(cell, v))
+        return true;
+    }
+    return false;
+  };
+  if (quantities(t.index(name)))
+    return;
+  std::string numeric;
+  for (const std::string &c : t.columns)
+    if (quantities(t.index(c)))
+      numeric += (numeric.empty() ? "" : ", ") + c;
+  throw UsageError(option, "column '" + name + "' holds no numbers; allowed: a numeric column (" +
+                               numeric + ")");
+}
+
 bool is_naive(const std::string &order) { return order == "linear" || order == "naive"; }
 
 // Okabe & Ito's eight colours, black last (it is the axis colour too).
@@ -119,15 +141,22 @@ PlotSpec plot_defaults(const CsvTable &t, PlotSpec s) {
   // Lines with --y need no value column (a CSV without one used to fail here).
   const bool needs_value =
       s.kind == PlotKind::heatmap || (s.kind == PlotKind::lines && s.y.empty());
+  if (t.rows.empty())
+    throw UsageError("--input", "the CSV has a header and no rows; allowed: a CSV with rows, such "
+                                "as cbi sweep writes");
   if (s.value.empty() && needs_value) {
     for (const char *c : {"value", "gpu_time_ms", "sim_l1_misses", "sim_l1_hit_pct"})
       if (t.index(c) >= 0 && has_numbers(t, t.index(c))) {
         s.value = c;
         break;
       }
-    if (s.value.empty())
-      throw UsageError("--value", "no default value column with numbers; allowed: --value NAME of "
-                                  "a numeric column");
+    if (s.value.empty()) // the input, not a value the user gave, lacks what is needed
+      throw UsageError("--input", "none of the columns value, gpu_time_ms, sim_l1_misses, "
+                                  "sim_l1_hit_pct has numbers; allowed: a cbi sweep CSV, or "
+                                  "--value NAME of a numeric column");
+  } else if (!s.value.empty()) {
+    require(t, s.value, "--value");
+    require_numbers(t, s.value, "--value");
   }
   switch (s.kind) {
   case PlotKind::heatmap:

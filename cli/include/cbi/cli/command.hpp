@@ -41,9 +41,16 @@ void print_commands(std::ostream &os, std::size_t name_width);
 std::string option_for_field(const std::string &field);
 
 // Runs `c` on argv[1..] (argv[1] is the command's name) and turns its exceptions into exit codes:
-// UsageError -> "cbi <name>: <option_for_field(option)>: <message>", kExitUsage; NoDeviceError -> "cbi <name>:
-// <message>", kExitNoDevice; any other exception -> "cbi <name>: error: <message>", kExitFailure.
+// UsageError -> "cbi <name>: <option_for_field(option)>: <message>", kExitUsage; NoDeviceError ->
+// "cbi <name>: <message>", kExitNoDevice; any other exception -> "cbi <name>: error: <message>",
+// kExitFailure. Then finish_stdout: a result that did not reach stdout is a failure too.
 int run_command(const Command &c, int argc, char **argv);
+
+// Flushes stdout and checks that everything written to it arrived (`cbi simulate > /dev/full`):
+// if `code` is kExitOk and it did not, prints "<who>: error: writing to stdout failed: <reason>"
+// to stderr and returns kExitFailure; otherwise returns `code` (a failed command has printed its
+// one line already). Every exit of cbi and cbi-viz goes through it.
+int finish_stdout(const std::string &who, int code);
 
 // Runs argv[0] with argv (no shell), stdout to /dev/null and stderr through a pipe into `err`.
 // Returns the exit status, or -1 when it could not start or did not exit normally.

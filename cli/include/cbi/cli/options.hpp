@@ -67,11 +67,9 @@ sim::Granularity parse_granularity(const std::string &text);
 // Workload, order, granularity and cache levels from the option groups above, validated.
 sim::SimConfig sim_config_from(const po::variables_map &vm);
 // sim::validate(c), its errors naming the option of `vm` that set the wrong field (--line-bytes
-// or --level, ...); then check_memory on the cache levels' state (cache_state_bytes), naming
-// --level, --cache-bytes or --lines.
+// or --level, ...); then check_memory on what the replay allocates (sim::state_bytes: the levels
+// and, with --classify-misses, their shadows), naming --level, --cache-bytes or --lines.
 void validate(const sim::SimConfig &c, const po::variables_map &vm);
-// Bytes the simulator's cache engines allocate for `levels` (an upper estimate).
-double cache_state_bytes(const std::vector<sim::CacheConfig> &levels);
 
 // The configuration as typed fields (Table::config), the same columns for every workload so that
 // CSVs concatenate: workload, width, height, stencil_w, stencil_h, depth, elem_bytes, boundary,

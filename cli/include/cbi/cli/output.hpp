@@ -78,12 +78,18 @@ void print_csv(std::ostream &os, const Table &t);   // header and rows
 void print_json(std::ostream &os, const Table &t);
 void print_markdown(std::ostream &os, const Table &t); // | col | ... | rows, meta and notes around
 
-// Writes `text` to `path`: "-" means stdout; a regular file (or a symlink's regular target) is
-// replaced atomically (temporary file in its folder + rename), so a failed run never leaves half a
-// result; a FIFO or a device is written through, never replaced. Every failure is a UsageError
-// naming `option`; "" is one too.
+// Writes `text` to `path`: "-" means stdout; a regular file is replaced atomically (temporary file
+// in its folder + rename), so a failed run never leaves half a result; a FIFO or a device is
+// written through, never replaced. One rule for symlinks, in every command: a symlink is written
+// through, its final target replaced (or created, when the link dangles), and the link stays. A
+// path that cannot be written is a UsageError naming `option` ("" is one too); a write that fails
+// (a full disk, /dev/full, a closed stdout) is a std::runtime_error "<option>: writing 'F'
+// failed: <reason>", a runtime failure (exit 1).
 void write_file_atomic(const std::string &path, const std::string &text,
                        const std::string &option = "--output");
+// The file that a write to `path` lands in: `path`, or a symlink's final target (which need not
+// exist yet).
+std::string write_target(const std::string &path);
 
 // Checks, before any work starts, that write_file_atomic(path, ..., option) can write `path`: not
 // empty, not a folder, in an existing writable folder (or a writable FIFO/device). "-" passes when

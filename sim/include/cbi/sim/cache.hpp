@@ -31,6 +31,12 @@ struct CacheConfig {
 // sets, and sectors that do not divide the line; the CLI maps fields to its options.
 void validate(const CacheConfig &c, const std::string &field = "cache");
 
+// Bytes that Cache(c) allocates for its state: the layout's tags (32-bit and 64-bit ones both,
+// as while a cache whose line indices outgrow 32 bits widens them), sector masks, set heads, and
+// the hash index and recency links of a large fully associative cache. An upper bound, for the
+// memory check before a run.
+double state_bytes(const CacheConfig &c);
+
 // "lru", "fifo", "random", "volta"; UsageError naming `field` otherwise.
 Policy parse_policy(const std::string &text, const std::string &field = "cache.policy");
 const char *to_string(Policy p);
@@ -199,6 +205,11 @@ public:
     else
       ++m_conflict;
   }
+  // Bytes a classifier of `level` allocates when its trace touches addresses below
+  // `address_bytes`: its fully associative shadow (state_bytes of it) and the bitmap of units seen,
+  // one bit a unit in pages of 2^16 units. An upper bound.
+  static double state_bytes(const CacheConfig &level, int64_t address_bytes);
+
   int64_t compulsory() const { return m_compulsory; }
   int64_t capacity() const { return m_capacity; }
   int64_t conflict() const { return m_conflict; }

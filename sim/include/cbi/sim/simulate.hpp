@@ -26,6 +26,10 @@ struct SimConfig {
 // Checks the whole configuration (workload, every level, order parameters, unit sizes against the
 // element size). Throws UsageError naming the offending option.
 void validate(const SimConfig &c);
+// Bytes a replay of `c` allocates that grow with the cache or the footprint: every level's state
+// and, with classify_misses, every level's classifier (its shadow and its bitmap over the
+// workload's addresses). An upper bound, for the memory check before a run.
+double state_bytes(const SimConfig &c);
 // Order parameters: widths and tile sizes positive. Throws UsageError naming --order.
 void validate(const remap::Order &o);
 

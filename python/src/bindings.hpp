@@ -1,0 +1,13 @@
+// The pieces of the Python module, one file each, registered in module.cpp. Bindings stay thin:
+// they convert arguments, call the C++ that the command line calls, and convert results.
+#pragma once
+
+#include <pybind11/pybind11.h>
+
+namespace cbi::python {
+
+namespace py = pybind11;
+
+void bind_orders(py::module_ &m); // cbi.Order: parse, map, inverse (orders.cpp)
+
+} // namespace cbi::python

@@ -1,0 +1,24 @@
+// `import cbi`: the module's front door. Every cbi::UsageError (a bad value, named as the command
+// line names it) becomes a ValueError with the command line's message.
+#include "bindings.hpp"
+
+#include "cbi/error.hpp"
+
+namespace cbi::python {
+
+PYBIND11_MODULE(cbi, m) {
+  m.doc() = "cbi: cache simulation and thread remapping for GPU kernels (docs/library.md)";
+  py::register_exception_translator([](std::exception_ptr p) {
+    try {
+      if (p)
+        std::rethrow_exception(p);
+    } catch (const UsageError &e) {
+      PyErr_SetString(PyExc_ValueError, (e.option() + ": " + e.what()).c_str());
+    } catch (const NoDeviceError &e) {
+      PyErr_SetString(PyExc_RuntimeError, e.what());
+    }
+  });
+  bind_orders(m);
+}
+
+} // namespace cbi::python
