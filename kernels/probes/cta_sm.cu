@@ -7,6 +7,7 @@
 // Usage: cta_sm OUTDIR [KERNEL:N:BLOCK ...]   writes OUTDIR/cta-<kernel>-<size>-b<block>.csv
 // (without configurations: matmul 1024 at blocks 256, 128, 1024 and the stencil 4096 at 256)
 #include "check.cuh"
+#include "clock.cuh"
 
 #include <cuda_runtime.h>
 
@@ -20,17 +21,6 @@ struct CtaRecord {
   unsigned long long t_start_ns, t_end_ns;
   long long clock_start, clock_end;
 };
-
-__device__ unsigned smid() {
-  unsigned r;
-  asm volatile("mov.u32 %0, %%smid;" : "=r"(r));
-  return r;
-}
-__device__ unsigned long long globaltimer() {
-  unsigned long long r;
-  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(r));
-  return r;
-}
 
 __device__ void record_start(CtaRecord *rec, unsigned long long &t, long long &c) {
   if (threadIdx.x == 0) {

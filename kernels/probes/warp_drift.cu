@@ -10,6 +10,7 @@
 // Usage: warp_drift OUTDIR [N BLOCK W ...]  writes OUTDIR/drift-<N>-b<BLOCK>-c<W>.csv
 // (default: 1024 512 64 and 1024 512 0, the issue's two worst double cases).
 #include "check.cuh"
+#include "clock.cuh"
 
 #include <cuda_runtime.h>
 
@@ -19,17 +20,6 @@
 #include <vector>
 
 constexpr int kMarks = 9;
-
-__device__ unsigned smid() {
-  unsigned r;
-  asm volatile("mov.u32 %0, %%smid;" : "=r"(r));
-  return r;
-}
-__device__ unsigned long long globaltimer() {
-  unsigned long long r;
-  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(r));
-  return r;
-}
 
 struct Mark {
   unsigned long long ns[kMarks];

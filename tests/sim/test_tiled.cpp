@@ -4,6 +4,7 @@
 // one SM, one resident warp), whose replay must give the sequential simulator's counts.
 #include "cbi/sim/gpu_model.hpp"
 #include "cbi/sim/simulate.hpp"
+#include "tiny_reference.hpp"
 
 #include "cbi/order_text.hpp"
 
@@ -193,18 +194,7 @@ TEST(TiledWorkloads, TinyDeviceReplaysTheSequentialOrderWithTheSimulatorsCounts)
                            : smem(width, height, 1 + 2 * static_cast<int64_t>(rng() % 4),
                                   rng() % 2 ? 4 : 8, order);
     const sim::GpuResult r = sim::simulate_gpu(g);
-
-    sim::SimConfig s;
-    s.workload = g.workload;
-    sim::CacheConfig l1, l2;
-    l1.line_bytes = l2.line_bytes = 128;
-    l1.sector_bytes = l2.sector_bytes = 32;
-    l1.capacity_lines = g.device.l1_bytes / 128;
-    l1.ways = 0;
-    l2.capacity_lines = g.device.l2_bytes / 128;
-    l2.ways = g.device.l2_ways;
-    s.levels = {l1, l2};
-    const sim::SimResult q = sim::simulate(s);
+    const sim::SimResult q = test::tiny_sequential(g);
     const std::string what = g.workload.describe();
     EXPECT_GT(q.levels[0].accesses, 0) << what;
     EXPECT_EQ(r.metrics.l1_requests, q.levels[0].accesses) << what;

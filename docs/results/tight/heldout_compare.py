@@ -18,15 +18,9 @@ L2R = "lts__t_sectors_srcunit_tex_op_read.sum"
 MISS = "l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_miss.sum"
 
 def rank(v):
-    o = sorted(range(len(v)), key=lambda i: v[i]); r = [0.0] * len(v); i = 0
-    while i < len(o):
-        j = i
-        while j + 1 < len(o) and v[o[j + 1]] == v[o[i]]:
-            j += 1
-        for k in range(i, j + 1):
-            r[o[k]] = (i + j) / 2.0
-        i = j + 1
-    return r
+    """Average ranks, ties sharing the mean of their positions."""
+    s = sorted(v)
+    return [(s.index(x) + len(s) - 1 - s[::-1].index(x)) / 2 for x in v]
 
 def pearson(a, b):
     n = len(a); ma, mb = sum(a) / n, sum(b) / n
