@@ -10,10 +10,10 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
-#include <stdexcept>
 #include <iostream>
 #include <set>
 #include <sstream>
+#include <stdexcept>
 
 namespace cbi::cli {
 

@@ -4,18 +4,18 @@
 
 #include "cbi/error.hpp"
 
+#include <cerrno>
 #include <charconv>
+#include <climits>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
+#include <cstring>
 #include <ctime>
 #include <fstream>
 #include <iomanip>
 #include <iostream>
 #include <sstream>
-#include <cerrno>
-#include <climits>
-#include <cstdlib>
-#include <cstring>
 #include <stdexcept>
 #include <sys/stat.h>
 #include <unistd.h>

@@ -243,7 +243,8 @@ std::string order_invariance_why(const std::string &csv) {
          " of the cache's " + std::to_string(l1.capacity_lines) +
          " lines, so LRU evicts every B line before its next use whatever the order of the "
          "threads; A's row is reused only within its " +
-         std::to_string(l1.unit_bytes()) + "-byte units. The sequential simulator has no warps "
+         std::to_string(l1.unit_bytes()) +
+         "-byte units. The sequential simulator has no warps "
          "to share a B line between 32 threads at once, which is where column orders gain on a GPU";
 }
 

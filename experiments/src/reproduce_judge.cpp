@@ -52,17 +52,17 @@ Verdict judge_multiples(const std::vector<std::pair<std::string, const Values *>
       << " block sizes, and widths 4 and 8 were at least 1.5x and 1.2x the naive " << what << " in "
       << narrow << " of " << blocks << " (" << detail << ").";
   const std::string of = " of " + std::to_string(blocks);
-  const std::string measure = "32 first in " + std::to_string(beats) + of + " blocks; 4 and 8 slow in " +
-                              std::to_string(narrow) + of;
+  const std::string measure = "32 first in " + std::to_string(beats) + of +
+                              " blocks; 4 and 8 slow in " + std::to_string(narrow) + of;
   std::string brief = "both, in every block";
   if (beats < blocks)
     brief = "32 beat its neighbours in " + std::to_string(beats) + of + " blocks only";
   if (narrow < blocks)
     brief += std::string(beats < blocks ? "; " : "but ") + "4 and 8 were that slow in " +
              std::to_string(narrow) + of;
-  const std::string word = beats == blocks && narrow == blocks                ? "holds"
+  const std::string word = beats == blocks && narrow == blocks           ? "holds"
                            : 2 * beats >= blocks || 2 * narrow >= blocks ? "partly holds"
-                                                                          : "does not hold";
+                                                                         : "does not hold";
   return {word, why.str(), measure, brief};
 }
 
@@ -82,10 +82,10 @@ Verdict judge_fastest(const Values &v, int width, double tie, const std::string 
   }
   if (best_w < 0 || !std::isfinite(claimed))
     return {"not testable", "no " + order_name(width) + " runs in the " + what + " data.", "", ""};
-  const std::string at_best = order_name(best_w) + " at b" + std::to_string(best_b) + ", " +
-                              fixed(best, 3) + " ms";
-  const std::string mine = order_name(width) + " at b" + std::to_string(claimed_b) + ", " +
-                           fixed(claimed, 3) + " ms";
+  const std::string at_best =
+      order_name(best_w) + " at b" + std::to_string(best_b) + ", " + fixed(best, 3) + " ms";
+  const std::string mine =
+      order_name(width) + " at b" + std::to_string(claimed_b) + ", " + fixed(claimed, 3) + " ms";
   const std::string margin = slower(claimed, best);
   const std::string tie_text = pct(tie, 1);
   if (best_w == width)
@@ -129,9 +129,12 @@ Verdict judge_matmul(const Values &v, const std::string &what) {
                           " of " + std::to_string(n) + " block sizes; the best, column " +
                           std::to_string(best_w) + " at b" + std::to_string(best_block) + ", is " +
                           pct(1.0 - best) + " below naive.";
-  return {better == n ? "holds" : better > 0 ? "partly holds" : "does not hold", why,
-          "beat naive in " + of + "; best " + pct(1.0 - best) + " (column:" +
-              std::to_string(best_w) + ", b" + std::to_string(best_block) + ")",
+  return {better == n  ? "holds"
+          : better > 0 ? "partly holds"
+                       : "does not hold",
+          why,
+          "beat naive in " + of + "; best " + pct(1.0 - best) +
+              " (column:" + std::to_string(best_w) + ", b" + std::to_string(best_block) + ")",
           better == n ? "a 32-128 column beat naive at every block"
                       : "a 32-128 column beat naive in " + of + " only"};
 }
@@ -166,16 +169,17 @@ Verdict judge_trend(const Values &stencil, const Values &matmul, const std::stri
          (m_ok ? ": gains grow." : ": gains do not grow.") +
          " (Rule: gain = 1 - best relative value; shrink = the largest N gains less than the best "
          "smaller N, which gains; grow = the largest N gains, and more than the smallest.)";
-  const std::string measure =
-      "stencil best gain " + pct(s_top) + (s_ok ? ", shrinking" : "") + "; matmul " +
-      pct(m_first) + " (N = " + tm.best.front().first + ") to " + pct(m_last) + " (N = " +
-      tm.best.back().first + ")";
+  const std::string measure = "stencil best gain " + pct(s_top) + (s_ok ? ", shrinking" : "") +
+                              "; matmul " + pct(m_first) + " (N = " + tm.best.front().first +
+                              ") to " + pct(m_last) + " (N = " + tm.best.back().first + ")";
   std::string brief = s_top <= 0 ? "the stencil never gains, so nothing shrinks"
                       : s_ok     ? "stencil gains shrink"
                                  : "stencil gains do not shrink";
   brief += m_ok ? "; matmul gains grow" : "; matmul gains do not grow";
-  return {s_ok && m_ok ? "holds" : s_ok || m_ok ? "partly holds" : "does not hold", why, measure,
-          brief};
+  return {s_ok && m_ok   ? "holds"
+          : s_ok || m_ok ? "partly holds"
+                         : "does not hold",
+          why, measure, brief};
 }
 
 Verdict judge_counters(const CounterPair &c) {
@@ -187,8 +191,8 @@ Verdict judge_counters(const CounterPair &c) {
   const int ok = l1_up + traffic_down + l2_down;
   const std::string measure = "L1 " + fixed(c.l1_naive, 1) + "% → " + fixed(c.l1_column32, 1) +
                               "%, L2→L1 " + fixed(c.bytes_naive / 1e9, 2) + " → " +
-                              fixed(c.bytes_column32 / 1e9, 2) + " GB, L2 " +
-                              fixed(c.l2_naive, 1) + "% → " + fixed(c.l2_column32, 1) + "%";
+                              fixed(c.bytes_column32 / 1e9, 2) + " GB, L2 " + fixed(c.l2_naive, 1) +
+                              "% → " + fixed(c.l2_column32, 1) + "%";
   std::string brief;
   for (const auto &[ok_part, text] : {std::pair<bool, const char *>{l1_up, "L1 hit rate +20"},
                                       {traffic_down, "traffic halved"},
@@ -251,8 +255,9 @@ Verdict judge_rank(const Values &model, const Values &reference, int block,
   int n = 0;
   const double rho = spearman(model, reference, block, &n);
   if (!std::isfinite(rho))
-    return {"not testable", "fewer than three orders with both a prediction and " +
-                                reference_name + " at block " + std::to_string(block) + ".",
+    return {"not testable",
+            "fewer than three orders with both a prediction and " + reference_name + " at block " +
+                std::to_string(block) + ".",
             "", ""};
   // Widths with both values at the block, fastest first in the model and in the reference.
   std::vector<int> widths;
@@ -260,9 +265,8 @@ Verdict judge_rank(const Values &model, const Values &reference, int block,
     if (k.block == block && std::isfinite(x) && std::isfinite(at(reference, k.width, block)))
       widths.push_back(k.width);
   auto fastest = [&](const Values &v) {
-    return *std::min_element(widths.begin(), widths.end(), [&](int a, int b) {
-      return at(v, a, block) < at(v, b, block);
-    });
+    return *std::min_element(widths.begin(), widths.end(),
+                             [&](int a, int b) { return at(v, a, block) < at(v, b, block); });
   };
   const int m_width = fastest(model), r_width = fastest(reference);
   // The reference's fastest orders: its fastest and every order within kMeasuredTie of it (a
@@ -284,13 +288,14 @@ Verdict judge_rank(const Values &model, const Values &reference, int block,
   const double t_r = at(model, r_best_in_model, block), t_m = at(model, m_width, block);
   const bool tie = !same && t_r <= t_m * (1 + kModelTie);
   const std::string margin = slower(t_r, t_m), rn = order_name(r_best_in_model);
-  std::string why = "The claim: " + r + " is the fastest order (" + reference_name + ")" +
-                    (tied.empty() ? "" : ", tied within " + pct(kMeasuredTie, 0) + " with " + tied) +
-                    ". Fastest: " + m + " predicted, " + r + " in " + reference_name;
-  why += same   ? (m == r ? " (the same)" : " (one of the tied)")
-         : tie  ? "; the model has " + rn + " " + margin + " behind, within " + pct(kModelTie, 1) +
+  std::string why =
+      "The claim: " + r + " is the fastest order (" + reference_name + ")" +
+      (tied.empty() ? "" : ", tied within " + pct(kMeasuredTie, 0) + " with " + tied) +
+      ". Fastest: " + m + " predicted, " + r + " in " + reference_name;
+  why += same  ? (m == r ? " (the same)" : " (one of the tied)")
+         : tie ? "; the model has " + rn + " " + margin + " behind, within " + pct(kModelTie, 1) +
                      " (its error): a tie"
-                : "; the model has " + rn + " " + margin + " behind, more than " +
+               : "; the model has " + rn + " " + margin + " behind, more than " +
                      pct(kModelTie, 1) + " (its error)";
   why += ". Spearman's rho of predicted against " + reference_name + " time over " +
          std::to_string(n) + " orders at block " + std::to_string(block) + ": " + fixed(rho, 2) +
@@ -333,7 +338,8 @@ Verdict judge_conclusion(double gs, double gm) {
               pct(n.matmul_gain, 0) + "; partly: both positive).",
           "stencil " + pct(gs) + ", matmul " + pct(gm),
           std::string(s_in ? "stencil within 2x of " : "stencil not within 2x of ") +
-              pct(n.stencil_gain, 0) + (m_in ? ", matmul within 2x of " : ", matmul not within 2x of ") +
+              pct(n.stencil_gain, 0) +
+              (m_in ? ", matmul within 2x of " : ", matmul not within 2x of ") +
               pct(n.matmul_gain, 0)};
 }
 

@@ -39,7 +39,6 @@ std::string thesis_line(const Verdict &v) {
   return "**Thesis:** " + v.why + " (By the same rule on the thesis's numbers: " + v.word + ".)\n";
 }
 
-
 std::string command_for(const std::vector<std::string> &commands, const std::string &part) {
   for (const std::string &c : commands)
     if (c.find(" " + part + ".csv") != std::string::npos)
@@ -60,11 +59,11 @@ std::string value_table(const Values &v, const std::string &unit, const thesis::
   if (blocks.empty())
     return "_(no data)_\n";
   if (!thesis && all_equal(v))
-    return "_Every one of the " + std::to_string(v.size()) + " orders: " +
-           fixed(v.begin()->second, decimals) + " " + unit + "._ " +
-           (why_same.empty() ? std::string()
-                             : std::string(1, char(std::toupper(why_same[0]))) + why_same.substr(1) +
-                                   ".") +
+    return "_Every one of the " + std::to_string(v.size()) +
+           " orders: " + fixed(v.begin()->second, decimals) + " " + unit + "._ " +
+           (why_same.empty()
+                ? std::string()
+                : std::string(1, char(std::toupper(why_same[0]))) + why_same.substr(1) + ".") +
            "\n";
   std::set<int> widths;
   for (const auto &[k, x] : v)
@@ -132,8 +131,8 @@ void section_multiples(std::ostream &md, Context &c) {
   md << "## 1. Multiples of 32 beat their neighbours; narrow columns are far slower (Figs 5.1a, "
         "5.2)\n\n"
      << thesis_line(thesis) << "\nE.g. Fig 5.1a b256: naive " << ms(0) << " ms, column 32 "
-     << ms(32) << " ms, 31 " << ms(31) << " ms, 33 " << ms(33) << " ms, 4 " << ms(4)
-     << " ms. " << judge_fastest(th51a, 32, kMeasuredTie, "thesis").why << "\n\n";
+     << ms(32) << " ms, 31 " << ms(31) << " ms, 33 " << ms(33) << " ms, 4 " << ms(4) << " ms. "
+     << judge_fastest(th51a, 32, kMeasuredTie, "thesis").why << "\n\n";
   if (!c.o.sim_only) {
     md << "**Ours, GPU** (" << c.rec.device << ", " << c.rec.date << "), `"
        << command_for(c.rec.commands, "gpu-fig5.1a") << "`:\n\n"
@@ -141,8 +140,9 @@ void section_multiples(std::ostream &md, Context &c) {
        << c.img("gpu-fig5.1a.png", "fig5.1a heatmap") << "Fig 5.2 (4037²), `gpu-fig5.2.csv`:\n\n"
        << value_table(g52, "median ms", &tn.fig5_2, 3) << "\n"
        << c.img("gpu-fig5.2.png", "fig5.2 heatmap");
-    gpu_claim(md, c, "§5.1, Figs 5.1a, 5.2: width 32 beats widths 30-34; widths 4 and 8 take 1.5x "
-                     "and 1.2x naive's time",
+    gpu_claim(md, c,
+              "§5.1, Figs 5.1a, 5.2: width 32 beats widths 30-34; widths 4 and 8 take 1.5x "
+              "and 1.2x naive's time",
               thesis, judge_multiples({{"4096²", &g51a}, {"4037²", &g52}}, "time"));
     const Verdict thesis_fast = judge_fastest(th51a, 32, kMeasuredTie, "thesis");
     md << "**The fastest order.** The figure's point is that column 32 is the fastest stencil "
@@ -154,8 +154,8 @@ void section_multiples(std::ostream &md, Context &c) {
   }
   const Values s51a = load(c.csv("sim-fig5.1a"), "sim_l1_fetched_bytes");
   md << "**Simulator, for reference** (L2→L1 bytes; `sim-fig5.1a.csv`: "
-     << describe_csv(c.csv("sim-fig5.1a")) << "; `sim-fig5.2.csv`: "
-     << describe_csv(c.csv("sim-fig5.2")) << "):\n\n"
+     << describe_csv(c.csv("sim-fig5.1a"))
+     << "; `sim-fig5.2.csv`: " << describe_csv(c.csv("sim-fig5.2")) << "):\n\n"
      << value_table(s51a, "bytes fetched into L1", nullptr, 0) << "\n"
      << c.img("sim-fig5.1a.png", "simulated fig5.1a");
 }
@@ -171,8 +171,8 @@ void section_matmul(std::ostream &md, Context &c) {
     md << "**Ours, GPU** (" << c.rec.device << ", " << c.rec.date << "), `gpu-fig5.1b.csv`:\n\n"
        << value_table(g51b, "median ms", &tn.fig5_1b, 3) << "\n"
        << c.img("gpu-fig5.1b.png", "fig5.1b heatmap");
-    gpu_claim(md, c, "§5.1, Fig 5.1b: a matmul column of 32-128 beats naive at every block",
-              thesis, judge_matmul(g51b, "time"));
+    gpu_claim(md, c, "§5.1, Fig 5.1b: a matmul column of 32-128 beats naive at every block", thesis,
+              judge_matmul(g51b, "time"));
   }
   md << "**Simulator, for reference** (`sim-fig5.1b.csv`: " << describe_csv(c.csv("sim-fig5.1b"))
      << "): "
@@ -230,14 +230,15 @@ void section_counters(std::ostream &md, Context &c) {
     const CounterPair t{tc.l1_hit_pct_naive,        tc.l1_hit_pct_column32,
                         tc.l2_to_l1_gb_naive * 1e9, tc.l2_to_l1_gb_column32 * 1e9,
                         tc.l2_hit_pct_naive,        tc.l2_hit_pct_column32};
-    gpu_claim(md, c, "§5.2: column 32 lifts the L1 hit rate, halves L2→L1 traffic, lowers the L2 "
-                     "hit rate (matmul 1024²)",
+    gpu_claim(md, c,
+              "§5.2: column 32 lifts the L1 hit rate, halves L2→L1 traffic, lowers the L2 "
+              "hit rate (matmul 1024²)",
               judge_counters(t), judge_counters(g));
   }
   const std::string file = c.csv(c.o.sim_only ? "sim-sec5.2" : "gpu-sec5.2");
   const CounterPair s = pair(file, "sim_l1_hit_pct", "sim_l1_fetched_bytes", "sim_l2_hit_pct");
-  md << "**Simulator, for reference** (`" << fs::path(file).filename().string()
-     << "`): " << text(s) << ".";
+  md << "**Simulator, for reference** (`" << fs::path(file).filename().string() << "`): " << text(s)
+     << ".";
   if (s.l1_naive == s.l1_column32 && s.bytes_naive == s.bytes_column32)
     md << " The L1 counts do not change with the order: " << order_invariance_why(file)
        << " (the same reason as in section 2).";
@@ -291,18 +292,19 @@ void section_precision(std::ostream &md, Context &c) {
                              best_gain(load(c.csv("gpu-fig5.2"), "gpu_time_ms"), all_widths)),
                gm = best_gain(load(c.csv("gpu-fig5.1b"), "gpu_time_ms"), all_widths);
   const Verdict dbl = judge_double(double_gain), concl = judge_conclusion(gs, gm);
-  md << "\n" << verdict_line("this GPU, double", dbl)
+  md << "\n"
+     << verdict_line("this GPU, double", dbl)
      << verdict_line("this GPU, up to " + pct(tn.stencil_gain, 0) + " / " + pct(tn.matmul_gain, 0),
                      concl)
      << "\n";
   c.summary.push_back({"§5.1: in double no order differs tangibly from naive (5% counted as "
                        "tangible)",
                        "no number", c.gpu(), dbl});
-  c.summary.push_back({"Conclusion (ch. 6): CBI speeds naive stencils up by up to 8%, matmul by "
-                       "up to 28%",
-                       judge_conclusion(best_gain(th51a, all_widths), best_gain(th51b, all_widths))
-                           .measure,
-                       c.gpu(), concl});
+  c.summary.push_back(
+      {"Conclusion (ch. 6): CBI speeds naive stencils up by up to 8%, matmul by "
+       "up to 28%",
+       judge_conclusion(best_gain(th51a, all_widths), best_gain(th51b, all_widths)).measure,
+       c.gpu(), concl});
 }
 
 void section_simulator(std::ostream &md, Context &c) {
@@ -354,7 +356,9 @@ void write_summary(std::ostream &md, const std::vector<SummaryRow> &rows, bool s
 }
 
 void write_rerun(std::ostream &md, const Options &o, const RunRecord &rec) {
-  auto csv = [&](const std::string &name) { return (fs::path(o.out_dir) / (name + ".csv")).string(); };
+  auto csv = [&](const std::string &name) {
+    return (fs::path(o.out_dir) / (name + ".csv")).string();
+  };
   md << "## How to run it again\n\n"
      << "Each CSV was written by the command beside it (run from this folder; `--resume` skips "
         "what a file already holds, so an interrupted reproduction continues where it "

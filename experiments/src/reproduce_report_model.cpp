@@ -116,8 +116,7 @@ void write_model_section(std::ostream &md, const Options &o, const std::string &
     const Verdict v = judge_rank(pred, *th, 256, "the thesis's");
     summary.push_back({thesis_fig + ": the fastest order at block 256 (" +
                            (fig == "fig5.1a" ? "stencil" : "matmul") + ")",
-                       fastest_text(*th, 256),
-                       "GPU model, rtx2080super", v});
+                       fastest_text(*th, 256), "GPU model, rtx2080super", v});
     md << "**" << thesis_fig << ", ranked** (`" << rtx << fig << ".csv`: " << describe_csv(file)
        << "; thesis: ms on the RTX 2080 Super at its sizes):"
        << "\n\n"

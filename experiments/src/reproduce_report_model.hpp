@@ -17,7 +17,8 @@ std::string verdict_text(bool smoke_test, const std::string &who, const Verdict 
 // One row of the summary table at the top of report.md: a claim (with its section and figure),
 // the thesis's number, ours, the verdict and one line of why.
 struct SummaryRow {
-  std::string claim, thesis, who; // who: the engine that tested it ("H100", "GPU model, rtx2080super")
+  std::string claim, thesis,
+      who; // who: the engine that tested it ("H100", "GPU model, rtx2080super")
   Verdict verdict;
 };
 

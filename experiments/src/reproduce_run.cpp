@@ -193,7 +193,7 @@ int run(const Options &o) {
     if (fs::exists(csv(std::string("sim-") + name)))
       viz.run({"plot", "heatmap", "--input", csv(std::string("sim-") + name), "--output",
                dir + "/sim-" + name + ".png", "--value", "sim_l1_fetched_bytes", "--title",
-               std::string(name) + ": simulated L2->L1 bytes relative to naive"});
+               std::string(name) + ": simulated L2→L1 bytes relative to naive"});
   }
   for (const char *name : {"fig5.3", "fig5.4"}) {
     for (const std::string side : {"gpu", "sim"}) {
@@ -206,7 +206,9 @@ int run(const Options &o) {
                          value);
       viz.run({"plot", "lines", "--input", rel, "--output", dir + "/" + side + "-" + name + ".png",
                "--x", "size", "--y", value, "--series", "order", "--title",
-               std::string(name) + ": " + value + " against N (" +
+               std::string(name) + ": " +
+                   (side == "gpu" ? "time" : "bytes fetched into L1") +
+                   " of each column order relative to naive, by input size N (" +
                    (side == "gpu" ? device : "simulator") + ")"});
     }
   }

@@ -9,13 +9,13 @@
 
 #include <algorithm>
 #include <atomic>
-#include <signal.h>
 #include <chrono>
 #include <condition_variable>
 #include <functional>
 #include <map>
 #include <mutex>
 #include <optional>
+#include <signal.h>
 #include <sstream>
 #include <thread>
 #include <unistd.h>
@@ -332,6 +332,7 @@ RunSummary run(const Grid &g, const RunOptions &opts) {
     }
     model_cells(row, slot ? slot->gpu_result : std::nullopt, p, gpu ? &measured : nullptr);
     store.write(row);
+    summary.rows.push_back(row);
     if (store.to_stdout() && !opts.json.empty())
       written.push_back(row);
     ++summary.measured;

@@ -3,6 +3,7 @@
 // point's row streamed to the store as soon as it is measured.
 #pragma once
 
+#include "cbi/cli/output.hpp"
 #include "cbi/error.hpp"
 #include "grid.hpp"
 
@@ -62,6 +63,7 @@ struct RunSummary {
   std::string device; // gpu device name, or "" for sim only
   double seconds = 0;
   bool interrupted = false; // SIGINT stopped it; the rows measured so far are saved
+  std::vector<std::vector<cli::Cell>> rows; // the rows this run wrote, in order
 };
 
 // Checks every point as the run would (the simulator's configuration for the sim backend, the

@@ -4,8 +4,10 @@
 #include "cbi/cli/command.hpp"
 #include "grids.hpp"
 #include "sweep.hpp"
+#include "sweep_best.hpp"
 
 
+#include <filesystem>
 #include <iostream>
 #include <sstream>
 
@@ -268,6 +270,14 @@ int cmd_sweep(int argc, char **argv) {
     std::cerr << "cbi sweep: grid " << g.name << ": " << s.measured << " points measured, "
               << s.skipped << " already in the CSV, " << format_cell_short(s.seconds) << " s"
               << (s.device.empty() ? "" : " on " + s.device) << "\n";
+    // The best order of each group, from every row of the CSV (a resumed one too).
+    cli::Table all;
+    all.columns = sweep::columns();
+    all.rows = s.rows;
+    if (opts.output != "-" && std::filesystem::is_regular_file(write_target(opts.output)))
+      all = sweep::read_csv(opts.output); // a resumed file's earlier rows too
+    for (const std::string &line : sweep::best_orders(all))
+      std::cerr << "cbi sweep: " << line << "\n";
   } catch (const sweep::GpuUnavailable &e) {
     throw NoDeviceError("--backend " + backend + ": " + e.what());
   }

@@ -11,17 +11,17 @@
 #include <filesystem>
 #include <fstream>
 #include <string>
-#include <vector>
 #include <sys/wait.h>
 #include <unistd.h>
+#include <vector>
 
 namespace {
 
 namespace fs = std::filesystem;
 using cbi::test::bin_dir;
 using cbi::test::cbi_run;
-using cbi::test::count_lines;
 using cbi::test::CliRun;
+using cbi::test::count_lines;
 using cbi::test::slurp;
 
 // A fresh folder for one test's files.
@@ -240,4 +240,25 @@ TEST(Files, PlotNamesTheOptionAtFault) {
   expect_usage_error("plot lines --input " + dir + "/words.csv" + png, "--input");
   EXPECT_FALSE(fs::exists(dir + "/p.png"));
   fs::remove_all(dir);
+}
+
+// Issue 21 §4: a sweep ends with the best order of each group and its margin; ties are named.
+TEST(SweepSummary, EndsWithTheBestOrderOfEachGroupAndNamesTies) {
+  const CliRun r =
+      cbi_run("sweep --size 256,2048 --stencil 9x9 --cache l1-64k --order linear,column:8,column:64");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  // 256: linear and column:8 fetch each line once (exact counts, equal): a tie.
+  EXPECT_NE(r.err.find("cbi sweep: tie: size 256: linear = column:8 (sim_l1_misses 8192; equal "
+                       "counts)"),
+            std::string::npos)
+      << r.err;
+  // 2048: 9 rows no longer fit the 64 KiB L1 in linear order; column:64 is best, by a margin.
+  EXPECT_NE(r.err.find("cbi sweep: best: size 2048: column:64 (sim_l1_misses "), std::string::npos)
+      << r.err;
+  EXPECT_NE(r.err.find("% below "), std::string::npos) << r.err;
+  // The GPU model's times: margins within its error are ties.
+  const CliRun model = cbi_run("sweep --model gpu --kernel matmul --size 256 --block 256 --order "
+                               "linear,column:32 -o /dev/null");
+  ASSERT_EQ(model.exit_code, 0) << model.err;
+  EXPECT_NE(model.err.find("(predicted_ms "), std::string::npos) << model.err;
 }

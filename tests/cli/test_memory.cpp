@@ -108,8 +108,8 @@ TEST(Memory, EstimateCoversTheMeasuredPeakRss) {
     const double estimate = sim::state_bytes(c);
     const double measured = double(peak - baseline) * 1024;
     EXPECT_GE(estimate, measured) << "estimate " << estimate << " B, measured " << measured;
-    EXPECT_LE(estimate, 4 * measured + (16 << 20)) << "estimate " << estimate << " B, measured "
-                                                    << measured;
+    EXPECT_LE(estimate, 4 * measured + (16 << 20))
+        << "estimate " << estimate << " B, measured " << measured;
   }
 }
 

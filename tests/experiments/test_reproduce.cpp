@@ -94,8 +94,8 @@ TEST(ReproduceJudge, RanksBySpearman) {
 TEST(ReproduceJudge, TheFastestOrderDecidesNotTheRankCorrelation) {
   Values thesis, model;
   // The thesis: column:32 fastest. The model: the same ranks but naive and column:32 swapped.
-  const std::vector<std::pair<int, double>> times = {{0, 1.46}, {4, 7.48}, {8, 3.84}, {16, 1.99},
-                                                      {30, 2.05}, {32, 1.29}, {64, 1.31}};
+  const std::vector<std::pair<int, double>> times = {{0, 1.46},  {4, 7.48},  {8, 3.84}, {16, 1.99},
+                                                     {30, 2.05}, {32, 1.29}, {64, 1.31}};
   for (const auto &[w, t] : times) {
     thesis[{w, 256, "", ""}] = t;
     model[{w, 256, "", ""}] = t;

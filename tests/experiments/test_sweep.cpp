@@ -541,8 +541,9 @@ TEST(Reproduce, RebuildsTheCommittedH100ReportWithoutADevice) {
   const std::size_t summary = md.find("## Summary"), first = md.find("## 1. ");
   ASSERT_NE(summary, std::string::npos) << md;
   EXPECT_LT(summary, first);
-  EXPECT_NE(md.find("| claim (thesis section, figure) | thesis | ours | tested on | verdict | why |"),
-            std::string::npos)
+  EXPECT_NE(
+      md.find("| claim (thesis section, figure) | thesis | ours | tested on | verdict | why |"),
+      std::string::npos)
       << md;
   EXPECT_EQ(md.find("**Verdict (simulator):"), std::string::npos) << md;
   EXPECT_NE(md.find("so it tests none of chapter 5's claims"), std::string::npos);

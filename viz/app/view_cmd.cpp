@@ -422,17 +422,32 @@ private:
   }
 
   // Cell sizes that fit the diagram, drawn 1:1 (text at its own size), into the area left of the
-  // side panel: the chrome's size is measured once with 1 px cells.
+  // side panel: the widest cells (1 to 64 px) whose rendering fits the width, then the tallest that
+  // fit the height. Measured by rendering, since the text around the grid (its subtitle, axes and
+  // legend) is wider than the grid at small cells and does not grow with them.
   void fit_cells(const viz::Grid &g) {
     viz::DiagramStyle style = m_req.style;
     style.title.clear();
-    style.cell_w = style.cell_h = 1;
-    viz::DiagramLayout probe;
-    const viz::Canvas c = viz::render_diagram({g}, style, &probe);
-    const int over_w = c.width() - probe.grids[0].w, over_h = c.height() - probe.grids[0].h;
     const int avail_w = m_width - kPanelW;
-    m_cell_w = static_cast<int>(std::clamp<int64_t>((avail_w - over_w) / g.cols, 1, 64));
-    m_cell_h = static_cast<int>(std::clamp<int64_t>((m_height - over_h) / g.rows, 1, 64));
+    auto size_at = [&](int w, int h) {
+      style.cell_w = w;
+      style.cell_h = h;
+      const viz::Canvas c = viz::render_diagram({g}, style, nullptr);
+      return std::make_pair(c.width(), c.height());
+    };
+    auto largest = [](auto fits) { // the largest k in [1, 64] with fits(k), or 1
+      int lo = 1, hi = 64;
+      while (lo < hi) {
+        const int mid = (lo + hi + 1) / 2;
+        if (fits(mid))
+          lo = mid;
+        else
+          hi = mid - 1;
+      }
+      return lo;
+    };
+    m_cell_w = largest([&](int w) { return size_at(w, 1).first <= avail_w; });
+    m_cell_h = largest([&](int h) { return size_at(m_cell_w, h).second <= m_height; });
   }
 
   // The cell's colour as the diagram draws it; white after the cursor (not yet played).
