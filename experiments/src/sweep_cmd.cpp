@@ -107,8 +107,9 @@ int cmd_sweep(int argc, char **argv) {
                                         "--device count; docs/gpu-model.md), e.g. --model gpu")
     ("device", po::value<std::string>(), "--model gpu: the GPU model's device row (cbi devices), "
                                          "default h100, e.g. --device rtx2080super")
-    ("kernel", list_value(), "axis: stencil, matmul (both backends); stencil-2d, "
-                                         "stencil-smem, sgemm-tiled, cublas (gpu only)")
+    ("kernel", list_value(), "axis: stencil, matmul, sgemm-tiled, stencil-smem (both "
+                             "backends; the tiled two replay their tile loads); stencil-2d, "
+                             "cublas (gpu only)")
     ("size", list_value(), "axis: input sizes N or WxH, comma-separated")
     ("stencil", list_value(), "axis: stencil windows, e.g. 3x3,9x9")
     ("depth", list_value(), "axis: matmul inner dimension D (0 = width)")
@@ -120,8 +121,8 @@ int cmd_sweep(int argc, char **argv) {
      "specs joined by '/', e.g. size=32KiB,line=128/size=4MiB,line=128,ways=16")
     ("remap-math", list_value(), "axis (gpu only): how stencil/matmul divide in the order's "
                                  "map: fast (default), div")
-    ("block-order", list_value(), "axis (gpu only): thread orders of the CTAs of stencil-smem "
-                                  "and sgemm-tiled (default linear)")
+    ("block-order", list_value(), "axis: thread orders of the CTAs of stencil-smem and "
+                                  "sgemm-tiled (default linear; gpu and --model gpu)")
     ("shard", po::value<std::string>(), "run slice k/n of the grid (0 <= k < n), for Slurm arrays "
                                         "and GNU parallel; join with cbi sweep merge")
     ("output,o", po::value<std::string>(), "stream the CSV to this file instead of stdout (- is "
