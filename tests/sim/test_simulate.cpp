@@ -87,6 +87,8 @@ sim::SimConfig random_config(std::mt19937_64 &rng) {
   w.depth = 1 + static_cast<int64_t>(rng() % 12);
   const int elem[] = {2, 4, 8};
   w.elem_bytes = elem[rng() % 3];
+  if (w.kind == sim::kind_of<sim::SgemmTiledWorkload>())
+    w.elem_bytes = 4; // float only
   w.boundary = w.kind == sim::kind_of<sim::StencilWorkload>() && rng() % 2 ? sim::Boundary::none
                                                                            : sim::Boundary::clamp;
   w.writes = rng() % 3 == 0;
