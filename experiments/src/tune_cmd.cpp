@@ -1,7 +1,7 @@
 // cbi tune: ranks thread orders by the GPU model's predicted time on one device, workload and block
 // (issue 10 §3), and names the winner with its margin over the runner-up.
 #include "cbi/cli/command.hpp"
-#include "cbi/cli/options.hpp"
+#include "cbi/config/options.hpp"
 #include "cbi/parse.hpp"
 #include "cbi/sim/gpu_model.hpp"
 
@@ -50,7 +50,7 @@ std::vector<std::string> default_block_orders(const sim::Workload &w) {
 
 int cmd_tune(int argc, char **argv) {
   po::options_description desc("Options");
-  add_workload_options(desc);
+  config::add_workload_options(desc);
   // clang-format off
   desc.add_options()
     ("device", po::value<std::string>(), "device row (cbi devices), default h100")
@@ -85,7 +85,7 @@ int cmd_tune(int argc, char **argv) {
   po::variables_map one_block_order = vm;
   one_block_order.erase("block-order");
   sim::GpuConfig base;
-  base.workload = sim_config_from(one_block_order).workload;
+  base.workload = config::sim_config_from(one_block_order).workload;
   const bool tiled = sim::workload_traits(base.workload.kind).has_block_order;
   if (tiled && vm.count("orders"))
     throw UsageError("--orders", std::string(sim::to_string(base.workload.kind)) +
@@ -157,12 +157,12 @@ int cmd_tune(int argc, char **argv) {
     const sim::GpuResult &r = results[rank[k]];
     std::vector<Cell> row = {static_cast<int64_t>(k + 1), order_of(rank[k]), r.time.predicted_ms,
                              r.time.bound};
-    for (auto &[name, value] : gpu_metric_fields(r.metrics))
+    for (auto &[name, value] : config::gpu_metric_fields(r.metrics))
       if (std::find(shown.begin(), shown.end(), name) != shown.end())
         row.push_back(std::move(value));
     t.add_row(std::move(row));
   }
-  t.config = workload_fields(base.workload);
+  t.config = config::workload_fields(base.workload);
   t.config.push_back({"device", base.device.name});
   t.config.push_back({"block", int64_t{base.block_threads}});
   const sim::GpuResult &best = results[rank[0]];
