@@ -16,6 +16,8 @@ using cli::Cell;
 using cli::check_memory;
 using cli::get;
 using cli::has;
+using cli::list_from;
+using cli::list_value;
 
 // The registered workloads (sim/workloads.hpp), so that a new one needs no edit here.
 static const std::string &workload_help() {
