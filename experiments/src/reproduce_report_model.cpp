@@ -101,8 +101,7 @@ void write_measured_device(std::ostream &md, const Options &o, const std::string
       const Values pred = load(file, "predicted_ms");
       md << "**" << fig << ", ranked** (`" << gm << fig << ".csv`: " << describe_csv(file)
          << "; measured: `gpu-" << fig << ".csv`):\n\n"
-         << (pred.empty() ? std::string("_(not run)_\n")
-                          : rank_table(pred, *measured, "measured"))
+         << (pred.empty() ? std::string("_(not run)_\n") : rank_table(pred, *measured, "measured"))
          << "\n"
          << verdict_line("GPU model on this device, " + fig + ", the fastest order",
                          judge_rank(pred, *measured, 256, "the measured"))
@@ -141,13 +140,13 @@ void write_model_section(std::ostream &md, const Options &o, const std::string &
      << tc.l2_hit_pct_column32 << "%.\n\n";
   const CounterPair mc = model_counters(csv(rtx + "sec5.2"));
   const Verdict rtx_counters = judge_counters(mc);
-  summary.push_back({"§5.2: column 32 lifts the L1 hit rate, halves L2→L1 traffic, lowers the L2 "
-                     "hit rate (matmul 1024²)",
-                     judge_counters({tc.l1_hit_pct_naive, tc.l1_hit_pct_column32,
-                                     tc.l2_to_l1_gb_naive * 1e9, tc.l2_to_l1_gb_column32 * 1e9,
-                                     tc.l2_hit_pct_naive, tc.l2_hit_pct_column32})
-                         .measure,
-                     "GPU model, rtx2080super", rtx_counters});
+  summary.push_back(
+      {"§5.2: column 32 lifts the L1 hit rate, halves L2→L1 traffic, lowers the L2 "
+       "hit rate (matmul 1024²)",
+       judge_counters({tc.l1_hit_pct_naive, tc.l1_hit_pct_column32, tc.l2_to_l1_gb_naive * 1e9,
+                       tc.l2_to_l1_gb_column32 * 1e9, tc.l2_hit_pct_naive, tc.l2_hit_pct_column32})
+           .measure,
+       "GPU model, rtx2080super", rtx_counters});
   md << "**Model** (`" << rtx << "sec5.2.csv`: " << describe_csv(csv(rtx + "sec5.2"))
      << "): " << counters_text(mc) << ".\n\n"
      << verdict_line("GPU model on rtx2080super, §5.2's claim", rtx_counters);

@@ -126,8 +126,7 @@ void draw_figures(Viz &viz, const std::string &dir, const std::string &device) {
                          value);
       viz.run({"plot", "lines", "--input", rel, "--output", dir + "/" + side + "-" + name + ".png",
                "--x", "size", "--y", value, "--series", "order", "--title",
-               std::string(name) + ": " +
-                   (side == "gpu" ? "time" : "bytes fetched into L1") +
+               std::string(name) + ": " + (side == "gpu" ? "time" : "bytes fetched into L1") +
                    " of each column order relative to naive, by input size N (" +
                    (side == "gpu" ? device : "simulator") + ")"});
     }
@@ -136,7 +135,6 @@ void draw_figures(Viz &viz, const std::string &dir, const std::string &device) {
     viz.run({"plot", "scatter", "--input", csv("gpu-sec5.2"), "--output", dir + "/scatter-l1.png",
              "--x", "sim_l1_hit_pct", "--y", "gpu_l1_hit_pct", "--series", "order", "--title",
              "simulated against measured L1 hit rate"});
-
 }
 
 } // namespace

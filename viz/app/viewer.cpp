@@ -106,8 +106,7 @@ void Viewer::zoom(double factor, sf::Vector2i at) {
 }
 
 sf::Vector2i Viewer::to_canvas(sf::Vector2i p) const {
-  return {static_cast<int>(std::floor(p.x / m_scale)),
-          static_cast<int>(std::floor(p.y / m_scale))};
+  return {static_cast<int>(std::floor(p.x / m_scale)), static_cast<int>(std::floor(p.y / m_scale))};
 }
 
 } // namespace cbi::viz_app

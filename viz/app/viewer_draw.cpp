@@ -37,8 +37,8 @@ std::string Viewer::status_line() {
   std::ostringstream os;
   os << "order " << remap::to_string(g.sim.order) << ", L1 " << m_l1_lines << " lines, t "
      << m_cursor << "/" << g.cols - 1 << (m_playing ? " playing" : " paused") << ", misses "
-     << s.misses << ", " << viz::hit_rate_label(g) << " " << viz::percent(s.hit_rate())
-     << ", zoom " << m_zoom << "x cols " << static_cast<int64_t>(m_c0) << "-"
+     << s.misses << ", " << viz::hit_rate_label(g) << " " << viz::percent(s.hit_rate()) << ", zoom "
+     << m_zoom << "x cols " << static_cast<int64_t>(m_c0) << "-"
      << static_cast<int64_t>(std::ceil(m_c0 + visible_cols())) - 1 << " rows "
      << static_cast<int64_t>(m_r0) << "-"
      << static_cast<int64_t>(std::ceil(m_r0 + visible_rows())) - 1 << ", drawn at "
@@ -53,8 +53,7 @@ std::string Viewer::hover_line() {
   const sim::Workload &w = g.sim.workload;
   const int64_t step = m_hover_col * g.bins.time_bin;
   const int64_t thread = g.thread_at(step);
-  const remap::Task<int64_t> t =
-      g.sim.order.map(thread, remap::Shape<int64_t>{w.width, w.height});
+  const remap::Task<int64_t> t = g.sim.order.map(thread, remap::Shape<int64_t>{w.width, w.height});
   const int64_t unit = g.sim.levels.front().unit_bytes();
   const int64_t line = m_hover_row * g.bins.line_bin;
   const int64_t address = line * unit;
@@ -96,7 +95,8 @@ void Viewer::fit_cells(const viz::Grid &g) {
   m_cell_h = largest([&](int h) { return size_at(m_cell_w, h).second <= m_height; });
 }
 
-viz::Color Viewer::cell_colour(const viz::Grid &g, int64_t col, int64_t row, const viz::Palette &pal) {
+viz::Color Viewer::cell_colour(const viz::Grid &g, int64_t col, int64_t row,
+                               const viz::Palette &pal) {
   if (col > m_cursor)
     return viz::kWhite;
   return g.binned() ? m_layout.bins.of(g, col, row) : pal.of(g.at(col, row));

@@ -213,8 +213,7 @@ int Viewer::step_script(const std::string &token) {
   } else if (verb == "move" || verb == "hover" || verb == "drag") {
     int a = 0, b = 0;
     if (std::sscanf(arg.c_str(), "%d,%d", &a, &b) != 2)
-      throw UsageError("--script",
-                       "'" + token + "' needs two numbers; allowed: " + verb + ":A,B");
+      throw UsageError("--script", "'" + token + "' needs two numbers; allowed: " + verb + ":A,B");
     if (verb == "move") {
       draw_frame(false); // the layout must be current before a pixel maps to a cell
       hover_pixel({a, b});

@@ -604,9 +604,9 @@ PanelFrame panel_frame(const std::vector<Grid> &panels, const DiagramStyle &styl
   f.time_title = gpu ? "warp instruction of SM " + std::to_string(first.gpu->sm) + " (time \u2192)"
                  : thread ? "thread (time \u2192)"
                           : "access (time \u2192)";
-  f.line_title = gpu ? std::to_string(first.sim.levels[0].unit_bytes()) +
-                           "-byte sector (ticks: array rows)"
-                     : "cache line (ticks: array rows)";
+  f.line_title =
+      gpu ? std::to_string(first.sim.levels[0].unit_bytes()) + "-byte sector (ticks: array rows)"
+          : "cache line (ticks: array rows)";
   // --model gpu, one column per instruction: two bands above the cells name each instruction's
   // CTA (colours cycle) and warp (light: warp 0, dark: the CTA's last).
   f.bands = gpu && !first.gpu->column_cta.empty();
@@ -614,7 +614,8 @@ PanelFrame panel_frame(const std::vector<Grid> &panels, const DiagramStyle &styl
   f.band_strip = f.bands ? 2 * f.band_h + 3 : 0;
   const Rect probe{0, 0, f.grid_w, f.grid_h};
   f.left_depth = draw_axis(nullptr, font, probe, Side::left, {}, f.row_ticks, f.line_title, f.st);
-  const int right_depth = draw_axis(nullptr, font, probe, Side::right, {}, f.region_ticks, "", f.st);
+  const int right_depth =
+      draw_axis(nullptr, font, probe, Side::right, {}, f.region_ticks, "", f.st);
   const int bottom_depth =
       draw_axis(nullptr, font, probe, Side::bottom, {}, f.time_ticks, f.time_title, f.st);
   f.line_gap = std::max(3, f.st.tick_px / 4);
