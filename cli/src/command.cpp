@@ -53,39 +53,6 @@ void print_commands(std::ostream &os, std::size_t name_width) {
   }
 }
 
-std::string option_for_field(const std::string &field) {
-  static const std::pair<const char *, const char *> kFields[] = {
-      {"workload.kind", "--workload"},
-      {"workload.size", "--size"},
-      {"workload.stencil", "--stencil"},
-      {"workload.depth", "--depth"},
-      {"workload.elem_bytes", "--elem-bytes"},
-      {"workload.boundary", "--boundary"},
-      {"order", "--order"},
-      {"granularity", "--granularity"},
-      {"gpu.block_threads", "--block"},
-      {"gpu.observe_sm", "--sm"},
-      {"gpu.sample_sms", "--sample-sms"},
-      {"gpu.l1_bytes", "--device"}, // the device row's L1
-      {"gpu.l1_ways", "--device"},
-      {"kernel.size", "--size"},
-      {"kernel.stencil", "--stencil"},
-      {"kernel.depth", "--depth"},
-      {"kernel.block", "--block"},
-      {"kernel.type", "--type"},
-      {"kernel.order", "--order"},
-      {"kernel.block_order", "--block-order"},
-      {"kernel.remap_math", "--remap-math"},
-      {"kernel.min_samples", "--min-samples"},
-      {"kernel.max_noise", "--max-noise"}};
-  for (const auto &[f, option] : kFields)
-    if (field == f)
-      return option;
-  if (field == "cache" || field.rfind("cache.", 0) == 0)
-    return "--level"; // a cache level's field: --level names every one of them
-  return field;
-}
-
 int finish_stdout(const std::string &who, int code) {
   errno = 0;
   std::cout.flush(); // stdio's buffer: the first failing flush sets errno
@@ -101,14 +68,15 @@ int finish_stdout(const std::string &who, int code) {
 namespace {
 
 // run_command without the stdout check: the command's exceptions as exit codes.
-int run_guarded(const Command &c, int argc, char **argv) {
+int run_guarded(const Command &c, int argc, char **argv, OptionNamer option_for_field) {
   set_invocation(argc, argv);
   std::string name = std::string("cbi ") + c.name;
   argv[1] = name.data();
   try {
     return c.run(argc - 1, argv + 1);
   } catch (const UsageError &e) {
-    std::cerr << "cbi " << c.name << ": " << option_for_field(e.option()) << ": " << e.what()
+    std::cerr << "cbi " << c.name << ": "
+              << (option_for_field ? option_for_field(e.option()) : e.option()) << ": " << e.what()
               << "\n";
     return kExitUsage;
   } catch (const NoDeviceError &e) {
@@ -127,9 +95,9 @@ int run_guarded(const Command &c, int argc, char **argv) {
 
 } // namespace
 
-int run_command(const Command &c, int argc, char **argv) {
+int run_command(const Command &c, int argc, char **argv, OptionNamer option_for_field) {
   const std::string who = std::string("cbi ") + c.name;
-  return finish_stdout(who, run_guarded(c, argc, argv));
+  return finish_stdout(who, run_guarded(c, argc, argv, option_for_field));
 }
 
 int run_program(const std::vector<std::string> &argv, std::string *err) {

@@ -54,7 +54,7 @@ std::string format_duration(double s) {
   return os.str();
 }
 
-sim::Progress thread_counter() {
+std::function<void(int64_t, int64_t)> thread_counter() {
   return [](int64_t done, int64_t total) {
     std::cerr << "\r  simulated " << done << " / " << total << " threads (" << (100 * done / total)
               << "%)" << (done == total ? "\n" : "") << std::flush;

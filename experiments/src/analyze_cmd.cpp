@@ -1,36 +1,38 @@
 // cbi analyze: the thesis's analytical model beside the simulated counts, with the model's blind
 // spots spelled out.
-#include "cbi/sim/model.hpp"
-#include "cbi/cli/options.hpp"
-#include "cbi/cli/presets.hpp"
 #include "cbi/cli/command.hpp"
-
+#include "cbi/cli/options.hpp"
+#include "cbi/config/presets.hpp"
+#include "cbi/sim/model.hpp"
 
 namespace cbi::cli {
 
 int cmd_analyze(int argc, char **argv) {
   po::options_description desc("Options");
-  add_workload_options(desc);
-  add_order_options(desc);
+  config::add_workload_options(desc);
+  config::add_order_options(desc);
   desc.add_options()
     ("threads", po::value<std::string>(), "active threads t in §4.3's cache estimate (default 1)")
     ("no-simulate", po::bool_switch(), "print the model only");
-  add_cache_options(desc);
+  config::add_cache_options(desc);
   add_output_options(desc);
   po::variables_map vm;
-  if (!parse_preset_args(argc, argv, desc, vm,
-                  "usage: cbi analyze [--preset NAME] [options]\n\n"
-                  "Computes the thesis's quantities — required cache lines M_l (eq. 3.2, 3.3, 3.6, "
-                  "3.9, §4.3, §4.4),\nfetch bounds and estimates F (eq. 3.5, 3.7, 3.8, 3.10, 4.8), "
-                  "suggested column width c —\nand prints each model fetch figure beside the "
-                  "simulated fetches, with notes where the model\ncannot see what the simulation "
-                  "shows (set conflicts, straddled lines, non-LRU policies).",
-                  "  cbi analyze --size 1024 --stencil 9x9 --line-bytes 128 --cache-bytes 32KiB\n"
-                  "  cbi analyze --size 1024 --stencil 9x9 --line-bytes 128 --cache-bytes 32KiB --ways 8\n"
-                  "  cbi analyze --size 1024 --stencil 9x9 --order column:64 --line-bytes 128 --cache-bytes 32KiB\n"
-                  "  cbi analyze --workload matmul --size 256 --order column:32 --line-bytes 128 --cache-bytes 64KiB"))
+  if (!config::parse_preset_args(
+          argc, argv, desc, vm,
+          "usage: cbi analyze [--preset NAME] [options]\n\n"
+          "Computes the thesis's quantities — required cache lines M_l (eq. 3.2, 3.3, 3.6, "
+          "3.9, §4.3, §4.4),\nfetch bounds and estimates F (eq. 3.5, 3.7, 3.8, 3.10, 4.8), "
+          "suggested column width c —\nand prints each model fetch figure beside the "
+          "simulated fetches, with notes where the model\ncannot see what the simulation "
+          "shows (set conflicts, straddled lines, non-LRU policies).",
+          "  cbi analyze --size 1024 --stencil 9x9 --line-bytes 128 --cache-bytes 32KiB\n"
+          "  cbi analyze --size 1024 --stencil 9x9 --line-bytes 128 --cache-bytes 32KiB --ways 8\n"
+          "  cbi analyze --size 1024 --stencil 9x9 --order column:64 --line-bytes 128 "
+          "--cache-bytes 32KiB\n"
+          "  cbi analyze --workload matmul --size 256 --order column:32 --line-bytes 128 "
+          "--cache-bytes 64KiB"))
     return 0;
-  const sim::SimConfig c = sim_config_from(vm);
+  const sim::SimConfig c = config::sim_config_from(vm);
   const int64_t threads = has(vm, "threads") ? parse_positive(get(vm, "threads", ""), "--threads") : 1;
   const sim::ModelReport model = sim::analyze_model(c, threads);
   const bool simulate = !vm["no-simulate"].as<bool>();
@@ -65,7 +67,7 @@ int cmd_analyze(int argc, char **argv) {
     for (const std::string &n : lm.notes)
       t.notes.push_back(level + ": " + n);
   }
-  t.config = sim_config_fields(c);
+  t.config = config::sim_config_fields(c);
   t.config.push_back({"cache", c.levels[0].describe()});
   t.config.push_back({"threads", threads});
   t.meta = {{"suggested_column_width", int64_t{model.suggested_column_width}}};

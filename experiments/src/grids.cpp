@@ -3,7 +3,7 @@
 
 #include "thesis.hpp"
 
-#include "cbi/cli/presets.hpp"
+#include "cbi/config/presets.hpp"
 #include "cbi/error.hpp"
 #include "cbi/sim/presets.hpp"
 
@@ -54,7 +54,7 @@ Grid preset_grid(const sim::Preset &p) {
                                "run; allowed: stencil or matmul presets");
   if (c.granularity != sim::Granularity::exact ||
       (w.kind == sim::kind_of<sim::StencilWorkload>() && w.boundary != sim::Boundary::clamp))
-    throw UsageError("--grid", "preset '" + p.name + "' (" + cli::describe_config(c) +
+    throw UsageError("--grid", "preset '" + p.name + "' (" + config::describe_config(c) +
                                    ") is not a sweep grid: sweep points count every access of "
                                    "a clamped kernel; allowed: cbi simulate/diagram --preset " +
                                    p.name + ", or a grid of cbi sweep --list");
@@ -74,7 +74,7 @@ Grid preset_grid(const sim::Preset &p) {
   g.set("order", orders);
   std::string cache;
   for (const sim::CacheConfig &l : c.levels)
-    cache += (cache.empty() ? "" : "/") + cli::level_spec(l);
+    cache += (cache.empty() ? "" : "/") + config::level_spec(l);
   g.set("cache", {cache});
   return g;
 }
@@ -100,7 +100,7 @@ std::vector<std::pair<std::string, std::string>> grid_list() {
   // The presets that sweep points can express (cbi presets lists all of them).
   for (const sim::Preset &p : sim::presets())
     if (sweepable(p))
-      list.push_back({p.name, "preset: " + cli::describe_config(p.config)});
+      list.push_back({p.name, "preset: " + config::describe_config(p.config)});
   return list;
 }
 

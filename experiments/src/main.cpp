@@ -3,6 +3,7 @@
 // libraries and runs on GPU machines.
 #include "cbi/cli/command.hpp"
 #include "cbi/cli/output.hpp"
+#include "cbi/config/options.hpp"
 #include "cbi/order_text.hpp"
 
 #include <cstring>
@@ -61,7 +62,7 @@ int run(int argc, char **argv) {
     if (!std::strcmp(argv[1], v))
       return exec_viz(argv);
   if (const cbi::cli::Command *c = cbi::cli::find_command(argv[1]))
-    return cbi::cli::run_command(*c, argc, argv);
+    return cbi::cli::run_command(*c, argc, argv, cbi::config::option_for_field);
   // The allowed list comes from the registries, so it never drifts from what cbi runs.
   std::cerr << "cbi: unknown command '" << argv[1] << "'; allowed:";
   const char *sep = " ";

@@ -1,9 +1,8 @@
 // cbi mrc: the miss-ratio curve of a fully associative LRU cache, every size from one pass.
-#include "cbi/sim/mrc.hpp"
-#include "cbi/cli/options.hpp"
-#include "cbi/cli/presets.hpp"
 #include "cbi/cli/command.hpp"
-
+#include "cbi/cli/options.hpp"
+#include "cbi/config/presets.hpp"
+#include "cbi/sim/mrc.hpp"
 
 #include <sstream>
 
@@ -11,8 +10,8 @@ namespace cbi::cli {
 
 int cmd_mrc(int argc, char **argv) {
   po::options_description desc("Options");
-  add_workload_options(desc);
-  add_order_options(desc);
+  config::add_workload_options(desc);
+  config::add_order_options(desc);
   desc.add_options()
     ("line-bytes", po::value<std::string>(), "cache line size in bytes; default 4 elements")
     ("sizes", list_value(), "capacities in lines to report, a comma list or repeated; default "
@@ -20,16 +19,18 @@ int cmd_mrc(int argc, char **argv) {
     ("verify", po::bool_switch(), "also simulate each size separately and report both counts");
   add_output_options(desc);
   po::variables_map vm;
-  if (!parse_preset_args(argc, argv, desc, vm,
-                  "usage: cbi mrc [--preset NAME] [options]\n\n"
-                  "One pass over the trace computes every access's LRU stack distance (Fenwick tree, "
-                  "O(log n)),\nwhich gives the misses of a fully associative LRU cache of every size "
-                  "at once.",
-                  "  cbi mrc --size 1024 --stencil 9x9 --line-bytes 128\n"
-                  "  cbi mrc --size 1024 --stencil 9x9 --line-bytes 128 --order column:32 --sizes 64,256,1024\n"
-                  "  cbi mrc --workload matmul --size 128 --line-bytes 64 --verify --format csv"))
+  if (!config::parse_preset_args(
+          argc, argv, desc, vm,
+          "usage: cbi mrc [--preset NAME] [options]\n\n"
+          "One pass over the trace computes every access's LRU stack distance (Fenwick tree, "
+          "O(log n)),\nwhich gives the misses of a fully associative LRU cache of every size "
+          "at once.",
+          "  cbi mrc --size 1024 --stencil 9x9 --line-bytes 128\n"
+          "  cbi mrc --size 1024 --stencil 9x9 --line-bytes 128 --order column:32 --sizes "
+          "64,256,1024\n"
+          "  cbi mrc --workload matmul --size 128 --line-bytes 64 --verify --format csv"))
     return 0;
-  sim::SimConfig c = sim_config_from(vm);
+  sim::SimConfig c = config::sim_config_from(vm);
   std::vector<int64_t> sizes;
   for (const std::string &item : list_from(vm, "sizes"))
     sizes.push_back(parse_positive(item, "--sizes", 1LL << 31));
@@ -67,7 +68,7 @@ int cmd_mrc(int argc, char **argv) {
     }
     t.add_row(row);
   }
-  t.config = workload_fields(c.workload);
+  t.config = config::workload_fields(c.workload);
   t.config.push_back({"order", remap::to_string(c.order)});
   t.config.push_back({"granularity",
                       std::string(c.granularity == sim::Granularity::exact ? "exact" : "thread")});

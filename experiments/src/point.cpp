@@ -1,7 +1,7 @@
 #include "point.hpp"
 
 #include "axis.hpp"
-#include "cbi/cli/options.hpp"
+#include "cbi/config/options.hpp"
 #include "cbi/error.hpp"
 #include "cbi/sim/workloads.hpp"
 
@@ -119,7 +119,7 @@ std::optional<sim::SimConfig> sim_config(const Point &p) {
   c.levels.clear();
   try {
     for (const std::string &level : split_list(spec, '/'))
-      c.levels.push_back(cli::parse_level(level, w));
+      c.levels.push_back(config::parse_level(level, w));
     sim::validate(c);
   } catch (const UsageError &e) {
     throw UsageError("--cache", std::string(e.what()) + " (in cache '" + p.cache + "')");

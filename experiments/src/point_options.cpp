@@ -22,7 +22,7 @@ kernels::ElemType type_of_bytes(int elem_bytes) {
 
 Point simulate_point(const cli::po::variables_map &vm, bool gpu) {
   // The option groups parse and check their values under their own names.
-  const sim::Workload w = cli::workload_from(vm);
+  const sim::Workload w = config::workload_from(vm);
   Point p;
   if (w.kind == sim::kind_of<sim::MatmulWorkload>())
     p.kernel = kernels::KernelKind::matmul; // else stencil, the default
@@ -38,18 +38,18 @@ Point simulate_point(const cli::po::variables_map &vm, bool gpu) {
   p.boundary = w.boundary;
   p.writes = w.writes;
   p.order = remap::parse_order(get(vm, "order", "linear"));
-  p.granularity = cli::parse_granularity(get(vm, "granularity", "exact"));
+  p.granularity = config::parse_granularity(get(vm, "granularity", "exact"));
   p.classify_misses = vm.count("classify-misses") && vm["classify-misses"].as<bool>();
   sim::SimConfig checked;
   checked.workload = w;
   checked.order = *p.order;
   checked.granularity = p.granularity;
-  checked.levels = cli::levels_from(vm, w);
+  checked.levels = config::levels_from(vm, w);
   checked.classify_misses = p.classify_misses; // its shadows count in the memory check
-  cli::validate(checked, vm); // a cache unit that does not hold whole elements names its option
+  config::validate(checked, vm); // a cache unit that does not hold whole elements names its option
   p.cache.clear();
   for (const sim::CacheConfig &level : checked.levels)
-    p.cache += (p.cache.empty() ? "" : "/") + cli::level_spec(level);
+    p.cache += (p.cache.empty() ? "" : "/") + config::level_spec(level);
   if (gpu) {
     p.device = get(vm, "device", "h100");
     sim::find_device(*p.device); // UsageError naming --device

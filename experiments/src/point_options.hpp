@@ -5,7 +5,7 @@
 
 #include "point.hpp"
 
-#include "cbi/cli/options.hpp"
+#include "cbi/config/options.hpp"
 
 #include <string>
 #include <vector>
@@ -14,8 +14,8 @@ namespace cbi::sweep {
 
 // simulate's workload, order, cache and --model gpu options (--workload --size --stencil --depth
 // --elem-bytes --boundary --writes --order --granularity --classify-misses, the single-level cache
-// options or --level, --device --block --sample-sms). The cache becomes level specs (cli::level_spec); `gpu`
-// sets p.device (h100 when --device is absent) and p.block_threads.
+// options or --level, --device --block --sample-sms). The cache becomes level specs
+// (config::level_spec); `gpu` sets p.device (h100 when --device is absent) and p.block_threads.
 Point simulate_point(const cli::po::variables_map &vm, bool gpu);
 
 // bench's lists (--kernel --order --block-order --remap-math --type) crossed with its sizes and

@@ -2,7 +2,7 @@
 // diagram, view and sweep read by name.
 #include "cbi/cli/command.hpp"
 #include "cbi/cli/options.hpp"
-#include "cbi/cli/presets.hpp"
+#include "cbi/config/presets.hpp"
 
 namespace cbi::cli {
 
@@ -20,7 +20,7 @@ int cmd_presets(int argc, char **argv) {
                   "  cbi simulate --preset table3.1 --order column:4\n"
                   "  cbi diagram --preset table3.1 -o table3.1.png"))
     return 0;
-  emit(vm, presets_table());
+  emit(vm, config::presets_table());
   return 0;
 }
 

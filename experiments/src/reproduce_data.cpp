@@ -4,6 +4,7 @@
 #include "thesis.hpp"
 
 #include "cbi/cli/options.hpp"
+#include "cbi/config/options.hpp"
 #include "cbi/order_text.hpp"
 #include "cbi/sim/workloads.hpp"
 
@@ -234,7 +235,7 @@ std::string order_invariance_why(const std::string &csv) {
   w.kind = sim::kind_of<sim::MatmulWorkload>();
   w.width = w.height = w.depth = n;
   w.elem_bytes = static_cast<int>(elem);
-  const sim::CacheConfig l1 = cli::parse_level(spec, w);
+  const sim::CacheConfig l1 = config::parse_level(spec, w);
   if (n * elem < l1.line_bytes || n <= l1.capacity_lines)
     return "";
   return "every order gives the same count here: each thread reads a column of B, N = " +

@@ -5,7 +5,7 @@
 #include "reproduce_report_model.hpp"
 
 #include "cbi/cli/output.hpp"
-#include "cbi/cli/presets.hpp"
+#include "cbi/config/presets.hpp"
 #include "cbi/sim/presets.hpp"
 #include "grids.hpp"
 #include "reproduce_data.hpp"
@@ -317,8 +317,8 @@ void section_simulator(std::ostream &md, Context &c) {
   md << "hit rates in thread granularity are per thread-line (each thread's distinct lines "
         "once), not per access as ncu counts them.\n\n";
   md << "Model against simulation on the presets `table3.1` (" +
-            cli::describe_config(sim::find_preset("table3.1").config) + ") and `table3.2` (" +
-            cli::describe_config(sim::find_preset("table3.2").config) +
+            config::describe_config(sim::find_preset("table3.1").config) + ") and `table3.2` (" +
+            config::describe_config(sim::find_preset("table3.2").config) +
             "), one row per order (`model.csv`):\n\n";
   cli::Table model;
   model.columns = {"workload", "order", "equation", "model F", "simulated fetches"};

@@ -1,9 +1,9 @@
 #include "runner.hpp"
 
 #include "cbi/cli/command.hpp"
-#include "cbi/cli/options.hpp"
 #include "cbi/cli/output.hpp"
 #include "cbi/cli/progress.hpp"
+#include "cbi/config/options.hpp"
 #include "cbi/parse.hpp"
 #include "store.hpp"
 
@@ -130,7 +130,7 @@ void model_cells(std::vector<cli::Cell> &row, const std::optional<sim::GpuResult
   const cli::Cell blank = std::string();
   if (r) {
     row.insert(row.end(), {p.device.value_or("h100"), r->time.predicted_ms, r->time.bound});
-    for (auto &[name, value] : cli::gpu_metric_fields(r->metrics))
+    for (auto &[name, value] : config::gpu_metric_fields(r->metrics))
       row.push_back(value);
   } else {
     row.insert(row.end(), 3 + sim::GpuMetrics{}.named().size(), blank);

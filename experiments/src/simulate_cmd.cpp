@@ -1,8 +1,8 @@
 // cbi simulate: one workload, one order, one cache hierarchy -> exact per-level counts.
 #include "cbi/cli/command.hpp"
 #include "cbi/cli/options.hpp"
-#include "cbi/cli/presets.hpp"
 #include "cbi/cli/progress.hpp"
+#include "cbi/config/presets.hpp"
 #include "cbi/sim/gpu_model.hpp"
 
 #include "point_options.hpp"
@@ -24,13 +24,13 @@ Table simulation_table(const sim::SimConfig &c, const sim::SimResult &r) {
   t.columns = {"level",
                "cache",
                "count_unit",
-               accesses_column(c.granularity),
+               config::accesses_column(c.granularity),
                "hits",
                "misses",
                "fetches",
                "evictions",
                "bytes_fetched",
-               hit_pct_column(c.granularity),
+               config::hit_pct_column(c.granularity),
                thread ? "load_thread_lines" : "loads",
                "load_bytes",
                "load_hits",
@@ -75,7 +75,7 @@ Table simulation_table(const sim::SimConfig &c, const sim::SimResult &r) {
     t.notes.push_back("misses_compulsory: first access to the unit; misses_capacity: a fully "
                       "associative LRU cache of the same capacity misses too; misses_conflict: the "
                       "rest. In count_unit");
-  t.config = sim_config_fields(c);
+  t.config = config::sim_config_fields(c);
   t.meta = {{"threads", int64_t{r.threads}},
             {"seconds", r.seconds},
             {"accesses_per_second", r.seconds > 0 ? double(r.accesses) / r.seconds : 0.0}};
@@ -92,7 +92,7 @@ Table gpu_table(const sim::GpuConfig &c, const sim::GpuResult &r) {
   // JSON: {"metrics": {Nsight name: number}, "predicted_ms": ..., ...}, one document, no list.
   t.json_groups = {{"metrics", {}}};
   t.json_single_row = true;
-  for (auto &[name, value] : gpu_metric_fields(r.metrics)) {
+  for (auto &[name, value] : config::gpu_metric_fields(r.metrics)) {
     t.columns.push_back(name);
     t.json_groups.front().columns.push_back(name);
     row.push_back(std::move(value));
@@ -108,7 +108,7 @@ Table gpu_table(const sim::GpuConfig &c, const sim::GpuResult &r) {
   t.columns.push_back("bound");
   row.emplace_back(r.time.bound);
   t.add_row(std::move(row));
-  t.config = workload_fields(c.workload);
+  t.config = config::workload_fields(c.workload);
   t.config.push_back({"order", remap::to_string(c.order)});
   t.config.push_back({"device", c.device.name});
   t.config.push_back({"block", int64_t{c.block_threads}});
@@ -126,8 +126,8 @@ Table gpu_table(const sim::GpuConfig &c, const sim::GpuResult &r) {
 
 int cmd_simulate(int argc, char **argv) {
   po::options_description desc("Options");
-  add_workload_options(desc);
-  add_order_options(desc);
+  config::add_workload_options(desc);
+  config::add_order_options(desc);
   // clang-format off
   desc.add_options()
     ("progress", po::bool_switch(), "print progress to stderr (on by default for long runs on a "
@@ -141,11 +141,11 @@ int cmd_simulate(int argc, char **argv) {
     ("classify-misses", po::bool_switch(), "also sort every level's misses into compulsory, "
                                            "capacity and conflict (3C; slower, off by default)");
   // clang-format on
-  add_cache_options(desc);
+  config::add_cache_options(desc);
   add_output_options(desc);
   po::variables_map vm;
-  // --preset NAME expands to the preset's options (cbi/cli/presets.hpp).
-  if (!parse_preset_args(
+  // --preset NAME expands to the preset's options (cbi/config/presets.hpp).
+  if (!config::parse_preset_args(
           argc, argv, desc, vm,
           "usage: cbi simulate [--preset NAME] [options]\n\n"
           "Replays every memory access of a stencil (listing 3) or matmul (listing 4) kernel "

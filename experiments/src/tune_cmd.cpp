@@ -1,7 +1,7 @@
 // cbi tune: ranks thread orders by the GPU model's predicted time on one device, workload and block
 // (issue 10 §3), and names the winner with its margin over the runner-up.
 #include "cbi/cli/command.hpp"
-#include "cbi/cli/options.hpp"
+#include "cbi/config/options.hpp"
 #include "cbi/parse.hpp"
 #include "cbi/sim/gpu_model.hpp"
 
@@ -23,7 +23,7 @@ const char *kDefaultOrders =
 
 int cmd_tune(int argc, char **argv) {
   po::options_description desc("Options");
-  add_workload_options(desc);
+  config::add_workload_options(desc);
   desc.add_options()
     ("device", po::value<std::string>(), "device row (cbi devices), default h100")
     ("block", po::value<std::string>(), "threads per block, default 256")
@@ -45,7 +45,7 @@ int cmd_tune(int argc, char **argv) {
                   "linear,column:32,zigzag:32 --format json"))
     return 0;
   sim::GpuConfig base;
-  base.workload = sim_config_from(vm).workload;
+  base.workload = config::sim_config_from(vm).workload;
   base.device = sim::find_device(vm.count("device") ? vm["device"].as<std::string>() : "h100");
   base.block_threads =
       vm.count("block") ? parse_positive(vm["block"].as<std::string>(), "--block", 1 << 20) : 256;
@@ -96,12 +96,12 @@ int cmd_tune(int argc, char **argv) {
     const sim::GpuResult &r = results[rank[k]];
     std::vector<Cell> row = {static_cast<int64_t>(k + 1), remap::to_string(configs[rank[k]].order),
                              r.time.predicted_ms, r.time.bound};
-    for (auto &[name, value] : gpu_metric_fields(r.metrics))
+    for (auto &[name, value] : config::gpu_metric_fields(r.metrics))
       if (std::find(shown.begin(), shown.end(), name) != shown.end())
         row.push_back(std::move(value));
     t.add_row(std::move(row));
   }
-  t.config = workload_fields(base.workload);
+  t.config = config::workload_fields(base.workload);
   t.config.push_back({"device", base.device.name});
   t.config.push_back({"block", int64_t{base.block_threads}});
   const sim::GpuResult &best = results[rank[0]];

@@ -3,6 +3,7 @@
 #include "cbi/cli/command.hpp"
 #include "cbi/cli/csv.hpp"
 #include "cbi/cli/output.hpp"
+#include "cbi/config/options.hpp"
 #include "cbi/error.hpp"
 #include "cbi/parse.hpp"
 #include "cbi/sim/cache.hpp"
@@ -261,13 +262,13 @@ TEST(CliErrors, SimNamesFieldsTheCliNamesOptions) {
   c.sector_bytes = 0;
   c.line_bytes = 1 << 21;
   EXPECT_EQ(field_of(c), "cache.line_bytes");
-  EXPECT_EQ(cbi::cli::option_for_field("cache.capacity"), "--level");
-  EXPECT_EQ(cbi::cli::option_for_field("workload.size"), "--size");
-  EXPECT_EQ(cbi::cli::option_for_field("workload.elem_bytes"), "--elem-bytes");
-  EXPECT_EQ(cbi::cli::option_for_field("gpu.block_threads"), "--block");
-  EXPECT_EQ(cbi::cli::option_for_field("kernel.block_order"), "--block-order");
-  EXPECT_EQ(cbi::cli::option_for_field("--order"), "--order") << "options pass through";
-  EXPECT_EQ(cbi::cli::option_for_field("gpu.sample_sms"), "--sample-sms");
+  EXPECT_EQ(cbi::config::option_for_field("cache.capacity"), "--level");
+  EXPECT_EQ(cbi::config::option_for_field("workload.size"), "--size");
+  EXPECT_EQ(cbi::config::option_for_field("workload.elem_bytes"), "--elem-bytes");
+  EXPECT_EQ(cbi::config::option_for_field("gpu.block_threads"), "--block");
+  EXPECT_EQ(cbi::config::option_for_field("kernel.block_order"), "--block-order");
+  EXPECT_EQ(cbi::config::option_for_field("--order"), "--order") << "options pass through";
+  EXPECT_EQ(cbi::config::option_for_field("gpu.sample_sms"), "--sample-sms");
 }
 
 // Issue 21 §2: every message names the user's option. Every field that sim/ and kernels/ throw
@@ -292,7 +293,7 @@ TEST(CliErrors, EveryFieldThrownBelowTheCliMapsToAnOption) {
     }
   ASSERT_GE(fields.size(), 10u) << "the scan found too few fields; has the source moved?";
   for (const std::string &field : fields)
-    EXPECT_EQ(cbi::cli::option_for_field(field).rfind("--", 0), 0u)
+    EXPECT_EQ(cbi::config::option_for_field(field).rfind("--", 0), 0u)
         << "'" << field << "' reaches the user as an internal name";
 }
 

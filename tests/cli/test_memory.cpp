@@ -2,7 +2,7 @@
 // line naming the option to change and how much memory the configuration needs, and no output
 // file; for every command that allocates a cache by configuration.
 #include "cbi/cli/command.hpp"
-#include "cbi/cli/options.hpp"
+#include "cbi/config/options.hpp"
 #include "cbi/sim/simulate.hpp"
 #include "cli_run.hpp"
 

@@ -3,7 +3,7 @@
 // naming the option and the allowed names, and the thread-granularity counts never carry the
 // per-access names.
 #include "cbi/cli/options.hpp"
-#include "cbi/cli/presets.hpp"
+#include "cbi/config/presets.hpp"
 #include "cli_run.hpp"
 
 #include <gtest/gtest.h>
@@ -23,10 +23,10 @@ using test::slurp;
 sim::SimConfig parse(const std::vector<std::string> &argv) {
   cli::po::options_description desc;
   desc.add_options()("preset", cli::po::value<std::string>(), "");
-  cli::add_workload_options(desc);
-  cli::add_order_options(desc);
-  cli::add_cache_options(desc);
-  std::vector<std::string> args = cli::expand_preset(argv, true);
+  config::add_workload_options(desc);
+  config::add_order_options(desc);
+  config::add_cache_options(desc);
+  std::vector<std::string> args = config::expand_preset(argv, true);
   std::vector<char *> ptrs;
   for (std::string &a : args)
     ptrs.push_back(a.data());
@@ -35,7 +35,7 @@ sim::SimConfig parse(const std::vector<std::string> &argv) {
                      .options(desc)
                      .run(),
                  vm);
-  return cli::sim_config_from(vm);
+  return config::sim_config_from(vm);
 }
 
 std::string fingerprint(const sim::SimConfig &c) {
@@ -43,7 +43,7 @@ std::string fingerprint(const sim::SimConfig &c) {
                   remap::to_string(c.order) +
                   (c.granularity == sim::Granularity::thread ? " | thread" : " | exact");
   for (const sim::CacheConfig &l : c.levels)
-    s += " | " + cli::level_spec(l);
+    s += " | " + config::level_spec(l);
   return s;
 }
 
@@ -58,7 +58,7 @@ TEST(Presets, NamesAreUniqueAndEachParsesBackToItsRow) {
     // --preset NAME reads back as the row, through the parser every command uses.
     EXPECT_EQ(fingerprint(parse({"cbi", "--preset", p.name})), fingerprint(p.config));
     // The options a preset expands to name every setting, so no default fills a gap.
-    const std::vector<std::string> args = cli::preset_args(p);
+    const std::vector<std::string> args = config::preset_args(p);
     for (const char *opt : {"--workload", "--size", "--elem-bytes", "--granularity", "--order"})
       EXPECT_NE(std::find(args.begin(), args.end(), opt), args.end()) << opt;
   }
@@ -70,7 +70,7 @@ TEST(Presets, Table31IsTheThesisDiagramConfiguration) {
   EXPECT_EQ(c.workload.describe(), "stencil 7x7 on 16x16 float, no boundary");
   EXPECT_EQ(c.granularity, sim::Granularity::thread);
   ASSERT_EQ(c.levels.size(), 1u);
-  EXPECT_EQ(cli::level_spec(c.levels[0]), "lines=24,line=16,ways=0,policy=lru");
+  EXPECT_EQ(config::level_spec(c.levels[0]), "lines=24,line=16,ways=0,policy=lru");
   // The kernel's reading of the same table is another name with another configuration.
   const sim::SimConfig &k = sim::find_preset("table3.1-clamp-exact").config;
   EXPECT_EQ(k.workload.boundary, sim::Boundary::clamp);

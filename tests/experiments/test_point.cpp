@@ -174,9 +174,9 @@ struct Args {
           "")("max-seconds", cli::po::value<std::string>(), "")("seed",
                                                                 cli::po::value<std::string>(), "");
     } else {
-      cli::add_workload_options(desc);
-      cli::add_order_options(desc);
-      cli::add_cache_options(desc);
+      config::add_workload_options(desc);
+      config::add_order_options(desc);
+      config::add_cache_options(desc);
       desc.add_options()("device", cli::po::value<std::string>(),
                          "")("block", cli::po::value<std::string>(),
                              "")("classify-misses", cli::po::bool_switch(),
@@ -194,7 +194,7 @@ struct Args {
 };
 
 void expect_same(const sim::SimConfig &a, const sim::SimConfig &b, const std::string &what) {
-  EXPECT_EQ(cli::sim_config_fields(a), cli::sim_config_fields(b)) << what;
+  EXPECT_EQ(config::sim_config_fields(a), config::sim_config_fields(b)) << what;
   EXPECT_EQ(a.workload.kind, b.workload.kind) << what;
   ASSERT_EQ(a.levels.size(), b.levels.size()) << what;
   for (std::size_t k = 0; k < a.levels.size(); ++k) {
@@ -224,7 +224,7 @@ TEST(PointOptions, SimulatePointCarriesEveryOption) {
     const Point p = simulate_point(a.vm, false);
     const std::optional<sim::SimConfig> from_point = sim_config(p);
     ASSERT_TRUE(from_point) << line;
-    expect_same(*from_point, cli::sim_config_from(a.vm), line);
+    expect_same(*from_point, config::sim_config_from(a.vm), line);
     EXPECT_EQ(from_point->classify_misses,
               a.vm.count("classify-misses") > 0 && a.vm["classify-misses"].as<bool>())
         << line;
@@ -267,7 +267,8 @@ TEST(PointOptions, GpuModelTakesDeviceAndBlockFromThePoint) {
   EXPECT_EQ(g.sample_sms, 8);
   EXPECT_NE(p.key().find(" device=v100 sample_sms=8"), std::string::npos) << p.key();
   EXPECT_EQ(remap::to_string(g.order), "column:32");
-  EXPECT_EQ(cli::workload_fields(g.workload), cli::workload_fields(cli::workload_from(a.vm)));
+  EXPECT_EQ(config::workload_fields(g.workload),
+            config::workload_fields(config::workload_from(a.vm)));
   EXPECT_EQ(gpu_config(simulate_point(Args("").vm, true)).device.name, "h100");
   try {
     simulate_point(Args("--device nosuch").vm, true);
@@ -291,8 +292,8 @@ TEST(PointOptions, LevelSpecReadsBackAsTheSameLevel) {
             c.sector_bytes = sector;
             c.policy = policy;
             c.seed = seed;
-            const std::string spec = cli::level_spec(c);
-            const sim::CacheConfig r = cli::parse_level(spec, w);
+            const std::string spec = config::level_spec(c);
+            const sim::CacheConfig r = config::parse_level(spec, w);
             EXPECT_EQ(std::tie(r.line_bytes, r.capacity_lines, r.ways, r.sector_bytes, r.seed),
                       std::tie(c.line_bytes, c.capacity_lines, c.ways, c.sector_bytes, c.seed))
                 << spec;

@@ -2,7 +2,7 @@
 // stats; the miss-coloured cells of the image number exactly the misses that sim::simulate counts
 // (thread granularity, no binning); binning keeps every miss; the stats strip matches a reviewed
 // golden file; bad options exit 2 and leave no file.
-#include "cbi/cli/presets.hpp"
+#include "cbi/config/presets.hpp"
 #include "cli_run.hpp"
 #include "diagram_options.hpp"
 
@@ -176,7 +176,7 @@ TEST(Diagram, PresetCountsAgreeAcrossCommands) {
       EXPECT_EQ(c.workload.describe(), p.config.workload.describe());
       EXPECT_EQ(c.granularity, p.config.granularity);
       ASSERT_EQ(c.levels.size(), p.config.levels.size());
-      EXPECT_EQ(cli::level_spec(c.levels[0]), cli::level_spec(p.config.levels[0]));
+      EXPECT_EQ(config::level_spec(c.levels[0]), config::level_spec(p.config.levels[0]));
       EXPECT_EQ(remap::to_string(c.order), order);
       const int64_t misses = grids[k].result.levels[0].misses;
       const test::CliRun r =

@@ -1,7 +1,7 @@
 #include "diagram_options.hpp"
 
 #include "cbi/cli/command.hpp"
-#include "cbi/cli/presets.hpp"
+#include "cbi/config/presets.hpp"
 
 #include <algorithm>
 #include <atomic>
@@ -58,12 +58,12 @@ void add_diagram_options(po::options_description &desc) {
                                              "fetched from memory)")
     ("greyscale", po::bool_switch(), "grey shades instead of the colour-blind-safe palette")
     ("title", po::value<std::string>(), "title (default: the configuration)");
-  cli::add_workload_options(desc);
-  cli::add_cache_options(desc);
+  config::add_workload_options(desc);
+  config::add_cache_options(desc);
 }
 
 std::vector<std::string> expand_preset(const std::vector<std::string> &argv) {
-  return cli::expand_preset(argv);
+  return config::expand_preset(argv);
 }
 
 namespace {
@@ -97,7 +97,7 @@ DiagramRequest gpu_request(const po::variables_map &vm, DiagramRequest &r) {
       throw UsageError(std::string("--") + sequential_only,
                        "does not apply to --model gpu (the device row sets the caches and "
                        "the warps); allowed: --device, --block, --sm and the workload options");
-  const sim::Workload w = cli::workload_from(vm);
+  const sim::Workload w = config::workload_from(vm);
   const std::vector<std::string> orders = cli::list_from(vm, "order", {"linear"});
   if (orders.size() > 8)
     throw UsageError("--order", std::to_string(orders.size()) +
@@ -269,9 +269,9 @@ DiagramRequest diagram_request(const po::variables_map &vm) {
                        std::string("applies to --model gpu only; allowed: --model gpu --") +
                            gpu_only + " ...");
   sim::SimConfig base;
-  base.workload = cli::workload_from(vm);
-  base.granularity = cli::parse_granularity(get(vm, "granularity", "thread"));
-  base.levels = cli::levels_from(vm, base.workload);
+  base.workload = config::workload_from(vm);
+  base.granularity = config::parse_granularity(get(vm, "granularity", "thread"));
+  base.levels = config::levels_from(vm, base.workload);
   const std::vector<std::string> orders = cli::list_from(vm, "order", {"linear"});
   if (orders.size() > 8)
     throw UsageError("--order", std::to_string(orders.size()) +
@@ -321,7 +321,7 @@ DiagramRequest diagram_request(const po::variables_map &vm) {
     viz::GridSpec spec;
     spec.sim = base;
     spec.sim.order = remap::parse_order(o);
-    cli::validate(spec.sim, vm);
+    config::validate(spec.sim, vm);
     spec.bins = bins;
     spec.warp_threads = has(vm, "warp") ? parse_positive(get(vm, "warp", ""), "--warp", 1LL << 40) : 0;
     spec.block_threads =
@@ -353,7 +353,7 @@ DiagramRequest diagram_request(const po::variables_map &vm) {
   // its options the caption no longer fits and the configuration is the title.
   if (r.style.title.empty() && !r.preset.empty()) {
     const sim::Preset &p = sim::find_preset(r.preset);
-    const std::vector<std::string> args = cli::preset_args(p);
+    const std::vector<std::string> args = config::preset_args(p);
     bool as_drawn = !has(vm, "cache-bytes") && !has(vm, "level");
     for (std::size_t i = 0; i + 1 < args.size(); i += 2) {
       const std::string opt = args[i].substr(2), &value = args[i + 1];
@@ -385,7 +385,7 @@ std::vector<viz::Grid> build_panels(const DiagramRequest &r, bool progress) {
 }
 
 DiagramRequest parse_diagram_args(const std::vector<std::string> &argv) {
-  const std::vector<std::string> args = cli::expand_preset(argv);
+  const std::vector<std::string> args = config::expand_preset(argv);
   std::vector<char *> ptrs;
   for (const std::string &a : args)
     ptrs.push_back(const_cast<char *>(a.c_str()));

@@ -3,9 +3,9 @@
 // the grid specs and the style that viz renders.
 #pragma once
 
+#include "cbi/config/options.hpp"
 #include "cbi/viz/diagram.hpp"
 #include "cbi/viz/grid.hpp"
-#include "cbi/cli/options.hpp"
 
 #include <string>
 #include <vector>
@@ -18,7 +18,7 @@ namespace po = boost::program_options;
 // --warp, --block, --greyscale, --title; --model, --device, --sm (--model gpu).
 void add_diagram_options(po::options_description &desc);
 
-// cli::expand_preset: argv with the preset's options in front, the user's own winning.
+// config::expand_preset: argv with the preset's options in front, the user's own winning.
 std::vector<std::string> expand_preset(const std::vector<std::string> &argv);
 
 struct DiagramRequest {

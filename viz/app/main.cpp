@@ -2,6 +2,7 @@
 // `cbi` links no display library. Same error boundary as cbi: a bad option is one line and exit 2.
 #include "cbi/cli/command.hpp"
 #include "cbi/cli/output.hpp"
+#include "cbi/config/options.hpp"
 
 #include <cstring>
 #include <iostream>
@@ -26,7 +27,7 @@ int run(int argc, char **argv) {
     return 0;
   }
   if (const cbi::cli::Command *c = cbi::cli::find_command(argv[1]))
-    return cbi::cli::run_command(*c, argc, argv);
+    return cbi::cli::run_command(*c, argc, argv, cbi::config::option_for_field);
   std::cerr << "cbi-viz: unknown command '" << argv[1] << "'; allowed: diagram, view, plot\n";
   return cbi::cli::kExitUsage;
 }

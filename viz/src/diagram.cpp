@@ -1,6 +1,6 @@
 #include "cbi/viz/diagram.hpp"
 
-#include "cbi/cli/presets.hpp"
+#include "cbi/config/presets.hpp"
 
 #include "cbi/error.hpp"
 
@@ -192,7 +192,7 @@ std::vector<LegendItem> binned_legend_items(const BinScale &s, int levels) {
   return items;
 }
 
-std::string hit_rate_label(const Grid &g) { return cli::hit_rate_label(g.sim.granularity); }
+std::string hit_rate_label(const Grid &g) { return config::hit_rate_label(g.sim.granularity); }
 
 namespace {
 

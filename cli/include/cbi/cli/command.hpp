@@ -35,16 +35,15 @@ const Command *find_command(const std::string &name);
 // "  name        summary" lines of every registered command, names padded to `name_width`.
 void print_commands(std::ostream &os, std::size_t name_width);
 
-// The option that sets a field of sim's configuration, for errors that reach the boundary naming
-// a field ("workload.size" -> "--size", "cache.capacity" -> "--level"); an option passes through.
-// Commands whose options differ map the fields themselves first (single-level cache options).
-std::string option_for_field(const std::string &field);
+// Names the option behind a UsageError's field (config::option_for_field); nullptr: as thrown.
+using OptionNamer = std::string (*)(const std::string &field);
 
 // Runs `c` on argv[1..] (argv[1] is the command's name) and turns its exceptions into exit codes:
 // UsageError -> "cbi <name>: <option_for_field(option)>: <message>", kExitUsage; NoDeviceError ->
 // "cbi <name>: <message>", kExitNoDevice; any other exception -> "cbi <name>: error: <message>",
-// kExitFailure. Then finish_stdout: a result that did not reach stdout is a failure too.
-int run_command(const Command &c, int argc, char **argv);
+// kExitFailure; the binary passes config::option_for_field, which knows the engines' fields. Then
+// finish_stdout: a result that did not reach stdout is a failure too.
+int run_command(const Command &c, int argc, char **argv, OptionNamer option_for_field = nullptr);
 
 // Flushes stdout and checks that everything written to it arrived (`cbi simulate > /dev/full`):
 // if `code` is kExitOk and it did not, prints "<who>: error: writing to stdout failed: <reason>"

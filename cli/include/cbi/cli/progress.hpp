@@ -2,10 +2,9 @@
 // (simulate). Redrawn in place on a terminal, one line per tenth otherwise (logs, batch jobs).
 #pragma once
 
-#include "cbi/sim/simulate.hpp"
-
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <string>
 
 namespace cbi::cli {
@@ -29,7 +28,8 @@ private:
 // "42s", "3m07s", "1h05m".
 std::string format_duration(double seconds);
 
-// A sim::Progress that redraws "  simulated D / T threads (P%)" on stderr.
-sim::Progress thread_counter();
+// A progress callback (done, total) for the simulator (sim::Progress) that redraws
+// "  simulated D / T threads (P%)" on stderr.
+std::function<void(int64_t, int64_t)> thread_counter();
 
 } // namespace cbi::cli

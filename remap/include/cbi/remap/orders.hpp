@@ -3,7 +3,7 @@
 // inverse, and host-prepared Params with the divisions precomputed), after CUTLASS's threadblock
 // swizzles. Written once, __host__ __device__, so the simulator and the CUDA kernels call the same
 // code. OrderList below is the registry: visit (dispatch.hpp), parsing, printing and the help
-// text (cbi/order_text.hpp, host-only, target cbi::order_text) are generated from it.
+// text (cbi/order_text.hpp, host-only, target cbi::base) are generated from it.
 //
 // A new order: one header under orders/, its include and its entry in OrderList and OrderKind here.
 #pragma once

@@ -1,10 +1,15 @@
-#include "cbi/cli/presets.hpp"
+#include "cbi/config/presets.hpp"
 
-#include "cbi/cli/options.hpp"
+#include "cbi/config/options.hpp"
 
 #include <set>
 
-namespace cbi::cli {
+namespace cbi::config {
+
+using cli::Cell;
+using cli::Fields;
+using cli::parse_args;
+using cli::Table;
 
 namespace {
 
@@ -26,7 +31,7 @@ const char *granularity_name(sim::Granularity g) {
 }
 
 // Options that describe the single cache level; --level replaces them all.
-const std::set<std::string> kSingleLevel = {"line-bytes", "lines",       "cache-bytes", "ways",
+const std::set<std::string> kSingleLevel = {"line-bytes", "lines",        "cache-bytes", "ways",
                                             "policy",     "sector-bytes", "seed"};
 
 } // namespace
@@ -60,8 +65,7 @@ std::vector<std::string> preset_args(const sim::Preset &p) {
   return a;
 }
 
-std::vector<std::string> expand_preset(const std::vector<std::string> &argv,
-                                       bool first_order_only,
+std::vector<std::string> expand_preset(const std::vector<std::string> &argv, bool first_order_only,
                                        const po::options_description *known) {
   std::string name;
   bool named = false;
@@ -106,12 +110,12 @@ std::vector<std::string> expand_preset(const std::vector<std::string> &argv,
   return out;
 }
 
-bool parse_preset_args(int argc, char **argv, po::options_description &desc,
-                       po::variables_map &vm, const std::string &usage,
-                       const std::string &examples) {
+bool parse_preset_args(int argc, char **argv, po::options_description &desc, po::variables_map &vm,
+                       const std::string &usage, const std::string &examples) {
   static const std::string help =
       "a named configuration (cbi presets lists each in full); options given after it override "
-      "it; runs its first order unless --order: " + sim::preset_names();
+      "it; runs its first order unless --order: " +
+      sim::preset_names();
   desc.add_options()("preset", po::value<std::string>(), help.c_str());
   std::vector<std::string> args =
       expand_preset(std::vector<std::string>(argv, argv + argc), true, &desc);
@@ -145,8 +149,9 @@ std::string describe_config(const sim::SimConfig &c) {
 Table presets_table() {
   Table t;
   t.title = "cbi presets: named configurations (simulate/diagram/view --preset, sweep --grid)";
-  t.columns = {"name", "workload", "width", "height", "stencil", "depth", "elem_bytes",
-               "boundary", "granularity", "levels", "orders", "configuration", "source"};
+  t.columns = {"name",   "workload",      "width",    "height",      "stencil",
+               "depth",  "elem_bytes",    "boundary", "granularity", "levels",
+               "orders", "configuration", "source"};
   for (const sim::Preset &p : sim::presets()) {
     const sim::Workload &w = p.config.workload;
     std::string levels;
@@ -159,8 +164,8 @@ Table presets_table() {
                w.kind == sim::kind_of<sim::MatmulWorkload>() ? Cell(w.depth) : Cell(),
                int64_t{w.elem_bytes},
                std::string(w.boundary == sim::Boundary::none ? "none" : "clamp"),
-               std::string(granularity_name(p.config.granularity)), levels,
-               orders_text(p.orders), describe_config(p.config), p.source});
+               std::string(granularity_name(p.config.granularity)), levels, orders_text(p.orders),
+               describe_config(p.config), p.source});
   }
   t.notes = {"thread granularity counts each thread's distinct lines once (thread-lines); its hit "
              "rate is per thread-line, not per access as ncu reports (exact granularity)",
@@ -169,4 +174,4 @@ Table presets_table() {
   return t;
 }
 
-} // namespace cbi::cli
+} // namespace cbi::config

@@ -1,4 +1,4 @@
-// The host-only text side of remap's thread orders (target cbi::order_text), generated from the
+// The host-only text side of remap's thread orders (target cbi::base), generated from the
 // registry (cbi/remap/orders.hpp): parsing ("column:32"), the canonical spelling, and the syntax
 // line of the help text. It lives beside cbi/error.hpp, not in remap/, because parsing throws
 // cbi::UsageError: remap stays header-only and free of host-only code. The functions keep remap's

@@ -3,8 +3,8 @@
 // in one line for titles and listings, and the table that `cbi presets` prints.
 #pragma once
 
-#include "cbi/cli/options.hpp"
 #include "cbi/cli/output.hpp"
+#include "cbi/config/options.hpp"
 #include "cbi/sim/presets.hpp"
 
 #include <boost/program_options.hpp>
@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-namespace cbi::cli {
+namespace cbi::config {
 
 // The preset's configuration as option-value pairs, as `cbi simulate` spells them: --workload,
 // --size, --stencil, --depth, --elem-bytes, --boundary, --granularity, the cache (--line-bytes,
@@ -27,13 +27,12 @@ std::vector<std::string> preset_args(const sim::Preset &p);
 // Throws UsageError("--preset", ...) listing the names for an unknown one.
 // `known`: if given, the preset's options that it does not declare are left out (mrc has no
 // --lines: its curve covers every capacity).
-std::vector<std::string> expand_preset(const std::vector<std::string> &argv,
-                                       bool first_order_only = false,
-                                       const boost::program_options::options_description *known =
-                                           nullptr);
+std::vector<std::string>
+expand_preset(const std::vector<std::string> &argv, bool first_order_only = false,
+              const boost::program_options::options_description *known = nullptr);
 
-// parse_args (cbi/cli/options.hpp) with --preset: declares the option in `desc` (its help names
-// every preset), expands argv as above, then parses. For commands that run one order.
+// cli::parse_args (cbi/cli/options.hpp) with --preset: declares the option in `desc` (its help
+// names every preset), expands argv as above, then parses. For commands that run one order.
 bool parse_preset_args(int argc, char **argv, boost::program_options::options_description &desc,
                        boost::program_options::variables_map &vm, const std::string &usage,
                        const std::string &examples);
@@ -50,6 +49,6 @@ std::string hit_pct_column(sim::Granularity g);
 std::string accesses_column(sim::Granularity g);
 
 // `cbi presets`: one row per preset with its full configuration.
-Table presets_table();
+cli::Table presets_table();
 
-} // namespace cbi::cli
+} // namespace cbi::config

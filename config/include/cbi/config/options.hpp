@@ -1,0 +1,65 @@
+// The option groups that cbi and cbi-viz spell the same way, in the simulator's terms (workload,
+// order, cache levels), and their translation into sim's types. Every bad value is a UsageError
+// naming the option; option_for_field names the option that sets a field of sim's or kernels'
+// configuration, for errors thrown below this layer.
+#pragma once
+
+#include "cbi/cli/options.hpp"
+#include "cbi/cli/output.hpp"
+#include "cbi/error.hpp"
+#include "cbi/order_text.hpp"
+#include "cbi/parse.hpp"
+#include "cbi/sim/gpu_model.hpp"
+#include "cbi/sim/simulate.hpp"
+
+#include <boost/program_options.hpp>
+
+#include <string>
+#include <vector>
+
+namespace cbi::config {
+
+namespace po = boost::program_options;
+using cli::Fields;
+
+// --workload --size --stencil --depth --elem-bytes --boundary --writes
+void add_workload_options(po::options_description &desc);
+sim::Workload workload_from(const po::variables_map &vm);
+
+// --line-bytes --lines --cache-bytes --ways --policy --sector-bytes --seed --level
+void add_cache_options(po::options_description &desc);
+std::vector<sim::CacheConfig> levels_from(const po::variables_map &vm, const sim::Workload &w);
+// One --level spec: "size=32KiB,line=128,ways=8[,policy=lru][,sector=32][,seed=1]" or lines=N.
+sim::CacheConfig parse_level(const std::string &spec, const sim::Workload &w);
+// The spec of `c` that parse_level reads back as `c`: "lines=24,line=16,ways=0,policy=lru" plus
+// ",sector=N" when sectored and ",seed=N" when not 1.
+std::string level_spec(const sim::CacheConfig &c);
+
+// --order, --granularity exact|thread
+void add_order_options(po::options_description &desc);
+sim::Granularity parse_granularity(const std::string &text);
+
+// Workload, order, granularity and cache levels from the option groups above, validated.
+sim::SimConfig sim_config_from(const po::variables_map &vm);
+// sim::validate(c), its errors naming the option of `vm` that set the wrong field (--line-bytes
+// or --level, ...); then check_memory on what the replay allocates (sim::state_bytes: the levels
+// and, with --classify-misses, their shadows), naming --level, --cache-bytes or --lines.
+void validate(const sim::SimConfig &c, const po::variables_map &vm);
+
+// The configuration as typed fields (Table::config), the same columns for every workload so that
+// CSVs concatenate: workload, width, height, stencil_w, stencil_h, depth, elem_bytes, boundary,
+// writes; sim_config_fields adds order and granularity (the cache levels are each row's own).
+Fields workload_fields(const sim::Workload &w);
+Fields sim_config_fields(const sim::SimConfig &c);
+// The GPU model's counts under Nsight Compute's names, typed as ncu reports them (counts are
+// integers, ".pct" rates doubles), in GpuMetrics::named()'s order: the columns that simulate
+// --model gpu, tune and sweep print and that `cbi bench --metrics` measures.
+Fields gpu_metric_fields(const sim::GpuMetrics &m);
+
+// The option that sets a field of sim's or kernels' configuration, for errors that reach the
+// boundary naming a field ("workload.size" -> "--size", "cache.capacity" -> "--level"); an option
+// passes through. Commands whose options differ map the fields themselves first (single-level
+// cache options). The binaries hand it to cli::run_command.
+std::string option_for_field(const std::string &field);
+
+} // namespace cbi::config

@@ -1,0 +1,374 @@
+#include "cbi/config/options.hpp"
+
+#include "cbi/cli/command.hpp"
+
+#include "cbi/sim/workloads.hpp"
+
+#include "cbi/remap/fold.hpp"
+
+#include <algorithm>
+#include <set>
+
+namespace cbi::config {
+
+using cli::Cell;
+using cli::check_memory;
+using cli::get;
+using cli::has;
+
+// The registered workloads (sim/workloads.hpp), so that a new one needs no edit here.
+static const std::string &workload_help() {
+  static const std::string help = [] {
+    std::string h = sim::workload_names() + " (default stencil)";
+    sim::for_each_workload([&](auto tag) {
+      using W = typename decltype(tag)::type;
+      if (W::size_dims == 3)
+        h += std::string("; ") + W::name + " takes --size WxHxP (P planes)";
+    });
+    return h;
+  }();
+  return help;
+}
+
+void add_workload_options(po::options_description &desc) {
+  // clang-format off
+  desc.add_options()
+    ("workload", po::value<std::string>(), workload_help().c_str())
+    ("size", po::value<std::string>(), "task grid WxH (or N for NxN): the output's I_w x I_h; "
+                                       "default 16x16 (thesis Tables 3.1/3.2). N-d sizes WxHxD... "
+                                       "fold into W x (H*D*...) (§4.1.2)")
+    ("stencil", po::value<std::string>(), "stencil window SxS (odd), default 7x7 (Table 3.1)")
+    ("depth", po::value<std::string>(), "matmul inner dimension D: A is I_h x D, B is D x I_w; "
+                                        "default I_w")
+    ("elem-bytes", po::value<std::string>(), "element size: 2 (half), 4 (float, default), 8 (double)")
+    ("boundary", po::value<std::string>(), "stencil edges: clamp (listing 3, default) | none "
+                                           "(unclamped, as the thesis diagrams)")
+    ("writes", po::bool_switch(), "also replay each task's output store (off by default)");
+  // clang-format on
+}
+
+sim::Workload workload_from(const po::variables_map &vm) {
+  sim::Workload w;
+  w.kind = sim::parse_workload_kind(get(vm, "workload", "stencil"), "--workload");
+  // N-d sizes fold into the 2D task grid (§4.1.2): the first extent stays horizontal, the rest
+  // multiply into the vertical one.
+  // Every extent positive, none empty ("16x" and "16x16x" are errors) and their product checked
+  // before the fold multiplies them.
+  const std::string size_text = get(vm, "size", "16x16");
+  std::vector<int64_t> dims;
+  for (long long d : parse_dims(size_text, "--size", 1LL << 30, 1LL << 40))
+    dims.push_back(d);
+  if (dims.size() == 1)
+    dims.push_back(dims[0]);
+  const sim::WorkloadTraits traits = sim::workload_traits(w.kind);
+  if (traits.size_dims == 3) {
+    // The volume I_w x I_h x P; the workload folds it into the task grid itself.
+    if (dims.size() == 2 && size_text.find_first_of("xX") == std::string::npos)
+      dims.push_back(dims[0]);
+    if (dims.size() != 3)
+      throw UsageError("--size", std::string(traits.name) +
+                                     " needs a volume; allowed: WxHxP (or N for NxNxN)");
+  }
+  const remap::Shape<int64_t> folded = remap::fold(dims.data(), static_cast<int>(dims.size()));
+  w.width = folded.width;
+  w.height = folded.height;
+  const auto [sw, sh] = parse_extent(get(vm, "stencil", "7x7"), "--stencil", true, 1 << 15);
+  w.stencil_w = sw;
+  w.stencil_h = sh;
+  w.depth = has(vm, "depth") ? parse_positive(get(vm, "depth", ""), "--depth", 1LL << 30) : w.width;
+  if (traits.size_dims == 3) {
+    w.height = dims[1];
+    w.depth = dims[2];
+  }
+  const std::string eb = get(vm, "elem-bytes", "4");
+  if (eb != "2" && eb != "4" && eb != "8")
+    throw UsageError("--elem-bytes", "'" + eb + "' is not allowed; allowed: 2, 4, 8");
+  w.elem_bytes = std::stoi(eb);
+  const std::string b = get(vm, "boundary", "clamp");
+  if (b == "clamp")
+    w.boundary = sim::Boundary::clamp;
+  else if (b == "none")
+    w.boundary = sim::Boundary::none;
+  else
+    throw UsageError("--boundary", "unknown boundary '" + b + "'; allowed: clamp, none");
+  w.writes = vm.count("writes") && vm["writes"].as<bool>();
+  sim::validate(w);
+  return w;
+}
+
+void add_cache_options(po::options_description &desc) {
+  // clang-format off
+  desc.add_options()
+    ("line-bytes", po::value<std::string>(), "cache line size in bytes; default 4 elements "
+                                             "(Table 3.1: 16 B for float)")
+    ("lines", po::value<std::string>(), "capacity in lines; default 24 for stencil (Table 3.1), "
+                                        "32 for matmul (Table 3.2)")
+    ("cache-bytes", po::value<std::string>(), "capacity in bytes instead of lines: N, NK, NKiB, "
+                                              "NMiB (K, KB, KiB are all 1024; any case)")
+    ("ways", po::value<std::string>(), "associativity; 0 = fully associative (default)")
+    ("policy", po::value<std::string>(), "replacement: lru (default) | fifo | random | volta "
+                                         "(evict 4 consecutive lines at random, §2.1.2)")
+    ("sector-bytes", po::value<std::string>(), "sectored lines: sector size in bytes, e.g. 32 as on "
+                                               "NVIDIA L1/L2; hits and misses count per sector")
+    ("seed", po::value<std::string>(), "seed for random and volta policies (default 1)")
+    ("level", po::value<std::vector<std::string>>()->composing(),
+     "a cache level, repeatable, L1 first: size=32KiB,line=128,ways=8[,policy=lru][,sector=32]"
+     "[,seed=1] (or lines=N instead of size); replaces the single-level options");
+  // clang-format on
+}
+
+sim::CacheConfig parse_level(const std::string &spec, const sim::Workload &w) {
+  sim::CacheConfig c;
+  c.line_bytes = 4 * w.elem_bytes;
+  c.capacity_lines = 0;
+  int64_t capacity_bytes = 0;
+  std::set<std::string> seen;
+  for (const std::string &item : parse_list(spec, "--level")) {
+    const auto eq = item.find('=');
+    const std::string key = item.substr(0, eq),
+                      value = eq == std::string::npos ? "" : item.substr(eq + 1);
+    if (!seen.insert(key).second)
+      throw UsageError("--level", "'" + key + "' given twice in '" + spec +
+                                      "'; allowed: each key once per level");
+    if ((key == "size" && seen.count("lines")) || (key == "lines" && seen.count("size")))
+      throw UsageError("--level", "'" + spec +
+                                      "' gives both size and lines; allowed: one of "
+                                      "size=BYTES or lines=N");
+    if (key == "size")
+      capacity_bytes = parse_bytes(value, "--level");
+    else if (key == "lines")
+      c.capacity_lines = parse_positive(value, "--level", 1LL << 31);
+    else if (key == "line")
+      c.line_bytes = parse_positive(value, "--level", 1 << 20);
+    else if (key == "ways")
+      c.ways = value == "0" ? 0 : parse_positive(value, "--level", 1LL << 31);
+    else if (key == "policy")
+      c.policy = sim::parse_policy(value, "--level");
+    else if (key == "sector")
+      c.sector_bytes = parse_positive(value, "--level", 1 << 20);
+    else if (key == "seed")
+      c.seed = static_cast<uint64_t>(parse_positive(value, "--level", 1LL << 62));
+    else
+      throw UsageError("--level", "unknown key '" + key + "' in '" + spec +
+                                      "'; allowed: size, lines, line, ways, policy, sector, seed");
+  }
+  if (capacity_bytes) {
+    if (capacity_bytes % c.line_bytes != 0)
+      throw UsageError("--level", "size " + std::to_string(capacity_bytes) +
+                                      " B is not a whole number of " +
+                                      std::to_string(c.line_bytes) +
+                                      " B lines; allowed: a multiple of the line size");
+    c.capacity_lines = capacity_bytes / c.line_bytes;
+  }
+  if (c.capacity_lines == 0)
+    throw UsageError("--level", "'" + spec + "' gives no capacity; allowed: size=BYTES or lines=N");
+  try {
+    sim::validate(c);
+  } catch (const UsageError &e) {
+    throw UsageError("--level", e.what()); // every field of a level is set by its --level spec
+  }
+  return c;
+}
+
+std::string level_spec(const sim::CacheConfig &c) {
+  std::string s = "lines=" + std::to_string(c.capacity_lines) +
+                  ",line=" + std::to_string(c.line_bytes) + ",ways=" + std::to_string(c.ways) +
+                  ",policy=" + sim::to_string(c.policy);
+  if (c.sector_bytes)
+    s += ",sector=" + std::to_string(c.sector_bytes);
+  if (c.seed != 1)
+    s += ",seed=" + std::to_string(c.seed);
+  return s;
+}
+
+// The single-level option that sets a cache field.
+static std::string single_level_option(const std::string &field, const po::variables_map &vm) {
+  if (field == "cache.line_bytes")
+    return "--line-bytes";
+  if (field == "cache.capacity")
+    return has(vm, "cache-bytes") ? "--cache-bytes" : "--lines";
+  if (field == "cache.ways")
+    return "--ways";
+  if (field == "cache.sector_bytes")
+    return "--sector-bytes";
+  if (field == "cache.policy")
+    return "--policy";
+  return field;
+}
+
+std::vector<sim::CacheConfig> levels_from(const po::variables_map &vm, const sim::Workload &w) {
+  if (has(vm, "level")) {
+    for (const char *single :
+         {"line-bytes", "lines", "cache-bytes", "ways", "policy", "sector-bytes"})
+      if (has(vm, single))
+        throw UsageError(
+            std::string("--") + single,
+            "cannot be combined with --level; allowed: put it inside each --level spec");
+    std::vector<sim::CacheConfig> levels;
+    for (const std::string &spec : vm["level"].as<std::vector<std::string>>())
+      levels.push_back(parse_level(spec, w));
+    return levels;
+  }
+  sim::CacheConfig c;
+  c.line_bytes = has(vm, "line-bytes")
+                     ? parse_positive(get(vm, "line-bytes", ""), "--line-bytes", 1 << 20)
+                     : 4 * w.elem_bytes;
+  if (has(vm, "lines") && has(vm, "cache-bytes"))
+    throw UsageError("--cache-bytes", "give either --lines or --cache-bytes, not both");
+  if (has(vm, "cache-bytes")) {
+    const int64_t bytes = parse_bytes(get(vm, "cache-bytes", ""), "--cache-bytes");
+    if (bytes % c.line_bytes != 0)
+      throw UsageError("--cache-bytes", std::to_string(bytes) + " B is not a whole number of " +
+                                            std::to_string(c.line_bytes) +
+                                            " B lines; allowed: a multiple of --line-bytes");
+    c.capacity_lines = bytes / c.line_bytes;
+  } else {
+    c.capacity_lines = has(vm, "lines") ? parse_positive(get(vm, "lines", ""), "--lines", 1LL << 31)
+                                        : sim::workload_traits(w.kind).table_lines;
+  }
+  const std::string ways = get(vm, "ways", "0");
+  c.ways = ways == "0" ? 0 : parse_positive(ways, "--ways", 1LL << 31);
+  if (c.ways > c.capacity_lines || (c.ways && c.capacity_lines % c.ways != 0))
+    throw UsageError("--ways", std::to_string(c.capacity_lines) +
+                                   " lines do not divide into whole "
+                                   "sets of " +
+                                   ways +
+                                   " ways; allowed: 0 (fully associative) or a "
+                                   "divisor of the line count");
+  c.policy = sim::parse_policy(get(vm, "policy", "lru"), "--policy");
+  if (has(vm, "sector-bytes"))
+    c.sector_bytes = parse_positive(get(vm, "sector-bytes", ""), "--sector-bytes", 1 << 20);
+  if (has(vm, "seed"))
+    c.seed = static_cast<uint64_t>(parse_positive(get(vm, "seed", ""), "--seed", 1LL << 62));
+  try {
+    sim::validate(c);
+  } catch (const UsageError &e) {
+    throw UsageError(single_level_option(e.option(), vm), e.what());
+  }
+  return {c};
+}
+
+void add_order_options(po::options_description &desc) {
+  static const std::string order_help =
+      std::string("thread order: ") + remap::order_syntax() + "; default linear";
+  // clang-format off
+  desc.add_options()
+    ("order", po::value<std::string>(), order_help.c_str())
+    ("granularity", po::value<std::string>(), "exact (every access in program order, default) | "
+                                              "thread (each thread's distinct lines, ascending; §3.2)");
+  // clang-format on
+}
+
+sim::SimConfig sim_config_from(const po::variables_map &vm) {
+  sim::SimConfig c;
+  c.workload = workload_from(vm);
+  c.order = remap::parse_order(get(vm, "order", "linear"));
+  c.granularity = parse_granularity(get(vm, "granularity", "exact"));
+  c.levels = levels_from(vm, c.workload);
+  validate(c, vm);
+  return c;
+}
+
+void validate(const sim::SimConfig &c, const po::variables_map &vm) {
+  try {
+    sim::validate(c);
+  } catch (const UsageError &e) {
+    throw UsageError(has(vm, "level") ? option_for_field(e.option())
+                                      : single_level_option(e.option(), vm),
+                     e.what());
+  }
+  // Before the levels are allocated: a cache larger than memory is exit 2 naming its option, not
+  // a std::bad_alloc or the kernel's OOM killer.
+  const std::string option = has(vm, "level")         ? "--level"
+                             : has(vm, "cache-bytes") ? "--cache-bytes"
+                                                      : "--lines";
+  const bool fully_associative =
+      std::any_of(c.levels.begin(), c.levels.end(), [](const sim::CacheConfig &l) {
+        return l.ways == 0 || l.ways >= l.capacity_lines;
+      });
+  check_memory(sim::state_bytes(c),
+               c.classify_misses ? "the simulated cache state and its 3C shadow"
+                                 : "the simulated cache state",
+               option,
+               "fewer lines (a smaller " + option + ")" +
+                   (!fully_associative ? std::string()
+                    : option == "--level"
+                        ? ", or ways=N in the spec (a set-associative level keeps a quarter of "
+                          "the state)"
+                        : ", or --ways N (a set-associative level keeps a quarter of the state)") +
+                   (c.classify_misses ? ", or no --classify-misses (its fully associative "
+                                        "shadow of every level)"
+                                      : ""));
+}
+
+sim::Granularity parse_granularity(const std::string &text) {
+  if (text == "exact")
+    return sim::Granularity::exact;
+  if (text == "thread")
+    return sim::Granularity::thread;
+  throw UsageError("--granularity", "unknown granularity '" + text + "'; allowed: exact, thread");
+}
+
+Fields workload_fields(const sim::Workload &w) {
+  return {{"workload", std::string(sim::to_string(w.kind))},
+          {"width", w.width},
+          {"height", w.height},
+          {"stencil_w", w.stencil_w},
+          {"stencil_h", w.stencil_h},
+          {"depth", w.depth},
+          {"elem_bytes", int64_t{w.elem_bytes}},
+          {"boundary", std::string(w.boundary == sim::Boundary::clamp ? "clamp" : "none")},
+          {"writes", w.writes}};
+}
+
+Fields sim_config_fields(const sim::SimConfig &c) {
+  Fields f = workload_fields(c.workload);
+  f.push_back({"order", remap::to_string(c.order)});
+  f.push_back(
+      {"granularity", std::string(c.granularity == sim::Granularity::exact ? "exact" : "thread")});
+  return f;
+}
+
+Fields gpu_metric_fields(const sim::GpuMetrics &m) {
+  Fields f;
+  for (const auto &[name, value] : m.named()) {
+    const bool rate = name.size() > 4 && name.compare(name.size() - 4, 4, ".pct") == 0;
+    f.push_back({name, rate ? Cell{value} : Cell{static_cast<int64_t>(value)}});
+  }
+  return f;
+}
+
+std::string option_for_field(const std::string &field) {
+  static const std::pair<const char *, const char *> kFields[] = {
+      {"workload.kind", "--workload"},
+      {"workload.size", "--size"},
+      {"workload.stencil", "--stencil"},
+      {"workload.depth", "--depth"},
+      {"workload.elem_bytes", "--elem-bytes"},
+      {"workload.boundary", "--boundary"},
+      {"order", "--order"},
+      {"granularity", "--granularity"},
+      {"gpu.block_threads", "--block"},
+      {"gpu.observe_sm", "--sm"},
+      {"gpu.sample_sms", "--sample-sms"},
+      {"gpu.l1_bytes", "--device"}, // the device row's L1
+      {"gpu.l1_ways", "--device"},
+      {"kernel.size", "--size"},
+      {"kernel.stencil", "--stencil"},
+      {"kernel.depth", "--depth"},
+      {"kernel.block", "--block"},
+      {"kernel.type", "--type"},
+      {"kernel.order", "--order"},
+      {"kernel.block_order", "--block-order"},
+      {"kernel.remap_math", "--remap-math"},
+      {"kernel.min_samples", "--min-samples"},
+      {"kernel.max_noise", "--max-noise"}};
+  for (const auto &[f, option] : kFields)
+    if (field == f)
+      return option;
+  if (field == "cache" || field.rfind("cache.", 0) == 0)
+    return "--level"; // a cache level's field: --level names every one of them
+  return field;
+}
+
+} // namespace cbi::config
