@@ -1,15 +1,16 @@
 #include "cbi/cli/progress.hpp"
 
 #include <iomanip>
+#include <utility>
 #include <iostream>
 #include <sstream>
 #include <unistd.h>
 
 namespace cbi::cli {
 
-ProgressBar::ProgressBar(int64_t total, bool enabled, double total_work)
+ProgressBar::ProgressBar(int64_t total, bool enabled, double total_work, std::string unit)
     : m_total(total), m_total_work(total_work), m_enabled(enabled && total > 0), m_tty(isatty(2)),
-      m_start(std::chrono::steady_clock::now()) {}
+      m_start(std::chrono::steady_clock::now()), m_unit(std::move(unit)) {}
 
 void ProgressBar::update(int64_t done, const std::string &label, double done_work) {
   if (!m_enabled)
@@ -29,7 +30,7 @@ void ProgressBar::update(int64_t done, const std::string &label, double done_wor
   const int filled = static_cast<int>(kWidth * done / m_total);
   std::ostringstream os;
   os << "  [" << std::string(filled, '#') << std::string(kWidth - filled, '.') << "] " << done
-     << "/" << m_total << " points, " << format_duration(elapsed) << " elapsed, ETA "
+     << "/" << m_total << " " << m_unit << ", " << format_duration(elapsed) << " elapsed, ETA "
      << format_duration(eta) << "  " << label;
   std::string line = os.str();
   if (m_tty) {

@@ -1,5 +1,7 @@
 #include "cbi/config/options.hpp"
 
+#include "cbi/config/cache.hpp"
+
 #include "cbi/cli/command.hpp"
 
 #include "cbi/sim/workloads.hpp"
@@ -118,68 +120,13 @@ void add_cache_options(po::options_description &desc) {
 }
 
 sim::CacheConfig parse_level(const std::string &spec, const sim::Workload &w) {
-  sim::CacheConfig c;
-  c.line_bytes = 4 * w.elem_bytes;
-  c.capacity_lines = 0;
-  int64_t capacity_bytes = 0;
-  std::set<std::string> seen;
-  for (const std::string &item : parse_list(spec, "--level")) {
-    const auto eq = item.find('=');
-    const std::string key = item.substr(0, eq),
-                      value = eq == std::string::npos ? "" : item.substr(eq + 1);
-    if (!seen.insert(key).second)
-      throw UsageError("--level", "'" + key + "' given twice in '" + spec +
-                                      "'; allowed: each key once per level");
-    if ((key == "size" && seen.count("lines")) || (key == "lines" && seen.count("size")))
-      throw UsageError("--level", "'" + spec +
-                                      "' gives both size and lines; allowed: one of "
-                                      "size=BYTES or lines=N");
-    if (key == "size")
-      capacity_bytes = parse_bytes(value, "--level");
-    else if (key == "lines")
-      c.capacity_lines = parse_positive(value, "--level", 1LL << 31);
-    else if (key == "line")
-      c.line_bytes = parse_positive(value, "--level", 1 << 20);
-    else if (key == "ways")
-      c.ways = value == "0" ? 0 : parse_positive(value, "--level", 1LL << 31);
-    else if (key == "policy")
-      c.policy = sim::parse_policy(value, "--level");
-    else if (key == "sector")
-      c.sector_bytes = parse_positive(value, "--level", 1 << 20);
-    else if (key == "seed")
-      c.seed = static_cast<uint64_t>(parse_positive(value, "--level", 1LL << 62));
-    else
-      throw UsageError("--level", "unknown key '" + key + "' in '" + spec +
-                                      "'; allowed: size, lines, line, ways, policy, sector, seed");
-  }
-  if (capacity_bytes) {
-    if (capacity_bytes % c.line_bytes != 0)
-      throw UsageError("--level", "size " + std::to_string(capacity_bytes) +
-                                      " B is not a whole number of " +
-                                      std::to_string(c.line_bytes) +
-                                      " B lines; allowed: a multiple of the line size");
-    c.capacity_lines = capacity_bytes / c.line_bytes;
-  }
-  if (c.capacity_lines == 0)
+  const LevelSpec l = parse_level_spec(spec, "--level");
+  if (!l.capacity_bytes && !l.capacity_lines)
     throw UsageError("--level", "'" + spec + "' gives no capacity; allowed: size=BYTES or lines=N");
-  try {
-    sim::validate(c);
-  } catch (const UsageError &e) {
-    throw UsageError("--level", e.what()); // every field of a level is set by its --level spec
-  }
-  return c;
+  return resolve(l, w, "--level");
 }
 
-std::string level_spec(const sim::CacheConfig &c) {
-  std::string s = "lines=" + std::to_string(c.capacity_lines) +
-                  ",line=" + std::to_string(c.line_bytes) + ",ways=" + std::to_string(c.ways) +
-                  ",policy=" + sim::to_string(c.policy);
-  if (c.sector_bytes)
-    s += ",sector=" + std::to_string(c.sector_bytes);
-  if (c.seed != 1)
-    s += ",seed=" + std::to_string(c.seed);
-  return s;
-}
+std::string level_spec(const sim::CacheConfig &c) { return spell(spec_of(c)); }
 
 // The single-level option that sets a cache field.
 static std::string single_level_option(const std::string &field, const po::variables_map &vm) {
@@ -259,16 +206,6 @@ void add_order_options(po::options_description &desc) {
   // clang-format on
 }
 
-sim::SimConfig sim_config_from(const po::variables_map &vm) {
-  sim::SimConfig c;
-  c.workload = workload_from(vm);
-  c.order = remap::parse_order(get(vm, "order", "linear"));
-  c.granularity = parse_granularity(get(vm, "granularity", "exact"));
-  c.levels = levels_from(vm, c.workload);
-  validate(c, vm);
-  return c;
-}
-
 void validate(const sim::SimConfig &c, const po::variables_map &vm) {
   try {
     sim::validate(c);
@@ -336,6 +273,14 @@ Fields gpu_metric_fields(const sim::GpuMetrics &m) {
     f.push_back({name, rate ? Cell{value} : Cell{static_cast<int64_t>(value)}});
   }
   return f;
+}
+
+std::string device_help() {
+  return std::string("device row (cbi devices), default ") + kDefaultDevice;
+}
+
+std::string block_help() {
+  return "threads per block, default " + std::to_string(kDefaultBlockThreads);
 }
 
 std::string option_for_field(const std::string &field) {

@@ -23,19 +23,6 @@ constexpr KernelName kKernels[] = {
 
 constexpr int64_t kMaxIndex = std::numeric_limits<int32_t>::max();
 
-// The exact (div) maps compute I_h * w (column, zigzag) and I_w * TH, TW * TH (tile) in 32 bits
-// before clamping; the fast Params clamp first (fast_math_exact only needs W*H < 2^31).
-bool exact_math_fits(const remap::Order &o, int64_t width, int64_t height) {
-  switch (o.kind) {
-  case remap::OrderKind::column:
-  case remap::OrderKind::zigzag:
-    return height * o.param_w <= kMaxIndex;
-  case remap::OrderKind::tile:
-    return width * o.param_h <= kMaxIndex && o.param_w * o.param_h <= kMaxIndex;
-  default:
-    return true;
-  }
-}
 
 } // namespace
 
@@ -162,7 +149,8 @@ void validate(const BenchConfig &c) {
                          "leave --block-order out), or a kernel of "
                          "stencil-smem, sgemm-tiled");
   if (is_remapped(c.kernel) && c.remap_math == remap::RemapMath::div &&
-      !exact_math_fits(c.order, c.width, c.height))
+      !remap::exact_math_fits(c.order, c.width, c.height)) // the order's own bound; fast
+                                                            // Params clamp first
     throw UsageError("kernel.remap_math", "listing 5's 32-bit arithmetic overflows for order " +
                                               remap::to_string(c.order) + " on " +
                                               std::to_string(c.width) + "x" +

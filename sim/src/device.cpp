@@ -130,7 +130,7 @@ Device tiny() {
   d.l1_ways = 0;
   d.l2_bytes = 1 << 20;
   d.l2_ways = 16;
-  d.l2_hashed = false;
+  d.l1_set_hash = d.l2_set_hash = SetHash::none; // sim::Cache's mapping
   d.cta_launch_cycles = 0;
   d.cta_dispatch_cycles = 0;
   d.loads_in_flight_per_warp = 1; // one load at a time: the sequential order
@@ -139,6 +139,20 @@ Device tiny() {
 }
 
 } // namespace
+
+const char *to_string(SetHash h) {
+  switch (h) {
+  case SetHash::none:
+    return "none";
+  case SetHash::fibonacci:
+    return "fibonacci";
+  case SetHash::xor_fold:
+    return "xor";
+  case SetHash::ipoly:
+    return "ipoly";
+  }
+  return "none";
+}
 
 const std::vector<Device> &devices() {
   static const std::vector<Device> table = {h100(), rtx2080super(), a100(), v100(), tiny()};

@@ -53,15 +53,14 @@ static LevelModel model_level(const SimConfig &c, int level, int64_t active_thre
   LevelModel m;
   m.level = level;
   const remap::Order &o = c.order;
-  const bool column = o.kind == remap::OrderKind::column || o.kind == remap::OrderKind::zigzag;
-  const bool tile = o.kind == remap::OrderKind::tile;
+  const remap::ModelShape shape = remap::model_shape(o); // the order's own (order_traits.hpp)
   const ModelContext ctx{w,
                          cc,
                          level,
                          active_threads,
-                         column ? static_cast<int64_t>(o.param_w) : 0,
-                         tile ? static_cast<int64_t>(o.param_w) : 0,
-                         tile ? static_cast<int64_t>(o.param_h) : 0,
+                         static_cast<int64_t>(shape.column_w),
+                         static_cast<int64_t>(shape.tile_w),
+                         static_cast<int64_t>(shape.tile_h),
                          c.granularity,
                          m,
                          suggested_c};

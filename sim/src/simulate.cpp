@@ -8,10 +8,9 @@
 namespace cbi::sim {
 
 void validate(const remap::Order &o) {
-  if (o.kind != remap::OrderKind::linear &&
-      (o.param_w < 1 || (o.kind == remap::OrderKind::tile && o.param_h < 1)))
-    throw UsageError("order", "width and tile sizes must be positive; allowed: " +
-                                    std::string(remap::order_syntax()));
+  if (!remap::valid(o)) // each order's own rule (order_traits.hpp)
+    throw UsageError("order", "parameters out of range; allowed: " +
+                                  std::string(remap::order_syntax()));
 }
 
 double state_bytes(const SimConfig &c) {

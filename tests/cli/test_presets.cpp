@@ -3,6 +3,7 @@
 // naming the option and the allowed names, and the thread-granularity counts never carry the
 // per-access names.
 #include "cbi/cli/options.hpp"
+#include "cbi/config/point_options.hpp"
 #include "cbi/config/presets.hpp"
 #include "cli_run.hpp"
 
@@ -35,7 +36,7 @@ sim::SimConfig parse(const std::vector<std::string> &argv) {
                      .options(desc)
                      .run(),
                  vm);
-  return config::sim_config_from(vm);
+  return *config::sim_config(config::point_from(vm, {}));
 }
 
 std::string fingerprint(const sim::SimConfig &c) {

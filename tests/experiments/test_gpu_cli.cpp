@@ -79,6 +79,11 @@ TEST(GpuCli, TuneRanksFastestFirst) {
   for (std::size_t k = 0; k < ranking.size(); ++k) {
     orders.insert(ranking[k].at("order").get<std::string>());
     EXPECT_TRUE(ranking[k].at("predicted_ms").is_number());
+    // Typed fields (issue 18 §3): the tie group, the margin over the fastest and the bound.
+    EXPECT_TRUE(ranking[k].at("tie_group").is_number_integer()) << ranking[k];
+    EXPECT_TRUE(ranking[k].at("margin_pct").is_number()) << ranking[k];
+    EXPECT_TRUE(ranking[k].at("bound").is_string()) << ranking[k];
+    EXPECT_EQ(ranking[k].at("replay"), "full"); // a staged search replays 4 of 3: all full
     for (const char *key : {"l1tex__t_sector_hit_rate.pct", "lts__t_sectors_srcunit_tex_op_read.sum",
                             "dram__bytes_read.sum"})
       EXPECT_TRUE(ranking[k].at("metrics").at(key).is_number()) << key;
@@ -89,6 +94,35 @@ TEST(GpuCli, TuneRanksFastestFirst) {
   }
   EXPECT_EQ(orders, (std::set<std::string>{"linear", "column:4", "column:32"}));
   EXPECT_EQ(j.at("meta").at("winner"), ranking[0].at("order"));
+}
+
+// The default candidates are the distinct orders for the size: at width 64 every column:w with
+// w >= 64 maps as linear and is left out, said in a note; each row is typed and carries its replay.
+TEST(GpuCli, TuneDefaultCandidatesAreDistinct) {
+  const auto r =
+      run_program("cbi", "tune --workload matmul --size 64 --block 64 --format json");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  std::set<std::string> orders;
+  for (const auto &row : j.at("ranking")) {
+    const std::string o = row.at("order").get<std::string>();
+    EXPECT_TRUE(orders.insert(o).second) << o;
+    if (o.rfind("column:", 0) == 0) {
+      EXPECT_LT(std::stoi(o.substr(7)), 64) << o;
+    }
+    EXPECT_TRUE(row.at("replay").is_string());
+  }
+  EXPECT_EQ(orders.count("linear"), 1u);
+  const std::string notes = j.at("notes").dump();
+  EXPECT_NE(notes.find("column:64 maps as linear"), std::string::npos) << notes;
+  EXPECT_NE(notes.find("column:2048 maps as linear"), std::string::npos) << notes;
+  // Staged: the first four on the full device have a tie group, the others were only sampled.
+  const auto &ranking = j.at("ranking");
+  ASSERT_GT(ranking.size(), 4u);
+  for (std::size_t k = 0; k < ranking.size(); ++k)
+    EXPECT_EQ(ranking[k].at("replay") == "full", k < 4) << ranking[k];
+  EXPECT_EQ(ranking[0].at("tie_group"), 1);
+  EXPECT_TRUE(ranking[5].at("tie_group").is_null());
 }
 
 TEST(GpuCli, BadValuesExitTwoNamingTheOption) {

@@ -2,7 +2,7 @@
 // are absent (not placeholder strings), point keys are stable, and the point's simulator and
 // kernel configurations carry its values.
 #include "grids.hpp"
-#include "point_options.hpp"
+#include "cbi/config/point_options.hpp"
 #include "sweep.hpp"
 
 #include <gtest/gtest.h>
@@ -193,64 +193,106 @@ struct Args {
   }
 };
 
-void expect_same(const sim::SimConfig &a, const sim::SimConfig &b, const std::string &what) {
-  EXPECT_EQ(config::sim_config_fields(a), config::sim_config_fields(b)) << what;
-  EXPECT_EQ(a.workload.kind, b.workload.kind) << what;
-  ASSERT_EQ(a.levels.size(), b.levels.size()) << what;
-  for (std::size_t k = 0; k < a.levels.size(); ++k) {
-    const sim::CacheConfig &x = a.levels[k], &y = b.levels[k];
-    EXPECT_EQ(std::tie(x.line_bytes, x.capacity_lines, x.ways, x.sector_bytes, x.seed),
-              std::tie(y.line_bytes, y.capacity_lines, y.ways, y.sector_bytes, y.seed))
-        << what << " L" << k + 1;
-    EXPECT_EQ(x.policy, y.policy) << what;
-  }
-}
-
-// Every option `cbi simulate` takes reaches the simulator through the point: the configuration
-// taken from the point equals the one the option groups build directly.
-TEST(PointOptions, SimulatePointCarriesEveryOption) {
-  for (const std::string line :
-       {"", "--order column:8", "--workload matmul --size 32x16 --depth 8 --order tile:4x2",
-        "--workload matmul --size 24 --elem-bytes 8 --lines 64",
-        "--workload stencil3d --size 8x6x5 --order column:4", "--workload stencil3d --size 7",
-        "--size 16x4x3 --stencil 5x3",
-        "--elem-bytes 2 --boundary none --writes --granularity thread",
-        "--writes --classify-misses --ways 4",
-        "--line-bytes 64 --cache-bytes 4KiB --ways 4 --policy fifo --sector-bytes 32",
-        "--policy random --seed 7 --lines 12",
-        "--size 64 --level size=2KiB,line=64,ways=2,sector=16 --level lines=256,line=128,"
-        "policy=volta,seed=3"}) {
-    const Args a(line);
-    const Point p = simulate_point(a.vm, false);
-    const std::optional<sim::SimConfig> from_point = sim_config(p);
-    ASSERT_TRUE(from_point) << line;
-    expect_same(*from_point, config::sim_config_from(a.vm), line);
-    EXPECT_EQ(from_point->classify_misses,
-              a.vm.count("classify-misses") > 0 && a.vm["classify-misses"].as<bool>())
-        << line;
+// Every option `cbi simulate` takes reaches the simulator through the one route, options ->
+// point_from -> sim_config: the configuration carries each value as given, and the defaults
+// (Table 3.1's 24 lines, Table 3.2's 32, lines of 4 elements) where none is.
+TEST(PointOptions, PointFromCarriesEveryOption) {
+  const struct {
+    const char *args, *order, *granularity, *levels;
+    bool classify;
+  } cases[] = {
+      {"", "linear", "exact", "lines=24,line=16,ways=0,policy=lru", false},
+      {"--order column:8", "column:8", "exact", "lines=24,line=16,ways=0,policy=lru", false},
+      {"--workload matmul --size 32x16 --depth 8 --order tile:4x2", "tile:4x2", "exact",
+       "lines=32,line=16,ways=0,policy=lru", false},
+      {"--workload matmul --size 24 --elem-bytes 8 --lines 64", "linear", "exact",
+       "lines=64,line=32,ways=0,policy=lru", false},
+      {"--workload stencil3d --size 8x6x5 --order column:4", "column:4", "exact",
+       "lines=24,line=16,ways=0,policy=lru", false},
+      {"--elem-bytes 2 --boundary none --writes --granularity thread", "linear", "thread",
+       "lines=24,line=8,ways=0,policy=lru", false},
+      {"--writes --classify-misses --ways 4", "linear", "exact",
+       "lines=24,line=16,ways=4,policy=lru", true},
+      {"--line-bytes 64 --cache-bytes 4KiB --ways 4 --policy fifo --sector-bytes 32", "linear",
+       "exact", "lines=64,line=64,ways=4,policy=fifo,sector=32", false},
+      {"--policy random --seed 7 --lines 12", "linear", "exact",
+       "lines=12,line=16,ways=0,policy=random,seed=7", false},
+      {"--size 64 --level size=2KiB,line=64,ways=2,sector=16 --level lines=256,line=128,"
+       "policy=volta,seed=3",
+       "linear", "exact",
+       "lines=32,line=64,ways=2,policy=lru,sector=16/lines=256,line=128,ways=0,policy=volta,"
+       "seed=3",
+       false}};
+  for (const auto &c : cases) {
+    const Args a(c.args);
+    const Point p = point_from(a.vm, {});
+    const std::optional<sim::SimConfig> s = sim_config(p);
+    ASSERT_TRUE(s) << c.args;
+    EXPECT_EQ(remap::to_string(s->order), c.order) << c.args;
+    EXPECT_EQ(s->granularity == sim::Granularity::thread ? "thread" : "exact",
+              std::string(c.granularity))
+        << c.args;
+    std::string levels;
+    for (const sim::CacheConfig &l : s->levels)
+      levels += (levels.empty() ? "" : "/") + config::level_spec(l);
+    EXPECT_EQ(levels, c.levels) << c.args;
+    EXPECT_EQ(s->classify_misses, c.classify) << c.args;
     EXPECT_FALSE(p.device) << "the sequential model";
   }
+  const sim::SimConfig w = *sim_config(
+      point_from(Args("--workload matmul --size 32x16 --depth 8 --elem-bytes 2 --writes").vm, {}));
+  EXPECT_EQ(w.workload.kind, sim::kind_of<sim::MatmulWorkload>());
+  EXPECT_EQ(std::tie(w.workload.width, w.workload.height, w.workload.depth, w.workload.elem_bytes),
+            std::make_tuple(int64_t{32}, int64_t{16}, int64_t{8}, 2));
+  EXPECT_TRUE(w.workload.writes);
+}
+
+// One table says which options apply to which engine; point_from refuses the others, naming the
+// option, before it parses anything.
+TEST(PointOptions, OptionsThatDoNotApplyToTheEngineAreRefused) {
+  const struct {
+    const char *args;
+    Engine engine;
+    const char *option;
+  } cases[] = {{"--cache-bytes 1M", Engine::gpu_model, "--cache-bytes"},
+               {"--level lines=8", Engine::gpu_model, "--level"},
+               {"--granularity thread", Engine::gpu_model, "--granularity"},
+               {"--classify-misses", Engine::gpu_model, "--classify-misses"},
+               {"--device v100", Engine::sequential, "--device"},
+               {"--block 128", Engine::sequential, "--block"},
+               {"--sample-sms 4", Engine::sequential, "--sample-sms"}};
+  for (const auto &c : cases) {
+    try {
+      point_from(Args(c.args).vm, {c.engine});
+      ADD_FAILURE() << c.args << " was accepted";
+    } catch (const UsageError &e) {
+      EXPECT_EQ(e.option(), c.option) << c.args;
+      EXPECT_NE(std::string(e.what()).find("applies to --model"), std::string::npos) << e.what();
+    }
+  }
+  EXPECT_NO_THROW(point_from(Args("--classify-misses --ways 4").vm, {Engine::sequential}));
+  EXPECT_NO_THROW(point_from(Args("--device v100 --block 128").vm, {Engine::gpu_model}));
 }
 
 TEST(PointOptions, SimulatePointFieldsAreTypedAndAbsentWhereTheyDoNotApply) {
-  const Point m = simulate_point(Args("--workload matmul --size 32 --depth 8").vm, false);
+  const Point m = point_from(Args("--workload matmul --size 32 --depth 8").vm, {});
   EXPECT_EQ(m.kernel, kernels::KernelKind::matmul);
   EXPECT_FALSE(m.workload) << "matmul is the kernel's own workload";
   EXPECT_FALSE(m.stencil);
   EXPECT_EQ(m.depth, std::optional<int64_t>(8));
-  const Point s3 = simulate_point(Args("--workload stencil3d --size 8x6x5").vm, false);
+  const Point s3 = point_from(Args("--workload stencil3d --size 8x6x5").vm, {});
   EXPECT_EQ(s3.workload, std::optional<sim::WorkloadKind>(sim::kind_of<sim::Stencil3dWorkload>()));
   EXPECT_EQ(s3.size, (Extent{8, 6}));
   EXPECT_EQ(s3.depth, std::optional<int64_t>(5)) << "the planes";
   EXPECT_NE(s3.key().find(" workload=stencil3d"), std::string::npos) << s3.key();
   EXPECT_THROW(bench_config(s3), UsageError) << "stencil3d has no CUDA kernel";
-  const Point d = simulate_point(Args("--elem-bytes 8 --boundary none --writes").vm, false);
+  const Point d = point_from(Args("--elem-bytes 8 --boundary none --writes").vm, {});
   EXPECT_EQ(d.type, kernels::ElemType::float64);
   EXPECT_EQ(d.boundary, sim::Boundary::none);
   EXPECT_TRUE(d.writes);
   EXPECT_FALSE(d.depth) << "a 2-D stencil has no depth";
   // Fields no axis spans enter the key only off their defaults, so grid ids stay as recorded.
-  const Point plain = simulate_point(Args("").vm, false);
+  const Point plain = point_from(Args("").vm, {});
   EXPECT_EQ(plain.key().find("boundary"), std::string::npos) << plain.key();
   EXPECT_NE(d.key().find(" boundary=none writes=true"), std::string::npos) << d.key();
   EXPECT_NE(d.id(), plain.id());
@@ -259,7 +301,7 @@ TEST(PointOptions, SimulatePointFieldsAreTypedAndAbsentWhereTheyDoNotApply) {
 TEST(PointOptions, GpuModelTakesDeviceAndBlockFromThePoint) {
   const Args a(
       "--workload matmul --size 64 --order column:32 --device v100 --block 128 --sample-sms 8");
-  const Point p = simulate_point(a.vm, true);
+  const Point p = point_from(a.vm, {Engine::gpu_model});
   EXPECT_EQ(p.device, std::optional<std::string>("v100"));
   const sim::GpuConfig g = gpu_config(p);
   EXPECT_EQ(g.device.name, "v100");
@@ -267,11 +309,11 @@ TEST(PointOptions, GpuModelTakesDeviceAndBlockFromThePoint) {
   EXPECT_EQ(g.sample_sms, 8);
   EXPECT_NE(p.key().find(" device=v100 sample_sms=8"), std::string::npos) << p.key();
   EXPECT_EQ(remap::to_string(g.order), "column:32");
-  EXPECT_EQ(config::workload_fields(g.workload),
-            config::workload_fields(config::workload_from(a.vm)));
-  EXPECT_EQ(gpu_config(simulate_point(Args("").vm, true)).device.name, "h100");
+  EXPECT_EQ(g.workload.kind, sim::kind_of<sim::MatmulWorkload>());
+  EXPECT_EQ(std::tie(g.workload.width, g.workload.height), std::make_tuple(int64_t{64}, int64_t{64}));
+  EXPECT_EQ(gpu_config(point_from(Args("").vm, {Engine::gpu_model})).device.name, "h100");
   try {
-    simulate_point(Args("--device nosuch").vm, true);
+    point_from(Args("--device nosuch").vm, {Engine::gpu_model});
     ADD_FAILURE() << "an unknown device was accepted";
   } catch (const UsageError &e) {
     EXPECT_EQ(e.option(), "--device");

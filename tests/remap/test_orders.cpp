@@ -226,7 +226,8 @@ TEST(OrderParams, LargestGridSampled) {
 
 TEST(OrderRegistry, TextIsGeneratedFromTheList) {
   EXPECT_STREQ(order_syntax(),
-               "linear, tile:T, tile:TWxTH, column:W, zigzag:W (T, TW, TH, W positive integers)");
+               "linear, tile:T, tile:TWxTH, column:W, zigzag:W, hilbert:S (positive integers; "
+               "hilbert:S: S a power of two)");
   EXPECT_STREQ(kind_name(parse_order("zigzag:4")), "zigzag");
   EXPECT_EQ(to_string(parse_order("naive")), "linear");
   EXPECT_EQ(parse_order("tile:4x2").kind, OrderKind::tile);

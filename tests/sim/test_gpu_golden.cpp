@@ -1,8 +1,9 @@
 // The GPU model's predictions pinned (issue 18 §1, §4): every count, the replay's cycles and the
-// predicted time of a set of configurations, as the model gave them at commit GOLDEN_COMMIT (named
-// in the table's comment). Restructuring the engine (its split into sim/src/gpu/, the parallel
-// SMs) must give them bit for bit. A change that means to move predictions updates the table in
-// the same commit and says why: CBI_GOLDEN_PRINT=1 test_sim_gpu_golden prints the new rows.
+// predicted time of a set of configurations, as the model gave them at commit b596542 (main, issue
+// 21 §1's store fix, before the engine's split). Restructuring the engine (its split into
+// sim/src/gpu/, the parallel SMs) must give them bit for bit. A change that means to move
+// predictions updates the table in the same commit and says why: CBI_GOLDEN_PRINT=1
+// test_sim_gpu_golden prints the new rows.
 #include "cbi/sim/gpu_model.hpp"
 
 #include <gtest/gtest.h>
@@ -90,8 +91,7 @@ struct Golden {
   double predicted_ms;
 };
 
-// GOLDEN_COMMIT: the rows below were printed by the model as of the commit that adds this file
-// (issue 21 §1's store fix included), before the engine's split.
+// Printed by b596542's model (CBI_GOLDEN_PRINT=1), one row per case above, in order.
 const Golden kGolden[] = {
 #include "gpu_golden.inc"
 };

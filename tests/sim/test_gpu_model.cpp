@@ -85,6 +85,35 @@ TEST(Devices, TableHasTheIssuesRowsWithSourcesAndRejectsUnknownNames) {
   }
 }
 
+TEST(SetHash, XorAndIpolyFillEverySetOncePerAlignedRunAndSpreadPowerOfTwoStrides) {
+  for (uint64_t sets : {16u, 64u, 1024u}) {
+    for (sim::SetHash h : {sim::SetHash::none, sim::SetHash::xor_fold, sim::SetHash::ipoly}) {
+      for (uint64_t base : {uint64_t{0}, 12345 * sets, (uint64_t{1} << 31) - sets}) {
+        std::vector<int> seen(sets, 0);
+        for (uint64_t i = 0; i < sets; ++i)
+          ++seen[sim::set_index(h, base + i, sets)];
+        EXPECT_EQ(std::count(seen.begin(), seen.end(), 1), static_cast<long>(sets))
+            << sim::to_string(h) << " sets " << sets << " base " << base;
+      }
+      // Lines a multiple of `sets` apart: all in set 0 unhashed, spread by a hash.
+      std::vector<int> seen(sets, 0);
+      for (uint64_t k = 0; k < sets; ++k)
+        ++seen[sim::set_index(h, k * sets, sets)];
+      const auto used = std::count_if(seen.begin(), seen.end(), [](int n) { return n > 0; });
+      if (h == sim::SetHash::none)
+        EXPECT_EQ(used, 1);
+      else
+        EXPECT_GE(used, static_cast<long>(sets / 2)) << sim::to_string(h) << " sets " << sets;
+    }
+    for (uint64_t line = 0; line < 5000; line += 7)
+      EXPECT_LT(sim::set_index(sim::SetHash::fibonacci, line, sets + 3), sets + 3);
+  }
+  EXPECT_EQ(sim::set_index(sim::SetHash::none, 37, 16), 5u);
+  // The devices: every real row hashes both levels; tiny maps as sim::Cache does.
+  EXPECT_EQ(sim::find_device("tiny").l2_set_hash, sim::SetHash::none);
+  EXPECT_EQ(sim::find_device("h100").l1_set_hash, sim::SetHash::fibonacci);
+}
+
 TEST(Coalescing, ThirtyTwoConsecutiveFloatsAreOneRequestOfFourSectorsInOneLine) {
   uint64_t addr[32], sectors[32];
   for (int l = 0; l < 32; ++l)

@@ -3,6 +3,8 @@
 #include "cbi/cli/command.hpp"
 #include "diagram_options.hpp"
 
+#include "cbi/config/applicability.hpp"
+
 #include <chrono>
 #include <iostream>
 #include <unistd.h>
@@ -40,7 +42,8 @@ int cmd_diagram(int argc, char **argv) {
           "that SM's warp\ninstructions (issue order, all its resident warps interleaved), rows of "
           "32-byte sectors, each cell\nan L1 hit, served by L2 or from DRAM; CTA and warp starts "
           "marked above (and, unbinned, bands\nnaming each instruction's CTA and warp). The "
-          "device row sets the caches; --block the launch.",
+          "device row sets the caches; --block the launch.\n\n" +
+              config::applicability_help(desc, "diagram"),
           "  cbi diagram --preset fig3.1 -o fig3.1.png          # thesis figure 3.1 (Table 3.1)\n"
           "  cbi diagram --preset fig3.1 --order linear --order column:4 --order tile:4 -o cmp.png\n"
           "  cbi diagram --preset fig4.6 --greyscale --csv fig4.6.csv -o fig4.6.png\n"

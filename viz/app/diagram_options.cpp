@@ -1,6 +1,7 @@
 #include "diagram_options.hpp"
 
 #include "cbi/cli/command.hpp"
+#include "cbi/config/point_options.hpp"
 #include "cbi/config/presets.hpp"
 
 #include <algorithm>
@@ -50,7 +51,7 @@ void add_diagram_options(po::options_description &desc) {
                                         "of the GPU model: time in its warp instructions, rows "
                                         "of 32-byte sectors; docs/gpu-model.md), e.g. --model gpu "
                                         "--device h100 --block 256 --sm 0")
-    ("device", po::value<std::string>(), "--model gpu: device row (cbi devices), default h100")
+    ("device", po::value<std::string>(), ("--model gpu: " + config::device_help()).c_str())
     ("sm", po::value<std::string>(), "--model gpu: the SM to draw (0 = the first; default 0), "
                                      "e.g. --sm 5")
     ("miss-level", po::value<std::string>(), "binned cells: colour by the share of accesses that "
@@ -90,23 +91,13 @@ void style_options(const po::variables_map &vm, DiagramRequest &r) {
 DiagramRequest gpu_request(const po::variables_map &vm, DiagramRequest &r) {
   using cli::get;
   using cli::has;
-  for (const char *sequential_only : {"preset", "granularity", "warp", "lines", "line-bytes",
-                                      "cache-bytes", "ways", "policy", "sector-bytes", "seed",
-                                      "level"})
-    if (has(vm, sequential_only))
-      throw UsageError(std::string("--") + sequential_only,
-                       "does not apply to --model gpu (the device row sets the caches and "
-                       "the warps); allowed: --device, --block, --sm and the workload options");
-  const sim::Workload w = config::workload_from(vm);
-  const std::vector<std::string> orders = cli::list_from(vm, "order", {"linear"});
+  // One point (workload, device, block); each --order is one panel of it.
+  const sim::GpuConfig base =
+      config::gpu_config(config::point_from(vm, {config::Engine::gpu_model, "diagram", false}));
+  const std::vector<std::string> orders = cli::list_from(vm, "order", {config::kDefaultOrder});
   if (orders.size() > 8)
     throw UsageError("--order", std::to_string(orders.size()) +
                                     " panels are too many; allowed: 1 to 8 --order options");
-  sim::GpuConfig base;
-  base.workload = w;
-  base.device = sim::find_device(get(vm, "device", "h100"));
-  base.block_threads =
-      has(vm, "block") ? parse_positive(get(vm, "block", ""), "--block", 1 << 20) : 256;
   // An SM index: 0 .. sms-1 of the device row.
   const std::string sm = get(vm, "sm", "0");
   const std::string sms = "allowed: 0.." + std::to_string(base.device.sms - 1) + " on " +
@@ -258,21 +249,13 @@ DiagramRequest diagram_request(const po::variables_map &vm) {
   using cli::has;
   DiagramRequest r;
   r.preset = get(vm, "preset", "");
-  const std::string model = get(vm, "model", "sequential");
-  if (model != "sequential" && model != "gpu")
-    throw UsageError("--model", "unknown model '" + model + "'; allowed: sequential, gpu");
-  if (model == "gpu")
+  if (config::parse_model(vm) == config::Engine::gpu_model)
     return gpu_request(vm, r);
-  for (const char *gpu_only : {"device", "sm"})
-    if (has(vm, gpu_only))
-      throw UsageError(std::string("--") + gpu_only,
-                       std::string("applies to --model gpu only; allowed: --model gpu --") +
-                           gpu_only + " ...");
-  sim::SimConfig base;
-  base.workload = config::workload_from(vm);
-  base.granularity = config::parse_granularity(get(vm, "granularity", "thread"));
-  base.levels = config::levels_from(vm, base.workload);
-  const std::vector<std::string> orders = cli::list_from(vm, "order", {"linear"});
+  // One point (workload, granularity, cache; one column per thread unless --granularity says
+  // otherwise); each --order is one panel of it.
+  const sim::SimConfig base = *config::sim_config(config::point_from(
+      vm, {config::Engine::sequential, "diagram", false, sim::Granularity::thread}));
+  const std::vector<std::string> orders = cli::list_from(vm, "order", {config::kDefaultOrder});
   if (orders.size() > 8)
     throw UsageError("--order", std::to_string(orders.size()) +
                                     " panels are too many; allowed: 1 to 8 --order options");

@@ -454,10 +454,7 @@ std::string marks_text(const std::vector<Grid> &panels, bool bands) {
   std::string marks;
   bool any_warp = false, any_block = false;
   for (const Grid &g : panels) {
-    const remap::OrderKind k = g.sim.order.kind;
-    const std::string group = k == remap::OrderKind::linear ? "task rows"
-                              : k == remap::OrderKind::tile ? "tiles"
-                                                            : "columns";
+    const std::string group = remap::group_name(g.sim.order); // the order's own (order_traits.hpp)
     if (marks.find(group) == std::string::npos)
       marks += (marks.empty() ? "" : ", ") + group;
     for (uint8_t m : g.marks) {

@@ -61,11 +61,8 @@ public:
         m_progress(spec.progress), m_threads(spec.sim.workload.tasks()) {
     while ((int64_t{1} << m_line_shift) < g.bins.line_bin)
       ++m_line_shift;
-    const remap::Order &o = spec.sim.order;
-    m_group_kind = o.kind;
-    m_group_w = std::max<int64_t>(1, o.param_w);
-    m_group_h = std::max<int64_t>(1, o.param_h);
-    m_tiles_per_row = (spec.sim.workload.width + m_group_w - 1) / m_group_w;
+    m_order = spec.sim.order;
+    m_shape = {spec.sim.workload.width, spec.sim.workload.height};
     // Sampling L2+ residency walks every resident unit once per column; skip it when that would
     // dominate the run (it is a shading hint, not a count).
     const int64_t l1_unit = h.level(0).config().unit_bytes();
@@ -182,17 +179,8 @@ private:
       m_column += m_g.rows;
   }
 
-  int64_t group_of(remap::Task<int64_t> t) const {
-    switch (m_group_kind) {
-    case remap::OrderKind::column:
-    case remap::OrderKind::zigzag:
-      return t.x / m_group_w;
-    case remap::OrderKind::tile:
-      return (t.y / m_group_h) * m_tiles_per_row + t.x / m_group_w;
-    default:
-      return t.y; // linear: a task row
-    }
-  }
+  // The order's group of a task (a task row, column or tile: order_traits.hpp).
+  int64_t group_of(remap::Task<int64_t> t) const { return remap::group_of(m_order, t, m_shape); }
 
   struct Lower {
     int level;
@@ -205,8 +193,8 @@ private:
   int64_t m_warp, m_block;
   bool m_record;
   int m_line_shift = 0;
-  remap::OrderKind m_group_kind;
-  int64_t m_group_w, m_group_h, m_tiles_per_row;
+  remap::Order m_order;
+  remap::Shape<int64_t> m_shape{1, 1};
   std::vector<Lower> m_lower;
   uint8_t *m_column;
   bool m_counts = false; // binned: count accesses and misses per cell

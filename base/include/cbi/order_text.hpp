@@ -11,6 +11,7 @@
 
 #include <cstring>
 #include <string>
+#include <tuple>
 
 namespace cbi::remap {
 
@@ -22,14 +23,26 @@ template <std::size_t... I> std::string order_syntax_list(std::index_sequence<I.
   return s;
 }
 
+// "; hilbert:S: S a power of two" for every order with a rule beyond "positive".
+template <std::size_t... I> std::string order_rules(std::index_sequence<I...>) {
+  std::string s;
+  ((s += *OrderAt<I>::rule ? std::string("; ") + OrderAt<I>::syntax + ": " + OrderAt<I>::rule
+                           : std::string()),
+   ...);
+  return s;
+}
+
 // Parses the text after "name:" by the order's parameter form.
 template <class O> Order parse_params(const std::string &arg, const std::string &option) {
-  if constexpr (O::form == ParamForm::extent) {
-    const auto [w, h] = parse_extent(arg, option, /*square_ok=*/true);
-    return Order::of(O::make(w, h));
-  } else {
-    return Order::of(O::make(parse_positive(arg, option), 0));
-  }
+  long long w = 0, h = 0;
+  if constexpr (O::form == ParamForm::extent)
+    std::tie(w, h) = parse_extent(arg, option, /*square_ok=*/true);
+  else
+    w = parse_positive(arg, option);
+  if (!O::valid(w, h))
+    throw UsageError(option, std::string("'") + O::name + ":" + arg + "' is not allowed; allowed: " +
+                                 O::syntax + " with " + O::rule);
+  return Order::of(O::make(w, h));
 }
 
 template <std::size_t I = 0>
@@ -53,11 +66,12 @@ bool parse_named(const std::string &name, const std::string &arg, bool has_arg,
 
 } // namespace detail
 
-// "linear, tile:T, tile:TWxTH, column:W, zigzag:W (T, TW, TH, W positive integers)".
+// "linear, tile:T, tile:TWxTH, column:W, zigzag:W, hilbert:S (positive integers; hilbert:S: S a
+// power of two)", from the registry.
 inline const char *order_syntax() {
   static const std::string syntax =
       detail::order_syntax_list(std::make_index_sequence<Orders::size>()) +
-      " (T, TW, TH, W positive integers)";
+      " (positive integers" + detail::order_rules(std::make_index_sequence<Orders::size>()) + ")";
   return syntax.c_str();
 }
 

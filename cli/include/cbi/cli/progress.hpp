@@ -12,7 +12,8 @@ namespace cbi::cli {
 class ProgressBar {
 public:
   // `total_work` > 0 weights the ETA by work (e.g. simulated accesses) instead of by items.
-  ProgressBar(int64_t total, bool enabled, double total_work = 0);
+  // `unit` names the items ("points", "orders").
+  ProgressBar(int64_t total, bool enabled, double total_work = 0, std::string unit = "points");
   // `done` of the total finished, `done_work` of the total work; `label` names the last one.
   void update(int64_t done, const std::string &label, double done_work = 0);
 
@@ -23,6 +24,7 @@ private:
   std::chrono::steady_clock::time_point m_start;
   int m_last_tenth = -1;
   std::size_t m_last_len = 0;
+  std::string m_unit;
 };
 
 // "42s", "3m07s", "1h05m".

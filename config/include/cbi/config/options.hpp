@@ -6,6 +6,7 @@
 
 #include "cbi/cli/options.hpp"
 #include "cbi/cli/output.hpp"
+#include "cbi/config/defaults.hpp"
 #include "cbi/error.hpp"
 #include "cbi/order_text.hpp"
 #include "cbi/parse.hpp"
@@ -39,8 +40,6 @@ std::string level_spec(const sim::CacheConfig &c);
 void add_order_options(po::options_description &desc);
 sim::Granularity parse_granularity(const std::string &text);
 
-// Workload, order, granularity and cache levels from the option groups above, validated.
-sim::SimConfig sim_config_from(const po::variables_map &vm);
 // sim::validate(c), its errors naming the option of `vm` that set the wrong field (--line-bytes
 // or --level, ...); then check_memory on what the replay allocates (sim::state_bytes: the levels
 // and, with --classify-misses, their shadows), naming --level, --cache-bytes or --lines.
@@ -55,6 +54,11 @@ Fields sim_config_fields(const sim::SimConfig &c);
 // integers, ".pct" rates doubles), in GpuMetrics::named()'s order: the columns that simulate
 // --model gpu, tune and sweep print and that `cbi bench --metrics` measures.
 Fields gpu_metric_fields(const sim::GpuMetrics &m);
+
+// The help of --device and --block, with their defaults (defaults.hpp): "device row (cbi
+// devices), default h100", "threads per block, default 256".
+std::string device_help();
+std::string block_help();
 
 // The option that sets a field of sim's or kernels' configuration, for errors that reach the
 // boundary naming a field ("workload.size" -> "--size", "cache.capacity" -> "--level"); an option

@@ -108,4 +108,43 @@ decltype(auto) visit_mapper(const Order &o, Shape<int> shape, RemapMath math, F 
   });
 }
 
+// Every registered order declares the traits of order_traits.hpp, so that no engine switches on its
+// kind.
+namespace detail {
+template <class O, class = void> struct HasTraits : std::false_type {};
+template <class O>
+struct HasTraits<
+    O, std::void_t<decltype(O::rule), decltype(O::groups), decltype(O::valid(1LL, 1LL)),
+                   decltype(std::declval<const O &>().model_shape()),
+                   decltype(std::declval<const O &>().group(Task<long long>{}, Shape<long long>{})),
+                   decltype(std::declval<const O &>().exact_math_fits(1LL, 1LL)),
+                   decltype(std::declval<const O &>().remap_instructions())>> : std::true_type {};
+template <class... Os> constexpr bool all_have_traits(OrderList<Os...>) {
+  return (HasTraits<Os>::value && ...);
+}
+} // namespace detail
+static_assert(detail::all_have_traits(Orders{}),
+              "every order in OrderList declares rule, groups, valid, model_shape, group, "
+              "exact_math_fits and remap_instructions (order_traits.hpp)");
+
+// The traits of a runtime order (host side).
+inline bool valid(const Order &o) {
+  return visit(o, [&](auto order) { return decltype(order)::valid(o.param_w, o.param_h); });
+}
+inline const char *group_name(const Order &o) {
+  return visit(o, [](auto order) { return decltype(order)::groups; });
+}
+inline ModelShape model_shape(const Order &o) {
+  return visit(o, [](auto order) { return order.model_shape(); });
+}
+template <class Int> Int group_of(const Order &o, Task<Int> t, Shape<Int> s) {
+  return visit(o, [&](auto order) { return order.group(t, s); });
+}
+inline bool exact_math_fits(const Order &o, long long width, long long height) {
+  return visit(o, [&](auto order) { return order.exact_math_fits(width, height); });
+}
+inline double remap_instructions(const Order &o) {
+  return visit(o, [](auto order) { return order.remap_instructions(); });
+}
+
 } // namespace cbi::remap

@@ -9,6 +9,7 @@
 #pragma once
 
 #include "cbi/remap/orders/column.hpp"
+#include "cbi/remap/orders/hilbert.hpp"
 #include "cbi/remap/orders/linear.hpp"
 #include "cbi/remap/orders/tile.hpp"
 
@@ -21,7 +22,7 @@ template <class... Orders> struct OrderList {
 };
 
 // The registry. OrderKind's value is the index in OrderList (checked in dispatch.hpp).
-enum class OrderKind { linear, tile, column, zigzag };
-using Orders = OrderList<Linear, Tile, Column, Zigzag>;
+enum class OrderKind { linear, tile, column, zigzag, hilbert };
+using Orders = OrderList<Linear, Tile, Column, Zigzag, Hilbert>;
 
 } // namespace cbi::remap

@@ -3,6 +3,8 @@
 // itself names the source of each group in `sources`.
 #pragma once
 
+#include "cbi/sim/set_hash.hpp"
+
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -29,14 +31,15 @@ struct Device {
   int64_t l1_bytes = 0;
   int64_t l1_line_bytes = 128;
   int64_t l1_sector_bytes = 32;
-  int64_t l1_ways = 16; // set index hashed; 0 = fully associative
+  int64_t l1_ways = 16; // 0 = fully associative
+  SetHash l1_set_hash = SetHash::fibonacci; // the set-index function (cbi/sim/set_hash.hpp)
   // One L2 for the device.
   int64_t l2_bytes = 0;
   int64_t l2_line_bytes = 128;
   int64_t l2_sector_bytes = 32;
   int64_t l2_ways = 16;
   int l2_partitions = 1;
-  bool l2_hashed = true; // set index hashed (false: line mod sets, for exact comparisons)
+  SetHash l2_set_hash = SetHash::fibonacci; // none: line mod sets, for exact comparisons
   // Clocks, latencies (cycles of the SM clock) and throughputs.
   double sm_clock_mhz = 1000;
   int l1_hit_cycles = 40;

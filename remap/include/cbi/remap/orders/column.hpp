@@ -23,6 +23,9 @@ template <bool Zigzag> struct ColumnOrder {
   CBI_HD static constexpr ColumnOrder make(long long w, long long) { return {w}; }
   CBI_HD constexpr long long param_w() const { return column_width; }
   CBI_HD constexpr long long param_h() const { return 0; }
+  static constexpr const char *rule = "";
+  static constexpr const char *groups = "columns";
+  CBI_HD static constexpr bool valid(long long w, long long) { return w >= 1; }
 
   template <class Int> CBI_HD Task<Int> map(Int i, Shape<Int> s) const {
     const Int w = static_cast<Int>(column_width);
@@ -47,6 +50,17 @@ template <bool Zigzag> struct ColumnOrder {
       x = true_w - 1 - x;
     return column_id * s.height * w + t.y * true_w + x;
   }
+
+  // Traits (order_traits.hpp).
+  CBI_HD constexpr ModelShape model_shape() const { return {column_width, 0, 0}; }
+  template <class Int> CBI_HD Int group(Task<Int> t, Shape<Int>) const {
+    return t.x / static_cast<Int>(column_width);
+  }
+  // I_h * w before clamping.
+  CBI_HD constexpr bool exact_math_fits(long long, long long height) const {
+    return height * column_width <= kIndexMax;
+  }
+  CBI_HD constexpr double remap_instructions() const { return 20.0 * 5; } // eq. 4.1-4.7
 
   struct Params;
 };

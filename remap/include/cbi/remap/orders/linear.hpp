@@ -17,6 +17,9 @@ struct Linear {
   CBI_HD static constexpr Linear make(long long, long long) { return {}; }
   CBI_HD constexpr long long param_w() const { return 0; }
   CBI_HD constexpr long long param_h() const { return 0; }
+  static constexpr const char *rule = "";
+  static constexpr const char *groups = "task rows";
+  CBI_HD static constexpr bool valid(long long, long long) { return true; }
 
   template <class Int> CBI_HD Task<Int> map(Int i, Shape<Int> s) const {
     return {static_cast<Int>(i % s.width), static_cast<Int>(i / s.width)};
@@ -24,6 +27,13 @@ struct Linear {
   template <class Int> CBI_HD Int inverse(Task<Int> t, Shape<Int> s) const {
     return t.y * s.width + t.x;
   }
+
+  // Traits (order_traits.hpp).
+  CBI_HD constexpr ModelShape model_shape() const { return {}; }
+  template <class Int> CBI_HD Int group(Task<Int> t, Shape<Int>) const { return t.y; }
+  CBI_HD constexpr bool exact_math_fits(long long, long long) const { return true; }
+  // i mod I_w and i div I_w, about 20 instructions each without a hardware divider.
+  CBI_HD constexpr double remap_instructions() const { return 20.0 * 2; }
 
   struct Params;
 };

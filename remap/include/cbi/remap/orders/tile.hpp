@@ -22,6 +22,9 @@ struct Tile {
   CBI_HD static constexpr Tile make(long long w, long long h) { return {w, h}; }
   CBI_HD constexpr long long param_w() const { return tile_w; }
   CBI_HD constexpr long long param_h() const { return tile_h; }
+  static constexpr const char *rule = "";
+  static constexpr const char *groups = "tiles";
+  CBI_HD static constexpr bool valid(long long w, long long h) { return w >= 1 && h >= 1; }
 
   template <class Int> CBI_HD Task<Int> map(Int i, Shape<Int> s) const {
     const Int tw = static_cast<Int>(tile_w), th = static_cast<Int>(tile_h);
@@ -44,6 +47,18 @@ struct Tile {
     return tile_row * s.width * th + tile_col * tw * row_h + (t.y - tile_row * th) * col_w +
            (t.x - tile_col * tw);
   }
+
+  // Traits (order_traits.hpp).
+  CBI_HD constexpr ModelShape model_shape() const { return {0, tile_w, tile_h}; }
+  template <class Int> CBI_HD Int group(Task<Int> t, Shape<Int> s) const {
+    const Int tw = static_cast<Int>(tile_w), th = static_cast<Int>(tile_h);
+    return (t.y / th) * ((s.width + tw - 1) / tw) + t.x / tw;
+  }
+  // I_w * TH and TW * TH before clamping.
+  CBI_HD constexpr bool exact_math_fits(long long width, long long) const {
+    return width * tile_h <= kIndexMax && tile_w * tile_h <= kIndexMax;
+  }
+  CBI_HD constexpr double remap_instructions() const { return 20.0 * 6; } // six divisions
 
   struct Params;
 };

@@ -33,7 +33,7 @@ std::string sim_key(const Point &p, bool model) {
     if (d.simulated)
       k += std::string(d.name) + "=" + axis_text(d, p).value_or("") + " ";
   if (model)
-    k += "block=" + std::to_string(p.block_threads) + " device=" + p.device.value_or("h100");
+    k += "block=" + std::to_string(p.block_threads) + " device=" + p.device.value_or(config::kDefaultDevice);
   return k;
 }
 
@@ -129,7 +129,7 @@ void model_cells(std::vector<cli::Cell> &row, const std::optional<sim::GpuResult
                  const Point &p, const GpuMeasurement *m) {
   const cli::Cell blank = std::string();
   if (r) {
-    row.insert(row.end(), {p.device.value_or("h100"), r->time.predicted_ms, r->time.bound});
+    row.insert(row.end(), {p.device.value_or(config::kDefaultDevice), r->time.predicted_ms, r->time.bound});
     for (auto &[name, value] : config::gpu_metric_fields(r->metrics))
       row.push_back(value);
   } else {
@@ -163,13 +163,15 @@ void check_concurrent_memory(const std::vector<SimSlot> &slots, unsigned jobs) {
 
 } // namespace
 
+// The accesses the simulation of `p` replays, as its workload counts them (Workload::accesses: the
+// stencil window, matmul's 2 D loads, the 3-D stencil's 7 points, plus stores with --writes); a
+// kernel the simulator does not model counts as the simulated kernel of its family.
 double work(const Point &p) {
-  // Accesses per thread: the stencil window plus the store, or matmul's 2 D loads plus the store.
-  const double threads = double(p.size.w) * double(p.size.h);
-  if (p.stencil)
-    return threads * (double(p.stencil->w) * double(p.stencil->h) + 1);
-  const double depth = p.depth && *p.depth > 0 ? double(*p.depth) : double(p.size.w);
-  return threads * (2 * depth + 1);
+  Point q = p;
+  if (!sim_workload(q))
+    q.kernel = kernels::is_stencil(p.kernel) ? kernels::KernelKind::stencil
+                                             : kernels::KernelKind::matmul;
+  return double(workload_of(q).accesses());
 }
 
 std::vector<std::optional<sim::SimConfig>> validate(const std::vector<Point> &points,

@@ -4,15 +4,15 @@
 // Adding an axis: a field in Point, one AxisDef in axis.cpp.
 #pragma once
 
-#include "point.hpp"
+#include "cbi/config/point.hpp"
 
 #include <string>
 #include <variant>
 #include <vector>
 
-namespace cbi::sweep {
+namespace cbi::config {
 
-using AxisValue = std::variant<int64_t, Extent, std::string, remap::Order, kernels::KernelKind,
+using AxisValue = std::variant<int64_t, Extent, Cache, remap::Order, kernels::KernelKind,
                                kernels::ElemType, remap::RemapMath>;
 
 struct AxisDef {
@@ -54,4 +54,4 @@ std::optional<std::string> axis_text(const AxisDef &d, const Point &p);
 // take it as an empty cell.
 constexpr const char *kOldAbsentCell = "-";
 
-} // namespace cbi::sweep
+} // namespace cbi::config

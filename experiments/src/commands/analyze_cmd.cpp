@@ -2,6 +2,7 @@
 // spots spelled out.
 #include "cbi/cli/command.hpp"
 #include "cbi/cli/options.hpp"
+#include "cbi/config/point_options.hpp"
 #include "cbi/config/presets.hpp"
 #include "cbi/sim/model.hpp"
 
@@ -32,7 +33,8 @@ int cmd_analyze(int argc, char **argv) {
           "  cbi analyze --workload matmul --size 256 --order column:32 --line-bytes 128 "
           "--cache-bytes 64KiB"))
     return 0;
-  const sim::SimConfig c = config::sim_config_from(vm);
+  const sim::SimConfig c =
+      *config::sim_config(config::point_from(vm, {config::Engine::sequential, "analyze"}));
   const int64_t threads = has(vm, "threads") ? parse_positive(get(vm, "threads", ""), "--threads") : 1;
   const sim::ModelReport model = sim::analyze_model(c, threads);
   const bool simulate = !vm["no-simulate"].as<bool>();

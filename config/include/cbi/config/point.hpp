@@ -5,6 +5,8 @@
 // axes that span a grid are typed too (axis.hpp).
 #pragma once
 
+#include "cbi/config/cache.hpp"
+#include "cbi/config/defaults.hpp"
 #include "cbi/kernels/config.hpp"
 #include "cbi/remap/order.hpp"
 #include "cbi/sim/gpu_model.hpp"
@@ -14,7 +16,7 @@
 #include <optional>
 #include <string>
 
-namespace cbi::sweep {
+namespace cbi::config {
 
 // A 2-D extent: task grid I_w x I_h or stencil window S_w x S_h.
 struct Extent {
@@ -36,12 +38,12 @@ struct Point {
   bool writes = false;                                    // simulator: replay each output store too
   sim::Granularity granularity = sim::Granularity::exact; // simulator: program order or §3.2
   bool classify_misses = false; // simulator: also sort misses into compulsory/capacity/conflict
-  int block_threads = 256;      // threads per block (gpu; the sequential replay ignores it)
+  int block_threads = kDefaultBlockThreads; // threads per block (gpu; the sequential replay ignores it)
   std::optional<int> block_x;   // stencil-2d: block width (block_threads / block_x rows)
   std::optional<remap::Order> order; // remapped kernels only (stencil, matmul)
-  // Simulator cache: a preset or level specs joined by '/', resolved against the point's kernel and
-  // element size (a level's line defaults to 4 elements; table3 is 24 or 32 lines).
-  std::string cache = "l1-64k";
+  // Simulator cache: typed levels (cache.hpp), resolved against the point's workload and element
+  // size (a level's line defaults to 4 elements; table3 is 24 or 32 lines).
+  Cache cache = parse_cache("l1-64k", "--cache");
   std::optional<std::string> device; // the simulator's GPU model on this device row (--model gpu)
   std::optional<int64_t> sample_sms; // GPU model: simulate this many of the device's SMs
   std::optional<remap::RemapMath> remap_math; // remapped kernels (gpu): how the order divides
@@ -61,8 +63,8 @@ struct Point {
 // 16 hex digits: FNV-1a 64 of `s` (point ids, grid fingerprints).
 std::string hash_hex(const std::string &s);
 
-// The cache of `p` as level specs joined by '/': a preset ("l1-64k", "table3") resolved, anything
-// else as given.
+// The cache of `p` as level specs joined by '/' (spell), a preset's levels spelled out and table3's
+// capacity as the workload's lines ("lines=24"): what the point's key says.
 std::string cache_levels(const Point &p);
 
 // Kernels the simulator models: stencil and matmul.
@@ -81,7 +83,7 @@ sim::Workload workload_of(const Point &p);
 std::optional<sim::SimConfig> sim_config(const Point &p);
 
 // The GPU model's configuration of `p` (simulate --model gpu): its workload and order on the device
-// row p.device (h100 when absent) with p.block_threads per block.
+// row p.device (kDefaultDevice when absent) with p.block_threads per block.
 sim::GpuConfig gpu_config(const Point &p);
 
 // The kernels' configuration of `p`; the measurement settings keep BenchConfig's defaults. A
@@ -91,4 +93,4 @@ kernels::BenchConfig bench_config(const Point &p);
 // Simulator cache presets ("l1-64k", ...) and their level specs, for help and reports.
 std::vector<std::pair<std::string, std::string>> cache_presets();
 
-} // namespace cbi::sweep
+} // namespace cbi::config

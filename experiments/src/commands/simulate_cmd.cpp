@@ -5,7 +5,7 @@
 #include "cbi/config/presets.hpp"
 #include "cbi/sim/gpu_model.hpp"
 
-#include "point_options.hpp"
+#include "cbi/config/point_options.hpp"
 
 #include <iostream>
 #include <unistd.h>
@@ -134,8 +134,8 @@ int cmd_simulate(int argc, char **argv) {
                                     "terminal)")
     ("model", po::value<std::string>(), "sequential (one cache hierarchy, default) | gpu (SMs, "
                                         "warps, coalescing, per-SM L1, shared L2; docs/gpu-model.md)")
-    ("device", po::value<std::string>(), "--model gpu: device row (cbi devices), default h100")
-    ("block", po::value<std::string>(), "--model gpu: threads per block, default 256")
+    ("device", po::value<std::string>(), ("--model gpu: " + config::device_help()).c_str())
+    ("block", po::value<std::string>(), ("--model gpu: " + config::block_help()).c_str())
     ("sample-sms", po::value<std::string>(), "--model gpu: simulate N SMs (a divisor of the "
                                              "device's), each standing for SMs/N; default all")
     ("classify-misses", po::bool_switch(), "also sort every level's misses into compulsory, "
@@ -154,7 +154,8 @@ int cmd_simulate(int argc, char **argv) {
           "3.1's 16x16 input, 7x7 stencil, 24 lines of\n4 elements, fully associative "
           "LRU, with listing 3's clamped edges and every access counted\n(hit rates per "
           "access, as ncu). The thesis's diagrams count each thread's distinct lines\n"
-          "once and drop the boundary: --preset table3.1 (hit rates per thread-line).",
+          "once and drop the boundary: --preset table3.1 (hit rates per thread-line).\n\n" +
+              config::applicability_help(desc, "simulate"),
           "  cbi simulate                                   # table3.1-clamp-exact, linear\n"
           "  cbi simulate --order column:8                  # 316 -> 96 misses\n"
           "  cbi simulate --preset table3.1 --order column:4 # the thesis's figure 4.4\n"
@@ -169,30 +170,22 @@ int cmd_simulate(int argc, char **argv) {
           "  cbi simulate --model gpu --device h100 --block 256 --workload matmul --size 1024 "
           "--order column:32"))
     return 0;
-  const std::string model = vm.count("model") ? vm["model"].as<std::string>() : "sequential";
-  if (model != "sequential" && model != "gpu")
-    throw UsageError("--model", "unknown model '" + model + "'; allowed: sequential, gpu");
-  // The GPU model takes its caches from the device row and counts every access: a preset's cache
-  // and granularity would be dropped without a word.
-  if (model == "gpu" && vm.count("preset"))
-    throw UsageError("--preset", "fixes the cache and granularity, which --model gpu takes from "
-                                 "the device; allowed: --preset with --model sequential");
-  if (model != "gpu")
-    for (const char *gpu_only : {"device", "block", "sample-sms"})
-      if (vm.count(gpu_only))
-        throw UsageError(std::string("--") + gpu_only, "applies to --model gpu only");
-  const bool classify = vm.count("classify-misses") && vm["classify-misses"].as<bool>();
-  if (model == "gpu" && classify)
-    throw UsageError("--classify-misses", "applies to --model sequential only");
-  // The options become one point; the simulator takes its configuration from the point alone.
-  const sweep::Point point = sweep::simulate_point(vm, model == "gpu");
-  if (model == "gpu") {
-    const sim::GpuConfig g = sweep::gpu_config(point);
-    const sim::GpuResult r = sim::simulate_gpu(g);
+  // The options become one point (options that do not apply to the model are refused); the
+  // simulator takes its configuration from the point alone.
+  const config::Engine engine = config::parse_model(vm);
+  const config::Point point = config::point_from(vm, {engine, "simulate"});
+  if (engine == config::Engine::gpu_model) {
+    const sim::GpuConfig g = config::gpu_config(point);
+    // --progress: the threads of the CTAs done so far, with the elapsed time and an ETA.
+    const bool gpu_progress = vm.count("progress") && vm["progress"].as<bool>();
+    ProgressBar bar(g.workload.tasks(), gpu_progress, 0, "threads");
+    const sim::GpuResult r = sim::simulate_gpu(
+        g, gpu_progress ? sim::Progress([&](int64_t done, int64_t) { bar.update(done, ""); })
+                        : sim::Progress());
     emit(vm, gpu_table(g, r));
     return 0;
   }
-  const sim::SimConfig c = *sweep::sim_config(point);
+  const sim::SimConfig c = *config::sim_config(point);
   const bool progress = (vm.count("progress") && vm["progress"].as<bool>()) ||
                         (isatty(2) && c.workload.accesses() > (int64_t{1} << 30));
   const sim::SimResult r = sim::simulate(c, progress ? thread_counter() : sim::Progress());

@@ -1,5 +1,5 @@
 // The axis definitions: how each axis parses, spells and applies its typed values.
-#include "axis.hpp"
+#include "cbi/config/axis.hpp"
 
 #include "cbi/order_text.hpp"
 
@@ -8,7 +8,7 @@
 
 #include <algorithm>
 
-namespace cbi::sweep {
+namespace cbi::config {
 
 namespace {
 
@@ -108,13 +108,10 @@ const std::vector<AxisDef> kDefs = {
      }},
     {"cache",
      [](const std::string &v, const std::string &opt) -> AxisValue {
-       if (v.empty())
-         throw UsageError(opt, "empty cache spec; allowed: a preset (l1-64k, ...) or level specs "
-                               "joined by '/'");
-       return v;
+       return parse_cache(v, opt);
      },
-     [](const AxisValue &v) { return std::get<std::string>(v); },
-     [](const AxisValue &v, Point &p) { p.cache = std::get<std::string>(v); },
+     [](const AxisValue &v) { return spell(std::get<Cache>(v)); },
+     [](const AxisValue &v, Point &p) { p.cache = std::get<Cache>(v); },
      [](const Point &p) -> std::optional<AxisValue> { return p.cache; }},
     {"remap_math",
      [](const std::string &v, const std::string &opt) -> AxisValue {
@@ -184,4 +181,4 @@ std::optional<std::string> axis_text(const AxisDef &d, const Point &p) {
   return v ? std::optional<std::string>(d.format(*v)) : std::nullopt;
 }
 
-} // namespace cbi::sweep
+} // namespace cbi::config

@@ -1,6 +1,6 @@
-#include "point.hpp"
+#include "cbi/config/point.hpp"
 
-#include "axis.hpp"
+#include "cbi/config/axis.hpp"
 #include "cbi/config/options.hpp"
 #include "cbi/error.hpp"
 #include "cbi/sim/workloads.hpp"
@@ -8,7 +8,7 @@
 #include <iomanip>
 #include <sstream>
 
-namespace cbi::sweep {
+namespace cbi::config {
 
 namespace {
 // The simulator's model of a CUDA kernel: listing 3's stencil and listing 4's matmul.
@@ -67,14 +67,13 @@ std::string Point::key() const {
 std::string cache_levels(const Point &p) {
   // Table 3.1 (stencil, 24 lines) / Table 3.2 (matmul, 32 lines), L = 4 elements; 24 for a
   // kernel the simulator does not model, as its points' ids recorded.
-  if (p.cache == "table3") {
-    const std::optional<sim::WorkloadKind> kind = sim_workload(p);
-    return "lines=" + std::to_string(kind ? sim::workload_traits(*kind).table_lines : 24);
-  }
-  for (const auto &[name, levels] : cache_presets())
-    if (p.cache == name)
-      return levels;
-  return p.cache;
+  Cache levels{"", p.cache.levels};
+  for (LevelSpec &l : levels.levels)
+    if (!l.capacity_bytes && !l.capacity_lines) {
+      const std::optional<sim::WorkloadKind> kind = sim_workload(p);
+      l.capacity_lines = kind ? sim::workload_traits(*kind).table_lines : 24;
+    }
+  return spell(levels);
 }
 
 std::string Point::id() const { return hash_hex(key()); }
@@ -115,14 +114,13 @@ std::optional<sim::SimConfig> sim_config(const Point &p) {
   c.order = p.order.value_or(remap::Order{});
   c.granularity = p.granularity;
   c.classify_misses = p.classify_misses;
-  const std::string spec = cache_levels(p);
   c.levels.clear();
   try {
-    for (const std::string &level : split_list(spec, '/'))
-      c.levels.push_back(config::parse_level(level, w));
+    for (const LevelSpec &level : p.cache.levels)
+      c.levels.push_back(resolve(level, w, "--cache"));
     sim::validate(c);
   } catch (const UsageError &e) {
-    throw UsageError("--cache", std::string(e.what()) + " (in cache '" + p.cache + "')");
+    throw UsageError("--cache", std::string(e.what()) + " (in cache '" + spell(p.cache) + "')");
   }
   return c;
 }
@@ -131,7 +129,7 @@ sim::GpuConfig gpu_config(const Point &p) {
   sim::GpuConfig g;
   g.workload = workload_of(p);
   g.order = p.order.value_or(remap::Order{});
-  g.device = sim::find_device(p.device.value_or("h100"));
+  g.device = sim::find_device(p.device.value_or(kDefaultDevice));
   g.block_threads = p.block_threads;
   g.sample_sms = p.sample_sms.value_or(0); // 0: every SM
   return g;
@@ -177,4 +175,4 @@ std::vector<std::pair<std::string, std::string>> cache_presets() {
           {"h100", "size=256KiB,line=128,sector=32/size=50MiB,line=128,ways=16,sector=32"}};
 }
 
-} // namespace cbi::sweep
+} // namespace cbi::config

@@ -2,13 +2,17 @@
 // and sliced into shards.
 #pragma once
 
-#include "axis.hpp"
+#include "cbi/config/axis.hpp"
 
 #include <optional>
 #include <string>
 #include <vector>
 
 namespace cbi::sweep {
+
+// The sweep speaks config's vocabulary: the point, its axes, the engines' configurations
+// (cbi/config/point.hpp, axis.hpp).
+using namespace cbi::config;
 
 struct Grid {
   std::string name = "custom";

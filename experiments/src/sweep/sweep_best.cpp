@@ -1,6 +1,7 @@
 #include "sweep_best.hpp"
 
-#include "axis.hpp"
+#include "cbi/config/axis.hpp"
+#include "grid.hpp"
 #include "store.hpp"
 
 #include <algorithm>

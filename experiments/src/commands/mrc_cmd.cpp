@@ -1,6 +1,7 @@
 // cbi mrc: the miss-ratio curve of a fully associative LRU cache, every size from one pass.
 #include "cbi/cli/command.hpp"
 #include "cbi/cli/options.hpp"
+#include "cbi/config/point_options.hpp"
 #include "cbi/config/presets.hpp"
 #include "cbi/sim/mrc.hpp"
 
@@ -30,7 +31,7 @@ int cmd_mrc(int argc, char **argv) {
           "64,256,1024\n"
           "  cbi mrc --workload matmul --size 128 --line-bytes 64 --verify --format csv"))
     return 0;
-  sim::SimConfig c = config::sim_config_from(vm);
+  sim::SimConfig c = *config::sim_config(config::point_from(vm, {config::Engine::sequential, "mrc"}));
   std::vector<int64_t> sizes;
   for (const std::string &item : list_from(vm, "sizes"))
     sizes.push_back(parse_positive(item, "--sizes", 1LL << 31));

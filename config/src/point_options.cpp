@@ -1,11 +1,11 @@
-#include "point_options.hpp"
+#include "cbi/config/point_options.hpp"
 
 #include "cbi/error.hpp"
 #include "cbi/parse.hpp"
 
 #include <algorithm>
 
-namespace cbi::sweep {
+namespace cbi::config {
 
 namespace {
 
@@ -20,9 +20,10 @@ kernels::ElemType type_of_bytes(int elem_bytes) {
 
 } // namespace
 
-Point simulate_point(const cli::po::variables_map &vm, bool gpu) {
+Point point_from(const cli::po::variables_map &vm, const PointRequest &request) {
+  refuse_inapplicable(vm, request.engine, request.command);
   // The option groups parse and check their values under their own names.
-  const sim::Workload w = config::workload_from(vm);
+  const sim::Workload w = workload_from(vm);
   Point p;
   if (w.kind == sim::kind_of<sim::MatmulWorkload>())
     p.kernel = kernels::KernelKind::matmul; // else stencil, the default
@@ -37,27 +38,30 @@ Point simulate_point(const cli::po::variables_map &vm, bool gpu) {
   p.type = type_of_bytes(w.elem_bytes);
   p.boundary = w.boundary;
   p.writes = w.writes;
-  p.order = remap::parse_order(get(vm, "order", "linear"));
-  p.granularity = config::parse_granularity(get(vm, "granularity", "exact"));
+  p.order = remap::parse_order(request.order ? get(vm, "order", kDefaultOrder) : kDefaultOrder);
+  if (request.engine == Engine::gpu_model) {
+    p.device = get(vm, "device", kDefaultDevice);
+    sim::find_device(*p.device); // UsageError naming --device
+    p.block_threads = has(vm, "block")
+                          ? int(parse_positive(get(vm, "block", ""), "--block", 1 << 20))
+                          : kDefaultBlockThreads;
+    if (has(vm, "sample-sms"))
+      p.sample_sms = parse_positive(get(vm, "sample-sms", ""), "--sample-sms", 1 << 20);
+    return p;
+  }
+  p.granularity = has(vm, "granularity") ? parse_granularity(get(vm, "granularity", ""))
+                                         : request.granularity;
   p.classify_misses = vm.count("classify-misses") && vm["classify-misses"].as<bool>();
   sim::SimConfig checked;
   checked.workload = w;
   checked.order = *p.order;
   checked.granularity = p.granularity;
-  checked.levels = config::levels_from(vm, w);
+  checked.levels = levels_from(vm, w);
   checked.classify_misses = p.classify_misses; // its shadows count in the memory check
-  config::validate(checked, vm); // a cache unit that does not hold whole elements names its option
-  p.cache.clear();
+  validate(checked, vm); // a cache unit that does not hold whole elements names its option
+  p.cache = Cache{};
   for (const sim::CacheConfig &level : checked.levels)
-    p.cache += (p.cache.empty() ? "" : "/") + config::level_spec(level);
-  if (gpu) {
-    p.device = get(vm, "device", "h100");
-    sim::find_device(*p.device); // UsageError naming --device
-    p.block_threads =
-        has(vm, "block") ? int(parse_positive(get(vm, "block", ""), "--block", 1 << 20)) : 256;
-    if (has(vm, "sample-sms"))
-      p.sample_sms = parse_positive(get(vm, "sample-sms", ""), "--sample-sms", 1 << 20);
-  }
+    p.cache.levels.push_back(spec_of(level));
   return p;
 }
 
@@ -79,7 +83,7 @@ BenchPoints bench_points(const cli::po::variables_map &vm) {
   for (const std::string &k : cli::list_from(vm, "kernel", {"stencil"}))
     kinds.push_back(kernels::parse_kernel(k));
   std::vector<remap::Order> orders;
-  for (const std::string &o : cli::list_from(vm, "order", {"linear"}))
+  for (const std::string &o : cli::list_from(vm, "order", {kDefaultOrder}))
     orders.push_back(remap::parse_order(o));
   std::vector<remap::Order> block_orders;
   for (const std::string &o : cli::list_from(vm, "block-order", {"linear"}))
@@ -203,4 +207,4 @@ kernels::BenchConfig with_measurement(kernels::BenchConfig c, const kernels::Ben
   return c;
 }
 
-} // namespace cbi::sweep
+} // namespace cbi::config

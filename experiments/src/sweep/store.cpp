@@ -1,6 +1,6 @@
 #include "store.hpp"
 
-#include "axis.hpp"
+#include "cbi/config/axis.hpp"
 #include "cbi/cli/csv.hpp"
 #include "cbi/error.hpp"
 #include "cbi/sim/gpu_model.hpp"

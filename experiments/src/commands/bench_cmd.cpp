@@ -8,7 +8,7 @@
 #include "cbi/kernels/bench.hpp"
 
 #include "bench_report.hpp"
-#include "point_options.hpp"
+#include "cbi/config/point_options.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -88,12 +88,12 @@ int cmd_bench(int argc, char **argv) {
     return 0;
 
   // Every option is validated before the device is touched, so bad input exits 2 on any machine.
-  const kernels::BenchConfig measurement = sweep::measurement_from(vm);
+  const kernels::BenchConfig measurement = config::measurement_from(vm);
   const Printer &format = format_from(vm);
-  sweep::BenchPoints planned = sweep::bench_points(vm);
+  config::BenchPoints planned = config::bench_points(vm);
   std::vector<kernels::BenchConfig> configs;
-  for (const sweep::Point &p : planned.points) {
-    configs.push_back(sweep::with_measurement(sweep::bench_config(p), measurement));
+  for (const config::Point &p : planned.points) {
+    configs.push_back(config::with_measurement(config::bench_config(p), measurement));
     kernels::validate(configs.back()); // every value, before the device is looked for
   }
   std::vector<std::string> &notes = planned.notes;

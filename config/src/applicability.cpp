@@ -1,0 +1,102 @@
+#include "cbi/config/applicability.hpp"
+
+#include "cbi/error.hpp"
+
+#include <vector>
+
+namespace cbi::config {
+
+namespace {
+
+constexpr unsigned kSequential = static_cast<unsigned>(Engine::sequential);
+constexpr unsigned kGpu = static_cast<unsigned>(Engine::gpu_model);
+
+// One row per option that does not apply to every engine; `commands` narrows a row to the
+// commands named (space-separated), nullptr: every command that declares the option.
+struct Scope {
+  const char *option;
+  unsigned engines;
+  const char *why; // the reason, for the refusal
+  const char *commands = nullptr;
+};
+
+const char *const kDeviceCaches = "the GPU model takes its caches from the device row";
+
+const std::vector<Scope> &scopes() {
+  static const std::vector<Scope> table = {
+      {"preset", kSequential, "a preset fixes the cache and granularity, and the GPU model takes "
+                              "its caches from the device row"},
+      {"granularity", kSequential, "the GPU model counts every access"},
+      {"classify-misses", kSequential, "the GPU model does not sort misses into 3C classes"},
+      {"line-bytes", kSequential, kDeviceCaches},
+      {"lines", kSequential, kDeviceCaches},
+      {"cache-bytes", kSequential, kDeviceCaches},
+      {"ways", kSequential, kDeviceCaches},
+      {"policy", kSequential, kDeviceCaches},
+      {"sector-bytes", kSequential, kDeviceCaches},
+      {"seed", kSequential, kDeviceCaches},
+      {"level", kSequential, kDeviceCaches},
+      {"progress", kSequential, "only the sequential replay reports progress", "simulate"},
+      {"warp", kSequential, "the GPU model's diagram draws warp instructions already", "diagram view"},
+      {"device", kGpu, "the sequential simulator has no device"},
+      {"sample-sms", kGpu, "the sequential simulator has no SMs"},
+      {"sm", kGpu, "the sequential simulator has no SMs"},
+      {"block", kGpu, "the sequential replay has no blocks", "simulate"},
+  };
+  return table;
+}
+
+// Given by the user: a bool_switch is always stored, with its default marked.
+bool given(const cli::po::variables_map &vm, const char *option) {
+  return vm.count(option) && !vm[option].defaulted();
+}
+
+bool for_command(const Scope &s, const std::string &command) {
+  if (!s.commands)
+    return true;
+  const std::string list = std::string(" ") + s.commands + " ";
+  return list.find(" " + command + " ") != std::string::npos;
+}
+
+const char *model_name(unsigned engines) {
+  return engines == kGpu ? "--model gpu" : "--model sequential";
+}
+
+} // namespace
+
+Engine parse_model(const cli::po::variables_map &vm) {
+  const std::string model = cli::get(vm, "model", "sequential");
+  if (model == "sequential")
+    return Engine::sequential;
+  if (model == "gpu")
+    return Engine::gpu_model;
+  throw UsageError("--model", "unknown model '" + model + "'; allowed: sequential, gpu");
+}
+
+void refuse_inapplicable(const cli::po::variables_map &vm, Engine engine,
+                         const std::string &command) {
+  for (const Scope &s : scopes())
+    if (for_command(s, command) && given(vm, s.option) &&
+        !(s.engines & static_cast<unsigned>(engine)))
+      throw UsageError(std::string("--") + s.option, std::string("applies to ") +
+                                                         model_name(s.engines) + " only (" +
+                                                         s.why + "); allowed: leave it out or " +
+                                                         model_name(s.engines));
+}
+
+std::string applicability_help(const cli::po::options_description &desc,
+                               const std::string &command) {
+  std::string text;
+  for (unsigned engines : {kGpu, kSequential}) {
+    std::string options;
+    for (const Scope &s : scopes())
+      if (s.engines == engines && for_command(s, command) &&
+          desc.find_nothrow(s.option, false) != nullptr)
+        options += (options.empty() ? "" : ", ") + std::string("--") + s.option;
+    if (!options.empty())
+      text += (text.empty() ? "" : "\n") + std::string(model_name(engines)) + " only: " + options;
+  }
+  return text;
+}
+
+} // namespace cbi::config

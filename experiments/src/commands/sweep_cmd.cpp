@@ -1,0 +1,330 @@
+// cbi sweep: run a grid of configurations (axes, nvbench style) on the simulator and/or the GPU,
+// streaming one tidy CSV row per point; `cbi sweep merge` joins the shards of a split sweep.
+#include "cbi/cli/command.hpp"
+#include "cbi/cli/options.hpp"
+#include "cbi/config/options.hpp"
+#include "grids.hpp"
+#include "sweep.hpp"
+#include "sweep_best.hpp"
+
+#include <filesystem>
+#include <iostream>
+#include <sstream>
+
+namespace cbi::cli {
+
+namespace {
+
+
+double parse_fraction(const std::string &text, const std::string &option) {
+  char *end = nullptr;
+  const double v = std::strtod(text.c_str(), &end);
+  if (text.empty() || *end != 0 || !(v > 0) || v > 1e6)
+    throw UsageError(option, "'" + text + "' is not a positive number");
+  return v;
+}
+
+int cmd_sweep_merge(int argc, char **argv) {
+  po::options_description desc("Options");
+  desc.add_options()
+    ("input", po::value<std::vector<std::string>>()->composing(), "shard CSVs (also positional)")
+    ("json", po::value<std::string>(), "also write the merged rows as JSON to this file")
+    ("partial", po::bool_switch(), "merge even when shards or points are missing (listed on "
+                                   "stderr); without it a gap is an error");
+  add_output_options(desc);
+  po::options_description all = desc;
+  all.add_options()("help,h", "show this help");
+  po::positional_options_description positional;
+  positional.add("input", -1);
+  po::variables_map vm;
+  try {
+    po::store(po::command_line_parser(argc, argv).options(all).positional(positional).run(), vm);
+  } catch (const po::error &e) {
+    throw UsageError("cbi sweep merge", e.what());
+  }
+  if (vm.count("help")) {
+    std::cout << "usage: cbi sweep merge [--output ALL.csv] SHARD.csv...\n\n"
+                 "Joins the CSVs of a sharded sweep (cbi sweep --shard k/n): every row must carry "
+                 "the same grid\nfingerprint (grid_id) and shard count; rows are ordered by "
+                 "point index as an unsharded run\nwrites them, and a point present twice is "
+                 "kept once. A missing shard or point is an error that\nlists them (--partial "
+                 "merges anyway).\n\n"
+              << all
+              << "\nExamples:\n"
+                 "  cbi sweep merge --output fig5.1a.csv fig5.1a-*.csv\n"
+                 "  cbi sweep merge --format json part0.csv part1.csv\n";
+    return 0;
+  }
+  po::notify(vm);
+  for (const char *name : {"output", "json"})
+    if (has(vm, name))
+      check_output(get(vm, name, ""), std::string("--") + name);
+  if (!vm.count("input"))
+    throw UsageError("--input", "no CSV files to merge; allowed: one or more shard CSVs");
+  const Printer &format = has(vm, "format") ? format_from(vm) : find_printer("csv");
+  Table t = sweep::merge(vm["input"].as<std::vector<std::string>>(), vm["partial"].as<bool>());
+  std::ostringstream os;
+  format.print(os, t);
+  if (has(vm, "json")) {
+    std::ostringstream js;
+    print_json(js, t);
+    write_file_atomic(get(vm, "json", ""), js.str(), "--json");
+  }
+  write_file_atomic(get(vm, "output", "-"), os.str(), "--output");
+  return 0;
+}
+
+std::string grid_help() {
+  std::string s = "built-in grid (thesis ch. 5): ";
+  for (const auto &[name, what] : sweep::grid_list())
+    s += name + ", ";
+  return s + "each also NAME-half / NAME-double; see --list";
+}
+
+void add_sweep_options(po::options_description &desc) {
+  static const std::string grid_text = grid_help();
+  static const std::string device_text =
+      "--model gpu: the GPU model's " + config::device_help() + ", e.g. --device rtx2080super";
+  static const std::string order_text =
+      std::string("thread orders, a comma list or repeated: ") + remap::order_syntax();
+  desc.add_options()("grid", po::value<std::string>(), grid_text.c_str())(
+      "list", po::bool_switch(), "list the built-in grids and cache presets, then exit")(
+      "dry-run", po::bool_switch(),
+      "check every point as the run would, print them (index, id, "
+      "key) and the grid's fingerprint; run nothing")(
+      "backend", po::value<std::string>(),
+      "sim (default) | gpu | sim,gpu (both in one row) | "
+      "sim+gpu (the GPU model's predictions beside the "
+      "hardware's measurements, ncu names with _pred and "
+      "_meas; needs a GPU), e.g. --backend sim+gpu --metrics")(
+      "model", po::value<std::string>(),
+      "the simulator: sequential (one cache hierarchy, default; "
+      "sim+gpu: gpu) | gpu (the GPU model: the block axis and "
+      "--device count; docs/gpu-model.md), e.g. --model gpu")("device", po::value<std::string>(),
+                                                              device_text.c_str())(
+      "kernel", list_value(),
+      "axis: stencil, matmul (both backends); stencil-2d, "
+      "stencil-smem, sgemm-tiled, cublas (gpu only)")(
+      "size", list_value(), "axis: input sizes N or WxH, comma-separated")(
+      "stencil", list_value(), "axis: stencil windows, e.g. 3x3,9x9")(
+      "depth", list_value(), "axis: matmul inner dimension D (0 = width)")(
+      "type", list_value(), "axis: element types half, float, double")(
+      "block", list_value(), "axis: threads per block, 32..1024 (gpu and --model gpu)")(
+      "order", list_value(), order_text.c_str())(
+      "cache", po::value<std::vector<std::string>>()->composing(),
+      "axis (sim only), repeatable: a preset (table3, l1-64k, l1-256k, turing, h100) or level "
+      "specs joined by '/', e.g. size=32KiB,line=128/size=4MiB,line=128,ways=16")(
+      "remap-math", list_value(),
+      "axis (gpu only): how stencil/matmul divide in the order's "
+      "map: fast (default), div")("block-order", list_value(),
+                                  "axis (gpu only): thread orders of the CTAs of stencil-smem "
+                                  "and sgemm-tiled (default linear)")(
+      "shard", po::value<std::string>(),
+      "run slice k/n of the grid (0 <= k < n), for Slurm arrays "
+      "and GNU parallel; join with cbi sweep merge")(
+      "output,o", po::value<std::string>(),
+      "stream the CSV to this file instead of stdout (- is "
+      "stdout); a FIFO, device or symlink's target is written "
+      "through")("json", po::value<std::string>(),
+                 "also write all rows as JSON (with device, date, command) "
+                 "to this file at the end")(
+      "resume", po::bool_switch(),
+      "continue an interrupted --output CSV: points already in it "
+      "are skipped")("jobs", po::value<std::string>(), "simulator threads (default: all cores)")(
+      "progress", po::bool_switch(), "progress bar with ETA on stderr (default on a terminal)")(
+      "metrics", po::bool_switch(),
+      "gpu: read hardware counters (L1/L2 hit rates, L2->L1 bytes) "
+      "for every point (slower: replay passes)")("no-check", po::bool_switch(),
+                                                 "gpu: skip the comparison with the CPU reference")(
+      "cold", po::bool_switch(), "gpu: flush L2 before every timed sample")(
+      "min-samples", po::value<std::string>(), "gpu: timed samples at least (default 10)")(
+      "max-seconds", po::value<std::string>(), "gpu: sampling time per point (default 0.25)")(
+      "max-noise", po::value<std::string>(),
+      "gpu: stop sampling at this stdev/mean (default 0.01)");
+}
+
+// --list: the built-in grids, the cache presets, the presets that sweeps cannot hold.
+int print_grid_list() {
+  Table t;
+  t.title = "cbi sweep: built-in grids (each also NAME-half, NAME-double)";
+  t.columns = {"grid", "points", "what"};
+  for (const auto &[name, what] : sweep::grid_list())
+    t.add_row({name, static_cast<int64_t>(sweep::expand(sweep::thesis_grid(name)).size()), what});
+  for (const auto &[name, levels] : sweep::cache_presets())
+    t.notes.push_back("cache preset " + name + ": " + levels);
+  t.notes.push_back("cache presets are fully associative LRU (the thesis's model; GPUs hash "
+                    "set indices, which a modulo-indexed set-associative model does not)");
+  t.notes.push_back("configurations of cbi presets that sweep points cannot hold (per "
+                    "thread-line or without a boundary), for cbi simulate/diagram --preset: " +
+                    sweep::unsweepable_presets());
+  print_table(std::cout, t);
+  return 0;
+}
+
+// The grid: --grid NAME or the default, with each axis option given overriding its axis.
+sweep::Grid grid_from(const po::variables_map &vm) {
+  sweep::Grid g = has(vm, "grid") ? sweep::thesis_grid(get(vm, "grid", "")) : sweep::default_grid();
+  for (const sweep::AxisDef &d : sweep::axis_defs()) {
+    const std::string option = sweep::axis_option(d).substr(2);
+    if (option == "cache") {
+      if (has(vm, "cache"))
+        g.set("cache", vm["cache"].as<std::vector<std::string>>());
+    } else if (has(vm, option)) {
+      g.set(d.name, list_from(vm, option));
+    }
+  }
+  return g;
+}
+
+// How to run: the backends and the model (--backend, --model, --device), the shard, the GPU's
+// measurement settings, the output files, resume, progress, jobs.
+sweep::RunOptions run_options_from(const po::variables_map &vm, sweep::Grid &g, int argc,
+                                   char **argv) {
+  sweep::RunOptions opts;
+  const std::string backend = get(vm, "backend", "sim");
+  opts.backends = sweep::parse_backends(backend);
+  if (has(vm, "model")) {
+    const std::string model = get(vm, "model", "");
+    if (model != "sequential" && model != "gpu")
+      throw UsageError("--model", "unknown model '" + model + "'; allowed: sequential, gpu");
+    if (model == "gpu" && !opts.backends.sim)
+      throw UsageError("--model", "gpu is the simulator's side; allowed: --backend sim, model or "
+                                  "sim+gpu with --model gpu");
+    if (model == "sequential" && opts.backends.model)
+      throw UsageError("--model", "sequential does not go with --backend " + backend +
+                                      " (the GPU model); allowed: --backend sim,gpu for the "
+                                      "sequential replay beside the hardware");
+    opts.backends.model = model == "gpu";
+  }
+  if (has(vm, "device")) {
+    if (!opts.backends.model)
+      throw UsageError("--device", "applies to the GPU model only; allowed: --model gpu or "
+                                   "--backend sim+gpu with --device NAME");
+    g.device = sim::find_device(get(vm, "device", "")).name;
+  }
+  if (has(vm, "shard"))
+    opts.shard = sweep::parse_shard(get(vm, "shard", ""));
+  if (vm["metrics"].as<bool>())
+    g.metrics = true;
+  opts.gpu.check = !vm["no-check"].as<bool>();
+  opts.gpu.cold = vm["cold"].as<bool>();
+  if (has(vm, "min-samples"))
+    opts.gpu.min_samples = static_cast<int>(parse_positive(get(vm, "min-samples", ""), "--min-samples", 100000));
+  if (has(vm, "max-seconds"))
+    opts.gpu.max_seconds = parse_fraction(get(vm, "max-seconds", ""), "--max-seconds");
+  if (has(vm, "max-noise"))
+    opts.gpu.max_noise = parse_fraction(get(vm, "max-noise", ""), "--max-noise");
+  opts.output = get(vm, "output", "-");
+  opts.json = get(vm, "json", "");
+  opts.resume = vm["resume"].as<bool>();
+  opts.progress = vm["progress"].as<bool>();
+  if (has(vm, "jobs"))
+    opts.jobs = static_cast<int>(parse_positive(get(vm, "jobs", ""), "--jobs", 1024));
+  opts.meta = {{"command", "cbi sweep " + command_line(argc - 1, argv + 1)}, {"date", utc_timestamp()}};
+
+  return opts;
+}
+
+// --dry-run: every point checked as the run would, printed with its id and key; nothing runs.
+int dry_run(const sweep::Grid &g, const sweep::RunOptions &opts) {
+  const std::vector<sweep::Point> all = sweep::expand(g);
+  std::vector<sweep::Point> mine;
+  for (const sweep::Point &p : all)
+    if (opts.shard.contains(p))
+      mine.push_back(p);
+  sweep::validate(mine, opts.backends);
+  std::cerr << "cbi sweep: grid " << g.name << ": grid_id " << sweep::fingerprint(g) << ", "
+            << all.size() << " points, shard " << opts.shard.text() << " holds " << mine.size()
+            << "\n";
+  for (const sweep::Point &p : mine)
+    std::cout << p.index << " " << p.id() << " " << p.key() << "\n";
+  return 0;
+}
+
+} // namespace
+
+int cmd_sweep(int argc, char **argv) {
+  if (argc > 1 && std::string(argv[1]) == "merge") {
+    std::string name = "cbi sweep merge";
+    argv[1] = name.data();
+    return cmd_sweep_merge(argc - 1, argv + 1);
+  }
+  po::options_description desc("Options");
+  add_sweep_options(desc);
+  po::variables_map vm;
+  if (!parse_args(
+          argc, argv, desc, vm,
+          "usage: cbi sweep [--grid NAME] [axis overrides] [--backend sim|gpu|sim,gpu] "
+          "[--output F.csv]\n       cbi sweep merge --output ALL.csv SHARD.csv...\n\n"
+          "Runs every point of a grid (the Cartesian product of its axes: kernel, size, "
+          "stencil, depth,\ntype, block, order, cache, remap-math, block-order) and streams one "
+          "CSV row per point, "
+          "flushed as it is measured, so an\ninterrupted sweep keeps its rows and --resume "
+          "continues it. Each row carries a stable point_id\n(a hash of its axis values). "
+          "The sim backend replays the accesses through the cache (block\ndoes not apply; "
+          "equal simulations are shared); the gpu backend times the kernels (exit 3\n"
+          "without a device). With --model gpu the sim backend is the GPU model (block and "
+          "--device count)\nand fills the ncu-named NAME_pred columns; --backend sim+gpu "
+          "puts them beside the hardware's\nNAME_meas (with --metrics) and gpu_time_ms "
+          "beside predicted_ms in one row.\nSee docs/sweeps.md for sharding over Slurm or "
+          "GNU parallel.",
+          "  cbi sweep --list\n"
+          "  cbi sweep --grid fig5.1a --backend gpu --output fig5.1a.csv --json fig5.1a.json\n"
+          "  cbi sweep --grid fig5.1b --size 512 --cache l1-64k --output mm512.csv   # sim\n"
+          "  cbi sweep --order linear,column:32,column:64 --size 1024,2048 --block 128,256\n"
+          "  cbi sweep --grid fig5.3 --shard 0/4 --output part0.csv     # 1 of 4 slices\n"
+          "  cbi sweep merge --output fig5.3.csv part*.csv\n"
+          "  cbi sweep --grid fig5.2 --output fig5.2.csv --resume        # continue a run\n"
+          "  cbi sweep --model gpu --kernel matmul --size 1024 --block 128,256 --order "
+          "linear,column:32\n"
+          "  cbi sweep --grid fig5.1b --backend sim+gpu --metrics --output pred.csv   # on "
+          "a GPU\n"
+          "  cbi plot scatter --input pred.csv --x l1tex__t_sector_hit_rate.pct_meas "
+          "--y l1tex__t_sector_hit_rate.pct_pred"))
+    return 0;
+
+  if (vm["list"].as<bool>())
+    return print_grid_list();
+
+  sweep::Grid g = grid_from(vm);
+  const std::string backend = get(vm, "backend", "sim");
+  const sweep::RunOptions opts = run_options_from(vm, g, argc, argv);
+
+  if (vm["dry-run"].as<bool>())
+    return dry_run(g, opts);
+  try {
+    const sweep::RunSummary s = sweep::run(g, opts);
+    if (s.interrupted) {
+      std::cerr << "cbi sweep: interrupted: " << s.skipped + s.measured << " of " << s.points
+                << " points saved";
+      if (opts.output == "-")
+        std::cerr << " (to stdout); to keep them next time, run with --output FILE.csv, and "
+                     "continue with --resume\n";
+      else
+        std::cerr << " in " << opts.output << " (" << s.measured
+                  << " this run); continue with:\n  " << opts.meta[0].second
+                  << (opts.resume ? "" : " --resume") << "\n";
+      return 130;
+    }
+    std::cerr << "cbi sweep: grid " << g.name << ": " << s.measured << " points measured, "
+              << s.skipped << " already in the CSV, " << format_cell_short(s.seconds) << " s"
+              << (s.device.empty() ? "" : " on " + s.device) << "\n";
+    // The best order of each group, from every row of the CSV (a resumed one too).
+    cli::Table all;
+    all.columns = sweep::columns();
+    all.rows = s.rows;
+    if (opts.output != "-" && std::filesystem::is_regular_file(write_target(opts.output)))
+      all = sweep::read_csv(opts.output); // a resumed file's earlier rows too
+    for (const std::string &line : sweep::best_orders(all))
+      std::cerr << "cbi sweep: " << line << "\n";
+  } catch (const sweep::GpuUnavailable &e) {
+    throw NoDeviceError("--backend " + backend + ": " + e.what());
+  }
+  return 0;
+}
+
+const cli::Registration kRegistration{
+    {"sweep", "run a grid of configurations (thesis grids built in) on the simulator and/or GPU",
+     cmd_sweep, 40}};
+
+} // namespace cbi::cli

@@ -1,0 +1,214 @@
+// The coalescer (GPGPU-Sim's memory_coalescing_arch): a warp instruction's lane addresses become
+// one request of distinct sectors, grouped by line, before any cache sees them. Loads come from
+// the workload's program (its per-warp lane_loads where it has one); the output store from the
+// task's output element.
+#pragma once
+
+#include "affine.hpp"
+#include "cbi/sim/gpu_model.hpp"
+
+#include <cstdint>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+namespace cbi::sim::gpu {
+
+// Workloads may compute a warp's addresses for one instruction at once (lane_loads).
+template <class W, class = void> struct HasLaneLoads : std::false_type {};
+template <class W>
+struct HasLaneLoads<W, std::void_t<decltype(std::declval<const W &>().lane_loads(
+                           nullptr, 0, int64_t{0}, static_cast<uint64_t *>(nullptr)))>>
+    : std::true_type {};
+
+// One line of a request: its index and the mask of the sectors asked for (a wavefront).
+struct LineRequest {
+  uint64_t line = 0;
+  uint32_t sectors = 0;
+};
+
+// The bytes a store writes in one sector (bit b: byte b).
+struct SectorWrite {
+  uint64_t sector = 0;
+  uint32_t bytes = 0;
+};
+
+// Workloads whose loads are a per-lane base plus a per-instruction offset (affine.hpp).
+template <class W> struct HasAffine : std::bool_constant<(Affine<W>::kClasses > 0)> {};
+
+template <class W> class Coalescer {
+public:
+  static constexpr int kMaxLanes = 64;
+
+  // `warp_slots`: resident warps over all simulated SMs (the per-warp fast path's keys).
+  Coalescer(const W &program, const GpuConfig &c, remap::Shape<int64_t> shape, int warp_slots)
+      : m_program(program), m_affine_of(c.workload), m_width(shape.width),
+        m_elem_bytes(static_cast<uint64_t>(c.workload.elem_bytes)),
+        m_output_base(static_cast<uint64_t>(c.workload.output_base_bytes())),
+        m_sector_shift(__builtin_ctzll(static_cast<uint64_t>(c.device.l1_sector_bytes))),
+        m_line_shift(__builtin_ctzll(static_cast<uint64_t>(c.device.l1_line_bytes))),
+        m_store_sector_shift(__builtin_ctzll(static_cast<uint64_t>(c.device.l2_sector_bytes))) {
+    if constexpr (HasAffine<W>::value) {
+      if (c.device.l1_sector_bytes % c.workload.elem_bytes == 0) {
+        m_residues = static_cast<int>(c.device.l1_sector_bytes / c.workload.elem_bytes);
+        const std::size_t sets =
+            static_cast<std::size_t>(warp_slots) * Affine<W>::kClasses * std::size_t(m_residues);
+        m_affine.assign(static_cast<std::size_t>(warp_slots), 0);
+        m_sets.assign(sets, SectorSet{});
+      }
+    }
+  }
+
+  // A warp starts in slot `key` with these lanes: forget the sector sets of the slot's last warp.
+  void warp_started(int key, const remap::Task<int64_t> *lanes, int n) {
+    if constexpr (HasAffine<W>::value) {
+      if (m_residues == 0)
+        return;
+      m_affine[static_cast<std::size_t>(key)] = m_affine_of.applies(lanes, n);
+      SectorSet *sets = &m_sets[set_index(key, 0, 0)];
+      for (int k = 0; k < Affine<W>::kClasses * m_residues; ++k)
+        sets[k].count = kUnknown;
+    }
+  }
+
+  // Instruction j of the warp in slot `key`, whose active lanes hold `lanes`: its lines in
+  // ascending order, each with its sector mask, into `out` (room for kMaxLanes); returns the line
+  // count. `sectors` gets the number of distinct sectors.
+  //
+  // Fast path: where every lane's address is base_l + offset_j (affine.hpp), the sectors of the
+  // instruction are those of {base_l + r} shifted by q sectors (offset_j = 32q + r, 0 <= r < 32),
+  // and {base_l + r} is coalesced once per warp and residue r: a 9x9 stencil warp coalesces at most
+  // 8 sets for its 81 loads, a matmul warp 16 for its 2D.
+  int load(int key, const remap::Task<int64_t> *lanes, int n, int64_t j, LineRequest *out,
+           int &sectors) {
+    if constexpr (HasAffine<W>::value) {
+      if (m_residues > 0 && m_affine[static_cast<std::size_t>(key)]) {
+        const int cls = Affine<W>::class_of(j);
+        const int64_t offset = m_affine_of.offset(j);
+        const int64_t r = offset & ((int64_t{1} << m_sector_shift) - 1);
+        const std::size_t at = set_index(key, cls, static_cast<int>(r / int64_t(m_elem_bytes)));
+        SectorSet &set = m_sets[at];
+        if (set.count == kUnknown)
+          fill(set, lanes, n, cls, r);
+        const uint16_t *rel = set.rel;
+        if (set.count != kTooWide) {
+          sectors = set.count;
+          const int spl_shift = m_line_shift - m_sector_shift;
+          const uint64_t sector_mask = (uint64_t{1} << spl_shift) - 1;
+          const uint64_t first = static_cast<uint64_t>(set.first + (offset >> m_sector_shift));
+          int lines = 0;
+          uint64_t line = ~uint64_t{0};
+          for (int k = 0; k < set.count; ++k) {
+            const uint64_t sector = first + rel[k];
+            if ((sector >> spl_shift) != line) {
+              line = sector >> spl_shift;
+              out[lines++] = {line, 0};
+            }
+            out[lines - 1].sectors |= 1u << (sector & sector_mask);
+          }
+          return lines;
+        }
+      }
+    }
+    uint64_t addr[kMaxLanes];
+    if constexpr (HasLaneLoads<W>::value) {
+      m_program.lane_loads(lanes, n, j, addr);
+    } else {
+      for (int l = 0; l < n; ++l)
+        addr[l] = m_program.load(lanes[l], j).byte_addr;
+    }
+    sectors = coalesce_sectors(addr, n, m_sector_shift, m_sector_buf);
+    const int spl_shift = m_line_shift - m_sector_shift;
+    const uint64_t sector_mask = (uint64_t{1} << spl_shift) - 1;
+    int lines = 0;
+    for (int k = 0; k < sectors;) {
+      const uint64_t line = m_sector_buf[k] >> spl_shift;
+      uint32_t mask = 0;
+      for (; k < sectors && (m_sector_buf[k] >> spl_shift) == line; ++k)
+        mask |= 1u << (m_sector_buf[k] & sector_mask);
+      out[lines++] = {line, mask};
+    }
+    return lines;
+  }
+
+  // The output store of the warp: per L2 sector touched, ascending, the bytes it writes, into
+  // `out` (room for 2 * kMaxLanes); returns the count.
+  int store(const remap::Task<int64_t> *lanes, int n, SectorWrite *out) const {
+    int count = 0;
+    const uint64_t sector_bytes = uint64_t{1} << m_store_sector_shift;
+    for (int l = 0; l < n; ++l) {
+      const uint64_t first =
+          m_output_base + static_cast<uint64_t>(lanes[l].y * m_width + lanes[l].x) * m_elem_bytes;
+      for (uint64_t b = first; b < first + m_elem_bytes;) {
+        const uint64_t sector = b >> m_store_sector_shift;
+        const uint64_t end = std::min(first + m_elem_bytes, (sector + 1) << m_store_sector_shift);
+        const uint64_t off = b & (sector_bytes - 1), len = end - b;
+        const uint32_t bytes =
+            static_cast<uint32_t>((len >= 32 ? ~uint64_t{0} : ((uint64_t{1} << len) - 1)) << off);
+        // Lanes mostly come in ascending order: insertion into the sorted prefix.
+        int k = count;
+        while (k > 0 && out[k - 1].sector > sector)
+          --k;
+        if (k > 0 && out[k - 1].sector == sector) {
+          out[k - 1].bytes |= bytes;
+        } else {
+          for (int m = count; m > k; --m)
+            out[m] = out[m - 1];
+          out[k] = {sector, bytes};
+          ++count;
+        }
+        b = end;
+      }
+    }
+    return count;
+  }
+
+private:
+  // The distinct sectors of {base_l + r} for one warp, class and residue r: `first` and each
+  // one's distance from it (ascending). Sets of more than kInline sectors, or spanning 2^16
+  // sectors, take the per-lane path: they are rare (a matmul A load under a column order), and
+  // keeping every set in 32 bytes keeps the sets of an H100's 8448 warp slots in the host's caches.
+  static constexpr int kUnknown = -1, kTooWide = -2; // not coalesced yet; no fast path
+  static constexpr int kInline = 8;
+  struct SectorSet {
+    int64_t first = 0;
+    int32_t count = kUnknown;
+    uint16_t rel[kInline] = {};
+  };
+
+  std::size_t set_index(int key, int cls, int residue) const {
+    return (static_cast<std::size_t>(key) * Affine<W>::kClasses + std::size_t(cls)) *
+               std::size_t(m_residues) +
+           std::size_t(residue);
+  }
+
+  void fill(SectorSet &set, const remap::Task<int64_t> *lanes, int n, int cls, int64_t r) {
+    if constexpr (HasAffine<W>::value) {
+      uint64_t addr[kMaxLanes];
+      for (int l = 0; l < n; ++l)
+        addr[l] = static_cast<uint64_t>(m_affine_of.base(lanes[l], cls) + r);
+      const int count = coalesce_sectors(addr, n, m_sector_shift, m_sector_buf);
+      set.first = static_cast<int64_t>(m_sector_buf[0]);
+      if (count > kInline || m_sector_buf[count - 1] - m_sector_buf[0] > 0xFFFF) {
+        set.count = kTooWide;
+        return;
+      }
+      for (int k = 0; k < count; ++k)
+        set.rel[k] = static_cast<uint16_t>(m_sector_buf[k] - m_sector_buf[0]);
+      set.count = count;
+    }
+  }
+
+  const W &m_program;
+  Affine<W> m_affine_of;
+  int64_t m_width;
+  uint64_t m_elem_bytes;
+  uint64_t m_output_base;
+  int m_sector_shift, m_line_shift, m_store_sector_shift;
+  uint64_t m_sector_buf[kMaxLanes];
+  int m_residues = 0;            // sector bytes / element bytes; 0: no fast path
+  std::vector<uint8_t> m_affine; // per warp slot: its lanes take the fast path
+  std::vector<SectorSet> m_sets; // per warp slot, class and residue
+};
+
+} // namespace cbi::sim::gpu

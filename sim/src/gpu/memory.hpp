@@ -1,0 +1,158 @@
+// The memory hierarchy of the GPU model: one sectored L1 per simulated SM, one shared sectored L2,
+// and DRAM that serves sectors one after another at the device's bandwidth. It answers coalesced
+// requests (coalescer.hpp) and counts what Nsight Compute counts (GpuMetrics).
+#pragma once
+
+#include "coalescer.hpp"
+#include "sector_cache.hpp"
+
+#include <algorithm>
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+namespace cbi::sim::gpu {
+
+class MemoryHierarchy {
+public:
+  // `sms`: the simulated SMs (one L1 each); `group`: device SMs one simulated SM stands for (its
+  // share of DRAM bandwidth is 1/group; the L2 keeps its capacity, since the sampled SMs read the
+  // same shared data as all SMs together).
+  MemoryHierarchy(const GpuConfig &c, int sms, int64_t group) : m_d(c.device) {
+    const int64_t l1_bytes = c.l1_bytes > 0 ? c.l1_bytes : m_d.l1_bytes;
+    SectorCacheConfig l1;
+    l1.capacity_lines = l1_bytes / m_d.l1_line_bytes;
+    l1.ways = c.l1_ways >= 0 ? c.l1_ways : m_d.l1_ways;
+    l1.sectors_per_line = static_cast<int>(m_d.l1_line_bytes / m_d.l1_sector_bytes);
+    l1.hash = m_d.l1_set_hash;
+    SectorCacheConfig l2;
+    l2.capacity_lines = m_d.l2_bytes / m_d.l2_line_bytes;
+    l2.ways = m_d.l2_ways;
+    l2.sectors_per_line = static_cast<int>(m_d.l2_line_bytes / m_d.l2_sector_bytes);
+    l2.hash = m_d.l2_set_hash;
+    l2.writes = true;
+    m_l2 = std::make_unique<SectorCache>(l2);
+    m_l1.reserve(static_cast<std::size_t>(sms));
+    for (int s = 0; s < sms; ++s)
+      m_l1.emplace_back(l1);
+    m_sector_shift = __builtin_ctzll(static_cast<uint64_t>(m_d.l1_sector_bytes));
+    m_line_shift = __builtin_ctzll(static_cast<uint64_t>(m_d.l1_line_bytes));
+    m_l2_sector_shift = __builtin_ctzll(static_cast<uint64_t>(m_d.l2_sector_bytes));
+    m_l2_line_shift = __builtin_ctzll(static_cast<uint64_t>(m_d.l2_line_bytes));
+    m_l2_full = m_d.l2_sector_bytes >= 32 ? ~uint32_t{0} : (uint32_t{1} << m_d.l2_sector_bytes) - 1;
+    m_dram_bytes_per_cycle = m_d.dram_gbs * 1e9 / (m_d.sm_clock_mhz * 1e6) / double(group);
+  }
+
+  // One warp load of SM `sm` at `now`: its `n` lines (wavefronts) looked up in the SM's L1, the
+  // missing sectors fetched from L2. on_line(line, mask, l1 result, l2_miss) per line (the
+  // observer; l2_miss: the L1 sectors of which some part missed in L2). Returns when the last
+  // sector is there.
+  template <class OnLine>
+  int64_t load(int sm, const LineRequest *lines, int n, int sectors, int64_t now,
+               OnLine &&on_line) {
+    ++m_m.l1_requests;
+    m_m.l1_sectors += sectors;
+    m_m.l1_wavefronts += n;
+    SectorCache &l1 = m_l1[static_cast<std::size_t>(sm)];
+    int64_t ready = now + m_d.l1_hit_cycles;
+    for (int k = 0; k < n; ++k) {
+      const uint64_t line = lines[k].line;
+      const uint32_t mask = lines[k].sectors;
+      const SectorCache::Result r = l1.lookup(line, mask, static_cast<uint32_t>(now));
+      // A sector on its way (another warp's miss) is found allocated by the tag stage: Nsight
+      // counts a hit, as the H100's column:32 matmul shows (89% measured, the warps of a CTA
+      // sharing each B line in lockstep); the warp waits for the fill.
+      m_m.l1_sector_hits += popcount8(r.hit | r.pending);
+      m_m.l1_pending_hits += popcount8(r.pending);
+      m_m.l1_sector_misses += popcount8(r.miss);
+      if (r.pending)
+        ready = std::max<int64_t>(ready, r.pending_ready);
+      uint32_t l2_miss = 0;
+      if (r.miss) {
+        const int64_t arrives = l2_fetch(line, r.miss, now, l2_miss);
+        for (uint32_t m = r.miss; m; m &= m - 1)
+          l1.set_fill(r.slot, __builtin_ctz(m), static_cast<uint32_t>(arrives));
+        ready = std::max(ready, arrives);
+      }
+      on_line(line, mask, r, l2_miss);
+    }
+    return ready;
+  }
+
+  // The output store of a warp at `now`: through to L2, not into L1. A sector the warp writes
+  // whole needs nothing from DRAM; one it writes in part is allocated with only those bytes
+  // (issue 21 §1: a later read of the sector's other bytes, such as the tail of the input that
+  // shares the output's first sector, misses and reads the sector from DRAM).
+  void store(const SectorWrite *writes, int n, int64_t now) {
+    const int spl_shift = m_l2_line_shift - m_l2_sector_shift;
+    for (int k = 0; k < n; ++k) {
+      const uint64_t line = writes[k].sector >> spl_shift;
+      const int sec = static_cast<int>(writes[k].sector & ((uint64_t{1} << spl_shift) - 1));
+      ++m_m.l2_lookups;
+      ++m_m.l2_write_sectors;
+      if (m_l2->write(line, sec, writes[k].bytes, m_l2_full, static_cast<uint32_t>(now)))
+        ++m_m.l2_hits;
+    }
+  }
+
+  const GpuMetrics &metrics() const { return m_m; }
+
+private:
+  // L2 reads of the sectors `mask` of L2 line `line` at `now`; returns when they reach the L1.
+  int64_t l2_read(uint64_t line, uint32_t mask, int64_t now, uint32_t &l2_miss) {
+    const SectorCache::Result r = m_l2->lookup(line, mask, static_cast<uint32_t>(now));
+    l2_miss = r.miss;
+    const int n = popcount8(mask);
+    m_m.l2_lookups += n;
+    m_m.l2_read_sectors += n;
+    m_m.l2_hits += popcount8(r.hit | r.pending);
+    int64_t arrives = now + m_d.l2_hit_cycles;
+    if (r.pending)
+      arrives = std::max<int64_t>(arrives, r.pending_ready);
+    for (uint32_t m = r.miss; m; m &= m - 1) {
+      // DRAM serves sectors one after another at its bandwidth.
+      m_m.dram_read_bytes += m_d.l2_sector_bytes;
+      m_dram_free =
+          std::max(m_dram_free, double(now)) + double(m_d.l2_sector_bytes) / m_dram_bytes_per_cycle;
+      const int64_t fill = static_cast<int64_t>(m_dram_free) + m_d.dram_cycles;
+      m_l2->set_fill(r.slot, __builtin_ctz(m), static_cast<uint32_t>(fill));
+      arrives = std::max(arrives, fill);
+    }
+    return arrives;
+  }
+
+  // The missing sectors `mask` of L1 line `line`, as L2 lines and sectors; `l2_miss` gets the L1
+  // sectors of which some part missed in L2.
+  int64_t l2_fetch(uint64_t l1_line, uint32_t mask, int64_t now, uint32_t &l2_miss) {
+    l2_miss = 0;
+    if (m_line_shift == m_l2_line_shift && m_sector_shift == m_l2_sector_shift)
+      return l2_read(l1_line, mask, now, l2_miss);
+    int64_t arrives = now;
+    for (uint32_t m = mask; m; m &= m - 1) {
+      const uint64_t addr =
+          ((l1_line << (m_line_shift - m_sector_shift)) + uint64_t(__builtin_ctz(m)))
+          << m_sector_shift;
+      for (uint64_t b = addr; b < addr + (uint64_t{1} << m_sector_shift);
+           b += uint64_t{1} << m_l2_sector_shift) {
+        const uint64_t l2_line = b >> m_l2_line_shift;
+        const uint32_t bit =
+            1u << ((b >> m_l2_sector_shift) & ((1u << (m_l2_line_shift - m_l2_sector_shift)) - 1));
+        uint32_t missed = 0;
+        arrives = std::max(arrives, l2_read(l2_line, bit, now, missed));
+        if (missed)
+          l2_miss |= m & -m;
+      }
+    }
+    return arrives;
+  }
+
+  const Device &m_d;
+  std::unique_ptr<SectorCache> m_l2;
+  std::vector<SectorCache> m_l1;
+  int m_sector_shift = 5, m_line_shift = 7, m_l2_sector_shift = 5, m_l2_line_shift = 7;
+  uint32_t m_l2_full = ~uint32_t{0}; // every byte of an L2 sector (at most 32)
+  double m_dram_bytes_per_cycle = 1, m_dram_free = 0;
+  GpuMetrics m_m;
+};
+
+} // namespace cbi::sim::gpu

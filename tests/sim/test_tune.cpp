@@ -1,0 +1,113 @@
+// cbi tune's ranking logic (issue 18 §3, §4): distinct default candidates, and tie groups from the
+// validated time error on a constructed case.
+#include "cbi/sim/tune.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <string>
+#include <vector>
+
+namespace {
+
+using namespace cbi;
+
+std::vector<remap::Order> parse(const std::vector<std::string> &texts) {
+  std::vector<remap::Order> v;
+  for (const std::string &t : texts)
+    v.push_back(remap::parse_order(t));
+  return v;
+}
+
+std::vector<std::string> names(const std::vector<remap::Order> &orders) {
+  std::vector<std::string> v;
+  for (const remap::Order &o : orders)
+    v.push_back(remap::to_string(o));
+  return v;
+}
+
+} // namespace
+
+TEST(Tune, DistinctOrdersDropThoseThatMapAsAnother) {
+  sim::Workload w;
+  w.kind = sim::kind_of<sim::MatmulWorkload>();
+  w.width = w.height = w.depth = 1024;
+  const auto all = parse({"linear", "column:32", "column:512", "column:1024", "column:2048",
+                          "tile:16", "tile:32x8", "zigzag:32"});
+  std::vector<std::pair<remap::Order, remap::Order>> dropped;
+  const auto kept = sim::distinct_orders(all, w, &dropped);
+  EXPECT_EQ(names(kept), (std::vector<std::string>{"linear", "column:32", "column:512", "tile:16",
+                                                   "tile:32x8", "zigzag:32"}));
+  ASSERT_EQ(dropped.size(), 2u);
+  EXPECT_EQ(remap::to_string(dropped[0].first), "column:1024");
+  EXPECT_EQ(remap::to_string(dropped[0].second), "linear");
+  EXPECT_EQ(remap::to_string(dropped[1].first), "column:2048");
+  // No two kept orders map alike: each differs from every other at some task index.
+  const remap::Shape<int64_t> shape{w.width, w.height};
+  for (std::size_t a = 0; a < kept.size(); ++a)
+    for (std::size_t b = a + 1; b < kept.size(); ++b) {
+      bool differ = false;
+      remap::visit(kept[a], [&](auto oa) {
+        return remap::visit(kept[b], [&](auto ob) {
+          for (int64_t i = 0; i < shape.width * shape.height && !differ; ++i) {
+            const auto ta = oa.map(i, shape), tb = ob.map(i, shape);
+            differ = ta.x != tb.x || ta.y != tb.y;
+          }
+          return 0;
+        });
+      });
+      EXPECT_TRUE(differ) << names(kept)[a] << " and " << names(kept)[b];
+    }
+  // On a narrow input more of them collapse: at width 32, column:32 and wider are linear.
+  w.width = 32;
+  const auto narrow = sim::distinct_orders(all, w);
+  for (const std::string &n : names(narrow))
+    EXPECT_TRUE(n.rfind("column", 0) != 0) << n;
+}
+
+TEST(Tune, TieGroupsFollowTheValidatedError) {
+  // Five orders at 1.00, 1.03, 1.03, 1.20, 1.24 and 2.0 ms with a 5% error: {1.00, 1.03, 1.03}
+  // are indistinguishable, 1.20 starts group 2 (1.24 is within 5% of it), 2.0 group 3.
+  const double times[] = {1.20, 1.03, 1.00, 2.0, 1.24, 1.03};
+  const char *bounds[] = {"L2->L1 bandwidth",  "replay",        "replay",
+                          "instruction issue", "L1 wavefronts", "replay"};
+  std::vector<sim::GpuConfig> configs(6);
+  std::vector<sim::GpuResult> results(6);
+  for (int k = 0; k < 6; ++k) {
+    configs[k].order = remap::parse_order(k == 3 ? "tile:16" : "column:32");
+    results[k].time.predicted_ms = times[k];
+    results[k].time.bound = bounds[k];
+    results[k].metrics.l1_sectors = 100;
+    results[k].metrics.l1_sector_hits = 90 - k;
+    results[k].metrics.l2_read_sectors = 10 + k;
+    results[k].cycles = 1000 + k;
+  }
+  configs[2].order = remap::parse_order("linear");
+  const auto r = sim::rank_orders(configs, results, std::log(1.05));
+  ASSERT_EQ(r.size(), 6u);
+  const std::size_t order[] = {2, 1, 5, 0, 4, 3};
+  const int groups[] = {1, 1, 1, 2, 2, 3};
+  for (int k = 0; k < 6; ++k) {
+    EXPECT_EQ(r[k].index, order[k]) << k;
+    EXPECT_EQ(r[k].tie_group, groups[k]) << k;
+    EXPECT_EQ(r[k].bound, bounds[order[k]]) << k;
+    EXPECT_NEAR(r[k].margin_pct, 100.0 * (times[order[k]] - 1.0), 1e-9) << k;
+  }
+  EXPECT_TRUE(r[0].why.empty());
+  EXPECT_NE(r[1].why.find("replay cycles"), std::string::npos) << r[1].why;
+  EXPECT_NE(r[3].why.find("L2->L1 traffic"), std::string::npos) << r[3].why;
+  // The issue-bound order differs from the fastest (linear) in its remap's integer work.
+  EXPECT_NE(r[5].why.find("integer work"), std::string::npos) << r[5].why;
+  // No error: every distinct time is its own group, equal times share one.
+  const auto strict = sim::rank_orders(configs, results, 0.0);
+  EXPECT_EQ(strict[1].tie_group, 2);
+  EXPECT_EQ(strict[2].tie_group, 2);
+  EXPECT_EQ(strict[5].tie_group, 5);
+}
+
+TEST(Tune, ValidatedErrorIsPerFamily) {
+  EXPECT_NEAR(std::exp(sim::validated_time_error(sim::kind_of<sim::StencilWorkload>())), 1.057,
+              0.001);
+  EXPECT_NEAR(std::exp(sim::validated_time_error(sim::kind_of<sim::MatmulWorkload>())), 1.112,
+              0.001);
+}
