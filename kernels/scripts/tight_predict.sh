@@ -5,7 +5,8 @@
 # same candidates (--orders: the measured list, so that every pick has a measured time).
 #
 # usage: bash tight_predict.sh DIR [GROUPS] [DEVICES]   (DIR holds bin/cbi; GROUPS: a regex over
-# the group names, default all; DEVICES: default "h100 h200"; results in $OUT/predict.tar.gz)
+# the group names, default all; DEVICES: default "h100 h200"; results in
+# $OUT/predict-DEVICE.tar.gz)
 set -uo pipefail
 dir=${1:?DIR}
 only=${2:-.}
@@ -62,6 +63,6 @@ for dev in $devices; do
     end=$(date +%s%N)
     echo "$dev $name: sweep exit $rc $(((mid - start) / 1000000)) ms, staged tune exit $rc2" \
       "$(((end - mid) / 1000000)) ms"
+    tar -C $w -czf $out/predict-$dev.tar.gz . # after each group: a run cut short keeps its groups
   done
 done
-tar -C $w -czf $out/predict.tar.gz .

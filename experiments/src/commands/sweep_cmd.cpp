@@ -196,6 +196,11 @@ sweep::RunOptions run_options_from(const po::variables_map &vm, sweep::Grid &g, 
                                       "sequential replay beside the hardware");
     opts.backends.model = model == "gpu";
   }
+  // The GPU model takes its caches from the device row: a cache axis would be ignored.
+  if (opts.backends.model && has(vm, "cache"))
+    throw UsageError("--cache", "does not apply to the GPU model, which takes its L1 and L2 from "
+                                "the device row (cbi devices); allowed: --cache with --backend sim, "
+                                "or --device NAME with --model gpu");
   if (has(vm, "device")) {
     if (!opts.backends.model)
       throw UsageError("--device", "applies to the GPU model only; allowed: --model gpu or "
