@@ -66,6 +66,25 @@ const std::vector<Fixed> &trace_fixes() {
       {"writes", "its own stores"},
       {"order", "the thread order"},
       {"block", "the thread blocks"},
+      {"block-order", "the thread blocks"},
+  };
+  return table;
+}
+
+// One row per option that only some workloads take: the trait that says a workload takes it, why
+// the others do not, and what is allowed instead.
+struct WorkloadScope {
+  const char *option;
+  bool sim::WorkloadTraits::*takes;
+  const char *why;
+  const char *allowed;
+};
+
+const std::vector<WorkloadScope> &workload_scopes() {
+  static const std::vector<WorkloadScope> table = {
+      {"block-order", &sim::WorkloadTraits::has_block_order,
+       "has no tiles to order (its thread order is --order)",
+       "--kernel sgemm-tiled or stencil-smem"},
   };
   return table;
 }
@@ -111,6 +130,14 @@ void refuse_inapplicable(const cli::po::variables_map &vm, Engine engine,
         throw UsageError(std::string("--") + f.option, std::string("a trace fixes ") + f.what +
                                                            "; allowed: --trace without --" +
                                                            f.option);
+}
+
+void refuse_inapplicable(const cli::po::variables_map &vm, sim::WorkloadKind kind) {
+  const sim::WorkloadTraits traits = sim::workload_traits(kind);
+  for (const WorkloadScope &s : workload_scopes())
+    if (given(vm, s.option) && !(traits.*s.takes))
+      throw UsageError(std::string("--") + s.option, std::string(traits.name) + " " + s.why +
+                                                         "; allowed: leave it out or " + s.allowed);
 }
 
 std::string applicability_help(const cli::po::options_description &desc,

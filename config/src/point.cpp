@@ -11,13 +11,21 @@
 namespace cbi::config {
 
 namespace {
-// The simulator's model of a CUDA kernel: listing 3's stencil and listing 4's matmul.
+// The simulator's model of a CUDA kernel: listing 3's stencil, listing 4's matmul, and the tiles
+// that sgemm-tiled and stencil-smem load into shared memory.
 std::optional<sim::WorkloadKind> kernel_workload(kernels::KernelKind k) {
-  if (k == kernels::KernelKind::stencil)
+  switch (k) {
+  case kernels::KernelKind::stencil:
     return sim::kind_of<sim::StencilWorkload>();
-  if (k == kernels::KernelKind::matmul)
+  case kernels::KernelKind::matmul:
     return sim::kind_of<sim::MatmulWorkload>();
-  return std::nullopt;
+  case kernels::KernelKind::sgemm_tiled:
+    return sim::kind_of<sim::SgemmTiledWorkload>();
+  case kernels::KernelKind::stencil_smem:
+    return sim::kind_of<sim::StencilSmemWorkload>();
+  default:
+    return std::nullopt;
+  }
 }
 } // namespace
 
@@ -98,8 +106,9 @@ sim::Workload workload_of(const Point &p) {
   }
   const std::optional<sim::WorkloadKind> kind = sim_workload(p);
   if (!kind)
-    throw UsageError("--kernel", std::string(kernels::to_string(p.kernel)) +
-                                     " is not simulated; allowed: stencil, matmul");
+    throw UsageError("--kernel",
+                     std::string(kernels::to_string(p.kernel)) +
+                         " is not simulated; allowed: stencil, matmul, sgemm-tiled, stencil-smem");
   sim::Workload w;
   w.kind = *kind;
   w.width = p.size.w;
@@ -112,6 +121,8 @@ sim::Workload workload_of(const Point &p) {
   w.elem_bytes = kernels::elem_bytes(p.type);
   w.boundary = p.boundary;
   w.writes = p.writes;
+  if (p.block_order)
+    w.block_order = *p.block_order;
   sim::validate(w);
   return w;
 }

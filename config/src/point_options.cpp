@@ -38,10 +38,19 @@ Point point_from(const cli::po::variables_map &vm, const PointRequest &request) 
   if (!p.user) {
     if (w.kind == sim::kind_of<sim::MatmulWorkload>())
       p.kernel = kernels::KernelKind::matmul; // else stencil, the default
+    const sim::WorkloadTraits traits = sim::workload_traits(w.kind);
+    if (traits.has_block_order) { // the tiled kernels: sgemm-tiled, stencil-smem
+      p.kernel = kernels::parse_kernel(traits.name);
+      p.block_order = w.block_order;
+      if (has(vm, "order") &&
+          remap::parse_order(get(vm, "order", "")).kind != remap::OrderKind::linear)
+        throw UsageError("--order", std::string(traits.name) +
+                                        "'s threads keep their launch order; allowed: linear "
+                                        "(order its thread blocks with --block-order)");
+    }
     if (sim_workload(p) != w.kind)
       p.workload = w.kind; // simulated only (stencil3d): no CUDA kernel runs it
     p.size = {w.width, w.height};
-    const sim::WorkloadTraits traits = sim::workload_traits(w.kind);
     if (traits.has_window)
       p.stencil = Extent{w.stencil_w, w.stencil_h};
     if (traits.has_depth)
@@ -65,8 +74,8 @@ Point point_from(const cli::po::variables_map &vm, const PointRequest &request) 
       p.sample_sms = parse_positive(get(vm, "sample-sms", ""), "--sample-sms", 1 << 20);
     return p;
   }
-  p.granularity = has(vm, "granularity") ? parse_granularity(get(vm, "granularity", ""))
-                                         : request.granularity;
+  p.granularity =
+      has(vm, "granularity") ? parse_granularity(get(vm, "granularity", "")) : request.granularity;
   p.classify_misses = vm.count("classify-misses") && vm["classify-misses"].as<bool>();
   sim::SimConfig checked;
   checked.workload = w;

@@ -118,7 +118,7 @@ TEST(CliTrace, BadOptionsAndBadTracesExit2WithOneLineAndLeaveNoFile) {
         << r.err;
     // The help names the options a trace fixes, from the same table.
     const CliRun h = cbi_run("simulate --help");
-    EXPECT_NE(h.out.find("--trace fixes (leave out): --preset, --workload, --size"),
+    EXPECT_NE(h.out.find("--trace fixes (leave out): --workload, --size, --stencil"),
               std::string::npos)
         << h.out;
   }

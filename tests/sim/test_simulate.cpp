@@ -53,6 +53,8 @@ sim::SimConfig random_config(std::mt19937_64 &rng) {
   w.depth = 1 + static_cast<int64_t>(rng() % 12);
   const int elem[] = {2, 4, 8};
   w.elem_bytes = elem[rng() % 3];
+  if (w.kind == sim::kind_of<sim::SgemmTiledWorkload>())
+    w.elem_bytes = 4; // float only
   w.boundary = w.kind == sim::kind_of<sim::StencilWorkload>() && rng() % 2 ? sim::Boundary::none
                                                                            : sim::Boundary::clamp;
   w.writes = rng() % 3 == 0;
@@ -188,9 +190,11 @@ TEST(Workloads, RunsEqualThePerInstructionProgramMergedUnitByUnit) {
 }
 
 TEST(Workloads, RegistryNamesParseAndReject) {
-  EXPECT_EQ(sim::workload_names(), "stencil, matmul, stencil3d");
-  for (WorkloadKind k : {sim::kind_of<sim::StencilWorkload>(), sim::kind_of<sim::MatmulWorkload>(),
-                         sim::kind_of<sim::Stencil3dWorkload>()})
+  EXPECT_EQ(sim::workload_names(), "stencil, matmul, stencil3d, sgemm-tiled, stencil-smem");
+  for (WorkloadKind k :
+       {sim::kind_of<sim::StencilWorkload>(), sim::kind_of<sim::MatmulWorkload>(),
+        sim::kind_of<sim::Stencil3dWorkload>(), sim::kind_of<sim::SgemmTiledWorkload>(),
+        sim::kind_of<sim::StencilSmemWorkload>()})
     EXPECT_EQ(sim::parse_workload_kind(sim::to_string(k)), k);
   try {
     sim::parse_workload_kind("stencil4d");

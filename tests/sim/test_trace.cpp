@@ -37,7 +37,10 @@ struct TempFile {
 
 sim::Workload random_workload(std::mt19937_64 &rng) {
   sim::Workload w;
-  w.kind = sim::WorkloadKind{static_cast<int>(rng() % std::tuple_size_v<sim::WorkloadTypes>)};
+  // The workloads of thread-order kernels (not the tiled ones, whose CTAs take a block order).
+  do
+    w.kind = sim::WorkloadKind{static_cast<int>(rng() % std::tuple_size_v<sim::WorkloadTypes>)};
+  while (sim::workload_traits(w.kind).has_block_order);
   w.width = 1 + static_cast<int64_t>(rng() % 40);
   w.height = 1 + static_cast<int64_t>(rng() % 24);
   w.stencil_w = 1 + 2 * static_cast<int64_t>(rng() % 4);

@@ -73,11 +73,11 @@ std::string hash_hex(const std::string &s);
 // capacity as the workload's lines ("lines=24"): what the point's key says.
 std::string cache_levels(const Point &p);
 
-// Kernels the simulator models: stencil and matmul.
+// Kernels the simulator models: stencil, matmul, sgemm-tiled, stencil-smem.
 bool simulated(kernels::KernelKind k);
 
-// The workload the simulator replays for `p`: p.workload, else the kernel's (stencil, matmul), else
-// nothing (the simulator does not model the kernel).
+// The workload the simulator replays for `p`: p.workload, else the kernel's (stencil, matmul,
+// sgemm-tiled, stencil-smem), else nothing (the simulator does not model the kernel).
 std::optional<sim::WorkloadKind> sim_workload(const Point &p);
 
 // The simulator's workload of `p` (sizes, element size, edges); UsageError naming the wrong field

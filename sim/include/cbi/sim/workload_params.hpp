@@ -3,6 +3,8 @@
 // each) live in cbi/sim/workloads/; cbi/sim/workloads.hpp registers them.
 #pragma once
 
+#include "cbi/remap/dispatch.hpp"
+
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -34,6 +36,9 @@ struct Workload {
   int elem_bytes = 4;                  // 2, 4 or 8: half, float, double
   Boundary boundary = Boundary::clamp; // stencils only
   bool writes = false;                 // also emit each task's output store
+  // Tiled kernels (sgemm-tiled, stencil-smem): CTA k computes the tile block_order.map(k) of the
+  // grid of tiles, as `cbi bench --block-order` launches them; linear for the other workloads.
+  remap::Order block_order;
   // kind == kUserWorkloadKind: the workload of your own (make_workload); sizes above unused.
   std::shared_ptr<const UserWorkload> user;
 

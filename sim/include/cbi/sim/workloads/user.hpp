@@ -37,6 +37,7 @@ public:
   static constexpr int size_dims = 2;
   static constexpr bool has_window = false;
   static constexpr bool has_depth = false;
+  static constexpr bool has_block_order = false;
   static constexpr int64_t table_lines = 24;
   // The GPU model's arithmetic bound: one address instruction per load (nothing is known of the
   // kernel's arithmetic).
