@@ -5,6 +5,7 @@
 #include "cbi/cli/progress.hpp"
 #include "cbi/config/options.hpp"
 #include "cbi/config/point_options.hpp"
+#include "cbi/config/presets.hpp"
 #include "cbi/parse.hpp"
 #include "cbi/sim/mrc.hpp"
 
@@ -195,6 +196,7 @@ void add_mrc_options(po::options_description &desc) {
       "capacities in lines to report, a comma list or repeated; default "
       "every power of two up to the distinct lines touched")(
       "verify", po::bool_switch(), "also simulate each size separately and report both counts");
+  add_trace_option(desc);
 }
 
 cli::Table mrc_result(const po::variables_map &vm, const sim::Progress &interrupt) {
