@@ -117,19 +117,22 @@ Engine parse_model(const cli::po::variables_map &vm) {
 }
 
 void refuse_inapplicable(const cli::po::variables_map &vm, Engine engine,
-                         const std::string &command) {
+                         const std::string &command, const sim::UserWorkload *own) {
   for (const Scope &s : scopes())
     if (for_command(s, command) && given(vm, s.option) &&
         !(s.engines & static_cast<unsigned>(engine)))
       throw UsageError(std::string("--") + s.option,
                        std::string("applies to ") + model_name(s.engines) + " only (" + s.why +
                            "); allowed: leave it out or " + model_name(s.engines));
-  if (given(vm, "trace"))
+  const bool own_workload = own != nullptr;
+  if (given(vm, "trace") || own_workload)
     for (const Fixed &f : trace_fixes())
-      if (given(vm, f.option))
-        throw UsageError(std::string("--") + f.option, std::string("a trace fixes ") + f.what +
-                                                           "; allowed: --trace without --" +
-                                                           f.option);
+      if (given(vm, f.option) &&
+          !(own_workload && own->block_threads() == 0 && std::string(f.option) == "block"))
+        throw UsageError(std::string("--") + f.option,
+                         std::string(own_workload ? "a workload of your own" : "a trace") +
+                             " fixes " + f.what + "; allowed: " +
+                             (own_workload ? "a workload" : "--trace") + " without --" + f.option);
 }
 
 void refuse_inapplicable(const cli::po::variables_map &vm, sim::WorkloadKind kind) {

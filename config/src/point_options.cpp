@@ -21,10 +21,18 @@ kernels::ElemType type_of_bytes(int elem_bytes) {
 
 } // namespace
 
-Point point_from(const cli::po::variables_map &vm, const PointRequest &request) {
-  refuse_inapplicable(vm, request.engine, request.command);
+Point point_from(const cli::po::variables_map &vm, const PointRequest &request,
+                 const OwnWorkload &own) {
+  refuse_inapplicable(vm, request.engine, request.command, own.user.get());
   Point p;
-  if (has(vm, "trace")) {
+  if (own.user) {
+    if (has(vm, "trace"))
+      throw UsageError("--trace", "a workload is given already; allowed: one of them");
+    p.user = own.user;
+    p.type = type_of_bytes(own.elem_bytes);
+    const remap::Shape<int64_t> shape = p.user->task_shape();
+    p.size = {shape.width, shape.height};
+  } else if (has(vm, "trace")) {
     // A trace (docs/traces.md) in place of the workload options: it is checked whole here, so a
     // bad file exits 2 naming --trace before any result.
     p.trace = get(vm, "trace", "");

@@ -166,11 +166,12 @@ cli::Table gpu_table(const sim::GpuConfig &c, const sim::GpuResult &r) {
   return t;
 }
 
-cli::Table simulate_result(const po::variables_map &vm, const sim::Progress &interrupt) {
+cli::Table simulate_result(const po::variables_map &vm, const sim::Progress &interrupt,
+                           const OwnWorkload &own) {
   // The options become one point (options that do not apply to the model are refused); the
   // simulator takes its configuration from the point alone.
   const Engine engine = parse_model(vm);
-  const Point point = point_from(vm, {engine, "simulate"});
+  const Point point = point_from(vm, {engine, "simulate"}, own);
   const bool asked = vm.count("progress") && vm["progress"].as<bool>();
   if (engine == Engine::gpu_model) {
     const sim::GpuConfig g = gpu_config(point);
@@ -199,8 +200,10 @@ void add_mrc_options(po::options_description &desc) {
   add_trace_option(desc);
 }
 
-cli::Table mrc_result(const po::variables_map &vm, const sim::Progress &interrupt) {
-  sim::SimConfig c = *sim_config(point_from(vm, {Engine::sequential, "mrc"}));
+cli::Table mrc_result(const po::variables_map &vm, const sim::Progress &interrupt,
+                      const OwnWorkload &own) {
+  sim::SimConfig c =
+      *sim_config(point_from(vm, {Engine::sequential, "mrc"}, own));
   std::vector<int64_t> sizes;
   for (const std::string &item : cli::list_from(vm, "sizes"))
     sizes.push_back(parse_positive(item, "--sizes", 1LL << 31));

@@ -2,8 +2,9 @@
 // keyword arguments become the command's options (name with '-' for '_'; True for a switch; a
 // list for a repeated option; a (w, h) pair for an extent such as size=(1024, 512)), parsed by the
 // command's own option groups (presets included) into the same configuration, and run by the same
-// function as the commands (cbi/config/run.hpp: point_from, then the engine) with the GIL released and Ctrl-C checked every few
-// million threads. The result is the command's JSON document as a dict, without its run context.
+// function as the commands (cbi/config/run.hpp: point_from, then the engine) with the GIL released
+// and Ctrl-C checked every few million threads. The result is the command's JSON document as a
+// dict, without its run context.
 #include "bindings.hpp"
 
 #include "cbi/cli/command.hpp"
@@ -25,7 +26,8 @@ namespace cbi::python {
 namespace {
 
 namespace po = boost::program_options;
-using Run = cli::Table (*)(const po::variables_map &, const sim::Progress &);
+using Run = cli::Table (*)(const po::variables_map &, const sim::Progress &,
+                           const config::OwnWorkload &);
 
 // Thrown by the progress check when Python has a signal pending (Ctrl-C); the Python error is
 // already set.
@@ -70,7 +72,19 @@ py::dict run(const std::string &command, void (*add_options)(po::options_descrip
              const py::kwargs &kw) {
   po::options_description desc("Options");
   add_options(desc);
-  std::vector<std::string> args = argv_of(command, kw, desc);
+  // workload=cbi.Workload(...) or cbi.read_trace(...): a workload of your own, handed to point_from
+  // as --trace hands a trace; workload="matmul" stays the option.
+  config::OwnWorkload own;
+  py::kwargs options;
+  for (const auto &[key, value] : kw) {
+    if (py::str(key).cast<std::string>() == "workload" && py::isinstance<Workload>(value)) {
+      const Workload &w = value.cast<const Workload &>();
+      own = {w.user, w.elem_bytes};
+    } else {
+      options[key] = value;
+    }
+  }
+  std::vector<std::string> args = argv_of(command, options, desc);
   std::vector<char *> argv;
   for (std::string &a : args)
     argv.push_back(a.data());
@@ -86,7 +100,7 @@ py::dict run(const std::string &command, void (*add_options)(po::options_descrip
         throw Interrupted{};
     };
     py::gil_scoped_release release;
-    table = result(vm, interrupt);
+    table = result(vm, interrupt, own);
   } catch (const Interrupted &) {
     throw py::error_already_set();
   } catch (const UsageError &e) { // named as the command line names it

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "cbi/cli/options.hpp"
+#include "cbi/sim/user_workload.hpp"
 #include "cbi/sim/workloads.hpp"
 
 #include <string>
@@ -22,9 +23,10 @@ Engine parse_model(const cli::po::variables_map &vm);
 // Throws UsageError naming the first option of `vm` that the table says does not apply to
 // `engine` in `command` ("simulate", "diagram", ...), saying which engine it applies to and what
 // is allowed instead; with --trace, the first option that the trace fixes (the workload options,
-// --order, --block, --preset).
+// --order, --block, --preset); likewise with `own` (a workload given in code, point_options.hpp;
+// --block only if it names its blocks).
 void refuse_inapplicable(const cli::po::variables_map &vm, Engine engine,
-                         const std::string &command);
+                         const std::string &command, const sim::UserWorkload *own = nullptr);
 
 // Throws UsageError naming the first option of `vm` that the workload `kind` does not take, in the
 // table's words (--block-order: only the tiled kernels order their thread blocks over tiles).

@@ -9,10 +9,18 @@
 #include "cbi/config/defaults.hpp"
 #include "cbi/config/options.hpp"
 
+#include <memory>
 #include <string>
 #include <vector>
 
 namespace cbi::config {
+
+// A workload of your own given in code (Python's cbi.Workload, cbi.read_trace) in place of the
+// workload options, as --trace gives one from the command line: it fixes the same options.
+struct OwnWorkload {
+  std::shared_ptr<const sim::UserWorkload> user;
+  int elem_bytes = 4;
+};
 
 // What a command asks of point_from: the engine, the command (for the applicability table),
 // whether --order is one order read here (false: the command reads its own list of orders), and
@@ -29,8 +37,10 @@ struct PointRequest {
 // workload (--workload --size --stencil --depth --elem-bytes --boundary --writes), --order, and
 // for the sequential engine --granularity, --classify-misses and the cache (the single-level
 // options or --level, as level specs: level_spec), for the GPU model --device, --block and
-// --sample-sms (defaults.hpp). Every value is checked under its option's name.
-Point point_from(const cli::po::variables_map &vm, const PointRequest &request);
+// --sample-sms (defaults.hpp). Every value is checked under its option's name. `own`: a workload
+// of your own in place of the workload options (--trace is the command line's).
+Point point_from(const cli::po::variables_map &vm, const PointRequest &request,
+                 const OwnWorkload &own = {});
 
 // bench's lists (--kernel --order --block-order --remap-math --type) crossed with its sizes and
 // block: one point per combination that applies to its kernel (an order for remapped kernels, a

@@ -7,6 +7,7 @@
 
 #include "cbi/cli/options.hpp"
 #include "cbi/cli/output.hpp"
+#include "cbi/config/point_options.hpp"
 #include "cbi/sim/gpu_model.hpp"
 #include "cbi/sim/simulate.hpp"
 
@@ -21,9 +22,10 @@ void add_simulate_options(po::options_description &desc);
 
 // Runs what the parsed options say (the sequential simulator, or the GPU model with --model gpu)
 // and returns cbi simulate's result. `interrupt`, if given, is called as the run goes and may throw
-// to stop it; progress goes to stderr with --progress, or for runs of over 2^30 accesses when
+// to stop it; `own`, a workload of your own in place of the workload options. Progress goes to stderr with --progress, or for runs of over 2^30 accesses when
 // stderr is a terminal.
-cli::Table simulate_result(const po::variables_map &vm, const sim::Progress &interrupt = {});
+cli::Table simulate_result(const po::variables_map &vm, const sim::Progress &interrupt = {},
+                           const OwnWorkload &own = {});
 
 // The result tables: per-level counts of the sequential simulator; the GPU model's Nsight-named
 // counts and predicted time.
@@ -36,6 +38,7 @@ void add_mrc_options(po::options_description &desc);
 
 // The miss-ratio curve the parsed options ask for, as cbi mrc's result (one row per size).
 // `interrupt`, if given, is called as the run goes and may throw to stop it.
-cli::Table mrc_result(const po::variables_map &vm, const sim::Progress &interrupt = {});
+cli::Table mrc_result(const po::variables_map &vm, const sim::Progress &interrupt = {},
+                      const OwnWorkload &own = {});
 
 } // namespace cbi::config

@@ -1,0 +1,116 @@
+"""cbi.Workload (NumPy addresses) and cbi.read_trace: every engine takes them through the same
+route as `--trace`, with the counts of the direct run (random configurations), and bad input is a
+ValueError with the command line's message."""
+import os
+import random
+import subprocess
+import tempfile
+
+import numpy as np
+import pytest
+
+import cbi
+
+CBI = os.path.join(os.environ.get("CBI_BIN", "build/bin"), "cbi")
+
+
+def stencil_addresses(width, height, window, elem_bytes=4):
+    """The clamped stencil of listing 3 as NumPy addresses: [y, x, j], rows dy outer, dx inner."""
+    r = window // 2
+    d = np.arange(-r, r + 1)
+    dy, dx = np.repeat(d, window), np.tile(d, window)
+    y = np.clip(np.arange(height)[:, None, None] + dy[None, None, :], 0, height - 1)
+    x = np.clip(np.arange(width)[None, :, None] + dx[None, None, :], 0, width - 1)
+    return ((y * width + x) * elem_bytes).astype(np.uint64)
+
+
+def counts(doc):
+    return [{k: v for k, v in row.items() if k != "cache"} for row in doc["rows"]]
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_a_numpy_stencil_gives_the_built_in_counts(seed):
+    rng = random.Random(seed)
+    w, h, s = rng.choice([16, 24, 40]), rng.choice([8, 16, 33]), rng.choice([3, 5, 7])
+    cache = {"line_bytes": rng.choice([16, 64, 128]), "ways": rng.choice([0, 2, 4]),
+             "granularity": rng.choice(["exact", "thread"])}
+    cache["cache_bytes"] = cache["line_bytes"] * rng.choice([8, 32])
+    order = rng.choice(["linear", "column:4", "tile:4"])
+    mine = cbi.Workload(stencil_addresses(w, h, s))
+    assert mine.shape == (w, h) and mine.instructions == s * s
+    built_in = cbi.simulate(size=(w, h), stencil=f"{s}x{s}", order=order, **cache)
+    # The order is the workload's own: a numpy workload is visited linearly, so remap it first.
+    xs, ys = cbi.Order(order).map(np.arange(w * h), (w, h))
+    visited = stencil_addresses(w, h, s)[ys, xs].reshape(1, w * h, s * s)
+    ours = cbi.simulate(workload=cbi.Workload(visited), **cache)
+    assert counts(ours) == counts(built_in)
+    if cache["granularity"] == "exact":
+        curve = cbi.mrc(workload=cbi.Workload(visited), line_bytes=cache["line_bytes"])
+        direct = cbi.mrc(size=(w, h), stencil=f"{s}x{s}", order=order,
+                         line_bytes=cache["line_bytes"])
+        assert curve["misses"].tolist() == direct["misses"].tolist()
+
+
+def test_the_gpu_model_takes_a_numpy_workload():
+    w, h = 128, 64
+    loads = stencil_addresses(w, h, 3)
+    # The GPU model's kernels store their output after the loads: the output array follows the
+    # input, element (x, y) at w*h*4 + (y*w + x)*4.
+    out = (w * h * 4 + 4 * np.arange(w * h, dtype=np.uint64)).reshape(h, w, 1)
+    a = np.concatenate([loads, out], axis=2)
+    direct = cbi.simulate_gpu(size=(w, h), stencil="3x3", block=128)
+    ours = cbi.simulate_gpu(workload=cbi.Workload(a, stores=[False] * 9 + [True]), block=128)
+    assert ours["metrics"] == direct["metrics"]
+    assert ours["config"]["block"] == 128
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_read_trace_replays_with_the_direct_counts(seed):
+    rng = random.Random(50 + seed)
+    workload = rng.choice(["stencil", "matmul"])
+    c = {"workload": workload, "size": rng.choice([16, 32]),
+         "order": rng.choice(["linear", "column:4", "zigzag:8"])}
+    if workload == "stencil":
+        c["stencil"] = rng.choice(["3x3", "5x5"])
+    cache = {"line_bytes": 64, "cache_bytes": 64 * rng.choice([8, 16]), "ways": rng.choice([0, 4])}
+    with tempfile.TemporaryDirectory() as d:
+        path = os.path.join(d, "t.trace")
+        argv = [CBI, "trace", "-o", path] + [f"--{k}={v}" for k, v in c.items()]
+        assert subprocess.run(argv, capture_output=True).returncode == 0
+        t = cbi.read_trace(path)
+        assert t.info["format"] == "cbi-trace 1" and t.info["blocks"] > 0
+        direct = cbi.simulate(**c, **cache)
+        assert counts(cbi.simulate(workload=t, **cache)) == counts(direct)
+        assert counts(cbi.simulate(trace=path, **cache)) == counts(direct)
+        gpu = cbi.simulate_gpu(workload=t)
+        assert gpu["metrics"] == cbi.simulate_gpu(trace=path)["metrics"]
+
+
+def test_an_accel_sim_trace_reports_what_it_does_not_model():
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    t = cbi.read_trace(os.path.join(root, "data", "accel-sim", "kernel-1.traceg"))
+    assert t.info["format"].startswith("accel-sim")
+    assert (t.info["local"], t.info["shared"], t.info["atomic"]) == (1, 1, 1)
+    notes = cbi.simulate(workload=t)["notes"]
+    assert any("not modelled: local 1, shared 1, atomic 1" in n for n in notes), notes
+
+
+def test_errors_are_value_errors_with_the_cli_message():
+    a = stencil_addresses(8, 8, 3)
+    with pytest.raises(ValueError, match=r"^--size: a workload of your own fixes the task grid"):
+        cbi.simulate(workload=cbi.Workload(a), size=8)
+    with pytest.raises(ValueError, match=r"^--order: a workload of your own fixes the thread order"):
+        cbi.simulate(workload=cbi.Workload(a), order="column:4")
+    with pytest.raises(ValueError, match=r"^bytes: 3 values for 9 instructions"):
+        cbi.Workload(a, bytes=[4, 4, 4])
+    with pytest.raises(ValueError, match=r"^addresses: an array of 1 axes"):
+        cbi.Workload(np.arange(10, dtype=np.uint64))
+    with tempfile.TemporaryDirectory() as d:
+        bad = os.path.join(d, "bad.trace")
+        with open(bad, "w") as f:
+            f.write("P6\n1 1\n255\n")
+        run = subprocess.run([CBI, "simulate", "--trace", bad], capture_output=True, text=True)
+        assert run.returncode == 2
+        with pytest.raises(ValueError) as raised:
+            cbi.read_trace(bad)
+        assert str(raised.value) == run.stderr.strip().split("cbi simulate: ", 1)[1]
