@@ -262,3 +262,22 @@ TEST(SweepSummary, EndsWithTheBestOrderOfEachGroupAndNamesTies) {
   ASSERT_EQ(model.exit_code, 0) << model.err;
   EXPECT_NE(model.err.find("(predicted_ms "), std::string::npos) << model.err;
 }
+
+// Issue 21 §4: --wide belongs to the terminal table; with another format it is refused, not ignored.
+TEST(Files, WideAppliesToTheTableOnly) {
+  expect_usage_error("simulate --size 64 --format json --wide", "--wide");
+  expect_usage_error("devices --format csv --wide", "--wide");
+  const CliRun narrow = cbi_run("simulate --size 512 --stencil 3x3");
+  ASSERT_EQ(narrow.exit_code, 0) << narrow.err;
+  std::size_t widest = 0, start = 0;
+  while (start < narrow.out.size()) {
+    const std::size_t end = narrow.out.find('\n', start);
+    widest = std::max(widest, (end == std::string::npos ? narrow.out.size() : end) - start);
+    start = end == std::string::npos ? narrow.out.size() : end + 1;
+  }
+  EXPECT_LE(widest, 100u) << narrow.out;
+  const CliRun wide = cbi_run("simulate --size 512 --stencil 3x3 --wide");
+  ASSERT_EQ(wide.exit_code, 0) << wide.err;
+  EXPECT_NE(wide.out.find("store_misses"), std::string::npos) << wide.out;
+  EXPECT_EQ(narrow.out.find("  store_misses"), std::string::npos) << narrow.out;
+}

@@ -4,6 +4,7 @@
 #include "cbi/cli/progress.hpp"
 #include "cbi/config/presets.hpp"
 #include "cbi/sim/gpu_model.hpp"
+#include "cbi/sim/model.hpp"
 
 #include "cbi/config/point_options.hpp"
 
@@ -71,6 +72,15 @@ Table simulation_table(const sim::SimConfig &c, const sim::SimResult &r) {
   if (c.workload.writes)
     t.notes.push_back("stores: write-allocate, fetch-on-write, no write-back traffic; below L1 an "
                       "access counts as a store when a store's L1 miss caused it");
+  // Set conflicts dominate where one window's lines crowd a set beyond its ways: say so, as
+  // cbi analyze does (no order helps there; --classify-misses counts them).
+  for (std::size_t k = 0; k < c.levels.size(); ++k) {
+    const std::string conflicts = sim::set_conflict_warning(c, static_cast<int>(k));
+    if (!conflicts.empty())
+      t.notes.push_back("L" + std::to_string(k + 1) + " " + conflicts +
+                        ": expect conflict misses whatever the order (--classify-misses counts "
+                        "them; cbi analyze explains)");
+  }
   if (classified)
     t.notes.push_back("misses_compulsory: first access to the unit; misses_capacity: a fully "
                       "associative LRU cache of the same capacity misses too; misses_conflict: the "

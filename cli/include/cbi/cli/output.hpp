@@ -40,6 +40,10 @@ struct Table {
   // A result of exactly one row written as the document's own keys, not a list of one:
   // {"title", "context", "config", "metrics": {...}, "predicted_ms", ..., "meta", "notes"}.
   bool json_single_row = false;
+  // The terminal table as it is (--wide): every column, numbers without separators, no wrapping.
+  // Otherwise it is made for 100 columns: all-zero columns left out (and named in a note), numbers
+  // with thousands separators, a wide single row printed as name/value lines, wide tables in blocks.
+  bool wide = false;
 
   void add_row(std::vector<Cell> row) { rows.push_back(std::move(row)); }
 };
