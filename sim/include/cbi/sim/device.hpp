@@ -24,6 +24,7 @@ struct Device {
   int sms = 1;
   int warp_size = 32;
   int max_threads_per_sm = 2048;
+  int max_threads_per_block = 1024; // CUDA's limit on every device since compute capability 2.0
   int max_warps_per_sm = 64;
   int max_ctas_per_sm = 32;
   // L1 as a kernel without shared memory sees it (per SM): sectored lines.
