@@ -258,6 +258,16 @@ Fields workload_fields(const sim::Workload &w) {
           {"writes", w.writes}};
 }
 
+std::vector<std::string> workload_fields_not_applying(const sim::Workload &w) {
+  const sim::WorkloadTraits traits = sim::workload_traits(w.kind);
+  std::vector<std::string> omit;
+  if (!traits.has_window)
+    omit.insert(omit.end(), {"stencil_w", "stencil_h"});
+  if (!traits.has_depth)
+    omit.push_back("depth");
+  return omit;
+}
+
 Fields sim_config_fields(const sim::SimConfig &c) {
   Fields f = workload_fields(c.workload);
   f.push_back({"order", remap::to_string(c.order)});

@@ -280,6 +280,13 @@ TEST(Files, WideAppliesToTheTableOnly) {
   ASSERT_EQ(wide.exit_code, 0) << wide.err;
   EXPECT_NE(wide.out.find("store_misses"), std::string::npos) << wide.out;
   EXPECT_EQ(narrow.out.find("  store_misses"), std::string::npos) << narrow.out;
+  // A stencil has no depth: the table leaves the key out, --wide and the files keep it.
+  EXPECT_EQ(narrow.out.find("  depth:"), std::string::npos) << narrow.out;
+  EXPECT_NE(wide.out.find("  depth:"), std::string::npos) << wide.out;
+  const CliRun matmul = cbi_run("simulate --workload matmul --size 64");
+  ASSERT_EQ(matmul.exit_code, 0) << matmul.err;
+  EXPECT_NE(matmul.out.find("  depth:"), std::string::npos) << matmul.out;
+  EXPECT_EQ(matmul.out.find("  stencil_w:"), std::string::npos) << matmul.out;
 }
 
 // Issue 21 §2: blocks are capped at the device's launch limit (1024) in the GPU model and tune as

@@ -7,6 +7,7 @@
 // - facts and notes are wrapped at the width.
 #include "printers.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <iomanip>
@@ -54,31 +55,16 @@ bool is_zero(const Cell &c) {
   return false;
 }
 
-// `text` as lines of at most kWidth characters, broken at spaces; every line after the first is
-// indented by `indent` spaces. A word longer than a line stays whole.
 void write_wrapped(std::ostream &os, const std::string &first_prefix, const std::string &text,
                    std::size_t indent, bool wide) {
-  if (wide || first_prefix.size() + text.size() <= kWidth) {
+  if (wide)
     os << first_prefix << text << "\n";
-    return;
-  }
-  std::istringstream words(text);
-  std::string word, line = first_prefix;
-  bool line_has_word = false;
-  while (words >> word) {
-    if (line_has_word && line.size() + 1 + word.size() > kWidth) {
-      os << line << "\n";
-      line = std::string(indent, ' ');
-      line_has_word = false;
-    }
-    line += (line_has_word ? " " : "") + word;
-    line_has_word = true;
-  }
-  os << line << "\n";
+  else
+    os << wrap_text(first_prefix, text, indent, kWidth);
 }
 
 void write_rows(std::ostream &os, const std::vector<std::string> &header,
-                const std::vector<std::vector<std::string>> &rows) {
+                const std::vector<std::vector<std::string>> &rows, bool left_values = false) {
   std::vector<std::size_t> widths(header.size());
   for (std::size_t c = 0; c < header.size(); ++c)
     widths[c] = header[c].size();
@@ -91,7 +77,7 @@ void write_rows(std::ostream &os, const std::vector<std::string> &header,
       if (c)
         text += std::string(kGap, ' ');
       const std::string pad(widths[c] - cells[c].size(), ' ');
-      text += c == 0 ? cells[c] + pad : pad + cells[c];
+      text += c == 0 || left_values ? cells[c] + pad : pad + cells[c];
     }
     while (!text.empty() && text.back() == ' ')
       text.pop_back();
@@ -106,6 +92,13 @@ void write_rows(std::ostream &os, const std::vector<std::string> &header,
     line(r);
 }
 
+std::size_t widths_max(const std::vector<std::string> &cells) {
+  std::size_t most = 0;
+  for (const std::string &c : cells)
+    most = std::max(most, c.size());
+  return most;
+}
+
 class TablePrinter final : public Printer {
   const char *do_name() const override { return "table"; }
 
@@ -114,7 +107,9 @@ class TablePrinter final : public Printer {
       os << t.title << "\n";
     for (const Fields *fields : {&t.config, &t.meta})
       for (const auto &[k, v] : *fields)
-        write_wrapped(os, "  " + k + ": ", people_text(v, t.wide), 4 + k.size(), t.wide);
+        if (t.wide || std::find(t.table_omits.begin(), t.table_omits.end(), k) ==
+                          t.table_omits.end())
+          write_wrapped(os, "  " + k + ": ", people_text(v, t.wide), 4 + k.size(), t.wide);
 
     // The columns shown: all of them when wide, else all but the all-zero ones (the first column,
     // which names the row, always stays).
@@ -146,21 +141,35 @@ class TablePrinter final : public Printer {
       total += w + kGap;
     total = total > kGap ? total - kGap : 0;
 
-    if (t.wide || total <= kWidth) {
+    std::size_t widest_name = 0, widest_other = 0;
+    for (std::size_t i = 0; i < header.size(); ++i) {
+      widest_name = std::max(widest_name, header[i].size());
+      if (i)
+        widest_other = std::max(widest_other, widths[i]);
+    }
+    if (t.wide || total <= kWidth || header.size() == 1) {
       write_rows(os, header, text);
-    } else if (t.rows.size() == 1) {
+    } else if (t.rows.size() == 1 && widest_name + kGap + widths_max(text[0]) <= kWidth) {
       // One wide row: a column per line, name then value.
       std::vector<std::vector<std::string>> lines;
       for (std::size_t i = 0; i < header.size(); ++i)
         lines.push_back({header[i], text[0][i]});
-      write_rows(os, {"column", "value"}, lines);
+      write_rows(os, {"column", "value"}, lines, /*left_values=*/true);
+    } else if (t.rows.size() == 1 || widths[0] + kGap + widest_other > kWidth) {
+      // A column too wide to stand beside the first (long text): one record per row, its name,
+      // then "column: value" lines, wrapped.
+      for (std::size_t r = 0; r < text.size(); ++r) {
+        os << (r ? "\n" : "") << text[r][0] << "\n";
+        for (std::size_t i = 1; i < header.size(); ++i)
+          write_wrapped(os, "  " + header[i] + ": ", text[r][i], 4 + header[i].size(), false);
+      }
     } else {
       // Blocks of columns that fit, each led by the first column so that a row stays named.
       std::size_t next = 1;
       while (next < header.size()) {
         std::vector<std::size_t> block = {0};
         std::size_t width = widths[0];
-        while (next < header.size() && (block.size() == 1 || width + kGap + widths[next] <= kWidth)) {
+        while (next < header.size() && width + kGap + widths[next] <= kWidth) {
           width += kGap + widths[next];
           block.push_back(next++);
         }
@@ -175,8 +184,6 @@ class TablePrinter final : public Printer {
           os << "\n"; // a blank line between blocks
         write_rows(os, h, rows);
       }
-      if (header.size() == 1)
-        write_rows(os, header, text);
     }
     if (!hidden.empty()) {
       std::string names;

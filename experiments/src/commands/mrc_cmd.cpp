@@ -70,6 +70,7 @@ int cmd_mrc(int argc, char **argv) {
     t.add_row(row);
   }
   t.config = config::workload_fields(c.workload);
+  t.table_omits = config::workload_fields_not_applying(c.workload);
   t.config.push_back({"order", remap::to_string(c.order)});
   t.config.push_back({"granularity",
                       std::string(c.granularity == sim::Granularity::exact ? "exact" : "thread")});

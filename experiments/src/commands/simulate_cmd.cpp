@@ -86,6 +86,7 @@ Table simulation_table(const sim::SimConfig &c, const sim::SimResult &r) {
                       "associative LRU cache of the same capacity misses too; misses_conflict: the "
                       "rest. In count_unit");
   t.config = config::sim_config_fields(c);
+  t.table_omits = config::workload_fields_not_applying(c.workload);
   t.meta = {{"threads", int64_t{r.threads}},
             {"seconds", r.seconds},
             {"accesses_per_second", r.seconds > 0 ? double(r.accesses) / r.seconds : 0.0}};
@@ -119,6 +120,7 @@ Table gpu_table(const sim::GpuConfig &c, const sim::GpuResult &r) {
   row.emplace_back(r.time.bound);
   t.add_row(std::move(row));
   t.config = config::workload_fields(c.workload);
+  t.table_omits = config::workload_fields_not_applying(c.workload);
   t.config.push_back({"order", remap::to_string(c.order)});
   t.config.push_back({"device", c.device.name});
   t.config.push_back({"block", int64_t{c.block_threads}});

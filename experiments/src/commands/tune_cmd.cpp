@@ -230,6 +230,7 @@ int cmd_tune(int argc, char **argv) {
     t.add_row(std::move(row));
   }
   t.config = config::workload_fields(base.workload);
+  t.table_omits = config::workload_fields_not_applying(base.workload);
   t.config.push_back({"device", base.device.name});
   t.config.push_back({"block", int64_t{base.block_threads}});
   t.config.push_back({"search", staged ? std::string("staged") : std::string("full")});
