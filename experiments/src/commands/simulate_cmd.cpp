@@ -8,6 +8,8 @@
 #include "cbi/config/point_options.hpp"
 
 #include <iostream>
+#include <thread>
+
 #include <unistd.h>
 
 namespace cbi::cli {
@@ -138,6 +140,8 @@ int cmd_simulate(int argc, char **argv) {
     ("block", po::value<std::string>(), ("--model gpu: " + config::block_help()).c_str())
     ("sample-sms", po::value<std::string>(), "--model gpu: simulate N SMs (a divisor of the "
                                              "device's), each standing for SMs/N; default all")
+    ("jobs", po::value<std::string>(), "--model gpu: host threads for the replay (default: all "
+                                       "cores); the prediction is the same on any count")
     ("classify-misses", po::bool_switch(), "also sort every level's misses into compulsory, "
                                            "capacity and conflict (3C; slower, off by default)");
   // clang-format on
@@ -175,7 +179,9 @@ int cmd_simulate(int argc, char **argv) {
   const config::Engine engine = config::parse_model(vm);
   const config::Point point = config::point_from(vm, {engine, "simulate"});
   if (engine == config::Engine::gpu_model) {
-    const sim::GpuConfig g = config::gpu_config(point);
+    sim::GpuConfig g = config::gpu_config(point);
+    if (!point.jobs)
+      g.jobs = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
     // --progress: the threads of the CTAs done so far, with the elapsed time and an ETA.
     const bool gpu_progress = vm.count("progress") && vm["progress"].as<bool>();
     ProgressBar bar(g.workload.tasks(), gpu_progress, 0, "threads");

@@ -37,6 +37,10 @@ struct GpuConfig {
   // DRAM bandwidth; the counts are scaled by
   // CTAs / simulated CTAs. About G times faster (docs/results/gpu-model-speed.md gives its error).
   int64_t sample_sms = 0;
+  // Host threads for the replay: 1 runs the SMs one after another; more run the SMs of each
+  // 32-cycle window in parallel, the L2 fed in the one-thread order, so the prediction is the same
+  // bit for bit on any count (docs/gpu-model.md). The tiny device and an observer take one.
+  int jobs = 1;
 };
 
 // Throws UsageError naming the field (gpu.block_threads, gpu.l1_bytes, gpu.l1_ways,
@@ -89,6 +93,7 @@ struct GpuResult {
   int64_t threads = 0;
   int64_t cycles = 0;
   double seconds = 0; // wall time of the replay
+  int jobs = 1;       // host threads the replay ran on (GpuConfig::jobs, or 1 where it takes one)
 };
 
 // The observer (for `cbi diagram --model gpu`): one event per sector that a warp load of the
