@@ -43,7 +43,7 @@ struct Warp {
   bool unresolved = false; // parallel replay: group_end waits for a ticket of the open window
 };
 
-struct Sm {
+struct alignas(64) Sm { // aligned: SMs on different host threads share no cache line
   Sm(sim::WarpScheduler policy, int warps, int warps_per_cta)
       : scheduler(policy, warps, warps_per_cta) {}
   std::vector<Warp> warps;
@@ -429,39 +429,45 @@ private:
       w.unresolved = false;
   }
 
-  // The parallel replay: per window, m_jobs threads take SMs in turn and run their cycles
-  // (cycle_logged); thread 0 resolves SM 0, 1, ... as soon as each is run, taking SMs itself
-  // while it waits. The next window starts when every SM is resolved.
+  // The parallel replay. Per window, thread 0 runs SMs [0, k) and threads 1.. split [k, SMs)
+  // among them, each in SM order (an SM mostly stays on one host core); thread 0 then resolves
+  // SM 0, 1, ... in turn as each is run, and runs an SM itself that its owner has not begun. k
+  // follows the load: one more SM for thread 0 after a window in which it waited, one fewer after
+  // one in which it did not (it also resolves every SM). The next window starts when every SM is
+  // resolved. Which thread runs an SM changes nothing in the result.
   template <class NextWindow> void run_parallel(int64_t &now, NextWindow &&next_window) {
     const int sms = static_cast<int>(m_sms.size());
     m_sm_lines.resize(static_cast<std::size_t>(sms) * Coalescer<W>::kMaxLanes);
-    std::vector<std::atomic<int64_t>> ran(static_cast<std::size_t>(sms));
-    for (auto &r : ran)
-      r.store(-1);
-    std::atomic<uint64_t> claim{0};      // window number << 32 | next SM to run
+    struct alignas(64) Flags {
+      std::atomic<int64_t> claimed{-1}; // the last window whose run of this SM was taken
+      std::atomic<int64_t> ran{-1};     // the last window whose run of this SM is done
+    };
+    std::vector<Flags> flags(static_cast<std::size_t>(sms));
     std::atomic<int64_t> generation{-1}; // the window running; -2: stop
-    std::atomic<int64_t> window_start{0};
-    // Takes the open window's next SM and runs it; false when none is left.
-    const auto run_one = [&](int64_t window) {
-      uint64_t c = claim.load(std::memory_order_relaxed);
-      for (;;) {
-        if (int64_t(c >> 32) != (window & 0xFFFFFFFF) || int64_t(c & 0xFFFFFFFF) >= sms)
-          return false;
-        if (claim.compare_exchange_weak(c, c + 1, std::memory_order_acq_rel))
-          break;
-      }
-      const int s = static_cast<int>(c & 0xFFFFFFFF);
+    std::atomic<int64_t> window_start{0}, split{0};
+    int64_t k = sms / (2 * m_jobs - 1); // thread 0's share: half a worker's at first
+    // Runs SM s in `window` unless another thread took it; false if one did.
+    const auto run_sm = [&](int s, int64_t window) {
+      Flags &f = flags[static_cast<std::size_t>(s)];
+      int64_t c = f.claimed.load(std::memory_order_relaxed);
+      if (c >= window || !f.claimed.compare_exchange_strong(c, window, std::memory_order_acq_rel))
+        return false;
       const int64_t start = window_start.load(std::memory_order_relaxed);
       Sm &sm = m_sms[static_cast<std::size_t>(s)];
       sm.window_launches = sm.launches;
       sm.dispatched.clear();
       for (int64_t t = start; t < start + kWindow; ++t)
         cycle_logged(s, t, start + kWindow);
-      ran[static_cast<std::size_t>(s)].store(window, std::memory_order_release);
+      f.ran.store(window, std::memory_order_release);
       return true;
     };
+    // Worker j's SMs in a window whose thread 0 takes [0, split).
+    const auto range = [&](int j, int64_t first) {
+      const int64_t n = sms - first, w = m_jobs - 1;
+      return std::pair<int64_t, int64_t>{first + n * (j - 1) / w, first + n * j / w};
+    };
     const auto pause = [](int &spins) {
-      if (++spins < 64)
+      if (++spins < 256)
         return;
       if (spins < 4096)
         std::this_thread::yield();
@@ -470,7 +476,7 @@ private:
     };
     std::vector<std::thread> workers;
     for (int j = 1; j < m_jobs; ++j)
-      workers.emplace_back([&]() {
+      workers.emplace_back([&, j]() {
         int64_t seen = -1;
         for (;;) {
           int spins = 0;
@@ -480,8 +486,9 @@ private:
           if (g == -2)
             return;
           seen = g;
-          while (run_one(g)) {
-          }
+          const auto [lo, hi] = range(j, split.load(std::memory_order_relaxed));
+          for (int64_t s = lo; s < hi; ++s)
+            run_sm(static_cast<int>(s), g);
         }
       });
     const auto stop = [&]() {
@@ -492,15 +499,21 @@ private:
     try {
       for (int64_t window = 0; next_window(); ++window, now += kWindow) {
         window_start.store(now, std::memory_order_relaxed);
-        claim.store(uint64_t(window & 0xFFFFFFFF) << 32, std::memory_order_relaxed);
+        split.store(k, std::memory_order_relaxed);
         generation.store(window, std::memory_order_release);
+        for (int s = 0; s < k; ++s)
+          run_sm(s, window);
+        bool waited = false;
         for (int s = 0; s < sms; ++s) {
+          Flags &f = flags[static_cast<std::size_t>(s)];
           int spins = 0;
-          while (ran[static_cast<std::size_t>(s)].load(std::memory_order_acquire) != window)
-            if (!run_one(window))
-              pause(spins);
+          while (f.ran.load(std::memory_order_acquire) != window && !run_sm(s, window)) {
+            waited = true;
+            pause(spins);
+          }
           resolve(s);
         }
+        k = std::clamp<int64_t>(k + (waited ? 1 : -1), 0, sms);
       }
     } catch (...) {
       stop();

@@ -73,7 +73,7 @@ public:
   template <class OnResult>
   void l1_lookups(int sm, const LineRequest *lines, int n, int sectors, int64_t now,
                   OnResult &&on_result) {
-    GpuMetrics &c = m_l1_counts[static_cast<std::size_t>(sm)];
+    GpuMetrics &c = m_l1_counts[static_cast<std::size_t>(sm)].m;
     ++c.l1_requests;
     c.l1_sectors += sectors;
     c.l1_wavefronts += n;
@@ -137,7 +137,8 @@ public:
   // The counts: the L2's and DRAM's, and every SM's L1 counts summed.
   GpuMetrics metrics() const {
     GpuMetrics m = m_m;
-    for (const GpuMetrics &c : m_l1_counts) {
+    for (const L1Counts &l1 : m_l1_counts) {
+      const GpuMetrics &c = l1.m;
       m.l1_requests += c.l1_requests;
       m.l1_sectors += c.l1_sectors;
       m.l1_wavefronts += c.l1_wavefronts;
@@ -179,7 +180,10 @@ private:
   uint32_t m_l2_full = ~uint32_t{0}; // every byte of an L2 sector (at most 32)
   double m_dram_bytes_per_cycle = 1, m_dram_free = 0;
   GpuMetrics m_m;                      // L2 and DRAM counts
-  std::vector<GpuMetrics> m_l1_counts; // per SM: its L1's counts (SMs may run on several threads)
+  struct alignas(64) L1Counts {
+    GpuMetrics m;
+  };
+  std::vector<L1Counts> m_l1_counts; // per SM: its L1's counts (SMs may run on several threads)
 };
 
 } // namespace cbi::sim::gpu
