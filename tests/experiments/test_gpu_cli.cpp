@@ -9,9 +9,9 @@
 #include <nlohmann/json.hpp>
 
 #include <iterator>
-#include <unistd.h>
 #include <set>
 #include <string>
+#include <unistd.h>
 
 using cbi::test::run_program;
 
@@ -48,9 +48,10 @@ TEST(GpuCli, SimulateModelGpuPrintsNsightNamedCountsAsJsonNumbers) {
   const auto sectors = metrics.at("l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum").get<int64_t>();
   const auto hits =
       metrics.at("l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_hit.sum").get<int64_t>();
-  EXPECT_EQ(hits + metrics.at("l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_miss.sum")
-                       .get<int64_t>(),
-            sectors);
+  EXPECT_EQ(
+      hits +
+          metrics.at("l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_miss.sum").get<int64_t>(),
+      sectors);
   EXPECT_DOUBLE_EQ(metrics.at("l1tex__t_sector_hit_rate.pct").get<double>(),
                    100.0 * double(hits) / double(sectors));
   EXPECT_TRUE(j.at("context").contains("cbi_version"));
@@ -84,8 +85,8 @@ TEST(GpuCli, TuneRanksFastestFirst) {
     EXPECT_TRUE(ranking[k].at("margin_pct").is_number()) << ranking[k];
     EXPECT_TRUE(ranking[k].at("bound").is_string()) << ranking[k];
     EXPECT_EQ(ranking[k].at("replay"), "full"); // a staged search replays 4 of 3: all full
-    for (const char *key : {"l1tex__t_sector_hit_rate.pct", "lts__t_sectors_srcunit_tex_op_read.sum",
-                            "dram__bytes_read.sum"})
+    for (const char *key : {"l1tex__t_sector_hit_rate.pct",
+                            "lts__t_sectors_srcunit_tex_op_read.sum", "dram__bytes_read.sum"})
       EXPECT_TRUE(ranking[k].at("metrics").at(key).is_number()) << key;
     if (k > 0) {
       EXPECT_LE(ranking[k - 1].at("predicted_ms").get<double>(),
@@ -99,8 +100,7 @@ TEST(GpuCli, TuneRanksFastestFirst) {
 // The default candidates are the distinct orders for the size: at width 64 every column:w with
 // w >= 64 maps as linear and is left out, said in a note; each row is typed and carries its replay.
 TEST(GpuCli, TuneDefaultCandidatesAreDistinct) {
-  const auto r =
-      run_program("cbi", "tune --workload matmul --size 64 --block 64 --format json");
+  const auto r = run_program("cbi", "tune --workload matmul --size 64 --block 64 --format json");
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const auto j = nlohmann::json::parse(r.out);
   std::set<std::string> orders;
@@ -136,6 +136,27 @@ TEST(GpuCli, BadValuesExitTwoNamingTheOption) {
   EXPECT_EQ(block.exit_code, 2);
   EXPECT_EQ(block.err.rfind("cbi simulate: --block: ", 0), 0u) << block.err;
   EXPECT_EQ(block.err.find("gpu."), std::string::npos) << "sim's field maps to the option";
+}
+
+// --jobs (issue 18 §2): the GPU model's host threads; the same JSON counts on 1 and 3 threads;
+// refused by the sequential replay and for a value that is not a positive count, naming --jobs.
+TEST(GpuCli, JobsChangesNoCountAndIsRefusedWhereItDoesNotApply) {
+  const std::string args = "simulate --model gpu --workload stencil --stencil 5x5 --size 300x200 "
+                           "--order column:16 --block 128 --format json --jobs ";
+  const auto one = run_program("cbi", args + "1");
+  const auto three = run_program("cbi", args + "3");
+  ASSERT_EQ(one.exit_code, 0) << one.err;
+  ASSERT_EQ(three.exit_code, 0) << three.err;
+  const auto j1 = nlohmann::json::parse(one.out), j3 = nlohmann::json::parse(three.out);
+  EXPECT_EQ(j1.at("metrics"), j3.at("metrics"));
+  EXPECT_EQ(j1.at("predicted_ms"), j3.at("predicted_ms"));
+  const auto sequential = run_program("cbi", "simulate --jobs 2");
+  EXPECT_EQ(sequential.exit_code, 2);
+  EXPECT_EQ(sequential.err.rfind("cbi simulate: --jobs: ", 0), 0u) << sequential.err;
+  EXPECT_TRUE(sequential.out.empty());
+  const auto zero = run_program("cbi", "simulate --model gpu --jobs 0");
+  EXPECT_EQ(zero.exit_code, 2);
+  EXPECT_EQ(zero.err.rfind("cbi simulate: --jobs: ", 0), 0u) << zero.err;
 }
 
 // cbi sweep --model gpu (issue 10 §3): the block axis and --device reach the GPU model, and each
@@ -186,8 +207,8 @@ TEST(GpuSweep, ModelRowsMatchSimulateAndHonourBlockAndDevice) {
 TEST(GpuSweep, SimPlusGpuNeedsADeviceButNotForADryRun) {
   const std::string out = ::testing::TempDir() + "/cbi_sim_gpu.csv";
   std::remove(out.c_str());
-  const auto r = run_program("cbi", "sweep --backend sim+gpu --kernel matmul --size 64 --output " +
-                                        out);
+  const auto r =
+      run_program("cbi", "sweep --backend sim+gpu --kernel matmul --size 64 --output " + out);
   if (r.exit_code == 0)
     GTEST_SKIP() << "a CUDA device is present";
   EXPECT_EQ(r.exit_code, 3) << r.err;

@@ -51,7 +51,8 @@ struct Case {
 std::vector<Case> cases() {
   std::vector<Case> v;
   // Full waves and partial ones: 256 CTAs on 132 SMs; 1369 CTAs of 64 threads.
-  v.push_back({"matmul 256 linear b256 h100", make("matmul", 256, 256, 64, 1, "linear", 256, "h100")});
+  v.push_back(
+      {"matmul 256 linear b256 h100", make("matmul", 256, 256, 64, 1, "linear", 256, "h100")});
   // Four waves of short CTAs: slots free up inside a window and CTAs due at one cycle start in the
   // order of the SM's list (the first version of the parallel replay got that order wrong here).
   v.push_back({"matmul 1024 depth 16 linear b256 h100",
@@ -123,6 +124,26 @@ TEST(GpuParallel, TheTinyDeviceAndAnObservedSmTakeOneThreadWithTheSameResult) {
   EXPECT_GT(events_one, 0);
   EXPECT_EQ(events, events_one);
   expect_same(watched_one, watched_two, "observed");
+}
+
+} // namespace
+
+namespace {
+
+// The memory check's estimate (simulate --model gpu exits 2 with it where memory is short): the
+// H100 at block 256 peaks at about 42 MB of RSS in all (docs/results/gpu-model-speed.md), most of
+// it the 132 L1s and the 50 MiB L2's state; sampling SMs drops L1s, not the L2.
+TEST(GpuParallel, TheStateEstimateFollowsTheCachesItAllocates) {
+  sim::GpuConfig c = make("matmul", 1024, 1024, 1024, 1, "linear", 256, "h100");
+  const double full = sim::gpu_state_bytes(c);
+  EXPECT_GT(full, 20e6);
+  EXPECT_LT(full, 45e6);
+  c.sample_sms = 12;
+  const double sampled = sim::gpu_state_bytes(c);
+  EXPECT_LT(sampled, full - 120 * 40e3); // 120 fewer L1s of 216 KiB's tags and fill times
+  EXPECT_GT(sampled, 10e6);              // the L2 stays whole
+  sim::GpuConfig tiny = make("stencil", 37, 11, 1, 3, "linear", 1, "tiny");
+  EXPECT_LT(sim::gpu_state_bytes(tiny), 1e6);
 }
 
 } // namespace

@@ -182,6 +182,8 @@ int cmd_simulate(int argc, char **argv) {
     sim::GpuConfig g = config::gpu_config(point);
     if (!point.jobs)
       g.jobs = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+    check_memory(sim::gpu_state_bytes(g), "the GPU model's state (L1s, L2, resident warps)",
+                 "--device", "a device row with smaller caches, or --sample-sms N");
     // --progress: the threads of the CTAs done so far, with the elapsed time and an ETA.
     const bool gpu_progress = vm.count("progress") && vm["progress"].as<bool>();
     ProgressBar bar(g.workload.tasks(), gpu_progress, 0, "threads");

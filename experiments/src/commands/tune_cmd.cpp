@@ -2,9 +2,9 @@
 // (issue 10 §3, issue 18 §3): distinct candidates, a staged search, progress on stderr, and tie
 // groups from the model's validated time error, each row with the bound that sets its time.
 #include "cbi/cli/command.hpp"
+#include "cbi/cli/progress.hpp"
 #include "cbi/config/options.hpp"
 #include "cbi/config/point_options.hpp"
-#include "cbi/cli/progress.hpp"
 #include "cbi/parse.hpp"
 #include "cbi/sim/gpu_model.hpp"
 #include "cbi/sim/tune.hpp"
@@ -36,10 +36,15 @@ int64_t stage_one_sample(const sim::Device &d) {
   return 0;
 }
 
-// Runs every config on `jobs` threads, reporting each finished one on `bar`.
+// Runs every config on `jobs` threads, reporting each finished one on `bar`: configs side by side,
+// and where there are fewer configs than threads, each replay on several (GpuConfig::jobs; the
+// same prediction on any count).
 void run_all(std::vector<sim::GpuConfig> &configs, std::vector<sim::GpuResult> &results,
              const std::vector<std::size_t> &which, unsigned jobs, ProgressBar &bar, int64_t &done,
              const char *stage) {
+  for (std::size_t c : which)
+    configs[c].jobs =
+        static_cast<int>(std::max<std::size_t>(1, jobs / std::max<std::size_t>(1, which.size())));
   std::atomic<std::size_t> next{0};
   std::mutex mutex;
   std::vector<std::thread> pool;

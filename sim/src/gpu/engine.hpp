@@ -38,8 +38,8 @@ struct Warp {
   int64_t group_end = 0; // when the loads issued since the last wait have all arrived
   int64_t cta = 0;       // index in the launch
   int cta_slot = 0;
-  int lanes = 0;      // active lanes
-  int until_wait = 0; // loads left before the warp waits for its group
+  int lanes = 0;           // active lanes
+  int until_wait = 0;      // loads left before the warp waits for its group
   bool unresolved = false; // parallel replay: group_end waits for a ticket of the open window
 };
 
@@ -409,9 +409,9 @@ private:
       Warp &warp = sm.warps[static_cast<std::size_t>(rec.warp)];
       int64_t ready = rec.known;
       for (int d = rec.deps_begin; d < rec.deps_end; ++d)
-        ready = std::max(ready, sm.tickets[static_cast<std::size_t>(
-                                               sm.deps[static_cast<std::size_t>(d)])]
-                                    .arrives);
+        ready = std::max(
+            ready,
+            sm.tickets[static_cast<std::size_t>(sm.deps[static_cast<std::size_t>(d)])].arrives);
       sm.last_event = std::max(sm.last_event, ready);
       warp.group_end = std::max(warp.group_end, ready);
       if (rec.then == Sm::Then::schedule_group_end)

@@ -15,22 +15,37 @@ namespace cbi::sim::gpu {
 
 class MemoryHierarchy {
 public:
+  // The L1 of every SM of `c` and the L2.
+  static SectorCacheConfig l1_config(const GpuConfig &c) {
+    const Device &d = c.device;
+    SectorCacheConfig l1;
+    l1.capacity_lines = (c.l1_bytes > 0 ? c.l1_bytes : d.l1_bytes) / d.l1_line_bytes;
+    l1.ways = c.l1_ways >= 0 ? c.l1_ways : d.l1_ways;
+    l1.sectors_per_line = static_cast<int>(d.l1_line_bytes / d.l1_sector_bytes);
+    l1.hash = d.l1_set_hash;
+    return l1;
+  }
+  static SectorCacheConfig l2_config(const GpuConfig &c) {
+    const Device &d = c.device;
+    SectorCacheConfig l2;
+    l2.capacity_lines = d.l2_bytes / d.l2_line_bytes;
+    l2.ways = d.l2_ways;
+    l2.sectors_per_line = static_cast<int>(d.l2_line_bytes / d.l2_sector_bytes);
+    l2.hash = d.l2_set_hash;
+    l2.writes = true;
+    return l2;
+  }
+
+  // The host memory of `sms` L1s and the L2.
+  static double state_bytes(const GpuConfig &c, int sms) {
+    return sms * SectorCache::state_bytes(l1_config(c)) + SectorCache::state_bytes(l2_config(c));
+  }
+
   // `sms`: the simulated SMs (one L1 each); `group`: device SMs one simulated SM stands for (its
   // share of DRAM bandwidth is 1/group; the L2 keeps its capacity, since the sampled SMs read the
   // same shared data as all SMs together).
   MemoryHierarchy(const GpuConfig &c, int sms, int64_t group) : m_d(c.device) {
-    const int64_t l1_bytes = c.l1_bytes > 0 ? c.l1_bytes : m_d.l1_bytes;
-    SectorCacheConfig l1;
-    l1.capacity_lines = l1_bytes / m_d.l1_line_bytes;
-    l1.ways = c.l1_ways >= 0 ? c.l1_ways : m_d.l1_ways;
-    l1.sectors_per_line = static_cast<int>(m_d.l1_line_bytes / m_d.l1_sector_bytes);
-    l1.hash = m_d.l1_set_hash;
-    SectorCacheConfig l2;
-    l2.capacity_lines = m_d.l2_bytes / m_d.l2_line_bytes;
-    l2.ways = m_d.l2_ways;
-    l2.sectors_per_line = static_cast<int>(m_d.l2_line_bytes / m_d.l2_sector_bytes);
-    l2.hash = m_d.l2_set_hash;
-    l2.writes = true;
+    const SectorCacheConfig l1 = l1_config(c), l2 = l2_config(c);
     m_l2 = std::make_unique<SectorCache>(l2);
     m_l1.reserve(static_cast<std::size_t>(sms));
     for (int s = 0; s < sms; ++s)
@@ -81,7 +96,8 @@ public:
     for (int k = 1; k < n; ++k)
       l1.prefetch(lines[k].line);
     for (int k = 0; k < n; ++k) {
-      const SectorCache::Result r = l1.lookup(lines[k].line, lines[k].sectors, static_cast<uint32_t>(now));
+      const SectorCache::Result r =
+          l1.lookup(lines[k].line, lines[k].sectors, static_cast<uint32_t>(now));
       // A sector on its way (another warp's miss) is found allocated by the tag stage: Nsight
       // counts a hit, as the H100's column:32 matmul shows (89% measured, the warps of a CTA
       // sharing each B line in lockstep); the warp waits for the fill.
@@ -179,7 +195,7 @@ private:
   int m_sector_shift = 5, m_line_shift = 7, m_l2_sector_shift = 5, m_l2_line_shift = 7;
   uint32_t m_l2_full = ~uint32_t{0}; // every byte of an L2 sector (at most 32)
   double m_dram_bytes_per_cycle = 1, m_dram_free = 0;
-  GpuMetrics m_m;                      // L2 and DRAM counts
+  GpuMetrics m_m; // L2 and DRAM counts
   struct alignas(64) L1Counts {
     GpuMetrics m;
   };

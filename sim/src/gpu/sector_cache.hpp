@@ -13,6 +13,7 @@
 #include "cbi/sim/set_hash.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <vector>
@@ -56,6 +57,16 @@ public:
       std::fill_n(m_base + set * m_block, m_ways, kEmpty);
     if (c.writes)
       m_written.assign(static_cast<std::size_t>(m_sets * m_ways) * std::size_t(m_sectors), 0);
+  }
+
+  // The host memory a cache of configuration `c` takes (its blocks and, with writes, the bytes
+  // stores wrote).
+  static double state_bytes(const SectorCacheConfig &c) {
+    const double ways = double(c.ways == 0 ? c.capacity_lines : c.ways);
+    const double sets = double(c.capacity_lines) / ways;
+    const double words = 2 * ways + std::ceil(2 * ways / 4) + 1 + ways * c.sectors_per_line;
+    return sets * std::ceil(words / 16) * 64 +
+           (c.writes ? double(c.capacity_lines) * c.sectors_per_line * 4 : 0.0);
   }
 
   SectorCache(const SectorCache &) = delete;
@@ -138,8 +149,8 @@ public:
       valid[w] = 0;
     }
     uint8_t &partial = valid[m_ways + w];
-    const std::size_t sec = static_cast<std::size_t>(set * m_ways + w) * std::size_t(m_sectors) +
-                            std::size_t(sector);
+    const std::size_t sec =
+        static_cast<std::size_t>(set * m_ways + w) * std::size_t(m_sectors) + std::size_t(sector);
     if (!hit) {
       valid[w] = static_cast<uint8_t>(valid[w] | bit);
       block[m_fill_at + w * static_cast<uint32_t>(m_sectors) + static_cast<uint32_t>(sector)] = now;
@@ -186,7 +197,7 @@ private:
   SetIndex m_index;
   uint32_t m_stamps_at = 0, m_masks_at = 0, m_clock_at = 0, m_fill_at = 0, m_block = 0;
   // Stamps: the set's clock at the way's last use (LRU); 0 = never.
-  std::vector<uint32_t> m_data;    // the blocks (m_base: the first, 64-byte aligned)
+  std::vector<uint32_t> m_data; // the blocks (m_base: the first, 64-byte aligned)
   uint32_t *m_base = nullptr;
   std::vector<uint32_t> m_written; // per sector, caches with writes: the bytes stores wrote
 };

@@ -49,6 +49,11 @@ struct GpuConfig {
 // ... at most the device's threads per SM, and for the workload's own errors.
 void validate(const GpuConfig &c);
 
+// The host memory the replay of `c` takes, in bytes (about): the simulated SMs' L1s, the L2, the
+// resident warps' lanes and sector sets, and each SM's wheel. `cbi simulate --model gpu` checks it
+// against the free memory (exit 2 with the GiB it needs).
+double gpu_state_bytes(const GpuConfig &c);
+
 // Counts named as Nsight Compute names them (`cbi bench --metrics` reads the same names).
 struct GpuMetrics {
   int64_t l1_requests = 0;      // l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum
@@ -116,7 +121,7 @@ struct GpuSectorEvent {
   bool l2_hit = false; // for l1 == miss: L2 had the sector (or had it on its way from DRAM)
 };
 struct GpuObserver {
-  int sm = 0;                                        // which SM to watch (0..device.sms-1)
+  int sm = 0;                                            // which SM to watch (0..device.sms-1)
   std::function<void(const GpuSectorEvent &)> on_sector; // called per event; may be empty
 };
 

@@ -80,8 +80,8 @@ public:
     const unsigned __int128 low = m_m * a; // mod 2^128
     const unsigned __int128 hi = static_cast<unsigned __int128>(static_cast<uint64_t>(low >> 64)) *
                                  m_sets,
-                            lo = static_cast<unsigned __int128>(static_cast<uint64_t>(low)) *
-                                 m_sets;
+                            lo =
+                                static_cast<unsigned __int128>(static_cast<uint64_t>(low)) * m_sets;
     return static_cast<uint64_t>((hi + (lo >> 64)) >> 64);
   }
 
