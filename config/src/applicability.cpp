@@ -24,9 +24,8 @@ const char *const kDeviceCaches = "the GPU model takes its caches from the devic
 
 const std::vector<Scope> &scopes() {
   static const std::vector<Scope> table = {
-      {"preset", kSequential,
-       "a preset fixes the cache and granularity, and the GPU model takes "
-       "its caches from the device row"},
+      {"preset", kSequential, "a preset fixes the cache and granularity, and the GPU model takes "
+                              "its caches from the device row"},
       {"granularity", kSequential, "the GPU model counts every access"},
       {"classify-misses", kSequential, "the GPU model does not sort misses into 3C classes"},
       {"line-bytes", kSequential, kDeviceCaches},
@@ -38,8 +37,7 @@ const std::vector<Scope> &scopes() {
       {"seed", kSequential, kDeviceCaches},
       {"level", kSequential, kDeviceCaches},
       {"progress", kSequential, "only the sequential replay reports progress", "simulate"},
-      {"warp", kSequential, "the GPU model's diagram draws warp instructions already",
-       "diagram view"},
+      {"warp", kSequential, "the GPU model's diagram draws warp instructions already", "diagram view"},
       {"device", kGpu, "the sequential simulator has no device"},
       {"sample-sms", kGpu, "the sequential simulator has no SMs"},
       {"jobs", kGpu, "the sequential replay runs on one thread", "simulate"},
@@ -81,9 +79,10 @@ void refuse_inapplicable(const cli::po::variables_map &vm, Engine engine,
   for (const Scope &s : scopes())
     if (for_command(s, command) && given(vm, s.option) &&
         !(s.engines & static_cast<unsigned>(engine)))
-      throw UsageError(std::string("--") + s.option,
-                       std::string("applies to ") + model_name(s.engines) + " only (" + s.why +
-                           "); allowed: leave it out or " + model_name(s.engines));
+      throw UsageError(std::string("--") + s.option, std::string("applies to ") +
+                                                         model_name(s.engines) + " only (" +
+                                                         s.why + "); allowed: leave it out or " +
+                                                         model_name(s.engines));
 }
 
 std::string applicability_help(const cli::po::options_description &desc,

@@ -51,8 +51,8 @@ Point point_from(const cli::po::variables_map &vm, const PointRequest &request) 
       p.jobs = int(parse_positive(get(vm, "jobs", ""), "--jobs", 1024));
     return p;
   }
-  p.granularity =
-      has(vm, "granularity") ? parse_granularity(get(vm, "granularity", "")) : request.granularity;
+  p.granularity = has(vm, "granularity") ? parse_granularity(get(vm, "granularity", ""))
+                                         : request.granularity;
   p.classify_misses = vm.count("classify-misses") && vm["classify-misses"].as<bool>();
   sim::SimConfig checked;
   checked.workload = w;
