@@ -429,43 +429,22 @@ private:
       w.unresolved = false;
   }
 
-  // The parallel replay. Per window, thread 0 runs SMs [0, k) and threads 1.. split [k, SMs)
-  // among them, each in SM order (an SM mostly stays on one host core); thread 0 then resolves
-  // SM 0, 1, ... in turn as each is run, and runs an SM itself that its owner has not begun. k
-  // follows the load: one more SM for thread 0 after a window in which it waited, one fewer after
-  // one in which it did not (it also resolves every SM). The next window starts when every SM is
-  // resolved. Which thread runs an SM changes nothing in the result.
+  // The parallel replay. Thread j owns a fixed range of SMs (thread 0 the last): per window it
+  // runs its SMs' cycles (cycle_logged), then resolves them one by one, each when the SM before it
+  // is resolved (a token passed from thread to thread), so that the L2, DRAM and the dispatcher
+  // see SM 0, 1, ... as in cycle()'s replay, while an SM's own state stays on its thread. A thread
+  // that has resolved its SMs runs them in the next window at once; thread 0, which resolves the
+  // last SM, decides whether a next window exists (next_window). Which thread runs an SM changes
+  // nothing in the result.
   template <class NextWindow> void run_parallel(int64_t &now, NextWindow &&next_window) {
     const int sms = static_cast<int>(m_sms.size());
     m_sm_lines.resize(static_cast<std::size_t>(sms) * Coalescer<W>::kMaxLanes);
-    struct alignas(64) Flags {
-      std::atomic<int64_t> claimed{-1}; // the last window whose run of this SM was taken
-      std::atomic<int64_t> ran{-1};     // the last window whose run of this SM is done
-    };
-    std::vector<Flags> flags(static_cast<std::size_t>(sms));
-    std::atomic<int64_t> generation{-1}; // the window running; -2: stop
-    std::atomic<int64_t> window_start{0}, split{0};
-    int64_t k = sms / (2 * m_jobs - 1); // thread 0's share: half a worker's at first
-    // Runs SM s in `window` unless another thread took it; false if one did.
-    const auto run_sm = [&](int s, int64_t window) {
-      Flags &f = flags[static_cast<std::size_t>(s)];
-      int64_t c = f.claimed.load(std::memory_order_relaxed);
-      if (c >= window || !f.claimed.compare_exchange_strong(c, window, std::memory_order_acq_rel))
-        return false;
-      const int64_t start = window_start.load(std::memory_order_relaxed);
-      Sm &sm = m_sms[static_cast<std::size_t>(s)];
-      sm.window_launches = sm.launches;
-      sm.dispatched.clear();
-      for (int64_t t = start; t < start + kWindow; ++t)
-        cycle_logged(s, t, start + kWindow);
-      f.ran.store(window, std::memory_order_release);
-      return true;
-    };
-    // Worker j's SMs in a window whose thread 0 takes [0, split).
-    const auto range = [&](int j, int64_t first) {
-      const int64_t n = sms - first, w = m_jobs - 1;
-      return std::pair<int64_t, int64_t>{first + n * (j - 1) / w, first + n * j / w};
-    };
+    if (!next_window())
+      return;
+    struct alignas(64) Shared {
+      std::atomic<int64_t> resolved{0}; // (window, SM) pairs resolved: window * SMs + SM
+      std::atomic<bool> stop{false};
+    } shared;
     const auto pause = [](int &spins) {
       if (++spins < 256)
         return;
@@ -474,52 +453,63 @@ private:
       else
         std::this_thread::sleep_for(std::chrono::microseconds(20));
     };
-    std::vector<std::thread> workers;
-    for (int j = 1; j < m_jobs; ++j)
-      workers.emplace_back([&, j]() {
-        int64_t seen = -1;
-        for (;;) {
-          int spins = 0;
-          int64_t g;
-          while ((g = generation.load(std::memory_order_acquire)) == seen)
-            pause(spins);
-          if (g == -2)
-            return;
-          seen = g;
-          const auto [lo, hi] = range(j, split.load(std::memory_order_relaxed));
-          for (int64_t s = lo; s < hi; ++s)
-            run_sm(static_cast<int>(s), g);
-        }
-      });
-    const auto stop = [&]() {
-      generation.store(-2, std::memory_order_release);
-      for (std::thread &t : workers)
-        t.join();
+    // Thread j's SMs: j - 1's share for the workers, the last share for thread 0.
+    const auto range = [&](int j) {
+      const int64_t part = j == 0 ? m_jobs - 1 : j - 1;
+      return std::pair<int, int>{static_cast<int>(sms * part / m_jobs),
+                                 static_cast<int>(sms * (part + 1) / m_jobs)};
     };
-    try {
-      for (int64_t window = 0; next_window(); ++window, now += kWindow) {
-        window_start.store(now, std::memory_order_relaxed);
-        split.store(k, std::memory_order_relaxed);
-        generation.store(window, std::memory_order_release);
-        for (int s = 0; s < k; ++s)
-          run_sm(s, window);
-        bool waited = false;
-        for (int s = 0; s < sms; ++s) {
-          Flags &f = flags[static_cast<std::size_t>(s)];
+    // Runs thread j's windows until the replay ends; thread 0 returns the last window.
+    const auto work = [&](int j) -> int64_t {
+      const auto [lo, hi] = range(j);
+      for (int64_t window = 0;; ++window) {
+        const int64_t start = window * kWindow;
+        for (int s = lo; s < hi; ++s) {
+          Sm &sm = m_sms[static_cast<std::size_t>(s)];
+          sm.window_launches = sm.launches;
+          sm.dispatched.clear();
+          for (int64_t t = start; t < start + kWindow; ++t)
+            cycle_logged(s, t, start + kWindow);
+        }
+        for (int s = lo; s < hi; ++s) {
+          const int64_t turn = window * sms + s;
           int spins = 0;
-          while (f.ran.load(std::memory_order_acquire) != window && !run_sm(s, window)) {
-            waited = true;
+          while (shared.resolved.load(std::memory_order_acquire) != turn) {
+            if (shared.stop.load(std::memory_order_acquire))
+              return window;
             pause(spins);
           }
           resolve(s);
+          if (s == sms - 1) { // thread 0: the window's end
+            now = start + kWindow;
+            bool more = false;
+            try {
+              more = next_window();
+            } catch (...) {
+              shared.stop.store(true, std::memory_order_release);
+              throw;
+            }
+            if (!more) {
+              shared.stop.store(true, std::memory_order_release);
+              return window;
+            }
+          }
+          shared.resolved.store(turn + 1, std::memory_order_release);
         }
-        k = std::clamp<int64_t>(k + (waited ? 1 : -1), 0, sms);
       }
+    };
+    std::vector<std::thread> workers;
+    for (int j = 1; j < m_jobs; ++j)
+      workers.emplace_back([&, j]() { work(j); });
+    try {
+      work(0);
     } catch (...) {
-      stop();
+      for (std::thread &t : workers)
+        t.join();
       throw;
     }
-    stop();
+    for (std::thread &t : workers)
+      t.join();
   }
 
   // The coalescer's key of warp slot `id` of SM s.
