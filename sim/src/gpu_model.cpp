@@ -118,7 +118,7 @@ double gpu_state_bytes(const GpuConfig &c) {
   // Per warp slot: its lanes (16 bytes each), its sector sets (at most 2 classes x 8 residues x
   // 32 bytes) and its state; per SM the scheduler's wheel and the parallel replay's log.
   const double per_sm = warps * (double(d.warp_size) * 16 + 2 * 8 * 32 + 64) +
-                        gpu::WarpScheduler::kWheel * 4 + 64 * 1024;
+                        gpu::WarpScheduler::kWheel * 4 + 16 * 1024;
   return gpu::MemoryHierarchy::state_bytes(c, static_cast<int>(sms)) + sms * per_sm;
 }
 
