@@ -4,6 +4,7 @@
 // odd sizes, partial waves, stores on and off, the sampled mode, both warp schedulers, several
 // devices. The tiny device (no CTA launch gap) must fall back to one thread, saying so.
 #include "cbi/sim/gpu_model.hpp"
+#include "gpu_test_config.hpp"
 
 #include <gtest/gtest.h>
 
@@ -14,19 +15,7 @@ namespace {
 
 using namespace cbi;
 
-sim::GpuConfig make(const char *workload, int64_t width, int64_t height, int64_t depth, int stencil,
-                    const char *order, int64_t block, const char *device) {
-  sim::GpuConfig c;
-  c.workload.kind = sim::parse_workload_kind(workload);
-  c.workload.width = width;
-  c.workload.height = height;
-  c.workload.depth = depth;
-  c.workload.stencil_w = c.workload.stencil_h = stencil;
-  c.order = remap::parse_order(order);
-  c.block_threads = block;
-  c.device = sim::find_device(device);
-  return c;
-}
+constexpr auto make = cbi::test::gpu_config;
 
 void expect_same(const sim::GpuResult &a, const sim::GpuResult &b, const std::string &what) {
   const auto na = a.metrics.named(), nb = b.metrics.named();

@@ -228,21 +228,31 @@ private:
     }
   }
 
+  // The warp SM `sm` issues at `now`, after waking the warps due then; -1 if none is ready or the
+  // L1 is still busy with the last request.
+  [[gnu::always_inline]] int pick(Sm &sm, int64_t now) {
+    sm.scheduler.wake(now);
+    return sm.pipe_free > now ? -1 : sm.scheduler.pick();
+  }
+
+  // Warp `id` of SM s's next load as lines into `out`; returns the line count.
+  [[gnu::always_inline]] int coalesce(Sm &sm, int s, int id, LineRequest *out, int &sectors) {
+    const Warp &warp = sm.warps[static_cast<std::size_t>(id)];
+    return m_coalescer.load(key(s, id), &sm.tasks[static_cast<std::size_t>(id) * m_warp_size],
+                            warp.lanes, warp.next, out, sectors);
+  }
+
   // One cycle of SM s: dispatch due CTAs, wake the warps whose wait ends now, issue the picked
   // ready warp's next memory instruction if the L1 can take a request.
   [[gnu::always_inline]] void cycle(int s, int64_t now) {
     Sm &sm = m_sms[static_cast<std::size_t>(s)];
     dispatch(sm, s, now);
-    sm.scheduler.wake(now);
-    if (sm.pipe_free > now)
-      return;
-    const int id = sm.scheduler.pick();
+    const int id = pick(sm, now);
     if (id < 0)
       return;
     Warp &warp = sm.warps[static_cast<std::size_t>(id)];
-    const remap::Task<int64_t> *lanes = &sm.tasks[static_cast<std::size_t>(id) * m_warp_size];
     int sectors = 0;
-    const int lines = m_coalescer.load(key(s, id), lanes, warp.lanes, warp.next, m_lines, sectors);
+    const int lines = coalesce(sm, s, id, m_lines, sectors);
     int64_t arrives;
     if (m_events.watches(s)) {
       m_events.begin(now, s, warp.cta, id % m_warps_per_cta, warp.next);
@@ -307,17 +317,13 @@ private:
       sm.dispatched.push_back(now);
       dispatch(sm, s, now);
     }
-    sm.scheduler.wake(now);
-    if (sm.pipe_free > now)
-      return;
-    const int id = sm.scheduler.pick();
+    const int id = pick(sm, now);
     if (id < 0)
       return;
     Warp &warp = sm.warps[static_cast<std::size_t>(id)];
-    const remap::Task<int64_t> *lanes = &sm.tasks[static_cast<std::size_t>(id) * m_warp_size];
     int sectors = 0;
     LineRequest *req = &m_sm_lines[static_cast<std::size_t>(s) * Coalescer<W>::kMaxLanes];
-    const int lines = m_coalescer.load(key(s, id), lanes, warp.lanes, warp.next, req, sectors);
+    const int lines = coalesce(sm, s, id, req, sectors);
     Sm::Record rec;
     rec.now = now;
     rec.warp = id;
