@@ -86,10 +86,13 @@ std::vector<std::pair<std::string, double>> GpuMetrics::named() const {
 void validate(const GpuConfig &c) {
   validate(c.workload);
   const Device &d = c.device;
-  if (c.block_threads < 1 || c.block_threads > d.max_threads_per_sm)
+  // A block larger than the device launches (1024 threads, as bench and sweep cap it) or than an
+  // SM holds is refused, in simulate --model gpu, tune and sweep alike.
+  const int most = std::min(d.max_threads_per_block, d.max_threads_per_sm);
+  if (c.block_threads < 1 || c.block_threads > most)
     throw UsageError("gpu.block_threads",
                      std::to_string(c.block_threads) + " threads per block is not allowed on " +
-                         d.name + "; allowed: 1.." + std::to_string(d.max_threads_per_sm));
+                         d.name + "; allowed: 1.." + std::to_string(most));
   if (c.l1_bytes < 0 || (c.l1_bytes > 0 && c.l1_bytes % d.l1_line_bytes != 0))
     throw UsageError("gpu.l1_bytes", "the L1 size must be a positive multiple of the " +
                                          std::to_string(d.l1_line_bytes) + "-byte line");

@@ -262,3 +262,14 @@ TEST(SweepSummary, EndsWithTheBestOrderOfEachGroupAndNamesTies) {
   ASSERT_EQ(model.exit_code, 0) << model.err;
   EXPECT_NE(model.err.find("(predicted_ms "), std::string::npos) << model.err;
 }
+
+// Issue 21 §2: blocks are capped at the device's launch limit (1024) in the GPU model and tune as
+// in bench and sweep; the GPU model refuses a cache axis it would ignore.
+TEST(Files, BlocksAreCappedAndTheModelRefusesACache) {
+  expect_usage_error("simulate --model gpu --size 64 --block 2048", "--block");
+  expect_usage_error("tune --size 64 --block 2048", "--block");
+  const CliRun ok = cbi_run("simulate --model gpu --size 64 --block 1024");
+  EXPECT_EQ(ok.exit_code, 0) << ok.err;
+  expect_usage_error("sweep --model gpu --size 64 --cache l1-64k", "--cache");
+  expect_usage_error("sweep --backend model --size 64 --cache l1-64k", "--cache");
+}

@@ -437,67 +437,20 @@ std::string cache_text(const Grid &g) {
 
 } // namespace
 
-Canvas render_diagram(const std::vector<Grid> &panels, const DiagramStyle &style,
-                      DiagramLayout *layout, int64_t upto_col) {
-  if (panels.empty())
-    throw UsageError("--order", "no panels to draw; allowed: one or more --order");
-  for (const Grid &g : panels)
-    if (g.cols != panels.front().cols || g.rows != panels.front().rows)
-      throw UsageError("--order", "panels differ in size; allowed: one workload for all panels");
-  const Font &font = Font::standard();
-  int cell_w = 1, cell_h = 1;
-  cell_size(panels, style, cell_w, cell_h);
+namespace {
+
+// What the marks above the grid are: the order's groups, warps and blocks that were asked for;
+// with the GPU model, CTA and warp starts and the bands.
+std::string marks_text(const std::vector<Grid> &panels, bool bands) {
   const Grid &first = panels.front();
-  const int n = static_cast<int>(panels.size());
-  const PanelLayout lay =
-      resolve_layout(style.layout, n, first.steps, first.lines, style.min_cell_px);
-  const PanelBudget pb = panel_budget(lay, n);
-  const int levels = first.levels();
-  const Palette pal = style.greyscale ? Palette::greyscale(levels) : Palette::standard(levels);
-  const BinScale bscale = bin_scale(panels, style.miss_level, style.greyscale);
-  const bool binned = first.binned();
-  const int grid_w = static_cast<int>(first.cols) * cell_w;
-  const int grid_h = static_cast<int>(first.rows) * cell_h;
-  const bool thread = first.sim.granularity == sim::Granularity::thread;
-
-  // Text sized against the image: 1.2x the chart defaults at kFigureWidthPx, growing with wider
-  // images (large --cell-px, many panels) so that labels keep their size relative to the cells.
-  const double est_w = static_cast<double>(pb.per_row) * (grid_w + 190);
-  const Style st = scaled(style.chart, 1.2 * std::max(1.0, est_w / kFigureWidthPx));
-  const int mark_strip = std::max(7, st.tick_px / 2);
-
-  // Axis ticks and scales, shared by all panels.
-  const double steps_total = static_cast<double>(first.cols * first.bins.time_bin);
-  const double lines_total = static_cast<double>(first.rows * first.bins.line_bin);
-  std::vector<Tick> time_ticks;
-  for (double v :
-       nice_ticks(0, static_cast<double>(first.steps - 1), std::max(2, grid_w / (7 * st.tick_px))))
-    time_ticks.push_back({v, short_number(v), true});
-  std::vector<Tick> row_ticks, region_ticks;
-  line_ticks(first, grid_h / lines_total, st.tick_px * 3 / 2, row_ticks, region_ticks);
-  const bool gpu = first.gpu != nullptr;
-  const std::string time_title =
-      gpu ? "warp instruction of SM " + std::to_string(first.gpu->sm) + " (time \u2192)"
-      : thread ? "thread (time \u2192)"
-               : "access (time \u2192)";
-  const std::string line_title =
-      gpu ? std::to_string(first.sim.levels[0].unit_bytes()) + "-byte sector (ticks: array rows)"
-          : "cache line (ticks: array rows)";
-  // --model gpu, one column per instruction: two bands above the cells name each instruction's
-  // CTA (colours cycle) and warp (light: warp 0, dark: the CTA's last).
-  const bool bands = gpu && !first.gpu->column_cta.empty();
-  const int band_h = bands ? std::max(5, st.tick_px / 2) : 0;
-  const int band_strip = bands ? 2 * band_h + 3 : 0;
-  const Rect probe{0, 0, grid_w, grid_h};
-  const Scale probe_scale{};
-  const int left_depth =
-      draw_axis(nullptr, font, probe, Side::left, probe_scale, row_ticks, line_title, st);
-  const int right_depth =
-      draw_axis(nullptr, font, probe, Side::right, probe_scale, region_ticks, "", st);
-  const int bottom_depth =
-      draw_axis(nullptr, font, probe, Side::bottom, probe_scale, time_ticks, time_title, st);
-
-  // What the marks above the grid are: the order's groups, warps and blocks that were asked for.
+  if (first.gpu) {
+    std::string marks = "starts of CTAs on the SM (tall) and of warps (short)";
+    if (bands)
+      marks += "; bands: each instruction's CTA (colours cycle over 8) and warp in its CTA (light: "
+               "warp 0, dark: warp " +
+               std::to_string(first.gpu->warps_per_cta - 1) + ")";
+    return marks;
+  }
   std::string marks;
   bool any_warp = false, any_block = false;
   for (const Grid &g : panels) {
@@ -511,67 +464,24 @@ Canvas render_diagram(const std::vector<Grid> &panels, const DiagramStyle &style
   }
   marks += any_warp ? ", warps (short)" : "";
   marks += any_block ? ", blocks (tall)" : "";
-  if (gpu) {
-    marks = "starts of CTAs on the SM (tall) and of warps (short)";
-    if (bands)
-      marks += "; bands: each instruction's CTA (colours cycle over 8) and warp in its CTA (light: "
-               "warp 0, dark: warp " +
-               std::to_string(first.gpu->warps_per_cta - 1) + ")";
-  } else {
-    marks = "starts of " + marks;
-  }
+  return "starts of " + marks;
+}
 
-  // Each panel: header, mark strip, grid, axes, stats (wrapped to the panel's width).
-  const int line_gap = std::max(3, st.tick_px / 4);
-  const int axes_w = left_depth + grid_w + right_depth;
-  const int panel_w = std::max(axes_w, 440);
-  std::vector<std::vector<std::string>> stats;
-  int stats_lines_n = 0;
-  for (const Grid &g : panels) {
-    std::vector<std::string> wrapped;
-    for (const std::string &line : stats_lines(g))
-      for (std::string &part : wrap_text(font, line, st.tick_px, panel_w))
-        wrapped.push_back(std::move(part));
-    stats_lines_n = std::max(stats_lines_n, static_cast<int>(wrapped.size()));
-    stats.push_back(std::move(wrapped));
-  }
-  const Font::Extent head_e = font.measure("Ag", st.label_px);
-  const Font::Extent tick_e = font.measure("Ag", st.tick_px);
-  const int grid_dy = head_e.height() + 4 + mark_strip + band_strip; // header top to grid top
-  const int stats_dy = grid_dy + grid_h + bottom_depth + 8;
-  const int panel_h = stats_dy + stats_lines_n * (tick_e.height() + line_gap);
-  const int panel_gap = 3 * st.margin;
-  const int content_w = pb.per_row * panel_w + (pb.per_row - 1) * panel_gap;
-
-  // Title and subtitle, wrapped to the content's width.
-  const std::string title = style.title.empty() ? first.sim.workload.describe() : style.title;
-  const std::string config = style.title.empty() ? cache_text(first) : config_text(first);
-  const std::string subtitle = (style.preset.empty() ? "" : "preset " + style.preset + ": ") +
-                               config + " | cells: " + bin_text(first, style.miss_level) +
-                               " | marks above: " + marks;
-  const int text_w = std::max(content_w, 480);
-  const std::vector<std::string> title_lines = wrap_text(font, title, st.title_px, text_w);
-  const std::vector<std::string> sub_lines = wrap_text(font, subtitle, st.tick_px, text_w);
-  const Font::Extent title_e = font.measure("Ag", st.title_px);
-  int y = st.margin;
-  const int title_y = y;
-  y += static_cast<int>(title_lines.size()) * (title_e.height() + line_gap);
-  const int sub_y = y;
-  y += static_cast<int>(sub_lines.size()) * (tick_e.height() + line_gap) + st.margin;
-  const int panels_y = y;
-  const int row_gap = 2 * st.margin;
-  const int legend_y =
-      panels_y + pb.panel_rows * panel_h + (pb.panel_rows - 1) * row_gap + st.margin;
-
+// The legend: the states (or, binned, the shares) the cells show; the GPU model reports accesses,
+// not residency.
+std::vector<LegendItem> diagram_legend(const std::vector<Grid> &panels, const Palette &pal,
+                                       const BinScale &bscale) {
+  const Grid &first = panels.front();
+  const int levels = first.levels();
   std::vector<LegendItem> items =
-      binned ? binned_legend_items(bscale, levels) : legend_items(pal, levels);
-  if (gpu) { // the model reports accesses, not residency
+      first.binned() ? binned_legend_items(bscale, levels) : legend_items(pal, levels);
+  if (first.gpu) {
     items.erase(std::remove_if(items.begin(), items.end(),
                                [&](const LegendItem &i) {
                                  return i.label.rfind("in L", 0) == 0 || i.label == "not cached";
                                }),
                 items.end());
-    items.push_back({kWhite, binned ? "no access in the bin" : "no access"});
+    items.push_back({kWhite, first.binned() ? "no access in the bin" : "no access"});
     for (LegendItem &i : items)
       i.label = i.label == "from memory" ? "from DRAM" : i.label;
   }
@@ -580,106 +490,236 @@ Canvas render_diagram(const std::vector<Grid> &panels, const DiagramStyle &style
     for (LegendItem &item : items)
       if (item.label.rfind("in L2+ only", 0) == 0)
         item.label += " (not sampled: too large)";
+  return items;
+}
+
+// What every panel shares: the cell size, the text, the axes, and where the grid and the stats
+// sit below the panel's header.
+struct PanelFrame {
+  int cell_w = 1, cell_h = 1, grid_w = 0, grid_h = 0;
+  int mark_strip = 0, band_h = 0, band_strip = 0, left_depth = 0, grid_dy = 0, stats_dy = 0;
+  int line_gap = 0, line_h = 0, panel_w = 0;
+  bool bands = false, greyscale = false;
+  Style st;
+  std::vector<Tick> time_ticks, row_ticks, region_ticks;
+  std::string time_title, line_title;
+  double steps_total = 0, lines_total = 0;
+};
+
+// Group, warp and block starts on the time axis, in the strip above the grid; a kind of mark
+// closer than 3 px apart on average would only paint a bar, so it is left out.
+void draw_marks(Canvas &canvas, const Grid &g, const Rect &area, const PanelFrame &f) {
+  int64_t per_kind[3] = {0, 0, 0};
+  for (uint8_t m : g.marks)
+    for (int k = 0; k < 3; ++k)
+      per_kind[k] += (m >> k) & 1;
+  auto shown = [&](int k) { return per_kind[k] * 3 <= f.grid_w; };
+  for (int64_t col = 0; col < g.cols; ++col) {
+    const uint8_t m = g.marks[static_cast<std::size_t>(col)];
+    const int x = area.x + static_cast<int>(col) * f.cell_w;
+    if ((m & mark::block) && shown(2))
+      canvas.vline(x, area.y - f.mark_strip, area.y - 2, f.st.text);
+    else if ((m & mark::group) && shown(0))
+      canvas.vline(x, area.y - f.mark_strip + 2, area.y - 2, f.st.axis);
+    else if ((m & mark::warp) && shown(1))
+      canvas.vline(x, area.y - f.mark_strip / 2, area.y - 2, f.st.frame);
+  }
+}
+
+// --model gpu: the two bands above the cells, each instruction's CTA and its warp in the CTA.
+void draw_bands(Canvas &canvas, const Font &font, const Grid &g, const Rect &area,
+                const PanelFrame &f, int64_t upto_col) {
+  const GpuView &v = *g.gpu;
+  const int cta_y = area.y - f.mark_strip - f.band_strip, warp_y = cta_y + f.band_h + 1;
+  std::map<int64_t, std::size_t> cta_colour; // in order of first appearance
+  const double last_warp = std::max<double>(1, static_cast<double>(v.warps_per_cta - 1));
+  const int64_t upto = upto_col < 0 ? g.cols : std::min(upto_col + 1, g.cols);
+  for (int64_t col = 0; col < upto && col < static_cast<int64_t>(v.column_cta.size()); ++col) {
+    const auto k = static_cast<std::size_t>(col);
+    const std::size_t c = cta_colour.emplace(v.column_cta[k], cta_colour.size()).first->second;
+    const int x = area.x + static_cast<int>(col) * f.cell_w;
+    canvas.fill_rect({x, cta_y, f.cell_w, f.band_h}, hex_color(kCtaColours[c % 8]));
+    canvas.fill_rect({x, warp_y, f.cell_w, f.band_h},
+                     sequential_color(0.1 + 0.9 * v.column_warp[k] / last_warp, f.greyscale));
+  }
+  font.draw(canvas, area.x - 4, cta_y + f.band_h / 2, "CTA", f.st.tick_px * 4 / 5, f.st.muted,
+            Align::end, Align::center);
+  font.draw(canvas, area.x - 4, warp_y + f.band_h / 2, "warp", f.st.tick_px * 4 / 5, f.st.muted,
+            Align::end, Align::center);
+}
+
+// One panel at (px, header_y): header, mark strip (and bands), cells, axes, stats.
+void draw_panel(Canvas &canvas, const Grid &g, int px, int header_y, const std::string &head,
+                const PanelFrame &f, const Palette &pal, const BinScale &bscale, int64_t upto_col,
+                const std::vector<std::string> &stats, DiagramLayout &out) {
+  const Font &font = Font::standard();
+  const Rect area{px + f.left_depth, header_y + f.grid_dy, f.grid_w, f.grid_h};
+  font.draw(canvas, area.x, header_y, head, f.st.label_px, f.st.text);
+  draw_cells(canvas, g, area, f.cell_w, f.cell_h, pal, bscale, upto_col);
+  canvas.outline_rect({area.x - 1, area.y - 1, area.w + 2, area.h + 2}, f.st.frame);
+  draw_marks(canvas, g, area, f);
+  if (f.bands && g.gpu && !g.gpu->column_cta.empty())
+    draw_bands(canvas, font, g, area, f, upto_col);
+  const Scale ts{0, f.steps_total, double(area.x), double(area.right())};
+  const Scale ls{0, f.lines_total, double(area.y), double(area.bottom())};
+  draw_axis(&canvas, font, area, Side::bottom, ts, f.time_ticks, f.time_title, f.st);
+  draw_axis(&canvas, font, area, Side::left, ls, f.row_ticks, f.line_title, f.st);
+  draw_axis(&canvas, font, area, Side::right, ls, f.region_ticks, "", f.st);
+  const int stats_y = header_y + f.stats_dy;
+  int sy = stats_y, sw = 0;
+  for (const std::string &line : stats) {
+    sw = std::max(sw, font.draw(canvas, px, sy, line, f.st.tick_px, f.st.text).w);
+    sy += f.line_h + f.line_gap;
+  }
+  out.grids.push_back(area);
+  out.stats.push_back({px, stats_y, sw, sy - stats_y});
+  out.axes.push_back({px, header_y, f.panel_w, stats_y - header_y});
+}
+
+// The frame of the panels of `panels` at the chosen cell size: ticks, titles, strips, depths.
+PanelFrame panel_frame(const std::vector<Grid> &panels, const DiagramStyle &style, int per_row) {
+  const Font &font = Font::standard();
+  const Grid &first = panels.front();
+  PanelFrame f;
+  cell_size(panels, style, f.cell_w, f.cell_h);
+  f.greyscale = style.greyscale;
+  f.grid_w = static_cast<int>(first.cols) * f.cell_w;
+  f.grid_h = static_cast<int>(first.rows) * f.cell_h;
+  // Text sized against the image: 1.2x the chart defaults at kFigureWidthPx, growing with wider
+  // images (large --cell-px, many panels) so that labels keep their size relative to the cells.
+  const double est_w = static_cast<double>(per_row) * (f.grid_w + 190);
+  f.st = scaled(style.chart, 1.2 * std::max(1.0, est_w / kFigureWidthPx));
+  f.mark_strip = std::max(7, f.st.tick_px / 2);
+  f.steps_total = static_cast<double>(first.cols * first.bins.time_bin);
+  f.lines_total = static_cast<double>(first.rows * first.bins.line_bin);
+  for (double v : nice_ticks(0, static_cast<double>(first.steps - 1),
+                             std::max(2, f.grid_w / (7 * f.st.tick_px))))
+    f.time_ticks.push_back({v, short_number(v), true});
+  line_ticks(first, f.grid_h / f.lines_total, f.st.tick_px * 3 / 2, f.row_ticks, f.region_ticks);
+  const bool gpu = first.gpu != nullptr;
+  const bool thread = first.sim.granularity == sim::Granularity::thread;
+  f.time_title = gpu ? "warp instruction of SM " + std::to_string(first.gpu->sm) + " (time \u2192)"
+                 : thread ? "thread (time \u2192)"
+                          : "access (time \u2192)";
+  f.line_title =
+      gpu ? std::to_string(first.sim.levels[0].unit_bytes()) + "-byte sector (ticks: array rows)"
+          : "cache line (ticks: array rows)";
+  // --model gpu, one column per instruction: two bands above the cells name each instruction's
+  // CTA (colours cycle) and warp (light: warp 0, dark: the CTA's last).
+  f.bands = gpu && !first.gpu->column_cta.empty();
+  f.band_h = f.bands ? std::max(5, f.st.tick_px / 2) : 0;
+  f.band_strip = f.bands ? 2 * f.band_h + 3 : 0;
+  const Rect probe{0, 0, f.grid_w, f.grid_h};
+  f.left_depth = draw_axis(nullptr, font, probe, Side::left, {}, f.row_ticks, f.line_title, f.st);
+  const int right_depth =
+      draw_axis(nullptr, font, probe, Side::right, {}, f.region_ticks, "", f.st);
+  const int bottom_depth =
+      draw_axis(nullptr, font, probe, Side::bottom, {}, f.time_ticks, f.time_title, f.st);
+  f.line_gap = std::max(3, f.st.tick_px / 4);
+  f.line_h = font.measure("Ag", f.st.tick_px).height();
+  f.panel_w = std::max(f.left_depth + f.grid_w + right_depth, 440);
+  f.grid_dy = font.measure("Ag", f.st.label_px).height() + 4 + f.mark_strip + f.band_strip;
+  f.stats_dy = f.grid_dy + f.grid_h + bottom_depth + 8;
+  return f;
+}
+
+} // namespace
+
+Canvas render_diagram(const std::vector<Grid> &panels, const DiagramStyle &style,
+                      DiagramLayout *layout, int64_t upto_col) {
+  if (panels.empty())
+    throw UsageError("--order", "no panels to draw; allowed: one or more --order");
+  for (const Grid &g : panels)
+    if (g.cols != panels.front().cols || g.rows != panels.front().rows)
+      throw UsageError("--order", "panels differ in size; allowed: one workload for all panels");
+  const Font &font = Font::standard();
+  const Grid &first = panels.front();
+  const int n = static_cast<int>(panels.size());
+  const PanelLayout lay =
+      resolve_layout(style.layout, n, first.steps, first.lines, style.min_cell_px);
+  const PanelBudget pb = panel_budget(lay, n);
+  const int levels = first.levels();
+  const Palette pal = style.greyscale ? Palette::greyscale(levels) : Palette::standard(levels);
+  const BinScale bscale = bin_scale(panels, style.miss_level, style.greyscale);
+  const PanelFrame f = panel_frame(panels, style, pb.per_row);
+  const Style &st = f.st;
+  // Each panel's stats, wrapped to the panel's width; the tallest sets the panels' height.
+  std::vector<std::vector<std::string>> stats;
+  int stats_lines_n = 0;
+  for (const Grid &g : panels) {
+    std::vector<std::string> wrapped;
+    for (const std::string &line : stats_lines(g))
+      for (std::string &part : wrap_text(font, line, st.tick_px, f.panel_w))
+        wrapped.push_back(std::move(part));
+    stats_lines_n = std::max(stats_lines_n, static_cast<int>(wrapped.size()));
+    stats.push_back(std::move(wrapped));
+  }
+  const int panel_h = f.stats_dy + stats_lines_n * (f.line_h + f.line_gap);
+  const int panel_gap = 3 * st.margin;
+  const int content_w = pb.per_row * f.panel_w + (pb.per_row - 1) * panel_gap;
+  // Title and subtitle, wrapped to the content's width.
+  const std::string title = style.title.empty() ? first.sim.workload.describe() : style.title;
+  const std::string config = style.title.empty() ? cache_text(first) : config_text(first);
+  const std::string subtitle = (style.preset.empty() ? "" : "preset " + style.preset + ": ") +
+                               config + " | cells: " + bin_text(first, style.miss_level) +
+                               " | marks above: " + marks_text(panels, f.bands);
+  const int text_w = std::max(content_w, 480);
+  const std::vector<std::string> title_lines = wrap_text(font, title, st.title_px, text_w);
+  const std::vector<std::string> sub_lines = wrap_text(font, subtitle, st.tick_px, text_w);
+  const int title_line_h = font.measure("Ag", st.title_px).height() + f.line_gap;
+  const int title_y = st.margin;
+  const int sub_y = title_y + static_cast<int>(title_lines.size()) * title_line_h;
+  const int panels_y =
+      sub_y + static_cast<int>(sub_lines.size()) * (f.line_h + f.line_gap) + st.margin;
+  const int row_gap = 2 * st.margin;
+  const int legend_y =
+      panels_y + pb.panel_rows * panel_h + (pb.panel_rows - 1) * row_gap + st.margin;
+  const std::vector<LegendItem> items = diagram_legend(panels, pal, bscale);
   const int width = std::max(text_w, content_w) + 2 * st.margin;
   const Rect legend_box =
       draw_legend(nullptr, font, st.margin, legend_y, width - 2 * st.margin, items, st);
   const std::string bar_title = bscale.title(levels) + ":";
-  const int bar_y = legend_box.bottom() + line_gap * 2;
+  const int bar_y = legend_box.bottom() + f.line_gap * 2;
   const int bar_w =
       std::min(width - 2 * st.margin, font.measure(bar_title, st.tick_px).width + 40 * st.tick_px);
-  const Rect bar_box = binned ? draw_colorbar(nullptr, font, st.margin, bar_y, bar_w, bscale.top,
-                                              style.greyscale, bar_title, st, bscale.saturates)
-                              : Rect{st.margin, legend_box.bottom(), 0, 0};
+  const Rect bar_box = first.binned()
+                           ? draw_colorbar(nullptr, font, st.margin, bar_y, bar_w, bscale.top,
+                                           style.greyscale, bar_title, st, bscale.saturates)
+                           : Rect{st.margin, legend_box.bottom(), 0, 0};
   const int height = bar_box.bottom() + st.margin;
   if (width > kMaxSidePx || height > kMaxSidePx)
     throw UsageError("--bin", "the diagram would be " + std::to_string(width) + " x " +
                                   std::to_string(height) + " px; allowed: at most " +
                                   std::to_string(kMaxSidePx) + " px a side (use larger bins)");
-
   Canvas canvas(width, height, st.background);
   DiagramLayout out;
-  out.cell_w = cell_w;
-  out.cell_h = cell_h;
+  out.cell_w = f.cell_w;
+  out.cell_h = f.cell_h;
   out.layout = lay;
   out.chart = st;
   out.subtitle = subtitle;
   out.title = {st.margin, title_y, 0, 0};
   for (std::size_t i = 0; i < title_lines.size(); ++i) {
-    const Rect r =
-        font.draw(canvas, st.margin, title_y + static_cast<int>(i) * (title_e.height() + line_gap),
-                  title_lines[i], st.title_px, st.text);
+    const Rect r = font.draw(canvas, st.margin, title_y + static_cast<int>(i) * title_line_h,
+                             title_lines[i], st.title_px, st.text);
     out.title.w = std::max(out.title.w, r.w);
     out.title.h = r.bottom() - title_y;
   }
   for (std::size_t i = 0; i < sub_lines.size(); ++i)
-    font.draw(canvas, st.margin, sub_y + static_cast<int>(i) * (tick_e.height() + line_gap),
+    font.draw(canvas, st.margin, sub_y + static_cast<int>(i) * (f.line_h + f.line_gap),
               sub_lines[i], st.tick_px, st.muted);
   for (int p = 0; p < n; ++p) {
     const Grid &g = panels[static_cast<std::size_t>(p)];
-    const int px = st.margin + (p % pb.per_row) * (panel_w + panel_gap);
-    const int header_y = panels_y + (p / pb.per_row) * (panel_h + row_gap);
-    const Rect area{px + left_depth, header_y + grid_dy, grid_w, grid_h};
     const std::string head = p < static_cast<int>(style.panel_titles.size())
                                  ? style.panel_titles[static_cast<std::size_t>(p)]
                                  : "order " + remap::to_string(g.sim.order);
-    font.draw(canvas, area.x, header_y, head, st.label_px, st.text);
-    draw_cells(canvas, g, area, cell_w, cell_h, pal, bscale, upto_col);
-    canvas.outline_rect({area.x - 1, area.y - 1, area.w + 2, area.h + 2}, st.frame);
-    // Group, warp and block starts on the time axis, in the strip above the grid; a kind of mark
-    // closer than 3 px apart on average would only paint a bar, so it is left out.
-    int64_t per_kind[3] = {0, 0, 0};
-    for (uint8_t m : g.marks)
-      for (int k = 0; k < 3; ++k)
-        per_kind[k] += (m >> k) & 1;
-    auto shown = [&](int k) { return per_kind[k] * 3 <= grid_w; };
-    for (int64_t col = 0; col < g.cols; ++col) {
-      const uint8_t m = g.marks[static_cast<std::size_t>(col)];
-      const int x = area.x + static_cast<int>(col) * cell_w;
-      if ((m & mark::block) && shown(2))
-        canvas.vline(x, area.y - mark_strip, area.y - 2, st.text);
-      else if ((m & mark::group) && shown(0))
-        canvas.vline(x, area.y - mark_strip + 2, area.y - 2, st.axis);
-      else if ((m & mark::warp) && shown(1))
-        canvas.vline(x, area.y - mark_strip / 2, area.y - 2, st.frame);
-    }
-    if (bands && g.gpu && !g.gpu->column_cta.empty()) {
-      const GpuView &v = *g.gpu;
-      const int cta_y = area.y - mark_strip - band_strip, warp_y = cta_y + band_h + 1;
-      std::map<int64_t, std::size_t> cta_colour; // in order of first appearance
-      const double last_warp = std::max<double>(1, static_cast<double>(v.warps_per_cta - 1));
-      const int64_t upto = upto_col < 0 ? g.cols : std::min(upto_col + 1, g.cols);
-      for (int64_t col = 0; col < upto && col < static_cast<int64_t>(v.column_cta.size()); ++col) {
-        const auto k = static_cast<std::size_t>(col);
-        const std::size_t c = cta_colour.emplace(v.column_cta[k], cta_colour.size()).first->second;
-        const int x = area.x + static_cast<int>(col) * cell_w;
-        canvas.fill_rect({x, cta_y, cell_w, band_h}, hex_color(kCtaColours[c % 8]));
-        canvas.fill_rect({x, warp_y, cell_w, band_h},
-                         sequential_color(0.1 + 0.9 * v.column_warp[k] / last_warp,
-                                          style.greyscale));
-      }
-      font.draw(canvas, area.x - 4, cta_y + band_h / 2, "CTA", st.tick_px * 4 / 5, st.muted,
-                Align::end, Align::center);
-      font.draw(canvas, area.x - 4, warp_y + band_h / 2, "warp", st.tick_px * 4 / 5, st.muted,
-                Align::end, Align::center);
-    }
-    const Scale ts{0, steps_total, static_cast<double>(area.x), static_cast<double>(area.right())};
-    const Scale ls{0, lines_total, static_cast<double>(area.y), static_cast<double>(area.bottom())};
-    draw_axis(&canvas, font, area, Side::bottom, ts, time_ticks, time_title, st);
-    draw_axis(&canvas, font, area, Side::left, ls, row_ticks, line_title, st);
-    draw_axis(&canvas, font, area, Side::right, ls, region_ticks, "", st);
-    const int stats_y = header_y + stats_dy;
-    int sy = stats_y, sw = 0;
-    for (const std::string &line : stats[static_cast<std::size_t>(p)]) {
-      sw = std::max(sw, font.draw(canvas, px, sy, line, st.tick_px, st.text).w);
-      sy += tick_e.height() + line_gap;
-    }
-    out.grids.push_back(area);
-    out.stats.push_back({px, stats_y, sw, sy - stats_y});
-    out.axes.push_back({px, header_y, panel_w, stats_y - header_y});
+    draw_panel(canvas, g, st.margin + (p % pb.per_row) * (f.panel_w + panel_gap),
+               panels_y + (p / pb.per_row) * (panel_h + row_gap), head, f, pal, bscale, upto_col,
+               stats[static_cast<std::size_t>(p)], out);
   }
   out.legend = draw_legend(&canvas, font, st.margin, legend_y, width - 2 * st.margin, items, st);
   out.bins = bscale;
-  if (binned)
+  if (first.binned())
     out.colorbar = draw_colorbar(&canvas, font, st.margin, bar_y, bar_w, bscale.top,
                                  style.greyscale, bar_title, st, bscale.saturates);
   if (layout)

@@ -77,6 +77,9 @@ Table simulation_table(const sim::SimConfig &c, const sim::SimResult &r) {
     t.notes.push_back("misses_compulsory: first access to the unit; misses_capacity: a fully "
                       "associative LRU cache of the same capacity misses too; misses_conflict: the "
                       "rest. In count_unit");
+  if (c.workload.user) // a trace: what was replayed, skipped and not modelled
+    for (const std::string &note : c.workload.user->notes())
+      t.notes.push_back(note);
   t.config = config::sim_config_fields(c);
   t.meta = {{"threads", int64_t{r.threads}},
             {"seconds", r.seconds},
@@ -123,6 +126,9 @@ Table gpu_table(const sim::GpuConfig &c, const sim::GpuResult &r) {
             {"seconds", r.seconds}};
   t.notes = {"counts named as Nsight Compute names them; a model, not a measurement "
              "(docs/gpu-model.md says what it leaves out)"};
+  if (c.workload.user) // a trace: what was replayed, skipped and not modelled
+    for (const std::string &note : c.workload.user->notes())
+      t.notes.push_back(note);
   return t;
 }
 
@@ -146,6 +152,7 @@ int cmd_simulate(int argc, char **argv) {
                                            "capacity and conflict (3C; slower, off by default)");
   // clang-format on
   config::add_cache_options(desc);
+  config::add_trace_option(desc);
   add_output_options(desc);
   po::variables_map vm;
   // --preset NAME expands to the preset's options (cbi/config/presets.hpp).
@@ -172,7 +179,10 @@ int cmd_simulate(int argc, char **argv) {
           "  cbi simulate --size 256 --stencil 9x9 --line-bytes 128 --cache-bytes 32KiB "
           "--ways 4 --writes --classify-misses\n"
           "  cbi simulate --model gpu --device h100 --block 256 --workload matmul --size 1024 "
-          "--order column:32"))
+          "--order column:32\n"
+          "  cbi simulate --trace kernel-1.traceg --model gpu      # an Accel-Sim trace\n"
+          "  cbi simulate --trace s.trace --line-bytes 128 --cache-bytes 32KiB --ways 8  # cbi "
+          "trace"))
     return 0;
   // The options become one point (options that do not apply to the model are refused); the
   // simulator takes its configuration from the point alone.

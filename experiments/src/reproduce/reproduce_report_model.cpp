@@ -33,6 +33,83 @@ std::string fastest_text(const Values &v, int block) {
          fixed(t, 2) + " ms (naive " + fixed(at(v, 0, block), 2) + ")";
 }
 
+// §5.2's counters, naive against column 32, from a model CSV; sectors are 32 bytes.
+CounterPair model_counters(const std::string &file) {
+  const Values h1 = load(file, "l1tex__t_sector_hit_rate.pct_pred"),
+               sec = load(file, "lts__t_sectors_srcunit_tex_op_read.sum_pred"),
+               h2 = load(file, "lts__t_sector_hit_rate.pct_pred");
+  return CounterPair{at(h1, 0, 256),        at(h1, 32, 256), 32 * at(sec, 0, 256),
+                     32 * at(sec, 32, 256), at(h2, 0, 256),  at(h2, 32, 256)};
+}
+
+std::string counters_text(const CounterPair &c) {
+  return "L1 hit rate " + fixed(c.l1_naive) + "% → " + fixed(c.l1_column32) + "%, L2→L1 traffic " +
+         fixed(c.bytes_naive / 1e9, 2) + " GB → " + fixed(c.bytes_column32 / 1e9, 2) +
+         " GB, L2 hit rate " + fixed(c.l2_naive) + "% → " + fixed(c.l2_column32) + "%";
+}
+
+// Predicted against `reference` (ms) at block 256, one row an order.
+std::string rank_table(const Values &model, const Values &reference, const std::string &ref) {
+  cli::Table t;
+  t.columns = {"order", "predicted ms", ref + " ms"};
+  std::set<int> widths;
+  for (const auto &[k, x] : model)
+    if (k.block == 256)
+      widths.insert(k.width);
+  for (int w : widths)
+    t.add_row({w == 0 ? std::string("naive") : "column:" + std::to_string(w),
+               fixed(at(model, w, 256), 3), fixed(at(reference, w, 256), 3)});
+  std::ostringstream os;
+  cli::print_markdown(os, t);
+  return os.str();
+}
+
+// The model on the device that measured, beside the measurements (model-gpu-*.csv).
+void write_measured_device(std::ostream &md, const Options &o, const std::string &device) {
+  namespace fs = std::filesystem;
+  auto csv = [&](const std::string &name) {
+    return (fs::path(o.out_dir) / (name + ".csv")).string();
+  };
+  const Values g51a = load(csv("gpu-fig5.1a"), "gpu_time_ms"),
+               g51b = load(csv("gpu-fig5.1b"), "gpu_time_ms");
+  const bool g_smoke_test = o.tiny;
+  auto verdict_line = [&](const std::string &who, const Verdict &v) {
+    return verdict_text(g_smoke_test, who, v);
+  };
+  const std::string gm = "model-gpu-";
+  md << "### On the device that measured, beside the measurements\n\n";
+  const std::string sec = csv(gm + "sec5.2");
+  if (!fs::exists(sec)) {
+    md << "_(not run: the device table has no row for " << device << ")_\n\n";
+  } else {
+    const CounterPair c = model_counters(sec);
+    const Values h1 = load(csv("gpu-sec5.2"), "gpu_l1_hit_pct"),
+                 tb = load(csv("gpu-sec5.2"), "gpu_l2_to_l1_bytes"),
+                 h2 = load(csv("gpu-sec5.2"), "gpu_l2_hit_pct");
+    const CounterPair m{at(h1, 0, 256),  at(h1, 32, 256), at(tb, 0, 256),
+                        at(tb, 32, 256), at(h2, 0, 256),  at(h2, 32, 256)};
+    md << "§5.2's counters (`" << gm << "sec5.2.csv`: " << describe_csv(sec) << "): model "
+       << counters_text(c) << "; measured (`gpu-sec5.2.csv`) " << counters_text(m) << ".\n\n"
+       << verdict_line("GPU model on this device, §5.2's claim", judge_counters(c));
+    if (!g_smoke_test && std::isfinite(m.l1_naive) && std::isfinite(c.l1_naive))
+      md << "Model minus measured L1 hit rate: " << fixed(c.l1_naive - m.l1_naive) << " and "
+         << fixed(c.l1_column32 - m.l1_column32) << " points (naive, column 32).\n";
+    md << "\n";
+    for (const auto &[fig, measured] : std::vector<std::pair<std::string, const Values *>>{
+             {"fig5.1a", &g51a}, {"fig5.1b", &g51b}}) {
+      const std::string file = csv(gm + fig);
+      const Values pred = load(file, "predicted_ms");
+      md << "**" << fig << ", ranked** (`" << gm << fig << ".csv`: " << describe_csv(file)
+         << "; measured: `gpu-" << fig << ".csv`):\n\n"
+         << (pred.empty() ? std::string("_(not run)_\n") : rank_table(pred, *measured, "measured"))
+         << "\n"
+         << verdict_line("GPU model on this device, " + fig + ", the fastest order",
+                         judge_rank(pred, *measured, 256, "the measured"))
+         << "\n";
+    }
+  }
+}
+
 } // namespace
 
 void write_model_section(std::ostream &md, const Options &o, const std::string &device,
@@ -46,8 +123,6 @@ void write_model_section(std::ostream &md, const Options &o, const std::string &
   };
   const thesis::Counters &tc = thesis::numbers().sec5_2;
   const Values th51a = thesis_values("fig5.1a"), th51b = thesis_values("fig5.1b");
-  const Values g51a = load(csv("gpu-fig5.1a"), "gpu_time_ms"),
-               g51b = load(csv("gpu-fig5.1b"), "gpu_time_ms");
 
   md << "## 7. The GPU model against the thesis and the hardware (issue 10)\n\n"
      << "The simulator's GPU model (`--model gpu`, docs/gpu-model.md) replays the kernels as a "
@@ -57,35 +132,6 @@ void write_model_section(std::ostream &md, const Options &o, const std::string &
         "absolute times on the RTX 2080 Super (its device row is not calibrated on that GPU), "
         "half or double precision (the rows hold FP32 and integer throughput only), or the "
         "trend over input sizes (not run here).\n\n";
-  const std::string l1 = "l1tex__t_sector_hit_rate.pct_pred",
-                    l2s = "lts__t_sectors_srcunit_tex_op_read.sum_pred",
-                    l2 = "lts__t_sector_hit_rate.pct_pred";
-  // §5.2's counters, naive against column 32, from a model CSV; sectors are 32 bytes.
-  auto model_counters = [&](const std::string &file) {
-    const Values h1 = load(file, l1), sec = load(file, l2s), h2 = load(file, l2);
-    return CounterPair{at(h1, 0, 256),        at(h1, 32, 256), 32 * at(sec, 0, 256),
-                       32 * at(sec, 32, 256), at(h2, 0, 256),  at(h2, 32, 256)};
-  };
-  auto counters_text = [&](const CounterPair &c) {
-    return "L1 hit rate " + fixed(c.l1_naive) + "% → " + fixed(c.l1_column32) +
-           "%, L2→L1 traffic " + fixed(c.bytes_naive / 1e9, 2) + " GB → " +
-           fixed(c.bytes_column32 / 1e9, 2) + " GB, L2 hit rate " + fixed(c.l2_naive) + "% → " +
-           fixed(c.l2_column32) + "%";
-  };
-  auto rank_table = [&](const Values &model, const Values &reference, const std::string &ref) {
-    cli::Table t;
-    t.columns = {"order", "predicted ms", ref + " ms"};
-    std::set<int> widths;
-    for (const auto &[k, x] : model)
-      if (k.block == 256)
-        widths.insert(k.width);
-    for (int w : widths)
-      t.add_row({w == 0 ? std::string("naive") : "column:" + std::to_string(w),
-                 fixed(at(model, w, 256), 3), fixed(at(reference, w, 256), 3)});
-    std::ostringstream os;
-    cli::print_markdown(os, t);
-    return os.str();
-  };
   const std::string rtx = "model-rtx2080super-";
   md << "### On the RTX 2080 Super (`rtx2080super`), beside the thesis's numbers\n\n"
      << "**Thesis** (§5.2, ncu, naive → column 32): L1 hit rate " << tc.l1_hit_pct_naive << "% → "
@@ -94,10 +140,13 @@ void write_model_section(std::ostream &md, const Options &o, const std::string &
      << tc.l2_hit_pct_column32 << "%.\n\n";
   const CounterPair mc = model_counters(csv(rtx + "sec5.2"));
   const Verdict rtx_counters = judge_counters(mc);
-  summary.push_back({"§5.2: column 32 lifts the L1 hit rate, halves L2→L1 traffic, lowers the L2 "
-                     "hit rate (matmul 1024²)",
-                     "L1 19.5% → 77.4%, L2→L1 4.02 → 1.13 GB, L2 98.5% → 95.7%",
-                     "GPU model, rtx2080super", rtx_counters});
+  summary.push_back(
+      {"§5.2: column 32 lifts the L1 hit rate, halves L2→L1 traffic, lowers the L2 "
+       "hit rate (matmul 1024²)",
+       judge_counters({tc.l1_hit_pct_naive, tc.l1_hit_pct_column32, tc.l2_to_l1_gb_naive * 1e9,
+                       tc.l2_to_l1_gb_column32 * 1e9, tc.l2_hit_pct_naive, tc.l2_hit_pct_column32})
+           .measure,
+       "GPU model, rtx2080super", rtx_counters});
   md << "**Model** (`" << rtx << "sec5.2.csv`: " << describe_csv(csv(rtx + "sec5.2"))
      << "): " << counters_text(mc) << ".\n\n"
      << verdict_line("GPU model on rtx2080super, §5.2's claim", rtx_counters);
@@ -124,41 +173,8 @@ void write_model_section(std::ostream &md, const Options &o, const std::string &
        << verdict_line("GPU model on rtx2080super, " + thesis_fig + ", the fastest order", v)
        << "\n";
   }
-  if (!o.sim_only) {
-    const std::string gm = "model-gpu-";
-    md << "### On the device that measured, beside the measurements\n\n";
-    const std::string sec = csv(gm + "sec5.2");
-    if (!fs::exists(sec)) {
-      md << "_(not run: the device table has no row for " << device << ")_\n\n";
-    } else {
-      const CounterPair c = model_counters(sec);
-      const Values h1 = load(csv("gpu-sec5.2"), "gpu_l1_hit_pct"),
-                   tb = load(csv("gpu-sec5.2"), "gpu_l2_to_l1_bytes"),
-                   h2 = load(csv("gpu-sec5.2"), "gpu_l2_hit_pct");
-      const CounterPair m{at(h1, 0, 256),  at(h1, 32, 256), at(tb, 0, 256),
-                          at(tb, 32, 256), at(h2, 0, 256),  at(h2, 32, 256)};
-      md << "§5.2's counters (`" << gm << "sec5.2.csv`: " << describe_csv(sec) << "): model "
-         << counters_text(c) << "; measured (`gpu-sec5.2.csv`) " << counters_text(m) << ".\n\n"
-         << verdict_line("GPU model on this device, §5.2's claim", judge_counters(c));
-      if (!g_smoke_test && std::isfinite(m.l1_naive) && std::isfinite(c.l1_naive))
-        md << "Model minus measured L1 hit rate: " << fixed(c.l1_naive - m.l1_naive) << " and "
-           << fixed(c.l1_column32 - m.l1_column32) << " points (naive, column 32).\n";
-      md << "\n";
-      for (const auto &[fig, measured] : std::vector<std::pair<std::string, const Values *>>{
-               {"fig5.1a", &g51a}, {"fig5.1b", &g51b}}) {
-        const std::string file = csv(gm + fig);
-        const Values pred = load(file, "predicted_ms");
-        md << "**" << fig << ", ranked** (`" << gm << fig << ".csv`: " << describe_csv(file)
-           << "; measured: `gpu-" << fig << ".csv`):\n\n"
-           << (pred.empty() ? std::string("_(not run)_\n")
-                            : rank_table(pred, *measured, "measured"))
-           << "\n"
-           << verdict_line("GPU model on this device, " + fig + ", the fastest order",
-                           judge_rank(pred, *measured, 256, "the measured"))
-           << "\n";
-      }
-    }
-  }
+  if (!o.sim_only)
+    write_measured_device(md, o, device);
 }
 
 } // namespace cbi::reproduce

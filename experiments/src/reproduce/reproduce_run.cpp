@@ -93,10 +93,52 @@ std::string device_row_of(const std::string &gpu) {
   for (char c : gpu)
     lower += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   for (const auto &[part, row] : std::vector<std::pair<std::string, std::string>>{
-           {"h100", "h100"}, {"a100", "a100"}, {"v100", "v100"}, {"2080 super", "rtx2080super"}})
+           {"h100", "h100"},
+           {"h200", "h200"},
+           {"a100", "a100"},
+           {"v100", "v100"},
+           {"2080 super", "rtx2080super"}})
     if (lower.find(part) != std::string::npos)
       return row;
   return "";
+}
+
+// The report's pictures, drawn by cbi-viz from the CSVs in `dir`: the thesis's diagrams, the
+// heatmaps of Figs 5.1a, 5.2 and 5.1b, the lines of Figs 5.3 and 5.4, the scatter of §5.2.
+void draw_figures(Viz &viz, const std::string &dir, const std::string &device) {
+  auto csv = [&](const std::string &name) { return (fs::path(dir) / (name + ".csv")).string(); };
+  for (const char *preset : {"fig3.1", "fig3.2a", "fig3.2b", "fig3.3", "fig4.4", "fig4.6"})
+    viz.run({"diagram", "--preset", preset, "--output", dir + "/diagram-" + preset + ".png"});
+  for (const char *name : {"fig5.1a", "fig5.2", "fig5.1b"}) {
+    if (fs::exists(csv(std::string("gpu-") + name)))
+      viz.run({"plot", "heatmap", "--input", csv(std::string("gpu-") + name), "--output",
+               dir + "/gpu-" + name + ".png", "--value", "gpu_time_ms", "--title",
+               std::string(name) + ": time relative to naive (" + device + ")"});
+    if (fs::exists(csv(std::string("sim-") + name)))
+      viz.run({"plot", "heatmap", "--input", csv(std::string("sim-") + name), "--output",
+               dir + "/sim-" + name + ".png", "--value", "sim_l1_fetched_bytes", "--title",
+               std::string(name) + ": simulated L2→L1 bytes relative to naive"});
+  }
+  for (const char *name : {"fig5.3", "fig5.4"}) {
+    for (const std::string side : {"gpu", "sim"}) {
+      const std::string src = csv(side + "-" + name);
+      if (!fs::exists(src))
+        continue;
+      const std::string value = side == "gpu" ? "relative_time" : "relative_l1_fetched_bytes";
+      const std::string rel = csv(side + "-" + name + "-relative");
+      write_relative_csv(rel, load(src, side == "gpu" ? "gpu_time_ms" : "sim_l1_fetched_bytes"),
+                         value);
+      viz.run({"plot", "lines", "--input", rel, "--output", dir + "/" + side + "-" + name + ".png",
+               "--x", "size", "--y", value, "--series", "order", "--title",
+               std::string(name) + ": " + (side == "gpu" ? "time" : "bytes fetched into L1") +
+                   " of each column order relative to naive, by input size N (" +
+                   (side == "gpu" ? device : "simulator") + ")"});
+    }
+  }
+  if (fs::exists(csv("gpu-sec5.2")))
+    viz.run({"plot", "scatter", "--input", csv("gpu-sec5.2"), "--output", dir + "/scatter-l1.png",
+             "--x", "sim_l1_hit_pct", "--y", "gpu_l1_hit_pct", "--series", "order", "--title",
+             "simulated against measured L1 hit rate"});
 }
 
 } // namespace
@@ -178,40 +220,7 @@ int run(const Options &o) {
         gpu_ran = true;
       }
 
-  // Plots and diagrams.
-  for (const char *preset : {"fig3.1", "fig3.2a", "fig3.2b", "fig3.3", "fig4.4", "fig4.6"})
-    viz.run({"diagram", "--preset", preset, "--output", dir + "/diagram-" + preset + ".png"});
-  for (const char *name : {"fig5.1a", "fig5.2", "fig5.1b"}) {
-    if (fs::exists(csv(std::string("gpu-") + name)))
-      viz.run({"plot", "heatmap", "--input", csv(std::string("gpu-") + name), "--output",
-               dir + "/gpu-" + name + ".png", "--value", "gpu_time_ms", "--title",
-               std::string(name) + ": time relative to naive (" + device + ")"});
-    if (fs::exists(csv(std::string("sim-") + name)))
-      viz.run({"plot", "heatmap", "--input", csv(std::string("sim-") + name), "--output",
-               dir + "/sim-" + name + ".png", "--value", "sim_l1_fetched_bytes", "--title",
-               std::string(name) + ": simulated L2→L1 bytes relative to naive"});
-  }
-  for (const char *name : {"fig5.3", "fig5.4"}) {
-    for (const std::string side : {"gpu", "sim"}) {
-      const std::string src = csv(side + "-" + name);
-      if (!fs::exists(src))
-        continue;
-      const std::string value = side == "gpu" ? "relative_time" : "relative_l1_fetched_bytes";
-      const std::string rel = csv(side + "-" + name + "-relative");
-      write_relative_csv(rel, load(src, side == "gpu" ? "gpu_time_ms" : "sim_l1_fetched_bytes"),
-                         value);
-      viz.run({"plot", "lines", "--input", rel, "--output", dir + "/" + side + "-" + name + ".png",
-               "--x", "size", "--y", value, "--series", "order", "--title",
-               std::string(name) + ": " +
-                   (side == "gpu" ? "time" : "bytes fetched into L1") +
-                   " of each column order relative to naive, by input size N (" +
-                   (side == "gpu" ? device : "simulator") + ")"});
-    }
-  }
-  if (fs::exists(csv("gpu-sec5.2")))
-    viz.run({"plot", "scatter", "--input", csv("gpu-sec5.2"), "--output", dir + "/scatter-l1.png",
-             "--x", "sim_l1_hit_pct", "--y", "gpu_l1_hit_pct", "--series", "order", "--title",
-             "simulated against measured L1 hit rate"});
+  draw_figures(viz, dir, device);
 
   // The model against simulation (result 6).
   rec.model = model_rows(o.tiny);

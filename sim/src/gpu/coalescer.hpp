@@ -117,6 +117,12 @@ public:
       for (int l = 0; l < n; ++l)
         addr[l] = m_program.load(lanes[l], j).byte_addr;
     }
+    return lines_of(addr, n, out, sectors);
+  }
+
+  // The lines of a load whose `n` lanes read at addr[0..n) (a workload of your own: the addresses
+  // its instruction gives), as load() returns them. Each lane's first byte names its sector.
+  int lines_of(const uint64_t *addr, int n, LineRequest *out, int &sectors) {
     uint64_t buf[kMaxLanes];
     sectors = coalesce_sectors(addr, n, m_sector_shift, buf);
     const int spl_shift = m_line_shift - m_sector_shift;
@@ -135,14 +141,24 @@ public:
   // The output store of the warp: per L2 sector touched, ascending, the bytes it writes, into
   // `out` (room for 2 * kMaxLanes); returns the count.
   int store(const remap::Task<int64_t> *lanes, int n, SectorWrite *out) const {
+    uint64_t addr[kMaxLanes];
+    for (int l = 0; l < n; ++l)
+      addr[l] =
+          m_output_base + static_cast<uint64_t>(lanes[l].y * m_width + lanes[l].x) * m_elem_bytes;
+    return store_bytes(addr, n, m_elem_bytes, out);
+  }
+
+  // A store of `n` lanes writing `bytes` each from addr[0..n): per L2 sector touched, ascending,
+  // the bytes written in it, into `out` (room for n * (bytes / L2 sector bytes + 2)); returns the
+  // count.
+  int store_bytes(const uint64_t *addr, int n, uint64_t bytes, SectorWrite *out) const {
     int count = 0;
     const uint64_t sector_bytes = uint64_t{1} << m_store_sector_shift;
     for (int l = 0; l < n; ++l) {
-      const uint64_t first =
-          m_output_base + static_cast<uint64_t>(lanes[l].y * m_width + lanes[l].x) * m_elem_bytes;
-      for (uint64_t b = first; b < first + m_elem_bytes;) {
+      const uint64_t first = addr[l];
+      for (uint64_t b = first; b < first + bytes;) {
         const uint64_t sector = b >> m_store_sector_shift;
-        const uint64_t end = std::min(first + m_elem_bytes, (sector + 1) << m_store_sector_shift);
+        const uint64_t end = std::min(first + bytes, (sector + 1) << m_store_sector_shift);
         const uint64_t off = b & (sector_bytes - 1), len = end - b;
         const uint32_t bytes =
             static_cast<uint32_t>((len >= 32 ? ~uint64_t{0} : ((uint64_t{1} << len) - 1)) << off);

@@ -23,6 +23,7 @@
 #include <chrono>
 #include <cstdint>
 #include <thread>
+#include <type_traits>
 #include <vector>
 
 namespace cbi::sim::gpu {
@@ -97,9 +98,9 @@ inline int64_t ctas_per_sm(const Device &d, int64_t block) {
 template <class W, class Order> class Engine {
 public:
   Engine(const GpuConfig &c, const W &program, Order order, const GpuObserver *observer)
-      : m_c(c), m_d(c.device), m_order(order), m_shape(W::task_shape(c.workload)),
-        m_threads(m_shape.width * m_shape.height), m_block(c.block_threads),
-        m_warp_size(c.device.warp_size),
+      : m_c(c), m_d(c.device), m_program(program), m_order(order),
+        m_shape(W::task_shape(c.workload)), m_threads(m_shape.width * m_shape.height),
+        m_block(c.block_threads), m_warp_size(c.device.warp_size),
         m_warps_per_cta(static_cast<int>((c.block_threads + m_warp_size - 1) / m_warp_size)),
         m_loads(program.loads()), m_group(c.sample_sms > 0 ? c.device.sms / c.sample_sms : 1),
         m_dispatch((m_threads + m_block - 1) / m_block, c.device.sms,
@@ -112,6 +113,9 @@ public:
                  __builtin_ctzll(static_cast<uint64_t>(c.device.l1_sector_bytes))) {
     m_ctas_per_sm = ctas_per_sm(m_d, m_block);
     m_jobs = static_cast<int>(std::clamp<int64_t>(c.jobs, 1, m_dispatch.simulated_sms()));
+    if constexpr (kUser)
+      m_user_writes.resize(static_cast<std::size_t>(Coalescer<W>::kMaxLanes) *
+                           static_cast<std::size_t>(128 / m_d.l2_sector_bytes + 2));
     // Cycles the L1 is busy with a request of n lines (wavefronts).
     for (int n = 0; n <= Coalescer<W>::kMaxLanes; ++n)
       m_busy_cycles[static_cast<std::size_t>(n)] =
@@ -251,10 +255,25 @@ private:
     if (id < 0)
       return;
     Warp &warp = sm.warps[static_cast<std::size_t>(id)];
+    const remap::Task<int64_t> *lanes = &sm.tasks[static_cast<std::size_t>(id) * m_warp_size];
     int sectors = 0;
-    const int lines = coalesce(sm, s, id, m_lines, sectors);
-    int64_t arrives;
-    if (m_events.watches(s)) {
+    int lines = 0;
+    if constexpr (kUser) {
+      // A workload of your own: the stores before its next load go now; a warp with no load left
+      // takes this turn to finish, with no request.
+      user_drain(lanes, warp);
+      if (warp.next < m_loads)
+        lines = m_coalescer.lines_of(m_user_addr, m_user_lanes, m_lines, sectors);
+      else
+        lines = -1;
+    } else {
+      lines = coalesce(sm, s, id, m_lines, sectors);
+    }
+    int64_t arrives = now;
+    if (lines < 0) {
+      warp.next = m_loads - 1; // finished below
+      lines = 0;
+    } else if (m_events.watches(s)) {
       m_events.begin(now, s, warp.cta, id % m_warps_per_cta, warp.next);
       arrives = m_memory.load(s, m_lines, lines, sectors, now,
                               [&](uint64_t line, uint32_t mask, const SectorCache::Result &r,
@@ -266,7 +285,10 @@ private:
     sm.pipe_free = now + m_busy_cycles[static_cast<std::size_t>(lines)];
     m_last_event = std::max(m_last_event, arrives);
     warp.group_end = std::max(warp.group_end, arrives);
-    if (++warp.next < m_loads) {
+    ++warp.next;
+    if constexpr (kUser)
+      user_drain(lanes, warp); // the stores after this load issue with it, as the output store
+    if (warp.next < m_loads) {
       // Loads do not block: a warp issues up to loads_in_flight of them, then waits for all.
       const bool wait = --warp.until_wait == 0;
       if (wait)
@@ -280,7 +302,7 @@ private:
   // Warp `id` of SM `sm` issued its last load at `now`: its output store, and its CTA's end.
   void finish_warp(Sm &sm, int id, int64_t now) {
     Warp &warp = sm.warps[static_cast<std::size_t>(id)];
-    if (m_c.stores) {
+    if (!kUser && m_c.stores) {
       const int n = m_coalescer.store(&sm.tasks[static_cast<std::size_t>(id) * m_warp_size],
                                       warp.lanes, m_writes);
       m_memory.store(m_writes, n, warp.group_end);
@@ -299,10 +321,11 @@ private:
   // Whether the parallel replay gives what cycle() gives, bit for bit: no L2 answer arrives
   // inside the window that asked for it (every fill is at least l2_hit_cycles after its request),
   // a refilled CTA slot starts after the window that freed it, and no observer watches an SM
-  // (its events name L2 outcomes as they happen). The tiny device (no launch gap) runs on one
-  // thread.
+  // (its events name L2 outcomes as they happen), and the workload is not one of your own (its
+  // stores reach the L2 between its loads). The tiny device (no launch gap) runs on one thread.
   bool parallel_exact() const {
-    return m_d.l2_hit_cycles >= kWindow && m_d.cta_launch_cycles >= kWindow && !m_events.active();
+    return m_d.l2_hit_cycles >= kWindow && m_d.cta_launch_cycles >= kWindow &&
+           !m_events.active() && !kUser;
   }
 
   // One cycle of SM s in the parallel replay, window [.., window_end): as cycle(), but what
@@ -518,13 +541,34 @@ private:
       t.join();
   }
 
+  // A workload of your own: from instruction warp.next on, issues the stores (into L2 at
+  // warp.group_end, as the built-ins' output store) and skips the instructions that no lane runs,
+  // up to the next load, whose active lanes' addresses it leaves in m_user_addr.
+  void user_drain(const remap::Task<int64_t> *lanes, Warp &warp) {
+    if constexpr (kUser) {
+      for (; warp.next < m_loads; ++warp.next) {
+        InstructionKind kind;
+        m_user_lanes = m_program.lane_instruction(lanes, warp.lanes, warp.next, m_user_addr, kind);
+        if (m_user_lanes > 0 && !kind.is_store)
+          return;
+        if (m_user_lanes > 0) {
+          const int n = m_coalescer.store_bytes(
+              m_user_addr, m_user_lanes, static_cast<uint64_t>(kind.bytes), m_user_writes.data());
+          m_memory.store(m_user_writes.data(), n, warp.group_end);
+        }
+      }
+    }
+  }
+
   // The coalescer's key of warp slot `id` of SM s.
   int key(int s, int id) const {
     return s * static_cast<int>(m_ctas_per_sm) * m_warps_per_cta + id;
   }
 
+  static constexpr bool kUser = std::is_same_v<W, UserWorkloadAdapter>;
   const GpuConfig &m_c;
   const Device &m_d;
+  const W &m_program;
   Order m_order;
   remap::Shape<int64_t> m_shape;
   int64_t m_threads, m_block;
@@ -543,6 +587,11 @@ private:
   int64_t m_busy_cycles[Coalescer<W>::kMaxLanes + 1];
   LineRequest m_lines[Coalescer<W>::kMaxLanes];
   SectorWrite m_writes[2 * Coalescer<W>::kMaxLanes];
+  // A workload of your own: the next load's active lanes (user_drain), and room for a store of up
+  // to 128 bytes per lane.
+  uint64_t m_user_addr[Coalescer<W>::kMaxLanes];
+  int m_user_lanes = 0;
+  std::vector<SectorWrite> m_user_writes;
 };
 
 } // namespace cbi::sim::gpu
