@@ -1,11 +1,13 @@
 #include "cbi/config/options.hpp"
 
+#include "cbi/config/applicability.hpp"
 #include "cbi/config/cache.hpp"
 
 #include "cbi/cli/command.hpp"
 
 #include "cbi/sim/workloads.hpp"
 
+#include "cbi/order_text.hpp"
 #include "cbi/remap/fold.hpp"
 
 #include <algorithm>
@@ -17,6 +19,8 @@ using cli::Cell;
 using cli::check_memory;
 using cli::get;
 using cli::has;
+using cli::list_from;
+using cli::list_value;
 
 // The registered workloads (sim/workloads.hpp), so that a new one needs no edit here.
 static const std::string &workload_help() {
@@ -45,13 +49,42 @@ void add_workload_options(po::options_description &desc) {
     ("elem-bytes", po::value<std::string>(), "element size: 2 (half), 4 (float, default), 8 (double)")
     ("boundary", po::value<std::string>(), "stencil edges: clamp (listing 3, default) | none "
                                            "(unclamped, as the thesis diagrams)")
-    ("writes", po::bool_switch(), "also replay each task's output store (off by default)");
+    ("writes", po::bool_switch(), "also replay each task's output store (off by default)")
+    ("kernel", po::value<std::string>(), "the workload by its CUDA kernel's name, as cbi bench "
+                                         "spells it: stencil, matmul, sgemm-tiled, stencil-smem "
+                                         "(instead of --workload)")
+    ("block-order", list_value(), "sgemm-tiled, stencil-smem: the order of the thread blocks "
+                                  "over the tiles (block k computes tile map(k)), as cbi bench "
+                                  "takes it: linear, tile:T, tile:TWxTH, column:W, zigzag:W; "
+                                  "default linear");
   // clang-format on
+}
+
+void add_trace_option(po::options_description &desc) {
+  desc.add_options()("trace", po::value<std::string>(),
+                     "replay this trace instead of a built-in workload: cbi's (cbi trace) or an "
+                     "Accel-Sim kernel trace (kernel-N.traceg); docs/traces.md");
 }
 
 sim::Workload workload_from(const po::variables_map &vm) {
   sim::Workload w;
-  w.kind = sim::parse_workload_kind(get(vm, "workload", "stencil"), "--workload");
+  if (has(vm, "kernel")) {
+    if (has(vm, "workload"))
+      throw UsageError("--kernel", "give --kernel or --workload, not both; allowed: one of them");
+    w.kind = sim::parse_workload_kind(get(vm, "kernel", ""), "--kernel");
+    if (w.kind == sim::kind_of<sim::Stencil3dWorkload>())
+      throw UsageError("--kernel", "stencil3d has no CUDA kernel; allowed: stencil, matmul, "
+                                   "sgemm-tiled, stencil-smem (or --workload stencil3d)");
+  } else {
+    w.kind = sim::parse_workload_kind(get(vm, "workload", "stencil"), "--workload");
+  }
+  refuse_inapplicable(vm, w.kind); // --block-order on a kernel without tiles
+  const std::vector<std::string> block_orders = list_from(vm, "block-order", {});
+  if (block_orders.size() > 1)
+    throw UsageError("--block-order", "one block order here; allowed: a single order (cbi tune "
+                                      "and cbi bench take a list)");
+  if (!block_orders.empty())
+    w.block_order = remap::parse_order(block_orders.front(), "--block-order");
   // N-d sizes fold into the 2D task grid (§4.1.2): the first extent stays horizontal, the rest
   // multiply into the vertical one.
   // Every extent positive, none empty ("16x" and "16x16x" are errors) and their product checked
@@ -247,15 +280,23 @@ sim::Granularity parse_granularity(const std::string &text) {
 }
 
 Fields workload_fields(const sim::Workload &w) {
-  return {{"workload", std::string(sim::to_string(w.kind))},
-          {"width", w.width},
-          {"height", w.height},
-          {"stencil_w", w.stencil_w},
-          {"stencil_h", w.stencil_h},
-          {"depth", w.depth},
-          {"elem_bytes", int64_t{w.elem_bytes}},
-          {"boundary", std::string(w.boundary == sim::Boundary::clamp ? "clamp" : "none")},
-          {"writes", w.writes}};
+  if (w.kind == sim::kUserWorkloadKind) // a trace or a workload of your own: its description
+    return {{"workload", w.describe()},
+            {"width", w.width},
+            {"height", w.height},
+            {"elem_bytes", int64_t{w.elem_bytes}}};
+  Fields f = {{"workload", std::string(sim::to_string(w.kind))},
+              {"width", w.width},
+              {"height", w.height},
+              {"stencil_w", w.stencil_w},
+              {"stencil_h", w.stencil_h},
+              {"depth", w.depth},
+              {"elem_bytes", int64_t{w.elem_bytes}},
+              {"boundary", std::string(w.boundary == sim::Boundary::clamp ? "clamp" : "none")},
+              {"writes", w.writes}};
+  if (sim::workload_traits(w.kind).has_block_order) // the tiled kernels' CTA order
+    f.push_back({"block_order", remap::to_string(w.block_order)});
+  return f;
 }
 
 std::vector<std::string> workload_fields_not_applying(const sim::Workload &w) {
@@ -301,6 +342,12 @@ std::string option_for_field(const std::string &field) {
       {"workload.depth", "--depth"},
       {"workload.elem_bytes", "--elem-bytes"},
       {"workload.boundary", "--boundary"},
+      {"workload.writes", "--writes"},
+      {"workload.block_order", "--block-order"},
+      // A workload of your own reaches the command line only as a trace.
+      {"workload.user", "--trace"},
+      {"workload.instructions", "--trace"},
+      {"workload.block_threads", "--trace"},
       {"order", "--order"},
       {"granularity", "--granularity"},
       {"gpu.block_threads", "--block"},

@@ -11,13 +11,21 @@
 namespace cbi::config {
 
 namespace {
-// The simulator's model of a CUDA kernel: listing 3's stencil and listing 4's matmul.
+// The simulator's model of a CUDA kernel: listing 3's stencil, listing 4's matmul, and the tiles
+// that sgemm-tiled and stencil-smem load into shared memory.
 std::optional<sim::WorkloadKind> kernel_workload(kernels::KernelKind k) {
-  if (k == kernels::KernelKind::stencil)
+  switch (k) {
+  case kernels::KernelKind::stencil:
     return sim::kind_of<sim::StencilWorkload>();
-  if (k == kernels::KernelKind::matmul)
+  case kernels::KernelKind::matmul:
     return sim::kind_of<sim::MatmulWorkload>();
-  return std::nullopt;
+  case kernels::KernelKind::sgemm_tiled:
+    return sim::kind_of<sim::SgemmTiledWorkload>();
+  case kernels::KernelKind::stencil_smem:
+    return sim::kind_of<sim::StencilSmemWorkload>();
+  default:
+    return std::nullopt;
+  }
 }
 } // namespace
 
@@ -61,6 +69,10 @@ std::string Point::key() const {
     k += " device=" + *device;
   if (sample_sms)
     k += " sample_sms=" + std::to_string(*sample_sms);
+  if (trace)
+    k += " trace=" + *trace;
+  else if (user)
+    k += " user=" + user->describe();
   return k;
 }
 
@@ -81,14 +93,22 @@ std::string Point::id() const { return hash_hex(key()); }
 bool simulated(kernels::KernelKind k) { return kernel_workload(k).has_value(); }
 
 std::optional<sim::WorkloadKind> sim_workload(const Point &p) {
+  if (p.user)
+    return sim::kUserWorkloadKind;
   return p.workload ? p.workload : kernel_workload(p.kernel);
 }
 
 sim::Workload workload_of(const Point &p) {
+  if (p.user) {
+    sim::Workload w = sim::make_workload(p.user, kernels::elem_bytes(p.type));
+    sim::validate(w);
+    return w;
+  }
   const std::optional<sim::WorkloadKind> kind = sim_workload(p);
   if (!kind)
-    throw UsageError("--kernel", std::string(kernels::to_string(p.kernel)) +
-                                     " is not simulated; allowed: stencil, matmul");
+    throw UsageError("--kernel",
+                     std::string(kernels::to_string(p.kernel)) +
+                         " is not simulated; allowed: stencil, matmul, sgemm-tiled, stencil-smem");
   sim::Workload w;
   w.kind = *kind;
   w.width = p.size.w;
@@ -101,6 +121,8 @@ sim::Workload workload_of(const Point &p) {
   w.elem_bytes = kernels::elem_bytes(p.type);
   w.boundary = p.boundary;
   w.writes = p.writes;
+  if (p.block_order)
+    w.block_order = *p.block_order;
   sim::validate(w);
   return w;
 }
@@ -132,6 +154,7 @@ sim::GpuConfig gpu_config(const Point &p) {
   g.device = sim::find_device(p.device.value_or(kDefaultDevice));
   g.block_threads = p.block_threads;
   g.sample_sms = p.sample_sms.value_or(0); // 0: every SM
+  g.jobs = p.jobs.value_or(1);
   return g;
 }
 

@@ -4,8 +4,10 @@
 // clock64, cycles of its SM). The output shows the real CTA-to-SM order, how many CTAs an SM holds
 // at once, and how far apart in time the CTAs on one SM run.
 //
-// Usage: cta_sm OUTDIR   writes OUTDIR/cta-<kernel>-<size>-b<block>.csv
+// Usage: cta_sm OUTDIR [KERNEL:N:BLOCK ...]   writes OUTDIR/cta-<kernel>-<size>-b<block>.csv
+// (without configurations: matmul 1024 at blocks 256, 128, 1024 and the stencil 4096 at 256)
 #include "check.cuh"
+#include "clock.cuh"
 
 #include <cuda_runtime.h>
 
@@ -14,23 +16,11 @@
 #include <string>
 #include <vector>
 
-
 struct CtaRecord {
   unsigned smid;
   unsigned long long t_start_ns, t_end_ns;
   long long clock_start, clock_end;
 };
-
-__device__ unsigned smid() {
-  unsigned r;
-  asm volatile("mov.u32 %0, %%smid;" : "=r"(r));
-  return r;
-}
-__device__ unsigned long long globaltimer() {
-  unsigned long long r;
-  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(r));
-  return r;
-}
 
 __device__ void record_start(CtaRecord *rec, unsigned long long &t, long long &c) {
   if (threadIdx.x == 0) {
@@ -125,6 +115,20 @@ static void run(const std::string &dir, const char *kernel, int n, int block) {
 
 int main(int argc, char **argv) {
   const std::string dir = argc > 1 ? argv[1] : ".";
+  if (argc > 2) { // KERNEL:N:BLOCK ... (issue 20: the dispatch order at blocks 512, 768, 1024)
+    for (int a = 2; a < argc; ++a) {
+      char kernel[16] = {0};
+      int n = 0, block = 0;
+      if (std::sscanf(argv[a], "%15[a-z]:%d:%d", kernel, &n, &block) != 3 || n < 1 || block < 1 ||
+          block > 1024) {
+        std::fprintf(stderr, "cta_sm: '%s' is not KERNEL:N:BLOCK (matmul|stencil:N:1..1024)\n",
+                     argv[a]);
+        return 2;
+      }
+      run(dir, kernel, n, block);
+    }
+    return 0;
+  }
   run(dir, "matmul", 1024, 256);
   run(dir, "matmul", 1024, 128);
   run(dir, "matmul", 1024, 1024);

@@ -39,6 +39,32 @@ Device h100() {
   return d;
 }
 
+// The H100's SM in a package with 141 GB of HBM3e (GH100, as the H100 SXM): every SM-side field is
+// the h100 row's, for the same reason (the same SM); the memory side is the H200's own. Which
+// fields the H200 measurements changed: docs/results/tight/h200.md.
+Device h200() {
+  Device d = h100();
+  d.name = "h200";
+  d.description = "NVIDIA H200 SXM 141GB (GH100, sm_90)";
+  d.sms = 132; // datasheet; PyTorch on the lent H200 (.library/device/KINDS.md, 2026-10-28)
+  d.l2_bytes = 62914560; // 60 MiB: torch.cuda.get_device_properties on the lent H200 (KINDS.md)
+  d.l2_partitions = 2;
+  d.sm_clock_mhz = 1980; // nvidia-smi and cbi bench on the lent H200 (docs/results/tight/h200)
+  // Measured on the lent H200 (docs/results/tight/h200.md): the L2 hit latency (l1_chase: 287
+  // cycles per load above 224 KiB; the h100 row's 276 before) and cbi bench's device-to-device copy
+  // (4241 GB/s; 4300 from KINDS.md before, 4.8 TB/s in the datasheet).
+  d.l2_hit_cycles = 287;
+  d.dram_gbs = 4241;
+  d.sources =
+      "SMs, HBM3e 141 GB at 4.8 TB/s: NVIDIA H200 datasheet (nvidia.com/en-us/data-center/"
+      "h200); occupancy: CUDA C Programming Guide, compute capability 9.0 table; L1 capacity "
+      "(216 KiB) and L1 hit latency (40 cycles): the h100 row, confirmed by kernels/probes/"
+      "l1_chase on the H200; L2 hit latency: l1_chase on the H200; L2 (60 MiB): "
+      "cudaGetDeviceProperties on the H200; DRAM: cbi bench's measured copy on the H200; CTA "
+      "launcher, issue rate, L2->L1 bandwidth: the h100 row (the same SM, Hopper tuning guide)";
+  return d;
+}
+
 Device rtx2080super() {
   Device d;
   d.name = "rtx2080super";
@@ -155,7 +181,7 @@ const char *to_string(SetHash h) {
 }
 
 const std::vector<Device> &devices() {
-  static const std::vector<Device> table = {h100(), rtx2080super(), a100(), v100(), tiny()};
+  static const std::vector<Device> table = {h100(), h200(), rtx2080super(), a100(), v100(), tiny()};
   return table;
 }
 

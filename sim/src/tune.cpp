@@ -94,6 +94,29 @@ distinct_orders(const std::vector<remap::Order> &orders, const Workload &w,
   return kept;
 }
 
+std::vector<std::string> default_block_orders(const Workload &w) {
+  const remap::Shape<int64_t> grid = visit_workload(w.kind, [&](auto tag) {
+    using W = typename decltype(tag)::type;
+    if constexpr (W::has_block_order)
+      return W::tile_grid(w);
+    else
+      return remap::Shape<int64_t>{1, 1};
+  });
+  std::vector<std::string> orders = {"linear"};
+  for (int64_t c : {2, 4, 8, 16, 32, 64})
+    if (c < grid.width)
+      orders.push_back("column:" + std::to_string(c));
+  for (int64_t t : {4, 8})
+    if (t < grid.width && t < grid.height)
+      orders.push_back("tile:" + std::to_string(t) + "x" + std::to_string(t));
+  if (grid.height > 1 && grid.width > 1)
+    orders.push_back("tile:1x8");
+  for (int64_t z : {8, 16})
+    if (z < grid.width)
+      orders.push_back("zigzag:" + std::to_string(z));
+  return orders;
+}
+
 double validated_time_error(WorkloadKind kind) {
   if (kind == kind_of<StencilWorkload>())
     return 0.0557;

@@ -1,6 +1,7 @@
 #include "cbi/sim/workload.hpp"
 
 #include "cbi/error.hpp"
+#include "cbi/order_text.hpp"
 
 #include <limits>
 
@@ -58,9 +59,20 @@ void validate(const Workload &w) {
   if (w.elem_bytes != 2 && w.elem_bytes != 4 && w.elem_bytes != 8)
     throw UsageError("workload.elem_bytes",
                      std::to_string(w.elem_bytes) + " is not allowed; allowed: 2, 4, 8");
-  if (w.kind.index < 0 || w.kind.index >= static_cast<int>(std::tuple_size_v<WorkloadTypes>))
+  if (w.kind != kUserWorkloadKind &&
+      (w.kind.index < 0 || w.kind.index >= static_cast<int>(std::tuple_size_v<WorkloadTypes>)))
     throw UsageError("workload.kind", "unknown workload kind; allowed: " + workload_names());
   visit_workload(w.kind, [&](auto tag) { decltype(tag)::type::validate(w); });
+  if (!workload_traits(w.kind).has_block_order && w.block_order.kind != remap::OrderKind::linear)
+    throw UsageError("workload.block_order",
+                     std::string(to_string(w.kind)) +
+                         " has no tiles to order; allowed: a block order for sgemm-tiled and "
+                         "stencil-smem only");
+  const remap::Order &b = w.block_order;
+  if (b.kind != remap::OrderKind::linear &&
+      (b.param_w < 1 || (b.kind == remap::OrderKind::tile && b.param_h < 1)))
+    throw UsageError("workload.block_order", "width and tile sizes must be positive; allowed: " +
+                                                 std::string(remap::order_syntax()));
   // The access count and the highest byte address must fit comfortably in 63 bits.
   const int64_t per_task =
       visit_workload(w.kind, [&](auto tag) { return decltype(tag)::type::loads_per_task(w); });

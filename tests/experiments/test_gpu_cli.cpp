@@ -9,9 +9,11 @@
 #include <nlohmann/json.hpp>
 
 #include <iterator>
-#include <unistd.h>
 #include <set>
 #include <string>
+#include <unistd.h>
+#include <utility>
+#include <vector>
 
 using cbi::test::run_program;
 
@@ -60,7 +62,7 @@ TEST(GpuCli, SimulateModelGpuPrintsNsightNamedCountsAsJsonNumbers) {
 TEST(GpuCli, DevicesListsTheTable) {
   const auto r = run_program("cbi", "devices --format csv");
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  for (const char *name : {"h100,", "rtx2080super,", "a100,", "v100,"})
+  for (const char *name : {"h100,", "h200,", "rtx2080super,", "a100,", "v100,"})
     EXPECT_NE(r.out.find(name), std::string::npos) << name;
 }
 
@@ -136,6 +138,70 @@ TEST(GpuCli, BadValuesExitTwoNamingTheOption) {
   EXPECT_EQ(block.exit_code, 2);
   EXPECT_EQ(block.err.rfind("cbi simulate: --block: ", 0), 0u) << block.err;
   EXPECT_EQ(block.err.find("gpu."), std::string::npos) << "sim's field maps to the option";
+}
+
+// --jobs (issue 18 §2): the GPU model's host threads; the same JSON counts on 1 and 3 threads;
+// refused by the sequential replay and for a value that is not a positive count, naming --jobs.
+TEST(GpuCli, JobsChangesNoCountAndIsRefusedWhereItDoesNotApply) {
+  const std::string args = "simulate --model gpu --workload stencil --stencil 5x5 --size 300x200 "
+                           "--order column:16 --block 128 --format json --jobs ";
+  const auto one = run_program("cbi", args + "1");
+  const auto three = run_program("cbi", args + "3");
+  ASSERT_EQ(one.exit_code, 0) << one.err;
+  ASSERT_EQ(three.exit_code, 0) << three.err;
+  const auto j1 = nlohmann::json::parse(one.out), j3 = nlohmann::json::parse(three.out);
+  EXPECT_EQ(j1.at("metrics"), j3.at("metrics"));
+  EXPECT_EQ(j1.at("predicted_ms"), j3.at("predicted_ms"));
+  const auto sequential = run_program("cbi", "simulate --jobs 2");
+  EXPECT_EQ(sequential.exit_code, 2);
+  EXPECT_EQ(sequential.err.rfind("cbi simulate: --jobs: ", 0), 0u) << sequential.err;
+  EXPECT_TRUE(sequential.out.empty());
+  const auto zero = run_program("cbi", "simulate --model gpu --jobs 0");
+  EXPECT_EQ(zero.exit_code, 2);
+  EXPECT_EQ(zero.err.rfind("cbi simulate: --jobs: ", 0), 0u) << zero.err;
+}
+
+// The tiled kernels (issue 20 §3), spelled as cbi bench spells them: simulate --model gpu replays
+// the tile loads under a block order, tune ranks block orders, and the options that do not apply
+// are refused naming the option.
+TEST(GpuCli, TiledKernelsTakeABlockOrderInSimulateAndTune) {
+  // sgemm-tiled 256 x 256, D = 64: 4 CTAs of 256 threads, 8 steps of 2 loads each.
+  const auto sim = run_program("cbi", "simulate --model gpu --kernel sgemm-tiled --size 256 "
+                                      "--depth 64 --block-order column:2 --format json");
+  ASSERT_EQ(sim.exit_code, 0) << sim.err;
+  const auto j = nlohmann::json::parse(sim.out);
+  EXPECT_EQ(j.at("config").at("workload"), "sgemm-tiled");
+  EXPECT_EQ(j.at("config").at("block_order"), "column:2");
+  EXPECT_EQ(j.at("metrics").at("l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum"), 4 * 8 * 16);
+  const auto tune = run_program("cbi", "tune --kernel stencil-smem --size 256 --stencil 5x5 "
+                                       "--block-order linear,column:2,tile:2x2 --format json");
+  ASSERT_EQ(tune.exit_code, 0) << tune.err;
+  const auto ranking = nlohmann::json::parse(tune.out).at("ranking");
+  std::set<std::string> orders;
+  for (const auto &row : ranking)
+    orders.insert(row.at("block_order").get<std::string>());
+  EXPECT_EQ(orders, (std::set<std::string>{"linear", "column:2", "tile:2"}));
+  // Wrong option for the kernel: each names what the user typed.
+  for (const auto &[args, option] : std::vector<std::pair<std::string, std::string>>{
+           {"simulate --model gpu --kernel sgemm-tiled --order column:8", "--order"},
+           {"simulate --model gpu --workload matmul --block-order column:8", "--block-order"},
+           {"simulate --model gpu --kernel sgemm-tiled --elem-bytes 8", "--elem-bytes"},
+           {"simulate --model gpu --kernel stencil-2d", "--kernel"},
+           {"simulate --kernel matmul --workload matmul", "--kernel"},
+           {"tune --kernel sgemm-tiled --orders linear", "--orders"},
+           {"tune --workload matmul --block-order column:8", "--block-order"},
+           // Refused even at its default value, and by the sequential engine too (applicability
+           // table): an option that does not apply is never accepted and ignored.
+           {"simulate --workload matmul --size 64 --block-order linear", "--block-order"},
+           {"simulate --model gpu --workload stencil --block-order linear", "--block-order"},
+           {"tune --workload matmul --size 64 --block-order linear", "--block-order"},
+           {"tune --kernel sgemm-tiled --size 256 --block-order column:0", "--block-order"}}) {
+    const auto r = run_program("cbi", args);
+    EXPECT_EQ(r.exit_code, 2) << args;
+    EXPECT_NE(r.err.find(": " + option + ": "), std::string::npos) << args << ": " << r.err;
+  }
+  // tune's JSON config holds no block order: the block order is what it ranks.
+  EXPECT_FALSE(nlohmann::json::parse(tune.out).at("config").contains("block_order"));
 }
 
 // cbi sweep --model gpu (issue 10 §3): the block axis and --device reach the GPU model, and each

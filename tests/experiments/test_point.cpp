@@ -135,8 +135,17 @@ TEST(Point, ConfigurationsCarryThePointsValues) {
   EXPECT_EQ(b.type, kernels::ElemType::float64);
   EXPECT_EQ(remap::to_string(b.order), "column:8");
 
+  // The tiled kernels are simulated (their tile loads, issue 20 §3) with the point's block order.
   g.set("kernel", {"sgemm-tiled"});
-  EXPECT_FALSE(sim_config(expand(g).at(0))) << "the simulator does not model sgemm-tiled";
+  g.set("type", {"float"});
+  g.set("block_order", {"column:4"});
+  const std::optional<sim::SimConfig> tiled = sim_config(expand(g).at(0));
+  ASSERT_TRUE(tiled) << "the simulator models sgemm-tiled's tile loads";
+  EXPECT_EQ(tiled->workload.kind, sim::kind_of<sim::SgemmTiledWorkload>());
+  EXPECT_EQ(remap::to_string(tiled->workload.block_order), "column:4");
+  EXPECT_EQ(remap::to_string(gpu_config(expand(g).at(0)).workload.block_order), "column:4");
+  g.set("kernel", {"cublas"});
+  EXPECT_FALSE(sim_config(expand(g).at(0))) << "the simulator does not model cuBLAS";
 }
 
 TEST(Point, EveryThesisGridPointIsARunnableKernelConfiguration) {

@@ -2,6 +2,7 @@
 // coalescing, and the tiny device (warp size 1, one SM, one resident warp), whose replay is the
 // sequential one and must give the existing simulator's counts exactly.
 #include "cbi/sim/gpu_model.hpp"
+#include "tiny_reference.hpp"
 
 #include <gtest/gtest.h>
 
@@ -44,7 +45,7 @@ sim::GpuConfig random_tiny(std::mt19937_64 &rng, int64_t min_width, int64_t min_
   w.depth = 1 + static_cast<int64_t>(rng() % 16);
   w.stencil_w = 1 + 2 * static_cast<int64_t>(rng() % 4);
   w.stencil_h = 1 + 2 * static_cast<int64_t>(rng() % 4);
-  w.elem_bytes = rng() % 2 ? 4 : 8;
+  w.elem_bytes = rng() % 2 || w.kind == sim::kind_of<sim::SgemmTiledWorkload>() ? 4 : 8;
   const char *orders[] = {"linear", "column:5", "zigzag:8", "tile:4x3"};
   g.order = remap::parse_order(orders[rng() % 4]);
   return g;
@@ -81,7 +82,8 @@ TEST(Devices, TableHasTheIssuesRowsWithSourcesAndRejectsUnknownNames) {
     FAIL() << "accepted h200x";
   } catch (const UsageError &e) {
     EXPECT_EQ(e.option(), "--device");
-    EXPECT_NE(std::string(e.what()).find("h100, rtx2080super, a100, v100"), std::string::npos);
+    EXPECT_NE(std::string(e.what()).find("h100, h200, rtx2080super, a100, v100"),
+              std::string::npos);
   }
 }
 
@@ -112,6 +114,30 @@ TEST(SetHash, XorAndIpolyFillEverySetOncePerAlignedRunAndSpreadPowerOfTwoStrides
   // The devices: every real row hashes both levels; tiny maps as sim::Cache does.
   EXPECT_EQ(sim::find_device("tiny").l2_set_hash, sim::SetHash::none);
   EXPECT_EQ(sim::find_device("h100").l1_set_hash, sim::SetHash::fibonacci);
+}
+
+// SetIndex replaces set_index's division by multiplications; it must agree on every line,
+// including the largest values and set counts that are and are not powers of two.
+TEST(SetHash, SetIndexWithoutADivisionAgreesWithSetIndex) {
+  uint64_t x = 0x243F6A8885A308D3ull; // xorshift64
+  for (uint64_t sets :
+       std::initializer_list<uint64_t>{1, 2, 3, 7, 16, 108, 1000, 25600, 65537,
+                                       (uint64_t{1} << 32) - 1, (uint64_t{1} << 40) + 13}) {
+    for (sim::SetHash h : {sim::SetHash::none, sim::SetHash::fibonacci, sim::SetHash::xor_fold,
+                           sim::SetHash::ipoly}) {
+      const sim::SetIndex index(h, sets);
+      for (uint64_t line : std::initializer_list<uint64_t>{
+               0, 1, sets - 1, sets, sets + 1, ~uint64_t{0}, ~uint64_t{0} - 1, uint64_t{1} << 63})
+        ASSERT_EQ(index(line), sim::set_index(h, line, sets)) << sets << " " << line;
+      for (int k = 0; k < 2000; ++k) {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        const uint64_t line = k % 2 ? x : x >> (k % 60);
+        ASSERT_EQ(index(line), sim::set_index(h, line, sets)) << sets << " " << line;
+      }
+    }
+  }
 }
 
 TEST(Coalescing, ThirtyTwoConsecutiveFloatsAreOneRequestOfFourSectorsInOneLine) {
@@ -181,19 +207,7 @@ TEST(GpuModel, TinyDeviceReplaysTheSequentialOrderWithTheSimulatorsCounts) {
     g.stores = false;
     const sim::Workload &w = g.workload;
     const sim::GpuResult r = sim::simulate_gpu(g);
-
-    sim::SimConfig s;
-    s.workload = w;
-    s.order = g.order;
-    sim::CacheConfig l1, l2;
-    l1.line_bytes = l2.line_bytes = 128;
-    l1.sector_bytes = l2.sector_bytes = 32;
-    l1.capacity_lines = g.device.l1_bytes / 128;
-    l1.ways = 0;
-    l2.capacity_lines = g.device.l2_bytes / 128;
-    l2.ways = g.device.l2_ways;
-    s.levels = {l1, l2};
-    const sim::SimResult q = sim::simulate(s);
+    const sim::SimResult q = test::tiny_sequential(g);
     const std::string what = w.describe() + " " + remap::to_string(g.order);
     EXPECT_EQ(r.metrics.l1_requests, q.levels[0].accesses) << what;
     EXPECT_EQ(r.metrics.l1_sectors, q.levels[0].accesses) << what;
@@ -217,18 +231,9 @@ struct TinyReference {
 };
 
 TinyReference tiny_reference(const sim::GpuConfig &g) {
-  sim::SimConfig s;
-  s.workload = g.workload;
+  sim::SimConfig s = test::tiny_config(g);
   s.workload.writes = g.stores;
-  s.order = g.order;
-  sim::CacheConfig l1, l2;
-  l1.line_bytes = l2.line_bytes = 128;
-  l1.sector_bytes = l2.sector_bytes = 32;
-  l1.capacity_lines = g.device.l1_bytes / 128;
-  l1.ways = 0;
-  l2.capacity_lines = g.device.l2_bytes / 128;
-  l2.ways = g.device.l2_ways;
-  sim::Cache c1(l1), c2(l2);
+  sim::Cache c1(s.levels[0]), c2(s.levels[1]);
   std::map<uint64_t, uint32_t> written; // L2 sectors that stores wrote in part: their bytes
   TinyReference r;
   remap::Task<int64_t> task{0, 0};

@@ -111,3 +111,20 @@ TEST(Tune, ValidatedErrorIsPerFamily) {
   EXPECT_NEAR(std::exp(sim::validated_time_error(sim::kind_of<sim::MatmulWorkload>())), 1.112,
               0.001);
 }
+
+// The tiled kernels' default block orders keep only those that differ from linear on the grid of
+// tiles: a column as wide as the grid, a group as large as it, or a zigzag of its width is linear.
+TEST(Tune, DefaultBlockOrdersFitTheGridOfTiles) {
+  sim::Workload w;
+  w.kind = sim::kind_of<sim::SgemmTiledWorkload>();
+  w.width = w.height = w.depth = 512; // 128 x 128 tiles: a 4 x 4 grid
+  EXPECT_EQ(sim::default_block_orders(w),
+            (std::vector<std::string>{"linear", "column:2", "tile:1x8"}));
+  w.width = w.height = w.depth = 4096; // 32 x 32 tiles
+  EXPECT_EQ(
+      sim::default_block_orders(w),
+      (std::vector<std::string>{"linear", "column:2", "column:4", "column:8", "column:16",
+                                "tile:4x4", "tile:8x8", "tile:1x8", "zigzag:8", "zigzag:16"}));
+  w.kind = sim::kind_of<sim::MatmulWorkload>(); // no tiles: its thread order is what tune ranks
+  EXPECT_EQ(sim::default_block_orders(w), (std::vector<std::string>{"linear"}));
+}

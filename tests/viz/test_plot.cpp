@@ -8,6 +8,7 @@
 
 #include "cbi/viz/chart.hpp"
 
+#include <cmath>
 #include <cstdio>
 #include <fstream>
 #include <set>
@@ -104,6 +105,13 @@ TEST(Plot, ScatterOfOneQuantityGivesTheMeanAbsoluteError) {
             std::string::npos)
       << layout.caption[0];
   EXPECT_NE(layout.caption[0].find("worst +3.00 percentage points (stencil column:32)"),
+            std::string::npos)
+      << layout.caption[0];
+  // Pearson's r and NRMSE by hand: x 10..40 (mean 25), y 12, 18, 33, 40 (mean 25.75): r =
+  // 495 / sqrt(500 x 504.75) = 0.9853; RMSE sqrt(17 / 4) = 2.0616 over the range 30: 0.0687.
+  EXPECT_NEAR(layout.pearson_r, 495.0 / std::sqrt(500.0 * 504.75), 1e-12);
+  EXPECT_NEAR(layout.nrmse, std::sqrt(17.0 / 4.0) / 30.0, 1e-12);
+  EXPECT_NE(layout.caption[0].find("Pearson r = 0.985; NRMSE = 0.069 (RMSE / range of x)"),
             std::string::npos)
       << layout.caption[0];
   // Percentages have no relative error; the row without a prediction is named, not counted.

@@ -1,6 +1,7 @@
 // cbi plot scatter of one quantity, predicted (--y) against measured (--x) (issue 10 §3): equal
 // axes (the same range and ticks on a square data area), the dashed line y = x of a perfect
-// prediction, and a caption with N and the mean absolute error |y - x| in the column's unit. Sized
+// prediction, and a caption with N, the mean absolute error |y - x| in the column's unit, Pearson's
+// r and the NRMSE (issue 20 §2). Sized
 // to be read at about 1000 px wide (a paper column): larger text, the legend to the right.
 #include "plot_common.hpp"
 
@@ -8,6 +9,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
+#include <limits>
 #include <map>
 
 namespace cbi::viz::plot_detail {
@@ -58,6 +61,35 @@ Points gather(const CsvTable &t, const PlotSpec &s, PlotLayout &out) {
   return r;
 }
 
+// Pearson's r of y against x and the RMSE over the range of x (x is the reference, e.g. the
+// measurement), into `out`, as the field reports agreement (Accel-Sim's correlation table); the
+// caption's words for them. NaN with fewer than two distinct x or y.
+std::string correlation(const std::vector<Pt> &pts, PlotLayout &out) {
+  double mx = 0, my = 0, x_lo = pts.front().x, x_hi = pts.front().x, sq = 0;
+  for (const Pt &p : pts) {
+    mx += p.x;
+    my += p.y;
+    x_lo = std::min(x_lo, p.x);
+    x_hi = std::max(x_hi, p.x);
+    sq += (p.y - p.x) * (p.y - p.x);
+  }
+  mx /= double(pts.size());
+  my /= double(pts.size());
+  double sxy = 0, sxx = 0, syy = 0;
+  for (const Pt &p : pts) {
+    sxy += (p.x - mx) * (p.y - my);
+    sxx += (p.x - mx) * (p.x - mx);
+    syy += (p.y - my) * (p.y - my);
+  }
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  out.pearson_r = sxx > 0 && syy > 0 ? sxy / std::sqrt(sxx * syy) : nan;
+  out.nrmse = x_hi > x_lo ? std::sqrt(sq / double(pts.size())) / (x_hi - x_lo) : nan;
+  char buf[96];
+  std::snprintf(buf, sizeof buf, "; Pearson r = %.3f; NRMSE = %.3f (RMSE / range of x)",
+                out.pearson_r, out.nrmse);
+  return buf;
+}
+
 // The errors, overall and per series, and the caption under the plot (into `out`).
 void errors(Points &r, const PlotSpec &s, PlotLayout &out) {
   double sum = 0, rel_sum = 0;
@@ -92,6 +124,7 @@ void errors(Points &r, const PlotSpec &s, PlotLayout &out) {
     std::snprintf(buf, sizeof buf, "%.1f%%", 100.0 * rel_sum / double(r.pts.size()));
     caption += "; mean |y / x - 1| = " + std::string(buf);
   }
+  caption += correlation(r.pts, out);
   out.caption = {caption, "dashed line: y = x (a perfect prediction)"};
 }
 

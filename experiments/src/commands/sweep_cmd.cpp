@@ -107,8 +107,8 @@ void add_sweep_options(po::options_description &desc) {
       "--device count; docs/gpu-model.md), e.g. --model gpu")("device", po::value<std::string>(),
                                                               device_text.c_str())(
       "kernel", list_value(),
-      "axis: stencil, matmul (both backends); stencil-2d, "
-      "stencil-smem, sgemm-tiled, cublas (gpu only)")(
+      "axis: stencil, matmul, sgemm-tiled, stencil-smem (both backends; the tiled two replay "
+      "their tile loads); stencil-2d, cublas (gpu only)")(
       "size", list_value(), "axis: input sizes N or WxH, comma-separated")(
       "stencil", list_value(), "axis: stencil windows, e.g. 3x3,9x9")(
       "depth", list_value(), "axis: matmul inner dimension D (0 = width)")(
@@ -121,8 +121,8 @@ void add_sweep_options(po::options_description &desc) {
       "remap-math", list_value(),
       "axis (gpu only): how stencil/matmul divide in the order's "
       "map: fast (default), div")("block-order", list_value(),
-                                  "axis (gpu only): thread orders of the CTAs of stencil-smem "
-                                  "and sgemm-tiled (default linear)")(
+                                  "axis: thread orders of the CTAs of stencil-smem and "
+                                  "sgemm-tiled (default linear; gpu and --model gpu)")(
       "shard", po::value<std::string>(),
       "run slice k/n of the grid (0 <= k < n), for Slurm arrays "
       "and GNU parallel; join with cbi sweep merge")(
@@ -200,6 +200,11 @@ sweep::RunOptions run_options_from(const po::variables_map &vm, sweep::Grid &g, 
                                       "sequential replay beside the hardware");
     opts.backends.model = model == "gpu";
   }
+  // The GPU model takes its caches from the device row: a cache axis would be ignored.
+  if (opts.backends.model && has(vm, "cache"))
+    throw UsageError("--cache", "does not apply to the GPU model, which takes its L1 and L2 from "
+                                "the device row (cbi devices); allowed: --cache with --backend sim, "
+                                "or --device NAME with --model gpu");
   if (has(vm, "device")) {
     if (!opts.backends.model)
       throw UsageError("--device", "applies to the GPU model only; allowed: --model gpu or "

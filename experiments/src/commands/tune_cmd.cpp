@@ -36,10 +36,21 @@ int64_t stage_one_sample(const sim::Device &d) {
   return 0;
 }
 
-// Runs every config on `jobs` threads, reporting each finished one on `bar`.
+// The ranked order of a config: its thread order, or for the tiled kernels its block order.
+std::string ranked_order(const sim::GpuConfig &c) {
+  return remap::to_string(
+      sim::workload_traits(c.workload.kind).has_block_order ? c.workload.block_order : c.order);
+}
+
+// Runs every config on `jobs` threads, reporting each finished one on `bar`: configs side by side,
+// and where there are fewer configs than threads, each replay on several (GpuConfig::jobs; the
+// same prediction on any count).
 void run_all(std::vector<sim::GpuConfig> &configs, std::vector<sim::GpuResult> &results,
              const std::vector<std::size_t> &which, unsigned jobs, ProgressBar &bar, int64_t &done,
              const char *stage) {
+  for (std::size_t c : which)
+    configs[c].jobs =
+        static_cast<int>(std::max<std::size_t>(1, jobs / std::max<std::size_t>(1, which.size())));
   std::atomic<std::size_t> next{0};
   std::mutex mutex;
   std::vector<std::thread> pool;
@@ -49,7 +60,7 @@ void run_all(std::vector<sim::GpuConfig> &configs, std::vector<sim::GpuResult> &
         const std::size_t c = which[i];
         results[c] = sim::simulate_gpu(configs[c]);
         const std::lock_guard<std::mutex> lock(mutex);
-        bar.update(++done, std::string(stage) + " " + remap::to_string(configs[c].order));
+        bar.update(++done, std::string(stage) + " " + ranked_order(configs[c]));
       }
     });
   for (std::thread &t : pool)
@@ -83,24 +94,42 @@ int cmd_tune(int argc, char **argv) {
   // clang-format on
   add_output_options(desc);
   po::variables_map vm;
-  if (!parse_args(argc, argv, desc, vm,
-                  "usage: cbi tune [--device NAME] [--workload W --size ...] [--block B] "
-                  "[--orders LIST] [--search staged|full]\n\n"
-                  "Replays the workload under each thread order with the simulator's GPU model "
-                  "(docs/gpu-model.md)\nand ranks the orders by predicted time, fastest first. "
-                  "The default search is staged: every\norder in sampled mode, then the fastest "
-                  "few on the full device (their rows say \"full\"); the\nothers keep their "
-                  "sampled prediction. Orders within the model's validated time error of the\n"
-                  "fastest (docs/results/gpu-model-h100.md: 5.7% for stencils, 11.2% for matmul) "
-                  "form tie group 1,\nindistinguishable by the model. Each row names the bound "
-                  "that sets its time and why it is\nslower than the fastest.",
-                  "  cbi tune --device h100 --workload matmul --size 1024 --block 256\n"
-                  "  cbi tune --workload stencil --size 4096 --stencil 9x9 --orders "
-                  "linear,column:32,zigzag:32 --format json"))
+  if (!parse_args(
+          argc, argv, desc, vm,
+          "usage: cbi tune [--device NAME] [--workload W --size ...] [--block B] "
+          "[--orders LIST] [--search staged|full]\n"
+          "       cbi tune --kernel sgemm-tiled|stencil-smem --size ... [--block-order "
+          "LIST]\n\n"
+          "Replays the workload under each thread order with the simulator's GPU model "
+          "(docs/gpu-model.md)\nand ranks the orders by predicted time, fastest first. "
+          "The default search is staged: every\norder in sampled mode, then the fastest "
+          "few on the full device (their rows say \"full\"); the\nothers keep their "
+          "sampled prediction. Orders within the model's validated time error of the\n"
+          "fastest (docs/results/gpu-model-h100.md: 5.7% for stencils, 11.2% for matmul) "
+          "form tie group 1,\nindistinguishable by the model. Each row names the bound "
+          "that sets its time and why it is\nslower than the fastest. The tiled kernels keep their "
+          "threads'\nlaunch order: tune "
+          "ranks the order of their thread blocks over the tiles\n(--block-order LIST; default: "
+          "linear, column:2..64, tile:4x4, tile:8x8, tile:1x8 as Triton's GROUP_M=8,\n"
+          "zigzag:8, zigzag:16, less those equal to linear on the grid of tiles).",
+          "  cbi tune --device h100 --workload matmul --size 1024 --block 256\n"
+          "  cbi tune --workload stencil --size 4096 --stencil 9x9 --orders "
+          "linear,column:32,zigzag:32 --format json\n"
+          "  cbi tune --kernel sgemm-tiled --size 4096 --block-order "
+          "linear,column:8,tile:1x8"))
     return 0;
-  // One point (workload, device, block, sampled SMs); each ranked order replaces its order.
+  // One point (workload, device, block, sampled SMs); each ranked order replaces its order, or
+  // for the tiled kernels its block order (--block-order is a list here: the candidates).
+  po::variables_map one_point = vm;
+  one_point.erase("block-order");
   const sim::GpuConfig base =
-      config::gpu_config(config::point_from(vm, {config::Engine::gpu_model, "tune", false}));
+      config::gpu_config(config::point_from(one_point, {config::Engine::gpu_model, "tune", false}));
+  config::refuse_inapplicable(vm, base.workload.kind); // --block-order without tiles
+  const bool tiled = sim::workload_traits(base.workload.kind).has_block_order;
+  if (tiled && vm.count("orders"))
+    throw UsageError("--orders", std::string(sim::to_string(base.workload.kind)) +
+                                     "'s threads keep their launch order; allowed: rank its "
+                                     "block orders with --block-order LIST");
   const std::string search = vm.count("search") ? vm["search"].as<std::string>() : "staged";
   if (search != "staged" && search != "full")
     throw UsageError("--search", "'" + search + "' is not a search; allowed: staged, full");
@@ -113,14 +142,18 @@ int cmd_tune(int argc, char **argv) {
       vm.count("sample-sms")
           ? parse_positive(vm["sample-sms"].as<std::string>(), "--sample-sms", 1 << 20)
           : 0;
+  const char *option = tiled ? "--block-order" : "--orders";
   std::vector<remap::Order> orders;
-  for (const std::string &text : list_from(vm, "orders", split_list(kDefaultOrders)))
-    orders.push_back(remap::parse_order(text, "--orders"));
+  for (const std::string &text :
+       tiled ? list_from(vm, "block-order", sim::default_block_orders(base.workload))
+             : list_from(vm, "orders", split_list(kDefaultOrders)))
+    orders.push_back(remap::parse_order(text, option));
   if (orders.empty())
-    throw UsageError("--orders", "no order given; allowed: a comma list such as linear,column:32");
+    throw UsageError(option, "no order given; allowed: a comma list such as linear,column:32");
   std::vector<std::pair<remap::Order, remap::Order>> dropped;
   sim::validate(base.workload);
-  orders = sim::distinct_orders(orders, base.workload, &dropped);
+  if (!tiled) // the default block orders leave out those equal to linear on the tiles already
+    orders = sim::distinct_orders(orders, base.workload, &dropped);
   // Staged when it saves work: more orders than finalists, and a sample smaller than the device.
   const int64_t stage_sample = given_sample > 0 ? given_sample : stage_one_sample(base.device);
   const bool staged = search == "staged" && stage_sample > 0 &&
@@ -129,13 +162,15 @@ int cmd_tune(int argc, char **argv) {
   std::vector<sim::GpuConfig> configs;
   for (const remap::Order &o : orders) {
     sim::GpuConfig c = base;
-    c.order = o;
+    (tiled ? c.workload.block_order : c.order) = o;
     c.sample_sms = sample;
     try {
       sim::validate(c);
     } catch (const UsageError &e) {
       if (e.option() == "gpu.sample_sms")
         throw UsageError("--sample-sms", e.what());
+      if (e.option() == "workload.block_order")
+        throw UsageError("--block-order", e.what());
       throw;
     }
     configs.push_back(c);
@@ -201,8 +236,10 @@ int cmd_tune(int argc, char **argv) {
   const std::vector<std::string> shown = {"l1tex__t_sector_hit_rate.pct",
                                           "lts__t_sectors_srcunit_tex_op_read.sum",
                                           "dram__bytes_read.sum"};
-  t.columns = {"rank",       "order", "predicted_ms", "tie_group",
-               "margin_pct", "bound", "why",          "replay"};
+  t.columns = {"rank",         tiled ? "block_order" : "order",
+               "predicted_ms", "tie_group",
+               "margin_pct",   "bound",
+               "why",          "replay"};
   t.columns.insert(t.columns.end(), shown.begin(), shown.end());
   t.json_rows = "ranking";
   t.json_groups = {{"metrics", shown}};
@@ -211,7 +248,7 @@ int cmd_tune(int argc, char **argv) {
   for (std::size_t k = 0; k < rows.size(); ++k) {
     const sim::Ranked &x = rows[k];
     const sim::GpuResult &r = results[x.index];
-    const std::string order = remap::to_string(configs[x.index].order);
+    const std::string order = ranked_order(configs[x.index]);
     if (x.tie_group == 1)
       tied.push_back(order);
     std::vector<Cell> row = {static_cast<int64_t>(k + 1),
@@ -230,12 +267,15 @@ int cmd_tune(int argc, char **argv) {
     t.add_row(std::move(row));
   }
   t.config = config::workload_fields(base.workload);
+  t.config.erase(std::remove_if(t.config.begin(), t.config.end(),
+                                [](const auto &f) { return f.first == "block_order"; }),
+                 t.config.end()); // ranked, not fixed
   t.table_omits = config::workload_fields_not_applying(base.workload);
   t.config.push_back({"device", base.device.name});
   t.config.push_back({"block", int64_t{base.block_threads}});
   t.config.push_back({"search", staged ? std::string("staged") : std::string("full")});
   t.meta = {{"device", base.device.description},
-            {"winner", remap::to_string(configs[rows[0].index].order)},
+            {"winner", ranked_order(configs[rows[0].index])},
             {"tie_tolerance_pct", 100.0 * (std::exp(ln_error) - 1.0)}};
   std::string tied_list;
   for (const std::string &o : tied)
@@ -247,7 +287,7 @@ int cmd_tune(int argc, char **argv) {
   const auto next =
       std::find_if(rank.begin(), rank.end(), [](const sim::Ranked &x) { return x.tie_group > 1; });
   if (next != rank.end()) {
-    t.meta.push_back({"runner_up", remap::to_string(configs[next->index].order)});
+    t.meta.push_back({"runner_up", ranked_order(configs[next->index])});
     t.meta.push_back({"margin_pct", next->margin_pct});
   }
   t.notes = {"predicted by the GPU model (docs/gpu-model.md); validation against the H100: "

@@ -93,7 +93,11 @@ std::string device_row_of(const std::string &gpu) {
   for (char c : gpu)
     lower += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   for (const auto &[part, row] : std::vector<std::pair<std::string, std::string>>{
-           {"h100", "h100"}, {"a100", "a100"}, {"v100", "v100"}, {"2080 super", "rtx2080super"}})
+           {"h100", "h100"},
+           {"h200", "h200"},
+           {"a100", "a100"},
+           {"v100", "v100"},
+           {"2080 super", "rtx2080super"}})
     if (lower.find(part) != std::string::npos)
       return row;
   return "";

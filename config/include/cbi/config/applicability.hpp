@@ -4,6 +4,7 @@
 #pragma once
 
 #include "cbi/cli/options.hpp"
+#include "cbi/sim/workloads.hpp"
 
 #include <string>
 
@@ -20,9 +21,14 @@ Engine parse_model(const cli::po::variables_map &vm);
 
 // Throws UsageError naming the first option of `vm` that the table says does not apply to
 // `engine` in `command` ("simulate", "diagram", ...), saying which engine it applies to and what
-// is allowed instead.
+// is allowed instead; with --trace, the first option that the trace fixes (the workload options,
+// --order, --block, --preset).
 void refuse_inapplicable(const cli::po::variables_map &vm, Engine engine,
                          const std::string &command);
+
+// Throws UsageError naming the first option of `vm` that the workload `kind` does not take, in the
+// table's words (--block-order: only the tiled kernels order their thread blocks over tiles).
+void refuse_inapplicable(const cli::po::variables_map &vm, sim::WorkloadKind kind);
 
 // The help's note for `command`: "--model gpu only: --device, ... ; --model sequential only: ..."
 // over the options that `desc` declares, from the same table.

@@ -13,6 +13,7 @@
 #include "cbi/sim/simulate.hpp"
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 
@@ -46,8 +47,16 @@ struct Point {
   Cache cache = parse_cache("l1-64k", "--cache");
   std::optional<std::string> device; // the simulator's GPU model on this device row (--model gpu)
   std::optional<int64_t> sample_sms; // GPU model: simulate this many of the device's SMs
+  // GPU model: host threads of one replay (--jobs; absent: one). Not in the key: it changes no
+  // prediction (tests/sim/test_gpu_parallel.cpp).
+  std::optional<int> jobs;
   std::optional<remap::RemapMath> remap_math; // remapped kernels (gpu): how the order divides
   std::optional<remap::Order> block_order;    // block-ordered kernels (gpu): CTA k's tile
+  // A workload of your own (cbi/sim/user_workload.hpp) in place of the kernel's: a trace (--trace)
+  // or one built in code (Python's workloads). It fixes the tasks, their order and, where it names
+  // them, the blocks; `size` and `type` mirror it.
+  std::shared_ptr<const sim::UserWorkload> user;
+  std::optional<std::string> trace; // the trace file `user` was read from (--trace)
 
   // "kernel=stencil size=4096 stencil=9x9 depth=- ..." in axis order; an absent axis is spelled
   // "-" here (the CSV leaves its cell empty), so that equal configurations have equal keys. The
@@ -67,11 +76,11 @@ std::string hash_hex(const std::string &s);
 // capacity as the workload's lines ("lines=24"): what the point's key says.
 std::string cache_levels(const Point &p);
 
-// Kernels the simulator models: stencil and matmul.
+// Kernels the simulator models: stencil, matmul, sgemm-tiled, stencil-smem.
 bool simulated(kernels::KernelKind k);
 
-// The workload the simulator replays for `p`: p.workload, else the kernel's (stencil, matmul), else
-// nothing (the simulator does not model the kernel).
+// The workload the simulator replays for `p`: p.workload, else the kernel's (stencil, matmul,
+// sgemm-tiled, stencil-smem), else nothing (the simulator does not model the kernel).
 std::optional<sim::WorkloadKind> sim_workload(const Point &p);
 
 // The simulator's workload of `p` (sizes, element size, edges); UsageError naming the wrong field

@@ -57,11 +57,11 @@ struct Device {
   std::string sources;                  // one line per group: where the numbers come from
 };
 
-// The device table: h100, rtx2080super, a100, v100, and `tiny` (warp size 1, one SM, one resident
+// The device table: h100, h200, rtx2080super, a100, v100, and `tiny` (warp size 1, one SM, one resident
 // warp, unhashed L2: it replays threads in sequential order, for tests).
 const std::vector<Device> &devices();
 // The row named `name`; throws UsageError(option) listing the names otherwise.
 const Device &find_device(const std::string &name, const std::string &option = "--device");
-std::string device_names(); // "h100, rtx2080super, a100, v100, tiny"
+std::string device_names(); // "h100, h200, rtx2080super, a100, v100, tiny"
 
 } // namespace cbi::sim

@@ -18,6 +18,13 @@ std::vector<remap::Order>
 distinct_orders(const std::vector<remap::Order> &orders, const Workload &w,
                 std::vector<std::pair<remap::Order, remap::Order>> *dropped = nullptr);
 
+// The tiled kernels' default block orders for their grid of tiles: linear, CUTLASS-style swizzles
+// (column:W over the tiles, W below the grid's width), square groups (tile:4x4, tile:8x8), Triton's
+// GROUP_M = 8 (tile:1x8: eight tile rows down one tile column, then the next column) and two
+// zigzags, each only where it differs from linear on the grid. {"linear"} for a kernel without
+// tiles.
+std::vector<std::string> default_block_orders(const Workload &w);
+
 // The GPU model's validated time error for a workload family, as the mean |ln(predicted /
 // measured)| over the H100 validation set (docs/results/gpu-model-h100/pred-vs-meas.csv: stencil
 // 0.0557 over 134 configurations, matmul 0.1059 over 118); families not validated take the mean

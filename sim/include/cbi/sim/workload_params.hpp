@@ -3,7 +3,10 @@
 // each) live in cbi/sim/workloads/; cbi/sim/workloads.hpp registers them.
 #pragma once
 
+#include "cbi/remap/dispatch.hpp"
+
 #include <cstdint>
+#include <memory>
 #include <string>
 
 namespace cbi::sim {
@@ -16,6 +19,10 @@ struct WorkloadKind {
   friend constexpr bool operator==(WorkloadKind a, WorkloadKind b) { return a.index == b.index; }
   friend constexpr bool operator!=(WorkloadKind a, WorkloadKind b) { return a.index != b.index; }
 };
+// The kind of a workload of your own (cbi/sim/user_workload.hpp): not in WorkloadTypes, so never a
+// --workload value; Workload::user holds it.
+inline constexpr WorkloadKind kUserWorkloadKind{-1};
+class UserWorkload;
 enum class Boundary { clamp, none };
 enum class Granularity { exact, thread };
 
@@ -29,6 +36,11 @@ struct Workload {
   int elem_bytes = 4;                  // 2, 4 or 8: half, float, double
   Boundary boundary = Boundary::clamp; // stencils only
   bool writes = false;                 // also emit each task's output store
+  // Tiled kernels (sgemm-tiled, stencil-smem): CTA k computes the tile block_order.map(k) of the
+  // grid of tiles, as `cbi bench --block-order` launches them; linear for the other workloads.
+  remap::Order block_order;
+  // kind == kUserWorkloadKind: the workload of your own (make_workload); sizes above unused.
+  std::shared_ptr<const UserWorkload> user;
 
   int64_t tasks() const; // threads: the task grid's I_w x I_h after folding (§4.1.2)
   // Loads (and stores, if writes) of the whole trace in exact granularity.

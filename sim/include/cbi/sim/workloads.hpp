@@ -1,17 +1,20 @@
 // The registered workloads. A workload is one header in cbi/sim/workloads/ with the same static
 // interface (StencilWorkload is the example): name; size_dims, has_window, has_depth and
-// table_lines (what the options and the thesis's cache apply); validate, task_shape,
-// loads_per_task, fp_ops_per_task, address_ops_per_load (the GPU model), model and window_column
-// (the analytical model), input_bytes, describe, arrays (diagram labels), window_name (model
-// notes); per thread, loads() and load(task, j), its per-instruction program; optionally lane_loads
-// (load for a warp's lanes at once, for the GPU model) and a nested Runs class, a faster equivalent
-// of merging that program into cache-unit runs. Adding one: its header and its entry in
+// table_lines, has_block_order (what the options and the thesis's cache apply); validate,
+// task_shape, loads_per_task, fp_ops_per_task, address_ops_per_load (the GPU model), model and
+// window_column (the analytical model), input_bytes, describe, arrays (diagram labels), window_name
+// (model notes); per thread, loads() and load(task, j), its per-instruction program; optionally
+// lane_loads (load for a warp's lanes at once, for the GPU model) and a nested Runs class, a faster
+// equivalent of merging that program into cache-unit runs. Adding one: its header and its entry in
 // WorkloadTypes below; its WorkloadKind, name, --workload value and help follow from the entry.
 #pragma once
 
 #include "cbi/sim/workloads/matmul.hpp"
+#include "cbi/sim/workloads/sgemm_tiled.hpp"
 #include "cbi/sim/workloads/stencil.hpp"
 #include "cbi/sim/workloads/stencil3d.hpp"
+#include "cbi/sim/workloads/stencil_smem.hpp"
+#include "cbi/sim/workloads/user.hpp"
 
 #include <string>
 #include <tuple>
@@ -20,7 +23,8 @@
 
 namespace cbi::sim {
 
-using WorkloadTypes = std::tuple<StencilWorkload, MatmulWorkload, Stencil3dWorkload>;
+using WorkloadTypes = std::tuple<StencilWorkload, MatmulWorkload, Stencil3dWorkload,
+                                 SgemmTiledWorkload, StencilSmemWorkload>;
 
 template <class W> struct WorkloadTag { using type = W; };
 
@@ -56,12 +60,15 @@ template <std::size_t I, class F> decltype(auto) visit_workload_from(WorkloadKin
 }
 } // namespace detail
 
-// Calls f(WorkloadTag<W>{}) with the workload type registered for `kind`.
+// Calls f(WorkloadTag<W>{}) with the workload type registered for `kind`; kUserWorkloadKind gives
+// UserWorkloadAdapter (a workload of your own, cbi/sim/user_workload.hpp).
 template <class F> decltype(auto) visit_workload(WorkloadKind kind, F &&f) {
+  if (kind == kUserWorkloadKind)
+    return f(WorkloadTag<UserWorkloadAdapter>{});
   return detail::visit_workload_from<0>(kind, std::forward<F>(f));
 }
 
-// Calls f(WorkloadTag<W>{}) for every registered W, in registration order.
+// Calls f(WorkloadTag<W>{}) for every registered W, in registration order (the built-ins only).
 template <class F> void for_each_workload(F &&f) {
   detail::for_each_workload(f, std::make_index_sequence<std::tuple_size_v<WorkloadTypes>>{});
 }
@@ -73,18 +80,21 @@ struct WorkloadTraits {
   int size_dims;   // --size extents: 2 (a task grid; N-d sizes fold) or 3 (a volume, P in depth)
   bool has_window; // the stencil window S_w x S_h applies
   bool has_depth;  // `depth` applies (matmul's D, stencil3d's planes)
-  int64_t table_lines; // Tables 3.1/3.2: the thesis's cache capacity in lines
+  int64_t table_lines;  // Tables 3.1/3.2: the thesis's cache capacity in lines
+  bool has_block_order; // tiled kernels: Workload::block_order orders the CTAs over the tiles
 };
 inline WorkloadTraits workload_traits(WorkloadKind kind) {
   return visit_workload(kind, [](auto tag) {
     using W = typename decltype(tag)::type;
-    return WorkloadTraits{W::name, W::size_dims, W::has_window, W::has_depth, W::table_lines};
+    return WorkloadTraits{W::name,      W::size_dims,   W::has_window,
+                          W::has_depth, W::table_lines, W::has_block_order};
   });
 }
 
-// "stencil", "matmul", "stencil3d"; parse_workload_kind throws UsageError(option) on other names.
+// "stencil", "matmul", "stencil3d", "sgemm-tiled", "stencil-smem"; parse_workload_kind throws
+// UsageError(option) on other names.
 const char *to_string(WorkloadKind kind);
-std::string workload_names(); // "stencil, matmul, stencil3d"
+std::string workload_names(); // "stencil, matmul, stencil3d, sgemm-tiled, stencil-smem"
 WorkloadKind parse_workload_kind(const std::string &text,
                                  const std::string &option = "workload.kind");
 

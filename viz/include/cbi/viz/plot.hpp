@@ -57,11 +57,14 @@ struct PlotLayout {
   // Printed under the plot: rows left out and why; points that several series share.
   std::vector<std::string> notes, ties;
   std::vector<Rect> markers; // lines/scatter: each point's marker box, in drawing order
-  // scatter of one quantity: the caption under it (N, mean absolute and worst error), the points
-  // it counts and their mean |y - x|; n = 0 for other plots.
+  // scatter of one quantity: the caption under it (N, mean absolute and worst error, Pearson r,
+  // NRMSE), the points it counts and their mean |y - x|; n = 0 for other plots.
   std::vector<std::string> caption;
   int64_t n = 0;
   double mean_abs_error = 0, worst_error = 0; // worst: y - x of the point farthest from y = x
+  // As the field reports agreement (Accel-Sim's correlation table): Pearson's r of y against x, and
+  // the root-mean-square error over the range of x (NaN with fewer than two distinct x or y).
+  double pearson_r = 0, nrmse = 0;
 };
 
 // The unit a column's name carries: "%" (.pct, _pct), "ms", "us", "s", "GB/s", "bytes",

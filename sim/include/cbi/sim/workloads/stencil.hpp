@@ -24,6 +24,8 @@ public:
   static constexpr bool has_window = true;
   static constexpr bool has_depth = false;
   static constexpr int64_t table_lines = 24;
+  // No tiles: Workload::block_order does not apply (--block-order is refused).
+  static constexpr bool has_block_order = false;
   // The GPU model's address instructions per load (kernels/, listing 3): x clamped (an add and two
   // min/max), y * I_w + x (one IMAD) and a 64-bit pointer (two).
   static constexpr double address_ops_per_load = 6.0;
