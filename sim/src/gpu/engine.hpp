@@ -417,8 +417,6 @@ private:
     // (which cycle() makes inside the window, at the record's cycle), since the order of the list
     // is the order in which CTAs due at one cycle start.
     sm.launches = sm.window_launches;
-    for (const Sm::Ticket &k : sm.tickets) // the L2 sets to look up, all at once
-      m_memory.prefetch_l2(k.line);
     std::size_t d = 0;
     const auto dispatched_until = [&](int64_t t) {
       for (; d < sm.dispatched.size() && sm.dispatched[d] <= t; ++d)

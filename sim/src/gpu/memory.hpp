@@ -108,12 +108,6 @@ public:
     }
   }
 
-  // Fetches the L2 set that fetch(l1_line, ...) will look up into the host's caches ahead of it.
-  void prefetch_l2(uint64_t l1_line) const {
-    m_l2->prefetch(m_l2_line_shift >= m_line_shift ? l1_line >> (m_l2_line_shift - m_line_shift)
-                                                   : l1_line << (m_line_shift - m_l2_line_shift));
-  }
-
   // The missing sectors `mask` of L1 line `line`, as L2 lines and sectors, read from L2 at
   // `now`; returns when they reach the L1. `l2_miss` gets the L1 sectors of which some part
   // missed in L2.
