@@ -1,4 +1,5 @@
 #include "cbi/cli/output.hpp"
+#include "cbi/cli/output_stream.hpp"
 
 #include "printers/printers.hpp"
 
@@ -13,6 +14,7 @@
 #include <cstring>
 #include <ctime>
 #include <fstream>
+#include <functional>
 #include <iomanip>
 #include <iostream>
 #include <sstream>
@@ -178,11 +180,18 @@ std::string write_target(const std::string &path) { return resolved(path); }
 
 void write_file_atomic(const std::string &path, const std::string &text,
                        const std::string &option) {
+  write_stream_atomic(
+      path, [&](std::ostream &os) { os << text; }, option);
+}
+
+void write_stream_atomic(const std::string &path, const std::function<void(std::ostream &)> &write,
+                         const std::string &option) {
   if (path.empty())
     throw UsageError(option, "empty path; allowed: a file path or - for stdout");
   if (path == "-") {
     errno = 0;
-    std::cout << text << std::flush;
+    write(std::cout);
+    std::cout << std::flush;
     if (!std::cout)
       write_failed(option, path, errno);
     return;
@@ -195,8 +204,10 @@ void write_file_atomic(const std::string &path, const std::string &text,
     // A FIFO, a device or a socket: write into it; replacing it would break whoever reads it.
     std::ofstream f(target, std::ios::binary);
     errno = 0;
-    if (f)
-      f << text << std::flush;
+    if (f) {
+      write(f);
+      f << std::flush;
+    }
     if (!f)
       write_failed(option, path, errno);
     return;
@@ -208,7 +219,13 @@ void write_file_atomic(const std::string &path, const std::string &text,
       throw UsageError(option, "cannot write '" + path + "': " + std::strerror(errno) +
                                    "; allowed: a path in a writable folder");
     errno = 0;
-    f << text;
+    try {
+      write(f);
+    } catch (...) { // the writer's own error: no half file left
+      f.close();
+      std::remove(tmp.c_str());
+      throw;
+    }
     f.flush();
     const int err = errno;
     f.close();

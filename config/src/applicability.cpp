@@ -24,8 +24,9 @@ const char *const kDeviceCaches = "the GPU model takes its caches from the devic
 
 const std::vector<Scope> &scopes() {
   static const std::vector<Scope> table = {
-      {"preset", kSequential, "a preset fixes the cache and granularity, and the GPU model takes "
-                              "its caches from the device row"},
+      {"preset", kSequential,
+       "a preset fixes the cache and granularity, and the GPU model takes "
+       "its caches from the device row"},
       {"granularity", kSequential, "the GPU model counts every access"},
       {"classify-misses", kSequential, "the GPU model does not sort misses into 3C classes"},
       {"line-bytes", kSequential, kDeviceCaches},
@@ -37,11 +38,36 @@ const std::vector<Scope> &scopes() {
       {"seed", kSequential, kDeviceCaches},
       {"level", kSequential, kDeviceCaches},
       {"progress", kSequential, "only the sequential replay reports progress", "simulate"},
-      {"warp", kSequential, "the GPU model's diagram draws warp instructions already", "diagram view"},
+      {"warp", kSequential, "the GPU model's diagram draws warp instructions already",
+       "diagram view"},
       {"device", kGpu, "the sequential simulator has no device"},
       {"sample-sms", kGpu, "the sequential simulator has no SMs"},
+      {"jobs", kGpu, "the sequential replay runs on one thread", "simulate"},
       {"sm", kGpu, "the sequential simulator has no SMs"},
       {"block", kGpu, "the sequential replay has no blocks", "simulate"},
+  };
+  return table;
+}
+
+// The options a trace fixes (--trace, docs/traces.md): what the traced launch already holds.
+struct Fixed {
+  const char *option;
+  const char *what;
+};
+
+const std::vector<Fixed> &trace_fixes() {
+  static const std::vector<Fixed> table = {
+      {"preset", "the workload"},
+      {"workload", "the kernel"},
+      {"size", "the task grid"},
+      {"stencil", "the kernel's accesses"},
+      {"depth", "the kernel's accesses"},
+      {"elem-bytes", "the element size"},
+      {"boundary", "the kernel's accesses"},
+      {"writes", "its own stores"},
+      {"order", "the thread order"},
+      {"block", "the thread blocks"},
+      {"block-order", "the thread blocks"},
   };
   return table;
 }
@@ -96,10 +122,15 @@ void refuse_inapplicable(const cli::po::variables_map &vm, Engine engine,
   for (const Scope &s : scopes())
     if (for_command(s, command) && given(vm, s.option) &&
         !(s.engines & static_cast<unsigned>(engine)))
-      throw UsageError(std::string("--") + s.option, std::string("applies to ") +
-                                                         model_name(s.engines) + " only (" +
-                                                         s.why + "); allowed: leave it out or " +
-                                                         model_name(s.engines));
+      throw UsageError(std::string("--") + s.option,
+                       std::string("applies to ") + model_name(s.engines) + " only (" + s.why +
+                           "); allowed: leave it out or " + model_name(s.engines));
+  if (given(vm, "trace"))
+    for (const Fixed &f : trace_fixes())
+      if (given(vm, f.option))
+        throw UsageError(std::string("--") + f.option, std::string("a trace fixes ") + f.what +
+                                                           "; allowed: --trace without --" +
+                                                           f.option);
 }
 
 void refuse_inapplicable(const cli::po::variables_map &vm, sim::WorkloadKind kind) {
@@ -121,6 +152,13 @@ std::string applicability_help(const cli::po::options_description &desc,
         options += (options.empty() ? "" : ", ") + std::string("--") + s.option;
     if (!options.empty())
       text += (text.empty() ? "" : "\n") + std::string(model_name(engines)) + " only: " + options;
+  }
+  if (desc.find_nothrow("trace", false) != nullptr) {
+    std::string options;
+    for (const Fixed &f : trace_fixes())
+      if (desc.find_nothrow(f.option, false) != nullptr)
+        options += (options.empty() ? "" : ", ") + std::string("--") + f.option;
+    text += (text.empty() ? "" : "\n") + std::string("--trace fixes (leave out): ") + options;
   }
   return text;
 }

@@ -60,6 +60,12 @@ void add_workload_options(po::options_description &desc) {
   // clang-format on
 }
 
+void add_trace_option(po::options_description &desc) {
+  desc.add_options()("trace", po::value<std::string>(),
+                     "replay this trace instead of a built-in workload: cbi's (cbi trace) or an "
+                     "Accel-Sim kernel trace (kernel-N.traceg); docs/traces.md");
+}
+
 sim::Workload workload_from(const po::variables_map &vm) {
   sim::Workload w;
   if (has(vm, "kernel")) {
@@ -274,6 +280,11 @@ sim::Granularity parse_granularity(const std::string &text) {
 }
 
 Fields workload_fields(const sim::Workload &w) {
+  if (w.kind == sim::kUserWorkloadKind) // a trace or a workload of your own: its description
+    return {{"workload", w.describe()},
+            {"width", w.width},
+            {"height", w.height},
+            {"elem_bytes", int64_t{w.elem_bytes}}};
   Fields f = {{"workload", std::string(sim::to_string(w.kind))},
               {"width", w.width},
               {"height", w.height},
@@ -321,7 +332,12 @@ std::string option_for_field(const std::string &field) {
       {"workload.depth", "--depth"},
       {"workload.elem_bytes", "--elem-bytes"},
       {"workload.boundary", "--boundary"},
+      {"workload.writes", "--writes"},
       {"workload.block_order", "--block-order"},
+      // A workload of your own reaches the command line only as a trace.
+      {"workload.user", "--trace"},
+      {"workload.instructions", "--trace"},
+      {"workload.block_threads", "--trace"},
       {"order", "--order"},
       {"granularity", "--granularity"},
       {"gpu.block_threads", "--block"},

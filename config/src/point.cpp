@@ -69,6 +69,10 @@ std::string Point::key() const {
     k += " device=" + *device;
   if (sample_sms)
     k += " sample_sms=" + std::to_string(*sample_sms);
+  if (trace)
+    k += " trace=" + *trace;
+  else if (user)
+    k += " user=" + user->describe();
   return k;
 }
 
@@ -89,10 +93,17 @@ std::string Point::id() const { return hash_hex(key()); }
 bool simulated(kernels::KernelKind k) { return kernel_workload(k).has_value(); }
 
 std::optional<sim::WorkloadKind> sim_workload(const Point &p) {
+  if (p.user)
+    return sim::kUserWorkloadKind;
   return p.workload ? p.workload : kernel_workload(p.kernel);
 }
 
 sim::Workload workload_of(const Point &p) {
+  if (p.user) {
+    sim::Workload w = sim::make_workload(p.user, kernels::elem_bytes(p.type));
+    sim::validate(w);
+    return w;
+  }
   const std::optional<sim::WorkloadKind> kind = sim_workload(p);
   if (!kind)
     throw UsageError("--kernel",
@@ -143,6 +154,7 @@ sim::GpuConfig gpu_config(const Point &p) {
   g.device = sim::find_device(p.device.value_or(kDefaultDevice));
   g.block_threads = p.block_threads;
   g.sample_sms = p.sample_sms.value_or(0); // 0: every SM
+  g.jobs = p.jobs.value_or(1);
   return g;
 }
 

@@ -2,6 +2,7 @@
 
 #include "cbi/error.hpp"
 #include "cbi/parse.hpp"
+#include "cbi/sim/trace.hpp"
 
 #include <algorithm>
 
@@ -22,44 +23,61 @@ kernels::ElemType type_of_bytes(int elem_bytes) {
 
 Point point_from(const cli::po::variables_map &vm, const PointRequest &request) {
   refuse_inapplicable(vm, request.engine, request.command);
-  // The option groups parse and check their values under their own names.
-  const sim::Workload w = workload_from(vm);
   Point p;
-  if (w.kind == sim::kind_of<sim::MatmulWorkload>())
-    p.kernel = kernels::KernelKind::matmul; // else stencil, the default
-  const sim::WorkloadTraits traits = sim::workload_traits(w.kind);
-  if (traits.has_block_order) { // the tiled kernels: sgemm-tiled, stencil-smem
-    p.kernel = kernels::parse_kernel(traits.name);
-    p.block_order = w.block_order;
-    if (has(vm, "order") &&
-        remap::parse_order(get(vm, "order", "")).kind != remap::OrderKind::linear)
-      throw UsageError("--order", std::string(traits.name) +
-                                      "'s threads keep their launch order; allowed: linear "
-                                      "(order its thread blocks with --block-order)");
+  if (has(vm, "trace")) {
+    // A trace (docs/traces.md) in place of the workload options: it is checked whole here, so a
+    // bad file exits 2 naming --trace before any result.
+    p.trace = get(vm, "trace", "");
+    p.user = sim::open_trace(*p.trace);
+    p.type = type_of_bytes(sim::trace_info(*p.user)->elem_bytes);
+    const remap::Shape<int64_t> shape = p.user->task_shape();
+    p.size = {shape.width, shape.height};
   }
-  if (sim_workload(p) != w.kind)
-    p.workload = w.kind; // simulated only (stencil3d): no CUDA kernel runs it
-  p.size = {w.width, w.height};
-  if (traits.has_window)
-    p.stencil = Extent{w.stencil_w, w.stencil_h};
-  if (traits.has_depth)
-    p.depth = w.depth; // matmul's D, stencil3d's planes
-  p.type = type_of_bytes(w.elem_bytes);
-  p.boundary = w.boundary;
-  p.writes = w.writes;
-  p.order = remap::parse_order(request.order ? get(vm, "order", kDefaultOrder) : kDefaultOrder);
+  // The option groups parse and check their values under their own names.
+  const sim::Workload w = p.user ? workload_of(p) : workload_from(vm);
+  if (!p.user) {
+    if (w.kind == sim::kind_of<sim::MatmulWorkload>())
+      p.kernel = kernels::KernelKind::matmul; // else stencil, the default
+    const sim::WorkloadTraits traits = sim::workload_traits(w.kind);
+    if (traits.has_block_order) { // the tiled kernels: sgemm-tiled, stencil-smem
+      p.kernel = kernels::parse_kernel(traits.name);
+      p.block_order = w.block_order;
+      if (has(vm, "order") &&
+          remap::parse_order(get(vm, "order", "")).kind != remap::OrderKind::linear)
+        throw UsageError("--order", std::string(traits.name) +
+                                        "'s threads keep their launch order; allowed: linear "
+                                        "(order its thread blocks with --block-order)");
+    }
+    if (sim_workload(p) != w.kind)
+      p.workload = w.kind; // simulated only (stencil3d): no CUDA kernel runs it
+    p.size = {w.width, w.height};
+    if (traits.has_window)
+      p.stencil = Extent{w.stencil_w, w.stencil_h};
+    if (traits.has_depth)
+      p.depth = w.depth; // matmul's D, stencil3d's planes
+    p.type = type_of_bytes(w.elem_bytes);
+    p.boundary = w.boundary;
+    p.writes = w.writes;
+  }
+  // A trace's tasks are visited as traced: the linear order over its blocks (cbi/sim/trace.hpp).
+  p.order = remap::parse_order(request.order && !p.user ? get(vm, "order", kDefaultOrder)
+                                                        : kDefaultOrder);
   if (request.engine == Engine::gpu_model) {
     p.device = get(vm, "device", kDefaultDevice);
     sim::find_device(*p.device); // UsageError naming --device
     p.block_threads = has(vm, "block")
                           ? int(parse_positive(get(vm, "block", ""), "--block", 1 << 20))
                           : kDefaultBlockThreads;
+    if (p.user && p.user->block_threads() > 0)
+      p.block_threads = int(p.user->block_threads()); // the traced launch's blocks
     if (has(vm, "sample-sms"))
       p.sample_sms = parse_positive(get(vm, "sample-sms", ""), "--sample-sms", 1 << 20);
+    if (has(vm, "jobs"))
+      p.jobs = int(parse_positive(get(vm, "jobs", ""), "--jobs", 1024));
     return p;
   }
-  p.granularity = has(vm, "granularity") ? parse_granularity(get(vm, "granularity", ""))
-                                         : request.granularity;
+  p.granularity =
+      has(vm, "granularity") ? parse_granularity(get(vm, "granularity", "")) : request.granularity;
   p.classify_misses = vm.count("classify-misses") && vm["classify-misses"].as<bool>();
   sim::SimConfig checked;
   checked.workload = w;

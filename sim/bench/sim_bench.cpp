@@ -4,9 +4,11 @@
 #include "cbi/sim/simulate.hpp"
 
 #include "../src/engine.hpp"
+#include "user_stencil.hpp"
 
 #include <benchmark/benchmark.h>
 
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -47,10 +49,17 @@ const std::vector<Case> &cases() {
   return all;
 }
 
-// The whole simulator, as `cbi simulate` runs it. Fails the benchmark if a count is off.
-void simulate(benchmark::State &state, const Case &k) {
+// The whole simulator, as `cbi simulate` runs it. Fails the benchmark if a count is off. The user
+// paths run the same stencil written as a workload of your own (user_stencil.hpp, issue 19 §2),
+// through its span fill (one call per task) or its per-instruction address batches.
+enum class Path { builtin, user_spans, user_addresses };
+void simulate(benchmark::State &state, const Case &k, Path path) {
   sim::SimConfig c;
   c.workload = reference_trace();
+  if (path != Path::builtin)
+    c.workload = sim::make_workload(std::make_shared<bench::UserStencil>(
+        c.workload.width, c.workload.height, c.workload.stencil_w, c.workload.stencil_h,
+        c.workload.elem_bytes, false, path == Path::user_spans));
   c.levels = k.levels;
   for (auto _ : state) {
     const sim::SimResult r = sim::simulate(c);
@@ -149,7 +158,16 @@ void caches(benchmark::State &state, const Case &k) {
 
 int register_all() {
   for (const Case &k : cases()) {
-    benchmark::RegisterBenchmark((std::string("simulate/") + k.name).c_str(), simulate, k)
+    benchmark::RegisterBenchmark((std::string("simulate/") + k.name).c_str(), simulate, k,
+                                 Path::builtin)
+        ->Unit(benchmark::kMillisecond)
+        ->UseRealTime();
+    benchmark::RegisterBenchmark((std::string("user_spans/") + k.name).c_str(), simulate, k,
+                                 Path::user_spans)
+        ->Unit(benchmark::kMillisecond)
+        ->UseRealTime();
+    benchmark::RegisterBenchmark((std::string("user_addresses/") + k.name).c_str(), simulate, k,
+                                 Path::user_addresses)
         ->Unit(benchmark::kMillisecond)
         ->UseRealTime();
     benchmark::RegisterBenchmark((std::string("writes/") + k.name).c_str(), simulate_writes, k)

@@ -59,7 +59,8 @@ void validate(const Workload &w) {
   if (w.elem_bytes != 2 && w.elem_bytes != 4 && w.elem_bytes != 8)
     throw UsageError("workload.elem_bytes",
                      std::to_string(w.elem_bytes) + " is not allowed; allowed: 2, 4, 8");
-  if (w.kind.index < 0 || w.kind.index >= static_cast<int>(std::tuple_size_v<WorkloadTypes>))
+  if (w.kind != kUserWorkloadKind &&
+      (w.kind.index < 0 || w.kind.index >= static_cast<int>(std::tuple_size_v<WorkloadTypes>)))
     throw UsageError("workload.kind", "unknown workload kind; allowed: " + workload_names());
   visit_workload(w.kind, [&](auto tag) { decltype(tag)::type::validate(w); });
   if (!workload_traits(w.kind).has_block_order && w.block_order.kind != remap::OrderKind::linear)

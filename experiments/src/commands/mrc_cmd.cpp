@@ -18,6 +18,7 @@ int cmd_mrc(int argc, char **argv) {
     ("sizes", list_value(), "capacities in lines to report, a comma list or repeated; default "
                             "every power of two up to the distinct lines touched")
     ("verify", po::bool_switch(), "also simulate each size separately and report both counts");
+  config::add_trace_option(desc);
   add_output_options(desc);
   po::variables_map vm;
   if (!config::parse_preset_args(
@@ -25,11 +26,12 @@ int cmd_mrc(int argc, char **argv) {
           "usage: cbi mrc [--preset NAME] [options]\n\n"
           "One pass over the trace computes every access's LRU stack distance (Fenwick tree, "
           "O(log n)),\nwhich gives the misses of a fully associative LRU cache of every size "
-          "at once.",
+          "at once. --trace FILE replaces the workload options and --order.",
           "  cbi mrc --size 1024 --stencil 9x9 --line-bytes 128\n"
           "  cbi mrc --size 1024 --stencil 9x9 --line-bytes 128 --order column:32 --sizes "
           "64,256,1024\n"
-          "  cbi mrc --workload matmul --size 128 --line-bytes 64 --verify --format csv"))
+          "  cbi mrc --workload matmul --size 128 --line-bytes 64 --verify --format csv\n"
+          "  cbi mrc --trace kernel-1.traceg --line-bytes 128      # an Accel-Sim trace"))
     return 0;
   sim::SimConfig c = *config::sim_config(config::point_from(vm, {config::Engine::sequential, "mrc"}));
   std::vector<int64_t> sizes;
@@ -76,6 +78,8 @@ int cmd_mrc(int argc, char **argv) {
   t.config.push_back({"line_bytes", int64_t{curve.unit_bytes}});
   t.meta = {{thread ? "thread_lines" : "accesses", int64_t{curve.accesses}},
             {"distinct_lines", int64_t{curve.distinct_units()}}};
+  if (c.workload.user) // a trace: what was replayed, skipped and not modelled
+    t.notes = c.workload.user->notes();
   emit(vm, t);
   return 0;
 }

@@ -21,7 +21,8 @@ Engine parse_model(const cli::po::variables_map &vm);
 
 // Throws UsageError naming the first option of `vm` that the table says does not apply to
 // `engine` in `command` ("simulate", "diagram", ...), saying which engine it applies to and what
-// is allowed instead.
+// is allowed instead; with --trace, the first option that the trace fixes (the workload options,
+// --order, --block, --preset).
 void refuse_inapplicable(const cli::po::variables_map &vm, Engine engine,
                          const std::string &command);
 

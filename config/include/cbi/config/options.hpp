@@ -26,6 +26,9 @@ using cli::Fields;
 // --workload --size --stencil --depth --elem-bytes --boundary --writes
 void add_workload_options(po::options_description &desc);
 sim::Workload workload_from(const po::variables_map &vm);
+// --trace FILE (simulate, mrc): a trace, cbi's or Accel-Sim's (docs/traces.md), in place of the
+// workload options; point_from reads it, and the applicability table refuses what it fixes.
+void add_trace_option(po::options_description &desc);
 
 // --line-bytes --lines --cache-bytes --ways --policy --sector-bytes --seed --level
 void add_cache_options(po::options_description &desc);

@@ -61,6 +61,38 @@ void replay(const SimConfig &c, int64_t unit_bytes, OnThread &&on_thread, OnRun 
     const int64_t threads = shape.width * shape.height;
     RunGenerator<W> gen(c.workload, unit_bytes, c.granularity);
     constexpr int64_t kChunk = 1 << 20;
+    if constexpr (std::is_same_v<W, UserWorkloadAdapter>) {
+      // A workload of your own: batches of consecutive threads, each within one warp of a block
+      // when the workload names its block (a trace), so that one call asks for one warp's lanes.
+      const int64_t block = c.workload.user->block_threads();
+      const int batch = gen.batch();
+      remap::visit(c.order, [&](auto order) {
+        remap::Task<int64_t> tasks[64];
+        for (int64_t begin = 0; begin < threads; begin += kChunk) {
+          const int64_t end = std::min(threads, begin + kChunk);
+          for (int64_t i = begin; i < end;) {
+            int64_t stop = std::min(end, i + batch);
+            if (block > 0) {
+              const int64_t in_block = i % block;
+              stop = std::min(stop, i - in_block + std::min(block, (in_block / 32 + 1) * 32));
+            }
+            const int n = static_cast<int>(stop - i);
+            for (int l = 0; l < n; ++l)
+              tasks[l] = order.map(i + l, shape);
+            gen.fill(tasks, n);
+            for (int l = 0; l < n; ++l) {
+              on_thread(i + l, tasks[l]);
+              gen.lane(l, on_run);
+            }
+            i = stop;
+          }
+          if (progress)
+            progress(end, threads);
+        }
+        return 0;
+      });
+      return;
+    }
     remap::visit(c.order, [&](auto order) {
       for (int64_t begin = 0; begin < threads; begin += kChunk) {
         const int64_t end = std::min(threads, begin + kChunk);

@@ -6,6 +6,7 @@
 #include "cbi/remap/dispatch.hpp"
 
 #include <cstdint>
+#include <memory>
 #include <string>
 
 namespace cbi::sim {
@@ -18,6 +19,10 @@ struct WorkloadKind {
   friend constexpr bool operator==(WorkloadKind a, WorkloadKind b) { return a.index == b.index; }
   friend constexpr bool operator!=(WorkloadKind a, WorkloadKind b) { return a.index != b.index; }
 };
+// The kind of a workload of your own (cbi/sim/user_workload.hpp): not in WorkloadTypes, so never a
+// --workload value; Workload::user holds it.
+inline constexpr WorkloadKind kUserWorkloadKind{-1};
+class UserWorkload;
 enum class Boundary { clamp, none };
 enum class Granularity { exact, thread };
 
@@ -34,6 +39,8 @@ struct Workload {
   // Tiled kernels (sgemm-tiled, stencil-smem): CTA k computes the tile block_order.map(k) of the
   // grid of tiles, as `cbi bench --block-order` launches them; linear for the other workloads.
   remap::Order block_order;
+  // kind == kUserWorkloadKind: the workload of your own (make_workload); sizes above unused.
+  std::shared_ptr<const UserWorkload> user;
 
   int64_t tasks() const; // threads: the task grid's I_w x I_h after folding (§4.1.2)
   // Loads (and stores, if writes) of the whole trace in exact granularity.

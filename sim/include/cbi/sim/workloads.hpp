@@ -14,6 +14,7 @@
 #include "cbi/sim/workloads/stencil.hpp"
 #include "cbi/sim/workloads/stencil3d.hpp"
 #include "cbi/sim/workloads/stencil_smem.hpp"
+#include "cbi/sim/workloads/user.hpp"
 
 #include <string>
 #include <tuple>
@@ -59,12 +60,15 @@ template <std::size_t I, class F> decltype(auto) visit_workload_from(WorkloadKin
 }
 } // namespace detail
 
-// Calls f(WorkloadTag<W>{}) with the workload type registered for `kind`.
+// Calls f(WorkloadTag<W>{}) with the workload type registered for `kind`; kUserWorkloadKind gives
+// UserWorkloadAdapter (a workload of your own, cbi/sim/user_workload.hpp).
 template <class F> decltype(auto) visit_workload(WorkloadKind kind, F &&f) {
+  if (kind == kUserWorkloadKind)
+    return f(WorkloadTag<UserWorkloadAdapter>{});
   return detail::visit_workload_from<0>(kind, std::forward<F>(f));
 }
 
-// Calls f(WorkloadTag<W>{}) for every registered W, in registration order.
+// Calls f(WorkloadTag<W>{}) for every registered W, in registration order (the built-ins only).
 template <class F> void for_each_workload(F &&f) {
   detail::for_each_workload(f, std::make_index_sequence<std::tuple_size_v<WorkloadTypes>>{});
 }
