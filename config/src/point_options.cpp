@@ -72,6 +72,8 @@ Point point_from(const cli::po::variables_map &vm, const PointRequest &request) 
       p.block_threads = int(p.user->block_threads()); // the traced launch's blocks
     if (has(vm, "sample-sms"))
       p.sample_sms = parse_positive(get(vm, "sample-sms", ""), "--sample-sms", 1 << 20);
+    if (has(vm, "jobs"))
+      p.jobs = int(parse_positive(get(vm, "jobs", ""), "--jobs", 1024));
     return p;
   }
   p.granularity =

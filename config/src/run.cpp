@@ -10,6 +10,7 @@
 #include "cbi/sim/mrc.hpp"
 
 #include <algorithm>
+#include <thread>
 #include <unistd.h>
 
 namespace cbi::config {
@@ -41,6 +42,8 @@ void add_simulate_options(po::options_description &desc) {
     ("block", po::value<std::string>(), ("--model gpu: " + block_help()).c_str())
     ("sample-sms", po::value<std::string>(), "--model gpu: simulate N SMs (a divisor of the "
                                              "device's), each standing for SMs/N; default all")
+    ("jobs", po::value<std::string>(), "--model gpu: host threads for the replay (default: all "
+                                       "cores); the prediction is the same on any count")
     ("classify-misses", po::bool_switch(), "also sort every level's misses into compulsory, "
                                            "capacity and conflict (3C; slower, off by default)");
   // clang-format on
@@ -173,7 +176,11 @@ cli::Table simulate_result(const po::variables_map &vm, const sim::Progress &int
   const Point point = point_from(vm, {engine, "simulate"});
   const bool asked = vm.count("progress") && vm["progress"].as<bool>();
   if (engine == Engine::gpu_model) {
-    const sim::GpuConfig g = gpu_config(point);
+    sim::GpuConfig g = gpu_config(point);
+    if (!point.jobs)
+      g.jobs = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+    cli::check_memory(sim::gpu_state_bytes(g), "the GPU model's state (L1s, L2, resident warps)",
+                      "--device", "a device row with smaller caches, or --sample-sms N");
     // --progress: the threads of the CTAs done so far, with the elapsed time and an ETA.
     cli::ProgressBar bar(g.workload.tasks(), asked, 0, "threads");
     const sim::Progress shown =
