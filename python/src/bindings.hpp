@@ -8,6 +8,7 @@ namespace cbi::python {
 
 namespace py = pybind11;
 
-void bind_orders(py::module_ &m); // cbi.Order: parse, map, inverse (orders.cpp)
+void bind_orders(py::module_ &m);   // cbi.Order: parse, map, inverse (orders.cpp)
+void bind_commands(py::module_ &m); // cbi.simulate, simulate_gpu, mrc (commands.cpp)
 
 } // namespace cbi::python

@@ -19,6 +19,7 @@ PYBIND11_MODULE(cbi, m) {
     }
   });
   bind_orders(m);
+  bind_commands(m);
 }
 
 } // namespace cbi::python

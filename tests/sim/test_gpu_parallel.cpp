@@ -66,6 +66,13 @@ std::vector<Case> cases() {
   round_robin.workload.elem_bytes = 8;
   round_robin.device.scheduler = sim::WarpScheduler::round_robin;
   v.push_back({"stencil5 elem8 300x40 column:5 b160 h100 round-robin", round_robin});
+  // The tiled kernels (shared-memory tiles, CTAs in a block order).
+  sim::GpuConfig sgemm = make("sgemm-tiled", 512, 384, 128, 1, "linear", 256, "h100");
+  sgemm.workload.block_order = remap::parse_order("column:4", "--block-order");
+  v.push_back({"sgemm-tiled 512x384 depth 128 block order column:4 b256 h100", sgemm});
+  sim::GpuConfig smem = make("stencil-smem", 1000, 600, 1, 5, "linear", 256, "h100");
+  smem.workload.block_order = remap::parse_order("tile:4x2", "--block-order");
+  v.push_back({"stencil-smem 5x5 1000x600 block order tile:4x2 b256 h100", smem});
   sim::GpuConfig small_l1 = make("stencil", 256, 64, 1, 9, "column:64", 256, "h100");
   small_l1.l1_bytes = 16 << 10;
   small_l1.l1_ways = 0;

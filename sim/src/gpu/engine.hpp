@@ -324,8 +324,8 @@ private:
   // (its events name L2 outcomes as they happen), and the workload is not one of your own (its
   // stores reach the L2 between its loads). The tiny device (no launch gap) runs on one thread.
   bool parallel_exact() const {
-    return m_d.l2_hit_cycles >= kWindow && m_d.cta_launch_cycles >= kWindow &&
-           !m_events.active() && !kUser;
+    return m_d.l2_hit_cycles >= kWindow && m_d.cta_launch_cycles >= kWindow && !m_events.active() &&
+           !kUser;
   }
 
   // One cycle of SM s in the parallel replay, window [.., window_end): as cycle(), but what

@@ -1,0 +1,149 @@
+// cbi.simulate, cbi.simulate_gpu and cbi.mrc: the commands of the same names, run in-process. The
+// keyword arguments become the command's options (name with '-' for '_'; True for a switch; a
+// list for a repeated option; a (w, h) pair for an extent such as size=(1024, 512)), parsed by the
+// command's own option groups (presets included) into the same configuration, and run by the same
+// function as the commands (cbi/config/run.hpp: point_from, then the engine) with the GIL released and Ctrl-C checked every few
+// million threads. The result is the command's JSON document as a dict, without its run context.
+#include "bindings.hpp"
+
+#include "cbi/cli/command.hpp"
+#include "cbi/cli/output.hpp"
+#include "cbi/config/options.hpp"
+#include "cbi/config/presets.hpp"
+#include "cbi/config/run.hpp"
+#include "cbi/error.hpp"
+
+#include <pybind11/numpy.h>
+
+#include <algorithm>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace cbi::python {
+
+namespace {
+
+namespace po = boost::program_options;
+using Run = cli::Table (*)(const po::variables_map &, const sim::Progress &);
+
+// Thrown by the progress check when Python has a signal pending (Ctrl-C); the Python error is
+// already set.
+struct Interrupted {};
+
+std::string text_of(const py::handle &v) {
+  if (py::isinstance<py::tuple>(v) && py::len(v) == 2) // an extent: (w, h) -> "WxH"
+    return py::str(v[py::int_(0)]).cast<std::string>() + "x" +
+           py::str(v[py::int_(1)]).cast<std::string>();
+  return py::str(v);
+}
+
+// argv of `cbi <command>` from keyword arguments; an unknown keyword is a ValueError naming it.
+std::vector<std::string> argv_of(const std::string &command, const py::kwargs &kw,
+                                 const po::options_description &desc) {
+  std::vector<std::string> argv{"cbi " + command};
+  for (const auto &[key, value] : kw) {
+    std::string name = py::str(key);
+    std::replace(name.begin(), name.end(), '_', '-');
+    if (name != "preset" && !desc.find_nothrow(name, false))
+      throw UsageError(py::str(key), "is not an option of cbi " + command +
+                                         "; allowed: the options of `cbi " + command +
+                                         " --help` with _ for -");
+    const std::string option = "--" + name;
+    if (py::isinstance<py::bool_>(value)) {
+      if (value.cast<bool>())
+        argv.push_back(option);
+    } else if (py::isinstance<py::list>(value)) {
+      for (const py::handle item : value) {
+        argv.push_back(option);
+        argv.push_back(text_of(item));
+      }
+    } else {
+      argv.push_back(option);
+      argv.push_back(text_of(value));
+    }
+  }
+  return argv;
+}
+
+py::dict run(const std::string &command, void (*add_options)(po::options_description &), Run result,
+             const py::kwargs &kw) {
+  po::options_description desc("Options");
+  add_options(desc);
+  std::vector<std::string> args = argv_of(command, kw, desc);
+  std::vector<char *> argv;
+  for (std::string &a : args)
+    argv.push_back(a.data());
+  cli::Table table;
+  try {
+    po::variables_map vm;
+    if (!config::parse_preset_args(static_cast<int>(argv.size()), argv.data(), desc, vm,
+                                   "cbi." + command + "(**options)", ""))
+      return py::dict();
+    const sim::Progress interrupt = [](int64_t, int64_t) {
+      py::gil_scoped_acquire gil;
+      if (PyErr_CheckSignals() != 0)
+        throw Interrupted{};
+    };
+    py::gil_scoped_release release;
+    table = result(vm, interrupt);
+  } catch (const Interrupted &) {
+    throw py::error_already_set();
+  } catch (const UsageError &e) { // named as the command line names it
+    throw UsageError(config::option_for_field(e.option()), e.what());
+  }
+  std::ostringstream json;
+  cli::print_json(json, table);
+  py::dict d = py::module_::import("json").attr("loads")(json.str());
+  d.attr("pop")("context", py::none());
+  return d;
+}
+
+py::dict simulate(const py::kwargs &kw) {
+  return run("simulate", config::add_simulate_options, config::simulate_result, kw);
+}
+
+py::dict simulate_gpu(const py::kwargs &kw) {
+  if (kw.contains("model") && py::str(kw["model"]).cast<std::string>() != "gpu")
+    throw UsageError("model", "simulate_gpu runs the GPU model; allowed: cbi.simulate(model=...)");
+  py::kwargs all(kw);
+  all["model"] = "gpu";
+  return simulate(all);
+}
+
+// The curve's rows as columns: one NumPy array per column.
+py::dict mrc(const py::kwargs &kw) {
+  py::dict d = run("mrc", config::add_mrc_options, config::mrc_result, kw);
+  py::list rows = d.attr("pop")("rows");
+  if (rows.empty())
+    return d;
+  for (const auto &item : py::dict(rows[0])) {
+    py::list column;
+    for (const py::handle row : rows)
+      column.append(row[item.first]);
+    d[item.first] = py::module_::import("numpy").attr("array")(column);
+  }
+  return d;
+}
+
+} // namespace
+
+void bind_commands(py::module_ &m) {
+  m.def("simulate", &simulate, R"(cbi simulate: keyword arguments are its options.
+
+    cbi.simulate(size=1024, stencil="9x9", order="column:32", line_bytes=128, cache_bytes="32KiB",
+                 ways=8) -> the dict that `cbi simulate ... --format json` prints (without
+    "context"): "config", "meta" and one row per cache level in "rows".)");
+  m.def("simulate_gpu", &simulate_gpu,
+        R"(cbi simulate --model gpu: keyword arguments are its options.
+
+    cbi.simulate_gpu(workload="matmul", size=1024, order="column:32", device="h100", block=256)
+    -> {"metrics": {Nsight Compute metric name: value}, "predicted_ms": ..., ...}, as the JSON.)");
+  m.def("mrc", &mrc, R"(cbi mrc: keyword arguments are its options.
+
+    cbi.mrc(size=1024, stencil="9x9", line_bytes=128, order="column:32") -> {"capacity_lines":
+    array, "capacity_bytes": array, "misses": array, "miss_pct": array, "config": ..., "meta": ...}:
+    the misses of a fully associative LRU cache of every listed size, from one pass.)");
+}
+
+} // namespace cbi::python

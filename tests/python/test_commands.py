@@ -1,0 +1,145 @@
+"""cbi.simulate, cbi.simulate_gpu and cbi.mrc give what the command line gives for the same
+configuration (random configurations, compared with `cbi ... --format json`), fail as it fails,
+release the GIL and stop on Ctrl-C."""
+import _thread
+import json
+import os
+import random
+import subprocess
+import threading
+import time
+
+import numpy as np
+import pytest
+
+import cbi
+
+CBI = os.path.join(os.environ.get("CBI_BIN", "build/bin"), "cbi")
+TIMING = {"seconds", "accesses_per_second"}  # wall-clock facts differ run to run
+
+
+def cli(command, **options):
+    argv = [CBI, command, "--format", "json"]
+    for key, value in options.items():
+        argv += ["--" + key.replace("_", "-")] + ([] if value is True else [str(value)])
+    run = subprocess.run(argv, capture_output=True, text=True)
+    return run.returncode, run.stdout, run.stderr
+
+
+def comparable(doc):
+    doc = dict(doc)
+    doc.pop("context", None)
+    doc["meta"] = {k: v for k, v in doc.get("meta", {}).items() if k not in TIMING}
+    return doc
+
+
+def random_sequential(rng):
+    workload = rng.choice(["stencil", "matmul", "stencil3d"])
+    c = {"workload": workload, "size": rng.choice([16, 24, 40, 64]),
+         "order": rng.choice(["linear", "column:4", "column:7", "zigzag:8", "tile:4", "tile:2x8"]),
+         "line_bytes": rng.choice([16, 32, 64, 128]), "ways": rng.choice([0, 2, 4]),
+         "policy": rng.choice(["lru", "fifo", "random"]),
+         "granularity": rng.choice(["exact", "thread"])}
+    c["cache_bytes"] = c["line_bytes"] * rng.choice([8, 16, 32, 64])
+    if workload == "stencil":
+        c["stencil"] = rng.choice(["3x3", "5x5", "7x3"])
+    if workload == "matmul":
+        c["depth"] = rng.choice([8, 16, 32])
+    if rng.random() < 0.3:
+        c["writes"] = True
+    return c
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_simulate_equals_the_cli_on_random_configurations(seed):
+    c = random_sequential(random.Random(seed))
+    rc, out, err = cli("simulate", **c)
+    assert rc == 0, err
+    assert comparable(cbi.simulate(**c)) == comparable(json.loads(out))
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_simulate_gpu_equals_the_cli_on_random_configurations(seed):
+    rng = random.Random(100 + seed)
+    c = {"workload": rng.choice(["stencil", "matmul"]), "size": rng.choice([64, 96, 128]),
+         "order": rng.choice(["linear", "column:8", "column:32", "tile:8"]),
+         "device": rng.choice(["h100", "a100", "rtx2080super"]), "block": rng.choice([64, 128, 256])}
+    rc, out, err = cli("simulate", model="gpu", **c)
+    assert rc == 0, err
+    python = cbi.simulate_gpu(**c)
+    assert comparable(python) == comparable(json.loads(out))
+    assert "l1tex__t_sector_hit_rate.pct" in python["metrics"]
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_mrc_arrays_equal_the_cli_rows(seed):
+    c = random_sequential(random.Random(200 + seed))
+    c = {k: v for k, v in c.items() if k not in ("ways", "policy", "cache_bytes")}
+    rc, out, err = cli("mrc", **c)
+    assert rc == 0, err
+    rows = json.loads(out)["rows"]
+    curve = cbi.mrc(**c)
+    assert isinstance(curve["misses"], np.ndarray)
+    for column in rows[0]:
+        assert curve[column].tolist() == [row[column] for row in rows]
+
+
+def test_keywords_spell_values_as_the_cli():
+    a = cbi.simulate(size=(48, 32), stencil="5x5", order=cbi.Order("column:8"), writes=True,
+                     level=["size=2KiB,line=64,ways=4", "size=16KiB,line=64,ways=8"])
+    rc, out, err = cli("simulate", size="48x32", stencil="5x5", order="column:8", writes=True,
+                       level="size=2KiB,line=64,ways=4")
+    assert len(a["rows"]) == 2 and a["config"]["width"] == 48 and a["config"]["writes"] is True
+    assert a["rows"][0] == json.loads(out)["rows"][0]  # L1 does not depend on L2
+    assert cbi.simulate(preset="table3.1")["rows"][0]["misses"] == 462  # README: 462 misses
+
+
+@pytest.mark.parametrize("options", [
+    {"ways": 3, "line_bytes": 128, "cache_bytes": "32KiB"},
+    {"order": "diagonal"},
+    {"size": 0},
+    {"model": "gpu", "classify_misses": True},
+    {"device": "h100"},
+])
+def test_errors_are_value_errors_with_the_cli_message(options):
+    rc, _, err = cli("simulate", **options)
+    assert rc == 2
+    message = err.strip().split("cbi simulate: ", 1)[1]
+    with pytest.raises(ValueError) as raised:
+        cbi.simulate(**options)
+    assert str(raised.value) == message
+
+
+def test_an_unknown_keyword_is_a_value_error_naming_it():
+    with pytest.raises(ValueError, match=r"^cache_size: is not an option of cbi simulate"):
+        cbi.simulate(cache_size=1024)
+
+
+LONG = {"size": 8192, "stencil": "9x9", "line_bytes": 128, "cache_bytes": "32KiB", "ways": 8}
+
+
+def test_ctrl_c_stops_a_long_simulation():
+    timer = threading.Timer(0.5, _thread.interrupt_main)
+    start = time.monotonic()
+    timer.start()
+    with pytest.raises(KeyboardInterrupt):
+        cbi.simulate(**LONG)  # 5.4 G accesses: far more than the 0.5 s before the interrupt
+    timer.cancel()
+    assert time.monotonic() - start < 10
+
+
+def test_the_gil_is_released_while_simulating():
+    ticks = []
+    done = threading.Event()
+
+    def tick():
+        while not done.is_set():
+            ticks.append(1)
+            time.sleep(0.01)
+
+    ticker = threading.Thread(target=tick)
+    ticker.start()
+    cbi.simulate(size=1024, stencil="9x9", line_bytes=128, cache_bytes="32KiB", ways=8)
+    done.set()
+    ticker.join()
+    assert len(ticks) >= 5  # the other thread ran during the simulation
