@@ -230,7 +230,8 @@ std::vector<sim::CacheConfig> levels_from(const po::variables_map &vm, const sim
 
 void add_order_options(po::options_description &desc) {
   static const std::string order_help =
-      std::string("thread order: ") + remap::order_syntax() + "; default linear";
+      std::string("thread order, one per run: ") + remap::order_syntax() +
+      "; default linear (several at once: cbi sweep --order A,B, cbi diagram --order A,B)";
   // clang-format off
   desc.add_options()
     ("order", po::value<std::string>(), order_help.c_str())

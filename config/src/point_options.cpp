@@ -1,6 +1,7 @@
 #include "cbi/config/point_options.hpp"
 
 #include "cbi/error.hpp"
+#include "cbi/order_text.hpp"
 #include "cbi/parse.hpp"
 #include "cbi/sim/trace.hpp"
 
@@ -59,6 +60,13 @@ Point point_from(const cli::po::variables_map &vm, const PointRequest &request) 
     p.boundary = w.boundary;
     p.writes = w.writes;
   }
+  // One order per run here; a list is sweep's and diagram's (a row or a panel per order).
+  if (request.order && has(vm, "order") && get(vm, "order", "").find(',') != std::string::npos)
+    throw UsageError("--order", "'" + get(vm, "order", "") + "' is a list, and cbi " +
+                                    request.command + " runs one order; allowed: one of " +
+                                    remap::order_syntax() +
+                                    " (several orders side by side: cbi sweep --order A,B gives "
+                                    "a row each, cbi diagram --order A,B a panel each)");
   // A trace's tasks are visited as traced: the linear order over its blocks (cbi/sim/trace.hpp).
   p.order = remap::parse_order(request.order && !p.user ? get(vm, "order", kDefaultOrder)
                                                         : kDefaultOrder);

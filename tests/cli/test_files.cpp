@@ -299,3 +299,14 @@ TEST(Files, BlocksAreCappedAndTheModelRefusesACache) {
   expect_usage_error("sweep --model gpu --size 64 --cache l1-64k", "--cache");
   expect_usage_error("sweep --backend model --size 64 --cache l1-64k", "--cache");
 }
+
+// Issue 21 §2: simulate, mrc and analyze run one order; a list is refused naming --order and
+// pointing at the commands that take lists, as the README says.
+TEST(Files, OneOrderCommandsSayWhereListsGo) {
+  for (const char *command : {"simulate", "mrc", "analyze"}) {
+    const CliRun r = cbi_run(std::string(command) + " --size 64 --order linear,column:4");
+    EXPECT_EQ(r.exit_code, 2) << command;
+    EXPECT_NE(r.err.find("--order: 'linear,column:4' is a list"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("cbi sweep --order"), std::string::npos) << r.err;
+  }
+}
