@@ -276,7 +276,7 @@ TEST(Diagram, BinnedMissSharesWeightedByAccessesSumToTheMisses) {
       {"--size", "40x24", "--stencil", "5x5", "--granularity", "thread", "--lines", "20",
        "--order", "column:8", "--bin", "7x4"},
       {"--size", "40x24", "--stencil", "5x5", "--lines", "20", "--order", "linear", "--bin",
-       "3x1"}, // the default granularity: one column per access
+       "12x1"}, // the default granularity: one column per access, a thread's 25 split
       {"--size", "24", "--stencil", "3x3", "--granularity", "exact", "--lines", "12", "--bin",
        "5x2", "--order", "tile:4"}, // 5 steps a column: runs of a thread split across columns
       {"--size", "24", "--stencil", "5x5", "--granularity", "thread", "--level",

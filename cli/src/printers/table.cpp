@@ -104,7 +104,7 @@ class TablePrinter final : public Printer {
 
   void do_print(std::ostream &os, const Table &t) const override {
     if (!t.title.empty())
-      os << t.title << "\n";
+      write_wrapped(os, "", t.title, 2, t.wide);
     for (const Fields *fields : {&t.config, &t.meta})
       for (const auto &[k, v] : *fields)
         if (t.wide || std::find(t.table_omits.begin(), t.table_omits.end(), k) ==
