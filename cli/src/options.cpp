@@ -48,6 +48,12 @@ bool parse_args(int argc, char **argv, const po::options_description &desc, po::
   po::notify(vm);
   if (vm.count("format") && vm["format"].value().type() == typeid(std::string))
     find_printer(vm["format"].as<std::string>()); // before any work: --format xml is exit 2 now
+  if (vm.count("wide") && vm["wide"].value().type() == typeid(bool) && vm["wide"].as<bool>() &&
+      vm.count("format") && vm["format"].value().type() == typeid(std::string) &&
+      vm["format"].as<std::string>() != "table")
+    throw UsageError("--wide", "applies to the terminal table only; allowed: --wide with "
+                               "--format table (the default), or --format " +
+                                   vm["format"].as<std::string>() + " without --wide");
   for (const char *name : kOutputOptions) {
     if (!vm.count(name) || vm[name].empty() || vm[name].value().type() != typeid(std::string))
       continue;
@@ -82,6 +88,9 @@ void add_output_options(po::options_description &desc) {
   // clang-format off
   desc.add_options()
     ("format", po::value<std::string>(), "table (default) | json | csv | markdown")
+    ("wide", po::bool_switch(), "table format: show every column (all-zero ones too) at full "
+                                "precision, without thousands separators or wrapping; the default "
+                                "table fits 100 columns")
     ("output,o", po::value<std::string>(), kOutputHelp);
   // clang-format on
 }
@@ -90,9 +99,19 @@ const Printer &format_from(const po::variables_map &vm) {
   return find_printer(get(vm, "format", "table"));
 }
 
+bool wide_from(const po::variables_map &vm) {
+  return vm.count("wide") && vm["wide"].value().type() == typeid(bool) && vm["wide"].as<bool>();
+}
+
 void emit(const po::variables_map &vm, const Table &t) {
   std::ostringstream os;
-  format_from(vm).print(os, t);
+  if (wide_from(vm)) {
+    Table wide = t;
+    wide.wide = true;
+    format_from(vm).print(os, wide);
+  } else {
+    format_from(vm).print(os, t);
+  }
   write_file_atomic(get(vm, "output", "-"), os.str(), "--output");
 }
 

@@ -50,6 +50,25 @@ std::string format_cell_short(const Cell &c) {
   return os.str();
 }
 
+std::string wrap_text(const std::string &prefix, const std::string &text, std::size_t indent,
+                      std::size_t width) {
+  if (prefix.size() + text.size() <= width)
+    return prefix + text + "\n";
+  std::istringstream words(text);
+  std::string word, out, line = prefix;
+  bool line_has_word = false;
+  while (words >> word) {
+    if (line_has_word && line.size() + 1 + word.size() > width) {
+      out += line + "\n";
+      line = std::string(indent, ' ');
+      line_has_word = false;
+    }
+    line += (line_has_word ? " " : "") + word;
+    line_has_word = true;
+  }
+  return out + line + "\n";
+}
+
 const std::vector<const Printer *> &printers() {
   static const std::vector<const Printer *> all = {&detail::table_printer(), &detail::json_printer(),
                                                    &detail::csv_printer(),

@@ -42,6 +42,7 @@ const std::vector<Scope> &scopes() {
        "diagram view"},
       {"device", kGpu, "the sequential simulator has no device"},
       {"sample-sms", kGpu, "the sequential simulator has no SMs"},
+      {"jobs", kGpu, "the sequential replay runs on one thread", "simulate"},
       {"sm", kGpu, "the sequential simulator has no SMs"},
       {"block", kGpu, "the sequential replay has no blocks", "simulate"},
   };

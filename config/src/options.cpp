@@ -230,7 +230,8 @@ std::vector<sim::CacheConfig> levels_from(const po::variables_map &vm, const sim
 
 void add_order_options(po::options_description &desc) {
   static const std::string order_help =
-      std::string("thread order: ") + remap::order_syntax() + "; default linear";
+      std::string("thread order, one per run: ") + remap::order_syntax() +
+      "; default linear (several at once: cbi sweep --order A,B, cbi diagram --order A,B)";
   // clang-format off
   desc.add_options()
     ("order", po::value<std::string>(), order_help.c_str())
@@ -297,6 +298,16 @@ Fields workload_fields(const sim::Workload &w) {
   if (sim::workload_traits(w.kind).has_block_order) // the tiled kernels' CTA order
     f.push_back({"block_order", remap::to_string(w.block_order)});
   return f;
+}
+
+std::vector<std::string> workload_fields_not_applying(const sim::Workload &w) {
+  const sim::WorkloadTraits traits = sim::workload_traits(w.kind);
+  std::vector<std::string> omit;
+  if (!traits.has_window)
+    omit.insert(omit.end(), {"stencil_w", "stencil_h"});
+  if (!traits.has_depth)
+    omit.push_back("depth");
+  return omit;
 }
 
 Fields sim_config_fields(const sim::SimConfig &c) {

@@ -154,6 +154,7 @@ sim::GpuConfig gpu_config(const Point &p) {
   g.device = sim::find_device(p.device.value_or(kDefaultDevice));
   g.block_threads = p.block_threads;
   g.sample_sms = p.sample_sms.value_or(0); // 0: every SM
+  g.jobs = p.jobs.value_or(1);
   return g;
 }
 

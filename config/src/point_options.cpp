@@ -1,6 +1,7 @@
 #include "cbi/config/point_options.hpp"
 
 #include "cbi/error.hpp"
+#include "cbi/order_text.hpp"
 #include "cbi/parse.hpp"
 #include "cbi/sim/trace.hpp"
 
@@ -67,6 +68,13 @@ Point point_from(const cli::po::variables_map &vm, const PointRequest &request,
     p.boundary = w.boundary;
     p.writes = w.writes;
   }
+  // One order per run here; a list is sweep's and diagram's (a row or a panel per order).
+  if (request.order && has(vm, "order") && get(vm, "order", "").find(',') != std::string::npos)
+    throw UsageError("--order", "'" + get(vm, "order", "") + "' is a list, and cbi " +
+                                    request.command + " runs one order; allowed: one of " +
+                                    remap::order_syntax() +
+                                    " (several orders side by side: cbi sweep --order A,B gives "
+                                    "a row each, cbi diagram --order A,B a panel each)");
   // A trace's tasks are visited as traced: the linear order over its blocks (cbi/sim/trace.hpp).
   p.order = remap::parse_order(request.order && !p.user ? get(vm, "order", kDefaultOrder)
                                                         : kDefaultOrder);
@@ -80,6 +88,8 @@ Point point_from(const cli::po::variables_map &vm, const PointRequest &request,
       p.block_threads = int(p.user->block_threads()); // the traced launch's blocks
     if (has(vm, "sample-sms"))
       p.sample_sms = parse_positive(get(vm, "sample-sms", ""), "--sample-sms", 1 << 20);
+    if (has(vm, "jobs"))
+      p.jobs = int(parse_positive(get(vm, "jobs", ""), "--jobs", 1024));
     return p;
   }
   p.granularity =

@@ -7,9 +7,11 @@
 #include "cbi/config/point_options.hpp"
 #include "cbi/config/presets.hpp"
 #include "cbi/parse.hpp"
+#include "cbi/sim/model.hpp"
 #include "cbi/sim/mrc.hpp"
 
 #include <algorithm>
+#include <thread>
 #include <unistd.h>
 
 namespace cbi::config {
@@ -41,6 +43,8 @@ void add_simulate_options(po::options_description &desc) {
     ("block", po::value<std::string>(), ("--model gpu: " + block_help()).c_str())
     ("sample-sms", po::value<std::string>(), "--model gpu: simulate N SMs (a divisor of the "
                                              "device's), each standing for SMs/N; default all")
+    ("jobs", po::value<std::string>(), "--model gpu: host threads for the replay (default: all "
+                                       "cores); the prediction is the same on any count")
     ("classify-misses", po::bool_switch(), "also sort every level's misses into compulsory, "
                                            "capacity and conflict (3C; slower, off by default)");
   // clang-format on
@@ -107,6 +111,15 @@ cli::Table simulation_table(const sim::SimConfig &c, const sim::SimResult &r) {
   if (c.workload.writes)
     t.notes.push_back("stores: write-allocate, fetch-on-write, no write-back traffic; below L1 an "
                       "access counts as a store when a store's L1 miss caused it");
+  // Set conflicts dominate where one window's lines crowd a set beyond its ways: say so, as
+  // cbi analyze does (no order helps there; --classify-misses counts them). A trace has no window.
+  for (std::size_t k = 0; k < c.levels.size() && !c.workload.user; ++k) {
+    const std::string conflicts = sim::set_conflict_warning(c, static_cast<int>(k));
+    if (!conflicts.empty())
+      t.notes.push_back("L" + std::to_string(k + 1) + " " + conflicts +
+                        ": expect conflict misses whatever the order (--classify-misses counts "
+                        "them; cbi analyze explains)");
+  }
   if (classified)
     t.notes.push_back("misses_compulsory: first access to the unit; misses_capacity: a fully "
                       "associative LRU cache of the same capacity misses too; misses_conflict: the "
@@ -115,6 +128,7 @@ cli::Table simulation_table(const sim::SimConfig &c, const sim::SimResult &r) {
     for (const std::string &note : c.workload.user->notes())
       t.notes.push_back(note);
   t.config = sim_config_fields(c);
+  t.table_omits = workload_fields_not_applying(c.workload);
   t.meta = {{"threads", int64_t{r.threads}},
             {"seconds", r.seconds},
             {"accesses_per_second", r.seconds > 0 ? double(r.accesses) / r.seconds : 0.0}};
@@ -148,6 +162,7 @@ cli::Table gpu_table(const sim::GpuConfig &c, const sim::GpuResult &r) {
   row.emplace_back(r.time.bound);
   t.add_row(std::move(row));
   t.config = workload_fields(c.workload);
+  t.table_omits = workload_fields_not_applying(c.workload);
   t.config.push_back({"order", remap::to_string(c.order)});
   t.config.push_back({"device", c.device.name});
   t.config.push_back({"block", int64_t{c.block_threads}});
@@ -174,7 +189,11 @@ cli::Table simulate_result(const po::variables_map &vm, const sim::Progress &int
   const Point point = point_from(vm, {engine, "simulate"}, own);
   const bool asked = vm.count("progress") && vm["progress"].as<bool>();
   if (engine == Engine::gpu_model) {
-    const sim::GpuConfig g = gpu_config(point);
+    sim::GpuConfig g = gpu_config(point);
+    if (!point.jobs)
+      g.jobs = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+    cli::check_memory(sim::gpu_state_bytes(g), "the GPU model's state (L1s, L2, resident warps)",
+                      "--device", "a device row with smaller caches, or --sample-sms N");
     // --progress: the threads of the CTAs done so far, with the elapsed time and an ETA.
     cli::ProgressBar bar(g.workload.tasks(), asked, 0, "threads");
     const sim::Progress shown =
@@ -244,6 +263,7 @@ cli::Table mrc_result(const po::variables_map &vm, const sim::Progress &interrup
     t.add_row(row);
   }
   t.config = workload_fields(c.workload);
+  t.table_omits = workload_fields_not_applying(c.workload);
   t.config.push_back({"order", remap::to_string(c.order)});
   t.config.push_back(
       {"granularity", std::string(c.granularity == sim::Granularity::exact ? "exact" : "thread")});

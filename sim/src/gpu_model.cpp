@@ -111,6 +111,20 @@ void validate(const GpuConfig &c) {
   validate(c.order);
 }
 
+double gpu_state_bytes(const GpuConfig &c) {
+  validate(c);
+  const Device &d = c.device;
+  const int64_t group = c.sample_sms > 0 ? d.sms / c.sample_sms : 1;
+  const double sms = double((d.sms + group - 1) / group);
+  const double warps = double(gpu::ctas_per_sm(d, c.block_threads) *
+                              ((c.block_threads + d.warp_size - 1) / d.warp_size));
+  // Per warp slot: its lanes (16 bytes each), its sector sets (at most 2 classes x 8 residues x
+  // 32 bytes) and its state; per SM the scheduler's wheel and the parallel replay's log.
+  const double per_sm = warps * (double(d.warp_size) * 16 + 2 * 8 * 32 + 64) +
+                        gpu::WarpScheduler::kWheel * 4 + 16 * 1024;
+  return gpu::MemoryHierarchy::state_bytes(c, static_cast<int>(sms)) + sms * per_sm;
+}
+
 GpuResult simulate_gpu(const GpuConfig &c, const Progress &progress, const GpuObserver *observer) {
   validate(c);
   if (observer && (observer->sm < 0 || observer->sm >= c.device.sms))

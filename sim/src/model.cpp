@@ -67,19 +67,14 @@ static LevelModel model_level(const SimConfig &c, int level, int64_t active_thre
   visit_workload(w.kind, [&](auto tag) { decltype(tag)::type::model(ctx); });
 
   if (cc.ways != 0 && cc.sets() > 1) {
-    const int64_t crowd = max_lines_per_set(c, level);
-    const int64_t pitch = w.width * w.elem_bytes;
-    if (crowd > cc.ways_effective())
-      m.notes.push_back(
-          "set conflicts: the " + num(double(pitch)) + "-byte row pitch maps " +
-          num(double(crowd)) + " lines of one " +
-          visit_workload(w.kind, [](auto tag) { return decltype(tag)::type::window_name; }) +
-          " to a single set of " + num(double(cc.ways_effective())) +
-          " ways; the model ignores associativity (§3.1) and cannot see these misses");
+    const std::string conflicts = set_conflict_warning(c, level);
+    if (!conflicts.empty())
+      m.notes.push_back(conflicts +
+                        "; the model ignores associativity (§3.1) and cannot see these misses");
     else
       m.notes.push_back("set-associative (" + num(double(cc.ways_effective())) +
                         " ways): the model ignores associativity (§3.1); no set holds more than " +
-                        num(double(crowd)) + " lines of one window here");
+                        num(double(max_lines_per_set(c, level))) + " lines of one window here");
   }
   if (cc.policy != Policy::lru)
     m.notes.push_back(std::string("policy ") + to_string(cc.policy) +
@@ -92,6 +87,20 @@ static LevelModel model_level(const SimConfig &c, int level, int64_t active_thre
                       " is modelled as if it stood alone; it "
                       "actually sees only the misses of the level above");
   return m;
+}
+
+std::string set_conflict_warning(const SimConfig &c, int level) {
+  const CacheConfig &cc = c.levels[static_cast<std::size_t>(level)];
+  if (cc.ways == 0 || cc.sets() <= 1)
+    return "";
+  const int64_t crowd = max_lines_per_set(c, level);
+  if (crowd <= cc.ways_effective())
+    return "";
+  const Workload &w = c.workload;
+  return "set conflicts: the " + num(double(w.width * w.elem_bytes)) + "-byte row pitch maps " +
+         num(double(crowd)) + " lines of one " +
+         visit_workload(w.kind, [](auto tag) { return decltype(tag)::type::window_name; }) +
+         " to a single set of " + num(double(cc.ways_effective())) + " ways";
 }
 
 ModelReport analyze_model(const SimConfig &c, int64_t active_threads) {

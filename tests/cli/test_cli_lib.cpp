@@ -237,6 +237,76 @@ TEST(CliPrinters, TerminalTableAlignsColumns) {
   EXPECT_NE(text.find("note: a note\n"), std::string::npos);
 }
 
+// Issue 21 §4: the default table fits 100 columns, leaves out all-zero columns (and says which),
+// and groups thousands; --wide (Table::wide) shows everything as it is.
+cbi::cli::Table wide_table(int rows) {
+  cbi::cli::Table t;
+  t.title = "wide";
+  t.columns = {"level"};
+  for (int c = 0; c < 14; ++c)
+    t.columns.push_back("counter_number_" + std::to_string(c));
+  t.columns.push_back("stores");
+  for (int r = 0; r < rows; ++r) {
+    std::vector<cbi::cli::Cell> row(16, cbi::cli::Cell(int64_t{0}));
+    row[0] = cbi::cli::Cell(std::string("L") + std::to_string(r + 1));
+    for (int c = 0; c < 14; ++c)
+      row[static_cast<std::size_t>(c) + 1] = cbi::cli::Cell(int64_t{1234567} * (c + 1));
+    t.add_row(row);
+  }
+  t.notes.push_back(std::string(150, 'x').replace(70, 1, " "));
+  return t;
+}
+
+std::size_t widest_line(const std::string &text) {
+  std::size_t most = 0, start = 0;
+  while (start < text.size()) {
+    const std::size_t end = text.find('\n', start);
+    most = std::max(most, (end == std::string::npos ? text.size() : end) - start);
+    start = end == std::string::npos ? text.size() : end + 1;
+  }
+  return most;
+}
+
+TEST(CliPrinters, TerminalTableFitsOneHundredColumns) {
+  for (int rows : {1, 3}) {
+    std::ostringstream os;
+    cbi::cli::print_table(os, wide_table(rows));
+    const std::string text = os.str();
+    EXPECT_LE(widest_line(text), 100u) << text;
+    EXPECT_NE(text.find("1,234,567"), std::string::npos) << text;  // thousands grouped
+    EXPECT_NE(text.find("17,283,938"), std::string::npos) << text; // the last counter is shown
+    EXPECT_EQ(text.find("stores "), std::string::npos) << text;    // all zero: left out ...
+    EXPECT_NE(text.find("all zero, not shown (--wide shows every column): stores"),
+              std::string::npos)
+        << text; // ... and named
+    // Several rows: every block of columns is led by the row names.
+    std::size_t named = 0;
+    for (std::size_t at = text.find("\nL1 "); at != std::string::npos;
+         at = text.find("\nL1 ", at + 1))
+      ++named;
+    if (rows > 1) {
+      EXPECT_GE(named, 2u) << text;
+    }
+  }
+  cbi::cli::Table wide = wide_table(3);
+  wide.wide = true;
+  std::ostringstream os;
+  cbi::cli::print_table(os, wide);
+  EXPECT_GT(widest_line(os.str()), 100u);
+  EXPECT_NE(os.str().find(" stores"), std::string::npos);
+  EXPECT_NE(os.str().find("1234567"), std::string::npos);
+}
+
+TEST(CliPrinters, SeparatorsNeverReachFiles) {
+  const cbi::cli::Table t = wide_table(2);
+  std::ostringstream csv, json;
+  cbi::cli::print_csv(csv, t);
+  cbi::cli::print_json(json, t);
+  EXPECT_EQ(csv.str().find("1,234,567"), std::string::npos);
+  EXPECT_NE(csv.str().find("1234567"), std::string::npos);
+  EXPECT_EQ(json.str().find("1,234,567"), std::string::npos);
+}
+
 } // namespace
 
 namespace {

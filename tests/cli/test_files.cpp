@@ -263,6 +263,32 @@ TEST(SweepSummary, EndsWithTheBestOrderOfEachGroupAndNamesTies) {
   EXPECT_NE(model.err.find("(predicted_ms "), std::string::npos) << model.err;
 }
 
+// Issue 21 §4: --wide belongs to the terminal table; with another format it is refused, not ignored.
+TEST(Files, WideAppliesToTheTableOnly) {
+  expect_usage_error("simulate --size 64 --format json --wide", "--wide");
+  expect_usage_error("devices --format csv --wide", "--wide");
+  const CliRun narrow = cbi_run("simulate --size 512 --stencil 3x3");
+  ASSERT_EQ(narrow.exit_code, 0) << narrow.err;
+  std::size_t widest = 0, start = 0;
+  while (start < narrow.out.size()) {
+    const std::size_t end = narrow.out.find('\n', start);
+    widest = std::max(widest, (end == std::string::npos ? narrow.out.size() : end) - start);
+    start = end == std::string::npos ? narrow.out.size() : end + 1;
+  }
+  EXPECT_LE(widest, 100u) << narrow.out;
+  const CliRun wide = cbi_run("simulate --size 512 --stencil 3x3 --wide");
+  ASSERT_EQ(wide.exit_code, 0) << wide.err;
+  EXPECT_NE(wide.out.find("store_misses"), std::string::npos) << wide.out;
+  EXPECT_EQ(narrow.out.find("  store_misses"), std::string::npos) << narrow.out;
+  // A stencil has no depth: the table leaves the key out, --wide and the files keep it.
+  EXPECT_EQ(narrow.out.find("  depth:"), std::string::npos) << narrow.out;
+  EXPECT_NE(wide.out.find("  depth:"), std::string::npos) << wide.out;
+  const CliRun matmul = cbi_run("simulate --workload matmul --size 64");
+  ASSERT_EQ(matmul.exit_code, 0) << matmul.err;
+  EXPECT_NE(matmul.out.find("  depth:"), std::string::npos) << matmul.out;
+  EXPECT_EQ(matmul.out.find("  stencil_w:"), std::string::npos) << matmul.out;
+}
+
 // Issue 21 §2: blocks are capped at the device's launch limit (1024) in the GPU model and tune as
 // in bench and sweep; the GPU model refuses a cache axis it would ignore.
 TEST(Files, BlocksAreCappedAndTheModelRefusesACache) {
@@ -272,4 +298,15 @@ TEST(Files, BlocksAreCappedAndTheModelRefusesACache) {
   EXPECT_EQ(ok.exit_code, 0) << ok.err;
   expect_usage_error("sweep --model gpu --size 64 --cache l1-64k", "--cache");
   expect_usage_error("sweep --backend model --size 64 --cache l1-64k", "--cache");
+}
+
+// Issue 21 §2: simulate, mrc and analyze run one order; a list is refused naming --order and
+// pointing at the commands that take lists, as the README says.
+TEST(Files, OneOrderCommandsSayWhereListsGo) {
+  for (const char *command : {"simulate", "mrc", "analyze"}) {
+    const CliRun r = cbi_run(std::string(command) + " --size 64 --order linear,column:4");
+    EXPECT_EQ(r.exit_code, 2) << command;
+    EXPECT_NE(r.err.find("--order: 'linear,column:4' is a list"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("cbi sweep --order"), std::string::npos) << r.err;
+  }
 }

@@ -140,6 +140,27 @@ TEST(GpuCli, BadValuesExitTwoNamingTheOption) {
   EXPECT_EQ(block.err.find("gpu."), std::string::npos) << "sim's field maps to the option";
 }
 
+// --jobs (issue 18 §2): the GPU model's host threads; the same JSON counts on 1 and 3 threads;
+// refused by the sequential replay and for a value that is not a positive count, naming --jobs.
+TEST(GpuCli, JobsChangesNoCountAndIsRefusedWhereItDoesNotApply) {
+  const std::string args = "simulate --model gpu --workload stencil --stencil 5x5 --size 300x200 "
+                           "--order column:16 --block 128 --format json --jobs ";
+  const auto one = run_program("cbi", args + "1");
+  const auto three = run_program("cbi", args + "3");
+  ASSERT_EQ(one.exit_code, 0) << one.err;
+  ASSERT_EQ(three.exit_code, 0) << three.err;
+  const auto j1 = nlohmann::json::parse(one.out), j3 = nlohmann::json::parse(three.out);
+  EXPECT_EQ(j1.at("metrics"), j3.at("metrics"));
+  EXPECT_EQ(j1.at("predicted_ms"), j3.at("predicted_ms"));
+  const auto sequential = run_program("cbi", "simulate --jobs 2");
+  EXPECT_EQ(sequential.exit_code, 2);
+  EXPECT_EQ(sequential.err.rfind("cbi simulate: --jobs: ", 0), 0u) << sequential.err;
+  EXPECT_TRUE(sequential.out.empty());
+  const auto zero = run_program("cbi", "simulate --model gpu --jobs 0");
+  EXPECT_EQ(zero.exit_code, 2);
+  EXPECT_EQ(zero.err.rfind("cbi simulate: --jobs: ", 0), 0u) << zero.err;
+}
+
 // The tiled kernels (issue 20 §3), spelled as cbi bench spells them: simulate --model gpu replays
 // the tile loads under a block order, tune ranks block orders, and the options that do not apply
 // are refused naming the option.

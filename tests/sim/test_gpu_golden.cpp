@@ -5,6 +5,7 @@
 // predictions updates the table in the same commit and says why: CBI_GOLDEN_PRINT=1
 // test_sim_gpu_golden prints the new rows.
 #include "cbi/sim/gpu_model.hpp"
+#include "gpu_test_config.hpp"
 
 #include <gtest/gtest.h>
 
@@ -22,19 +23,7 @@ struct Case {
   sim::GpuConfig config;
 };
 
-sim::GpuConfig make(const char *workload, int64_t width, int64_t height, int64_t depth, int stencil,
-                    const char *order, int64_t block, const char *device) {
-  sim::GpuConfig c;
-  c.workload.kind = sim::parse_workload_kind(workload);
-  c.workload.width = width;
-  c.workload.height = height;
-  c.workload.depth = depth;
-  c.workload.stencil_w = c.workload.stencil_h = stencil;
-  c.order = remap::parse_order(order);
-  c.block_threads = block;
-  c.device = sim::find_device(device);
-  return c;
-}
+constexpr auto make = cbi::test::gpu_config;
 
 std::vector<Case> cases() {
   std::vector<Case> v;

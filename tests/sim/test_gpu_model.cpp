@@ -116,6 +116,30 @@ TEST(SetHash, XorAndIpolyFillEverySetOncePerAlignedRunAndSpreadPowerOfTwoStrides
   EXPECT_EQ(sim::find_device("h100").l1_set_hash, sim::SetHash::fibonacci);
 }
 
+// SetIndex replaces set_index's division by multiplications; it must agree on every line,
+// including the largest values and set counts that are and are not powers of two.
+TEST(SetHash, SetIndexWithoutADivisionAgreesWithSetIndex) {
+  uint64_t x = 0x243F6A8885A308D3ull; // xorshift64
+  for (uint64_t sets :
+       std::initializer_list<uint64_t>{1, 2, 3, 7, 16, 108, 1000, 25600, 65537,
+                                       (uint64_t{1} << 32) - 1, (uint64_t{1} << 40) + 13}) {
+    for (sim::SetHash h : {sim::SetHash::none, sim::SetHash::fibonacci, sim::SetHash::xor_fold,
+                           sim::SetHash::ipoly}) {
+      const sim::SetIndex index(h, sets);
+      for (uint64_t line : std::initializer_list<uint64_t>{
+               0, 1, sets - 1, sets, sets + 1, ~uint64_t{0}, ~uint64_t{0} - 1, uint64_t{1} << 63})
+        ASSERT_EQ(index(line), sim::set_index(h, line, sets)) << sets << " " << line;
+      for (int k = 0; k < 2000; ++k) {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        const uint64_t line = k % 2 ? x : x >> (k % 60);
+        ASSERT_EQ(index(line), sim::set_index(h, line, sets)) << sets << " " << line;
+      }
+    }
+  }
+}
+
 TEST(Coalescing, ThirtyTwoConsecutiveFloatsAreOneRequestOfFourSectorsInOneLine) {
   uint64_t addr[32], sectors[32];
   for (int l = 0; l < 32; ++l)

@@ -209,8 +209,9 @@ TEST(Diagram, PresetCountsAgreeAcrossCommands) {
 
 TEST(Diagram, LevelsColourTheServingLevel) {
   const auto req =
-      parse_diagram_args({"cbi diagram", "--size", "24", "--stencil", "5x5", "--level",
-                          "lines=12,line=16", "--level", "lines=64,line=32", "--bin", "1x1"});
+      parse_diagram_args({"cbi diagram", "--size", "24", "--stencil", "5x5", "--granularity",
+                          "thread", "--level", "lines=12,line=16", "--level", "lines=64,line=32",
+                          "--bin", "1x1"});
   const auto grids = build_panels(req, false);
   const Grid &g = grids[0];
   ASSERT_EQ(g.levels(), 2);
@@ -226,6 +227,16 @@ TEST(Diagram, LevelsColourTheServingLevel) {
   const int64_t area = int64_t{layout.cell_w} * layout.cell_h;
   EXPECT_EQ(count_pixels(img, layout.grids[0], pal.of(cell::served + 1)),
             truth.levels[1].hits * area);
+}
+
+// Issue 21 §4: one default granularity for simulate and diagram, per access as ncu counts; the
+// thesis presets keep thread granularity (PresetTest checks those).
+TEST(Diagram, DefaultGranularityIsPerAccessAsInSimulate) {
+  const auto req = parse_diagram_args({"cbi diagram", "--size", "8", "--stencil", "3x3"});
+  EXPECT_EQ(req.panels[0].sim.granularity, sim::Granularity::exact);
+  const auto thread = parse_diagram_args(
+      {"cbi diagram", "--size", "8", "--stencil", "3x3", "--granularity", "thread"});
+  EXPECT_EQ(thread.panels[0].sim.granularity, sim::Granularity::thread);
 }
 
 TEST(Diagram, ExactGranularityHasOneColumnPerAccess) {
@@ -262,14 +273,16 @@ TEST(Diagram, ExactColumnsMapBackToTheirThreads) {
 // bins that split a thread's accesses across columns, and for every level.
 TEST(Diagram, BinnedMissSharesWeightedByAccessesSumToTheMisses) {
   const std::vector<std::vector<std::string>> cases = {
-      {"--size", "40x24", "--stencil", "5x5", "--lines", "20", "--order", "column:8", "--bin",
-       "7x4"},
-      {"--size", "40x24", "--stencil", "5x5", "--lines", "20", "--order", "linear", "--bin", "3x1"},
+      {"--size", "40x24", "--stencil", "5x5", "--granularity", "thread", "--lines", "20",
+       "--order", "column:8", "--bin", "7x4"},
+      {"--size", "40x24", "--stencil", "5x5", "--lines", "20", "--order", "linear", "--bin",
+       "12x1"}, // the default granularity: one column per access, a thread's 25 split
       {"--size", "24", "--stencil", "3x3", "--granularity", "exact", "--lines", "12", "--bin",
        "5x2", "--order", "tile:4"}, // 5 steps a column: runs of a thread split across columns
-      {"--size", "24", "--stencil", "5x5", "--level", "lines=12,line=16", "--level",
-       "lines=64,line=16", "--bin", "6x2", "--order", "zigzag:4"},
-      {"--workload", "matmul", "--size", "16", "--depth", "16", "--lines", "24", "--bin", "4x8"},
+      {"--size", "24", "--stencil", "5x5", "--granularity", "thread", "--level",
+       "lines=12,line=16", "--level", "lines=64,line=16", "--bin", "6x2", "--order", "zigzag:4"},
+      {"--workload", "matmul", "--size", "16", "--depth", "16", "--granularity", "thread",
+       "--lines", "24", "--bin", "4x8"},
   };
   for (const auto &extra : cases) {
     std::vector<std::string> argv{"cbi diagram"};
@@ -304,7 +317,8 @@ TEST(Diagram, BinnedMissSharesWeightedByAccessesSumToTheMisses) {
 // on the shared scale, darker for more misses, and the colour bar is drawn.
 TEST(Diagram, BinnedCellsAreDrawnByTheirShare) {
   const auto req = parse_diagram_args({"cbi diagram", "--size", "40x24", "--stencil", "5x5",
-                                       "--lines", "20", "--order", "linear", "--order", "column:8",
+                                       "--granularity", "thread", "--lines", "20", "--order",
+                                       "linear", "--order", "column:8",
                                        "--bin", "4x2", "--cell-px", "2"});
   const auto grids = build_panels(req, false);
   DiagramLayout layout;
@@ -337,9 +351,10 @@ TEST(Diagram, BinnedCellsAreDrawnByTheirShare) {
 
 // --miss-level picks the level whose misses colour the bins; a level that is not there is exit 2.
 TEST(Diagram, MissLevelPicksTheLevel) {
-  const auto req = parse_diagram_args({"cbi diagram", "--size", "24", "--stencil", "5x5", "--level",
-                                       "lines=12,line=16", "--level", "lines=32,line=16", "--bin",
-                                       "4x2", "--miss-level", "2"});
+  const auto req = parse_diagram_args({"cbi diagram", "--size", "24", "--stencil", "5x5",
+                                       "--granularity", "thread", "--level", "lines=12,line=16",
+                                       "--level", "lines=32,line=16", "--bin", "4x2",
+                                       "--miss-level", "2"});
   EXPECT_EQ(req.style.miss_level, 1);
   const auto grids = build_panels(req, false);
   EXPECT_EQ(bin_scale(grids, 1, false).title(2), "share of the bin's accesses served from memory");

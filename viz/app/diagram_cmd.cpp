@@ -1,6 +1,7 @@
 // cbi diagram: labelled spatial-temporal diagrams as PNG (and the cell grid as CSV), rendered with
 // no display: text comes from FreeType, the PNG from sf::Image.
 #include "cbi/cli/command.hpp"
+#include "cbi/cli/output.hpp"
 #include "diagram_options.hpp"
 
 #include "cbi/config/applicability.hpp"
@@ -80,12 +81,12 @@ int cmd_diagram(int argc, char **argv) {
   report << "wrote " << output << " (" << canvas.width() << " x " << canvas.height()
             << " px, " << grids.front().cols << " x " << grids.front().rows << " cells of "
             << layout.cell_w << " x " << layout.cell_h << " px, " << seconds << " s)\n"
-            << "bin: " << viz::bin_text(grids.front()) << "\n";
+            << cli::wrap_text("bin: ", viz::bin_text(grids.front()), 5);
   for (const viz::Grid &g : grids) {
     report << "order " << remap::to_string(g.sim.order)
            << (g.gpu ? " (GPU model, SM " + std::to_string(g.gpu->sm) + ")" : "") << "\n";
     for (const std::string &line : viz::stats_lines(g))
-      report << "  " << line << "\n";
+      report << cli::wrap_text("  ", line, 4); // the terminal's 100 columns
   }
   return 0;
 }

@@ -31,8 +31,10 @@ void add_diagram_options(po::options_description &desc) {
     ("order", cli::list_value(),
      "thread order, repeatable or a comma list: one panel per order, at one scale (linear, tile:T, tile:TWxTH, "
      "column:W, zigzag:W); default linear")
-    ("granularity", po::value<std::string>(), "thread (one column per thread, §3.2; default) | "
-                                              "exact (one column per access)")
+    ("granularity", po::value<std::string>(), "exact (one column per access, counted as ncu "
+                                              "counts; default, as in cbi simulate) | thread (one "
+                                              "column per thread, its distinct lines once, §3.2; "
+                                              "the thesis presets use it)")
     ("bin", po::value<std::string>(), "cell size TxL: T time steps x L lines per cell (L a power "
                                       "of two); default: the smallest that fits --max-px")
     ("max-px", po::value<std::string>(), "most cells per panel side before binning (default 2048; "
@@ -251,10 +253,10 @@ DiagramRequest diagram_request(const po::variables_map &vm) {
   r.preset = get(vm, "preset", "");
   if (config::parse_model(vm) == config::Engine::gpu_model)
     return gpu_request(vm, r);
-  // One point (workload, granularity, cache; one column per thread unless --granularity says
-  // otherwise); each --order is one panel of it.
+  // One point (workload, granularity, cache; one column per access, as cbi simulate counts,
+  // unless --granularity or a preset says otherwise); each --order is one panel of it.
   const sim::SimConfig base = *config::sim_config(config::point_from(
-      vm, {config::Engine::sequential, "diagram", false, sim::Granularity::thread}));
+      vm, {config::Engine::sequential, "diagram", false, sim::Granularity::exact}));
   const std::vector<std::string> orders = cli::list_from(vm, "order", {config::kDefaultOrder});
   if (orders.size() > 8)
     throw UsageError("--order", std::to_string(orders.size()) +

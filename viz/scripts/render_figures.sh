@@ -18,11 +18,13 @@ cbi diagram --preset table3.1 --order linear --order column:4 --order tile:4 \
   -o "$out/stencil-orders.png"
 # The two matmul orders of Table 3.2.
 cbi diagram --preset table3.2 --order linear --order column:4 -o "$out/matmul-orders.png"
-# Two levels: cells coloured by the level that served each access; warps marked.
+# Two levels: cells coloured by the level that served each access; warps marked. Thread
+# granularity (one column per thread), as the thesis draws.
 cbi diagram --size 16 --stencil 5x5 --level lines=8,line=32 --level lines=32,line=64 --warp 32 \
-  --order linear --order column:8 -o "$out/two-levels.png"
-# A 4096^2 9x9 stencil, binned (the bin size is in the subtitle).
-cbi diagram --size 4096 --stencil 9x9 --line-bytes 128 --cache-bytes 32KiB \
+  --granularity thread --order linear --order column:8 -o "$out/two-levels.png"
+# A 4096^2 9x9 stencil, binned (the bin size is in the subtitle); thread granularity, so the
+# rates it quotes are per thread-line.
+cbi diagram --size 4096 --stencil 9x9 --line-bytes 128 --cache-bytes 32KiB --granularity thread \
   --order linear --order column:64 -o "$out/stencil-4096-binned.png"
 # cbi plot on a simulator sweep: column widths against linear order, and hit rate over size.
 sweep="$(mktemp --suffix=.csv)"

@@ -3,6 +3,7 @@
 #include "cbi/config/presets.hpp"
 
 #include "cbi/error.hpp"
+#include "cbi/sim/model.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -236,6 +237,12 @@ std::vector<std::string> stats_lines(const Grid &g) {
                        group_digits(s.fetches) + " \u00b7 " + hit_rate_label(g) + " " +
                        percent(s.hit_rate());
     lines.push_back(line);
+  }
+  // Set conflicts dominate where one window's lines crowd a set beyond its ways (no order helps).
+  for (std::size_t k = 0; k < g.sim.levels.size(); ++k) {
+    const std::string conflicts = sim::set_conflict_warning(g.sim, static_cast<int>(k));
+    if (!conflicts.empty())
+      lines.push_back("warning: " + level_name(static_cast<int>(k)) + " " + conflicts);
   }
   return lines;
 }

@@ -70,6 +70,7 @@ int cmd_analyze(int argc, char **argv) {
       t.notes.push_back(level + ": " + n);
   }
   t.config = config::sim_config_fields(c);
+  t.table_omits = config::workload_fields_not_applying(c.workload);
   t.config.push_back({"cache", c.levels[0].describe()});
   t.config.push_back({"threads", threads});
   t.meta = {{"suggested_column_width", int64_t{model.suggested_column_width}}};

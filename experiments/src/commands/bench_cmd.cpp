@@ -145,6 +145,7 @@ int cmd_bench(int argc, char **argv) {
     t.meta.push_back({"command", command});
     t.meta.push_back({"date", utc_timestamp()});
     t.notes = notes;
+    t.wide = wide_from(vm);
     format.print(os, t);
   }
   write_file_atomic(get(vm, "output", "-"), os.str(), "--output");

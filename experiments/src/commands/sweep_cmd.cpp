@@ -62,7 +62,11 @@ int cmd_sweep_merge(int argc, char **argv) {
   if (!vm.count("input"))
     throw UsageError("--input", "no CSV files to merge; allowed: one or more shard CSVs");
   const Printer &format = has(vm, "format") ? format_from(vm) : find_printer("csv");
+  if (wide_from(vm) && std::string(format.name()) != "table")
+    throw UsageError("--wide", "applies to the terminal table only; allowed: --wide with "
+                               "--format table (merge writes CSV by default)");
   Table t = sweep::merge(vm["input"].as<std::vector<std::string>>(), vm["partial"].as<bool>());
+  t.wide = wide_from(vm);
   std::ostringstream os;
   format.print(os, t);
   if (has(vm, "json")) {

@@ -42,10 +42,15 @@ std::string ranked_order(const sim::GpuConfig &c) {
       sim::workload_traits(c.workload.kind).has_block_order ? c.workload.block_order : c.order);
 }
 
-// Runs every config on `jobs` threads, reporting each finished one on `bar`.
+// Runs every config on `jobs` threads, reporting each finished one on `bar`: configs side by side,
+// and where there are fewer configs than threads, each replay on several (GpuConfig::jobs; the
+// same prediction on any count).
 void run_all(std::vector<sim::GpuConfig> &configs, std::vector<sim::GpuResult> &results,
              const std::vector<std::size_t> &which, unsigned jobs, ProgressBar &bar, int64_t &done,
              const char *stage) {
+  for (std::size_t c : which)
+    configs[c].jobs =
+        static_cast<int>(std::max<std::size_t>(1, jobs / std::max<std::size_t>(1, which.size())));
   std::atomic<std::size_t> next{0};
   std::mutex mutex;
   std::vector<std::thread> pool;
@@ -265,6 +270,7 @@ int cmd_tune(int argc, char **argv) {
   t.config.erase(std::remove_if(t.config.begin(), t.config.end(),
                                 [](const auto &f) { return f.first == "block_order"; }),
                  t.config.end()); // ranked, not fixed
+  t.table_omits = config::workload_fields_not_applying(base.workload);
   t.config.push_back({"device", base.device.name});
   t.config.push_back({"block", int64_t{base.block_threads}});
   t.config.push_back({"search", staged ? std::string("staged") : std::string("full")});

@@ -1,7 +1,7 @@
 // The coalescer (GPGPU-Sim's memory_coalescing_arch): a warp instruction's lane addresses become
 // one request of distinct sectors, grouped by line, before any cache sees them. Loads come from
 // the workload's program (its per-warp lane_loads where it has one); the output store from the
-// task's output element.
+// task's output element. Its state is per warp slot, so SMs may use it from several threads.
 #pragma once
 
 #include "affine.hpp"
@@ -123,15 +123,16 @@ public:
   // The lines of a load whose `n` lanes read at addr[0..n) (a workload of your own: the addresses
   // its instruction gives), as load() returns them. Each lane's first byte names its sector.
   int lines_of(const uint64_t *addr, int n, LineRequest *out, int &sectors) {
-    sectors = coalesce_sectors(addr, n, m_sector_shift, m_sector_buf);
+    uint64_t buf[kMaxLanes];
+    sectors = coalesce_sectors(addr, n, m_sector_shift, buf);
     const int spl_shift = m_line_shift - m_sector_shift;
     const uint64_t sector_mask = (uint64_t{1} << spl_shift) - 1;
     int lines = 0;
     for (int k = 0; k < sectors;) {
-      const uint64_t line = m_sector_buf[k] >> spl_shift;
+      const uint64_t line = buf[k] >> spl_shift;
       uint32_t mask = 0;
-      for (; k < sectors && (m_sector_buf[k] >> spl_shift) == line; ++k)
-        mask |= 1u << (m_sector_buf[k] & sector_mask);
+      for (; k < sectors && (buf[k] >> spl_shift) == line; ++k)
+        mask |= 1u << (buf[k] & sector_mask);
       out[lines++] = {line, mask};
     }
     return lines;
@@ -203,14 +204,15 @@ private:
       uint64_t addr[kMaxLanes];
       for (int l = 0; l < n; ++l)
         addr[l] = static_cast<uint64_t>(m_affine_of.base(lanes[l], cls) + r);
-      const int count = coalesce_sectors(addr, n, m_sector_shift, m_sector_buf);
-      set.first = static_cast<int64_t>(m_sector_buf[0]);
-      if (count > kInline || m_sector_buf[count - 1] - m_sector_buf[0] > 0xFFFF) {
+      uint64_t buf[kMaxLanes];
+      const int count = coalesce_sectors(addr, n, m_sector_shift, buf);
+      set.first = static_cast<int64_t>(buf[0]);
+      if (count > kInline || buf[count - 1] - buf[0] > 0xFFFF) {
         set.count = kTooWide;
         return;
       }
       for (int k = 0; k < count; ++k)
-        set.rel[k] = static_cast<uint16_t>(m_sector_buf[k] - m_sector_buf[0]);
+        set.rel[k] = static_cast<uint16_t>(buf[k] - buf[0]);
       set.count = count;
     }
   }
@@ -221,7 +223,6 @@ private:
   uint64_t m_elem_bytes;
   uint64_t m_output_base;
   int m_sector_shift, m_line_shift, m_store_sector_shift;
-  uint64_t m_sector_buf[kMaxLanes];
   int m_residues = 0;            // sector bytes / element bytes; 0: no fast path
   std::vector<uint8_t> m_affine; // per warp slot: its lanes take the fast path
   std::vector<SectorSet> m_sets; // per warp slot, class and residue

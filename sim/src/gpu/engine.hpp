@@ -2,6 +2,12 @@
 // warp memory instruction per cycle at most. The rooms it joins: CTA dispatch (dispatch.hpp), warp
 // scheduling (scheduler.hpp), the coalescer and the memory hierarchy (coalescer.hpp, memory.hpp)
 // and the observer (observer.hpp).
+//
+// With GpuConfig::jobs > 1 the SMs of a window run on several host threads (run_parallel): each
+// SM runs its window against its own L1 and logs what it asks of the L2 (its L1 misses, its
+// stores, its finished CTAs); one thread replays the logs in SM order, the order in which the
+// one-thread replay meets them, so the prediction is the same bit for bit on any thread count
+// (tests/sim/test_gpu_parallel.cpp).
 #pragma once
 
 #include "cbi/error.hpp"
@@ -13,7 +19,10 @@
 #include "scheduler.hpp"
 
 #include <algorithm>
+#include <atomic>
+#include <chrono>
 #include <cstdint>
+#include <thread>
 #include <type_traits>
 #include <vector>
 
@@ -21,17 +30,21 @@ namespace cbi::sim::gpu {
 
 constexpr int64_t kNever = INT64_MAX;
 constexpr int64_t kWindow = 32; // cycles an SM runs before the next SM's turn
+// The parallel replay: an L1 sector whose fill time is kTicketBase + t waits for ticket t of its
+// SM's open window, an L2 fetch not yet made. Real times stay below it (the engine's 2^32 check).
+constexpr uint32_t kTicketBase = 0xFF000000u;
 
 struct Warp {
   int64_t next = 0;      // next instruction
   int64_t group_end = 0; // when the loads issued since the last wait have all arrived
   int64_t cta = 0;       // index in the launch
   int cta_slot = 0;
-  int lanes = 0;      // active lanes
-  int until_wait = 0; // loads left before the warp waits for its group
+  int lanes = 0;           // active lanes
+  int until_wait = 0;      // loads left before the warp waits for its group
+  bool unresolved = false; // parallel replay: group_end waits for a ticket of the open window
 };
 
-struct Sm {
+struct alignas(64) Sm { // aligned: SMs on different host threads share no cache line
   Sm(sim::WarpScheduler policy, int warps, int warps_per_cta)
       : scheduler(policy, warps, warps_per_cta) {}
   std::vector<Warp> warps;
@@ -46,6 +59,32 @@ struct Sm {
   };
   std::vector<Launch> launches; // CTAs given to this SM that have not started yet
   int64_t dispatch_at = kNever; // the earliest of their starts
+
+  // The parallel replay's log of the open window, in issue order (Engine::resolve).
+  struct Ticket { // the L2 fetch of one L1 line's missing sectors
+    uint64_t line = 0;
+    uint32_t *fill = nullptr; // the L1 line's fill times
+    int64_t now = 0;
+    int64_t arrives = 0; // set by resolve
+    uint32_t mask = 0;
+  };
+  enum class Then : uint8_t { nothing, schedule_at, schedule_group_end };
+  struct Record { // a request that left something for the window's end
+    int64_t now = 0;
+    int64_t known = 0; // its ready time as far as the L1 knows
+    int64_t when = 0;  // Then::schedule_at: when the warp is ready
+    int warp = 0;
+    int tickets_begin = 0, tickets_end = 0; // its own L2 fetches
+    int deps_begin = 0, deps_end = 0;       // the tickets it waits for (in deps)
+    Then then = Then::nothing;
+    bool last = false; // the warp's last load: its store and its CTA's end follow
+  };
+  std::vector<Ticket> tickets;
+  std::vector<Record> records;
+  std::vector<int> deps;
+  std::vector<Launch> window_launches; // `launches` as the window began
+  std::vector<int64_t> dispatched;     // the cycles of the window at which CTAs started
+  int64_t last_event = 0;
 };
 
 // Occupancy: CTAs of `block` threads resident on one SM of `d` at once.
@@ -73,6 +112,7 @@ public:
         m_events(observer, m_group, __builtin_ctzll(static_cast<uint64_t>(c.device.l1_line_bytes)),
                  __builtin_ctzll(static_cast<uint64_t>(c.device.l1_sector_bytes))) {
     m_ctas_per_sm = ctas_per_sm(m_d, m_block);
+    m_jobs = static_cast<int>(std::clamp<int64_t>(c.jobs, 1, m_dispatch.simulated_sms()));
     if constexpr (kUser)
       m_user_writes.resize(static_cast<std::size_t>(Coalescer<W>::kMaxLanes) *
                            static_cast<std::size_t>(128 / m_d.l2_sector_bytes + 2));
@@ -108,18 +148,30 @@ public:
     // one SM's L1 in the host's caches for a while (docs/results/gpu-model-speed.md).
     int64_t now = 0, reported = 0;
     const int64_t progress_step = std::max<int64_t>(1, m_dispatch.ctas() / 100);
-    for (; m_dispatch.live() > 0; now += kWindow) {
-      if (now + kWindow + WarpScheduler::kWheel + m_d.dram_cycles >
-          int64_t{0xFFFFFFFF} - (int64_t{1} << 24))
-        throw UsageError("gpu.block_threads", "the replay passed 2^32 cycles, the model's limit");
-      for (std::size_t s = 0; s < m_sms.size(); ++s)
-        for (int64_t t = now; t < now + kWindow; ++t)
-          cycle(static_cast<int>(s), t);
-      if (progress && m_dispatch.done() - reported >= progress_step) {
+    const auto next_window = [&]() {
+      if (now > 0 && progress && m_dispatch.done() - reported >= progress_step) {
         reported = m_dispatch.done();
         progress(std::min(m_threads, reported * m_block), m_threads);
       }
+      if (m_dispatch.live() == 0)
+        return false;
+      if (now + kWindow + WarpScheduler::kWheel + m_d.dram_cycles >
+              int64_t{kTicketBase} - (int64_t{1} << 24) ||
+          m_last_event >= int64_t{kTicketBase})
+        throw UsageError("gpu.block_threads", "the replay passed 2^32 cycles, the model's limit");
+      return true;
+    };
+    const bool parallel = m_jobs > 1 && parallel_exact();
+    if (parallel) {
+      run_parallel(now, next_window);
+    } else {
+      for (; next_window(); now += kWindow)
+        for (std::size_t s = 0; s < m_sms.size(); ++s)
+          for (int64_t t = now; t < now + kWindow; ++t)
+            cycle(static_cast<int>(s), t);
     }
+    for (const Sm &sm : m_sms)
+      m_last_event = std::max(m_last_event, sm.last_event);
     if (progress)
       progress(m_threads, m_threads);
     GpuResult r;
@@ -130,6 +182,7 @@ public:
     r.ctas_per_sm = m_ctas_per_sm;
     r.threads = m_threads;
     r.cycles = std::max(now, m_last_event);
+    r.jobs = parallel ? m_jobs : 1;
     return r;
   }
 
@@ -156,28 +209,49 @@ private:
     sm.scheduler.cta_started(slot);
   }
 
+  // CTAs given to SM s that start at `now`.
+  void dispatch(Sm &sm, int s, int64_t now) {
+    if (sm.dispatch_at <= now)
+      take_due(sm, now, [&](const Sm::Launch &l) { start_cta(s, l.slot, now, l.cta); });
+  }
+
+  // Takes the launches due at `now` off sm.launches, start(launch) for each, in the list's order
+  // (a taken one's place goes to the last); dispatch_at becomes the earliest left.
+  template <class Start> static void take_due(Sm &sm, int64_t now, Start &&start) {
+    sm.dispatch_at = kNever;
+    for (std::size_t k = 0; k < sm.launches.size();) {
+      const Sm::Launch l = sm.launches[k];
+      if (l.at <= now) {
+        start(l);
+        sm.launches[k] = sm.launches.back();
+        sm.launches.pop_back();
+      } else {
+        sm.dispatch_at = std::min(sm.dispatch_at, l.at);
+        ++k;
+      }
+    }
+  }
+
+  // The warp SM `sm` issues at `now`, after waking the warps due then; -1 if none is ready or the
+  // L1 is still busy with the last request.
+  [[gnu::always_inline]] int pick(Sm &sm, int64_t now) {
+    sm.scheduler.wake(now);
+    return sm.pipe_free > now ? -1 : sm.scheduler.pick();
+  }
+
+  // Warp `id` of SM s's next load as lines into `out`; returns the line count.
+  [[gnu::always_inline]] int coalesce(Sm &sm, int s, int id, LineRequest *out, int &sectors) {
+    const Warp &warp = sm.warps[static_cast<std::size_t>(id)];
+    return m_coalescer.load(key(s, id), &sm.tasks[static_cast<std::size_t>(id) * m_warp_size],
+                            warp.lanes, warp.next, out, sectors);
+  }
+
   // One cycle of SM s: dispatch due CTAs, wake the warps whose wait ends now, issue the picked
   // ready warp's next memory instruction if the L1 can take a request.
   [[gnu::always_inline]] void cycle(int s, int64_t now) {
     Sm &sm = m_sms[static_cast<std::size_t>(s)];
-    if (sm.dispatch_at <= now) {
-      sm.dispatch_at = kNever;
-      for (std::size_t k = 0; k < sm.launches.size();) {
-        const Sm::Launch l = sm.launches[k];
-        if (l.at <= now) {
-          start_cta(s, l.slot, now, l.cta);
-          sm.launches[k] = sm.launches.back();
-          sm.launches.pop_back();
-        } else {
-          sm.dispatch_at = std::min(sm.dispatch_at, l.at);
-          ++k;
-        }
-      }
-    }
-    sm.scheduler.wake(now);
-    if (sm.pipe_free > now)
-      return;
-    const int id = sm.scheduler.pick();
+    dispatch(sm, s, now);
+    const int id = pick(sm, now);
     if (id < 0)
       return;
     Warp &warp = sm.warps[static_cast<std::size_t>(id)];
@@ -193,7 +267,7 @@ private:
       else
         lines = -1;
     } else {
-      lines = m_coalescer.load(key(s, id), lanes, warp.lanes, warp.next, m_lines, sectors);
+      lines = coalesce(sm, s, id, m_lines, sectors);
     }
     int64_t arrives = now;
     if (lines < 0) {
@@ -222,8 +296,15 @@ private:
       sm.scheduler.schedule(id, wait ? warp.group_end : now + m_d.issue_cycles, now);
       return;
     }
+    finish_warp(sm, id, now);
+  }
+
+  // Warp `id` of SM `sm` issued its last load at `now`: its output store, and its CTA's end.
+  void finish_warp(Sm &sm, int id, int64_t now) {
+    Warp &warp = sm.warps[static_cast<std::size_t>(id)];
     if (!kUser && m_c.stores) {
-      const int n = m_coalescer.store(lanes, warp.lanes, m_writes);
+      const int n = m_coalescer.store(&sm.tasks[static_cast<std::size_t>(id) * m_warp_size],
+                                      warp.lanes, m_writes);
       m_memory.store(m_writes, n, warp.group_end);
     }
     int &left = sm.cta_live_warps[static_cast<std::size_t>(warp.cta_slot)];
@@ -235,6 +316,229 @@ private:
       sm.launches.push_back({at, cta, warp.cta_slot});
       sm.dispatch_at = std::min(sm.dispatch_at, at);
     }
+  }
+
+  // Whether the parallel replay gives what cycle() gives, bit for bit: no L2 answer arrives
+  // inside the window that asked for it (every fill is at least l2_hit_cycles after its request),
+  // a refilled CTA slot starts after the window that freed it, and no observer watches an SM
+  // (its events name L2 outcomes as they happen), and the workload is not one of your own (its
+  // stores reach the L2 between its loads). The tiny device (no launch gap) runs on one thread.
+  bool parallel_exact() const {
+    return m_d.l2_hit_cycles >= kWindow && m_d.cta_launch_cycles >= kWindow && !m_events.active() &&
+           !kUser;
+  }
+
+  // One cycle of SM s in the parallel replay, window [.., window_end): as cycle(), but what
+  // needs the L2 is logged (Sm::tickets, Sm::records) for resolve(). An L1 miss's fill time is
+  // the ticket's placeholder until then; a request that waits for one (its own miss, or another
+  // warp's sector still on its way) finishes in resolve(); so do the warp schedules that land at
+  // or after window_end (in issue order, so that each wheel slot keeps cycle()'s order) and
+  // every warp's last load (the store goes to the L2, the CTA's end to the dispatcher).
+  void cycle_logged(int s, int64_t now, int64_t window_end) {
+    Sm &sm = m_sms[static_cast<std::size_t>(s)];
+    if (sm.dispatch_at <= now) {
+      sm.dispatched.push_back(now);
+      dispatch(sm, s, now);
+    }
+    const int id = pick(sm, now);
+    if (id < 0)
+      return;
+    Warp &warp = sm.warps[static_cast<std::size_t>(id)];
+    int sectors = 0;
+    LineRequest *req = &m_sm_lines[static_cast<std::size_t>(s) * Coalescer<W>::kMaxLanes];
+    const int lines = coalesce(sm, s, id, req, sectors);
+    Sm::Record rec;
+    rec.now = now;
+    rec.warp = id;
+    rec.tickets_begin = static_cast<int>(sm.tickets.size());
+    rec.deps_begin = static_cast<int>(sm.deps.size());
+    int64_t known = now + m_d.l1_hit_cycles;
+    m_memory.l1_lookups(s, req, lines, sectors, now, [&](int k, const SectorCache::Result &r) {
+      if (r.pending) {
+        if (r.pending_ready < kTicketBase) {
+          known = std::max<int64_t>(known, r.pending_ready);
+        } else {
+          for (uint32_t m = r.pending; m; m &= m - 1) {
+            const uint32_t f = r.fill[__builtin_ctz(m)];
+            if (f >= kTicketBase)
+              sm.deps.push_back(static_cast<int>(f - kTicketBase));
+            else
+              known = std::max<int64_t>(known, f);
+          }
+        }
+      }
+      if (r.miss) {
+        const int t = static_cast<int>(sm.tickets.size());
+        sm.tickets.push_back({req[k].line, r.fill, now, 0, r.miss});
+        for (uint32_t m = r.miss; m; m &= m - 1)
+          SectorCache::set_fill(r, __builtin_ctz(m), kTicketBase + static_cast<uint32_t>(t));
+        sm.deps.push_back(t);
+      }
+    });
+    rec.tickets_end = static_cast<int>(sm.tickets.size());
+    rec.deps_end = static_cast<int>(sm.deps.size());
+    rec.known = known;
+    sm.pipe_free = now + m_busy_cycles[static_cast<std::size_t>(lines)];
+    if (rec.deps_end > rec.deps_begin) {
+      warp.unresolved = true;
+    } else {
+      sm.last_event = std::max(sm.last_event, known);
+      warp.group_end = std::max(warp.group_end, known);
+    }
+    if (++warp.next < m_loads) {
+      const bool wait = --warp.until_wait == 0;
+      if (wait)
+        warp.until_wait = m_d.loads_in_flight_per_warp;
+      if (wait && warp.unresolved) {
+        rec.then = Sm::Then::schedule_group_end;
+      } else {
+        const int64_t when = wait ? warp.group_end : now + m_d.issue_cycles;
+        if (WarpScheduler::due(when, now) < window_end) {
+          sm.scheduler.schedule(id, when, now);
+        } else {
+          rec.then = Sm::Then::schedule_at;
+          rec.when = when;
+        }
+      }
+    } else {
+      rec.last = true;
+    }
+    if (rec.last || rec.then != Sm::Then::nothing || rec.deps_end > rec.deps_begin ||
+        rec.tickets_end > rec.tickets_begin)
+      sm.records.push_back(rec);
+  }
+
+  // The end of SM s's window in the parallel replay: its L2 fetches in issue order, the fill
+  // times and ready times they give, the warp schedules, stores and CTA ends it logged. Run for
+  // SM 0, 1, ... in turn on one thread: the L2, DRAM and the dispatcher see cycle()'s order.
+  void resolve(int s) {
+    Sm &sm = m_sms[static_cast<std::size_t>(s)];
+    // The CTA list as cycle() leaves it: the window's dispatches replayed around the refills
+    // (which cycle() makes inside the window, at the record's cycle), since the order of the list
+    // is the order in which CTAs due at one cycle start.
+    sm.launches = sm.window_launches;
+    std::size_t d = 0;
+    const auto dispatched_until = [&](int64_t t) {
+      for (; d < sm.dispatched.size() && sm.dispatched[d] <= t; ++d)
+        take_due(sm, sm.dispatched[d], [](const Sm::Launch &) {});
+    };
+    for (const Sm::Record &rec : sm.records) {
+      dispatched_until(rec.now);
+      for (int t = rec.tickets_begin; t < rec.tickets_end; ++t) {
+        Sm::Ticket &k = sm.tickets[static_cast<std::size_t>(t)];
+        uint32_t l2_miss = 0;
+        k.arrives = m_memory.fetch(k.line, k.mask, k.now, l2_miss);
+        const uint32_t placeholder = kTicketBase + static_cast<uint32_t>(t);
+        for (uint32_t m = k.mask; m; m &= m - 1) {
+          uint32_t &f = k.fill[__builtin_ctz(m)];
+          if (f == placeholder) // else a later miss of the window took the slot
+            f = static_cast<uint32_t>(k.arrives);
+        }
+      }
+      Warp &warp = sm.warps[static_cast<std::size_t>(rec.warp)];
+      int64_t ready = rec.known;
+      for (int d = rec.deps_begin; d < rec.deps_end; ++d)
+        ready = std::max(
+            ready,
+            sm.tickets[static_cast<std::size_t>(sm.deps[static_cast<std::size_t>(d)])].arrives);
+      sm.last_event = std::max(sm.last_event, ready);
+      warp.group_end = std::max(warp.group_end, ready);
+      if (rec.then == Sm::Then::schedule_group_end)
+        sm.scheduler.schedule(rec.warp, warp.group_end, rec.now);
+      else if (rec.then == Sm::Then::schedule_at)
+        sm.scheduler.schedule(rec.warp, rec.when, rec.now);
+      if (rec.last)
+        finish_warp(sm, rec.warp, rec.now);
+    }
+    dispatched_until(kNever);
+    sm.records.clear();
+    sm.tickets.clear();
+    sm.deps.clear();
+    for (Warp &w : sm.warps)
+      w.unresolved = false;
+  }
+
+  // The parallel replay. Thread j owns a fixed range of SMs (thread 0 the last): per window it
+  // runs its SMs' cycles (cycle_logged), then resolves them one by one, each when the SM before it
+  // is resolved (a token passed from thread to thread), so that the L2, DRAM and the dispatcher
+  // see SM 0, 1, ... as in cycle()'s replay, while an SM's own state stays on its thread. A thread
+  // that has resolved its SMs runs them in the next window at once; thread 0, which resolves the
+  // last SM, decides whether a next window exists (next_window). Which thread runs an SM changes
+  // nothing in the result.
+  template <class NextWindow> void run_parallel(int64_t &now, NextWindow &&next_window) {
+    const int sms = static_cast<int>(m_sms.size());
+    m_sm_lines.resize(static_cast<std::size_t>(sms) * Coalescer<W>::kMaxLanes);
+    if (!next_window())
+      return;
+    struct alignas(64) Shared {
+      std::atomic<int64_t> resolved{0}; // (window, SM) pairs resolved: window * SMs + SM
+      std::atomic<bool> stop{false};
+    } shared;
+    const auto pause = [](int &spins) {
+      if (++spins < 256)
+        return;
+      if (spins < 4096)
+        std::this_thread::yield();
+      else
+        std::this_thread::sleep_for(std::chrono::microseconds(20));
+    };
+    // Thread j's SMs: j - 1's share for the workers, the last share for thread 0.
+    const auto range = [&](int j) {
+      const int64_t part = j == 0 ? m_jobs - 1 : j - 1;
+      return std::pair<int, int>{static_cast<int>(sms * part / m_jobs),
+                                 static_cast<int>(sms * (part + 1) / m_jobs)};
+    };
+    // Runs thread j's windows until the replay ends; thread 0 returns the last window.
+    const auto work = [&](int j) -> int64_t {
+      const auto [lo, hi] = range(j);
+      for (int64_t window = 0;; ++window) {
+        const int64_t start = window * kWindow;
+        for (int s = lo; s < hi; ++s) {
+          Sm &sm = m_sms[static_cast<std::size_t>(s)];
+          sm.window_launches = sm.launches;
+          sm.dispatched.clear();
+          for (int64_t t = start; t < start + kWindow; ++t)
+            cycle_logged(s, t, start + kWindow);
+        }
+        for (int s = lo; s < hi; ++s) {
+          const int64_t turn = window * sms + s;
+          int spins = 0;
+          while (shared.resolved.load(std::memory_order_acquire) != turn) {
+            if (shared.stop.load(std::memory_order_acquire))
+              return window;
+            pause(spins);
+          }
+          resolve(s);
+          if (s == sms - 1) { // thread 0: the window's end
+            now = start + kWindow;
+            bool more = false;
+            try {
+              more = next_window();
+            } catch (...) {
+              shared.stop.store(true, std::memory_order_release);
+              throw;
+            }
+            if (!more) {
+              shared.stop.store(true, std::memory_order_release);
+              return window;
+            }
+          }
+          shared.resolved.store(turn + 1, std::memory_order_release);
+        }
+      }
+    };
+    std::vector<std::thread> workers;
+    for (int j = 1; j < m_jobs; ++j)
+      workers.emplace_back([&, j]() { work(j); });
+    try {
+      work(0);
+    } catch (...) {
+      for (std::thread &t : workers)
+        t.join();
+      throw;
+    }
+    for (std::thread &t : workers)
+      t.join();
   }
 
   // A workload of your own: from instruction warp.next on, issues the stores (into L2 at
@@ -278,6 +582,8 @@ private:
   std::vector<Sm> m_sms;
   int64_t m_ctas_per_sm = 0;
   int64_t m_last_event = 0;
+  int m_jobs = 1;
+  std::vector<LineRequest> m_sm_lines; // parallel replay: each SM's request being coalesced
   int64_t m_busy_cycles[Coalescer<W>::kMaxLanes + 1];
   LineRequest m_lines[Coalescer<W>::kMaxLanes];
   SectorWrite m_writes[2 * Coalescer<W>::kMaxLanes];

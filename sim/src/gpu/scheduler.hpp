@@ -26,9 +26,15 @@ public:
     m_fifo.assign(static_cast<std::size_t>(warps), 0);
   }
 
-  // Warp `id` becomes ready at `when` (at least next cycle, at most the wheel's horizon).
+  // The cycle at which a warp scheduled at `now` for `when` becomes ready: at least next cycle, at
+  // most the wheel's horizon.
+  static int64_t due(int64_t when, int64_t now) {
+    return std::min(std::max(when, now + 1), now + kWheel - 1);
+  }
+
+  // Warp `id` becomes ready at `when` (due(when, now)).
   void schedule(int id, int64_t when, int64_t now) {
-    const int64_t at = std::min(std::max(when, now + 1), now + kWheel - 1);
+    const int64_t at = due(when, now);
     int &head = m_wheel[static_cast<std::size_t>(at % kWheel)];
     m_wheel_next[static_cast<std::size_t>(id)] = head;
     head = id;

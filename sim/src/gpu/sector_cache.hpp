@@ -13,6 +13,7 @@
 #include "cbi/sim/set_hash.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <vector>
@@ -40,61 +41,87 @@ public:
   explicit SectorCache(const SectorCacheConfig &c)
       : m_ways(static_cast<uint32_t>(c.ways == 0 ? c.capacity_lines : c.ways)),
         m_sets(static_cast<uint64_t>(c.capacity_lines / (c.ways == 0 ? c.capacity_lines : c.ways))),
-        m_sectors(c.sectors_per_line), m_hash(c.hash) {
-    const std::size_t slots = static_cast<std::size_t>(m_sets * m_ways);
-    m_tag.assign(slots, kEmpty);
-    m_stamp.assign(slots, 0);
-    m_valid.assign(slots, 0);
-    m_partial.assign(slots, 0);
-    m_clock.assign(static_cast<std::size_t>(m_sets), 0);
-    m_fill.assign(slots * static_cast<std::size_t>(m_sectors), 0);
+        m_sectors(c.sectors_per_line), m_index(c.hash, m_sets) {
+    // One block per set, in 32-bit words: tags, stamps, the valid and partial masks (a byte each
+    // per way), the set's clock, the fill times; rounded up to whole 64-byte host cache lines.
+    m_stamps_at = m_ways;
+    m_masks_at = 2 * m_ways;
+    m_clock_at = m_masks_at + (2 * m_ways + 3) / 4;
+    m_fill_at = m_clock_at + 1;
+    m_block = (m_fill_at + m_ways * static_cast<uint32_t>(m_sectors) + 15) / 16 * 16;
+    m_data.assign(static_cast<std::size_t>(m_sets) * m_block + 16, 0);
+    // Align the blocks to the host's cache lines.
+    const auto addr = reinterpret_cast<std::uintptr_t>(m_data.data());
+    m_base = m_data.data() + ((64 - addr % 64) % 64) / 4;
+    for (uint64_t set = 0; set < m_sets; ++set)
+      std::fill_n(m_base + set * m_block, m_ways, kEmpty);
     if (c.writes)
-      m_written.assign(slots * static_cast<std::size_t>(m_sectors), 0);
+      m_written.assign(static_cast<std::size_t>(m_sets * m_ways) * std::size_t(m_sectors), 0);
   }
+
+  // The host memory a cache of configuration `c` takes (its blocks and, with writes, the bytes
+  // stores wrote).
+  static double state_bytes(const SectorCacheConfig &c) {
+    const double ways = double(c.ways == 0 ? c.capacity_lines : c.ways);
+    const double sets = double(c.capacity_lines) / ways;
+    const double words = 2 * ways + std::ceil(2 * ways / 4) + 1 + ways * c.sectors_per_line;
+    return sets * std::ceil(words / 16) * 64 +
+           (c.writes ? double(c.capacity_lines) * c.sectors_per_line * 4 : 0.0);
+  }
+
+  SectorCache(const SectorCache &) = delete;
+  SectorCache &operator=(const SectorCache &) = delete;
+  SectorCache(SectorCache &&) = default;
 
   struct Result {
     uint32_t hit = 0;     // sectors present and filled by `now`
     uint32_t pending = 0; // sectors allocated, their data still on its way
     uint32_t miss = 0;    // sectors allocated now: the caller fetches them and sets their fill
     uint32_t pending_ready = 0;
-    std::size_t slot = 0;
+    uint32_t *fill = nullptr; // the line's fill times, one per sector (set_fill)
   };
+
+  // Where line `line`'s set lives: fetching it ahead of a lookup hides the host's cache miss.
+  void prefetch(uint64_t line) const {
+    const uint32_t *block = m_base + m_index(line) * m_block;
+    __builtin_prefetch(block);
+    __builtin_prefetch(block + 16);
+  }
 
   // A read of the sectors `sectors` (mask) of line `line` at time `now`.
   [[gnu::always_inline]] Result lookup(uint64_t line64, uint32_t sectors, uint32_t now) {
     Result r;
     const uint32_t line = static_cast<uint32_t>(line64);
-    const uint64_t set = set_index(m_hash, line64, m_sets);
-    const std::size_t base = static_cast<std::size_t>(set * m_ways);
-    const uint32_t stamp = ++m_clock[static_cast<std::size_t>(set)];
-    const uint32_t *tags = &m_tag[base];
+    uint32_t *block = m_base + m_index(line64) * m_block;
+    const uint32_t stamp = ++block[m_clock_at];
     uint32_t w = 0;
-    while (w < m_ways && tags[w] != line)
+    while (w < m_ways && block[w] != line)
       ++w;
     if (w < m_ways) {
-      m_stamp[base + w] = stamp;
-      r.slot = base + w;
-      uint8_t &valid = m_valid[r.slot];
+      block[m_stamps_at + w] = stamp;
+      uint8_t *valid = masks(block) + w;
+      uint8_t &partial = valid[m_ways];
       // A sector that stores wrote only in part holds no data to read: it misses, and the fetch
       // from below makes it whole.
-      const uint32_t readable = uint32_t{valid} & ~uint32_t{m_partial[r.slot]};
-      const uint32_t *fill = &m_fill[r.slot * static_cast<std::size_t>(m_sectors)];
+      const uint32_t readable = uint32_t{*valid} & ~uint32_t{partial};
+      r.fill = block + m_fill_at + w * static_cast<uint32_t>(m_sectors);
       for (uint32_t m = sectors & readable; m; m &= m - 1) {
         const int sec = __builtin_ctz(m);
-        if (fill[sec] <= now) {
+        if (r.fill[sec] <= now) {
           r.hit |= 1u << sec;
         } else {
           r.pending |= 1u << sec;
-          r.pending_ready = std::max(r.pending_ready, fill[sec]);
+          r.pending_ready = std::max(r.pending_ready, r.fill[sec]);
         }
       }
       r.miss = sectors & ~readable;
-      valid = static_cast<uint8_t>(valid | sectors);
-      m_partial[r.slot] = static_cast<uint8_t>(m_partial[r.slot] & ~sectors);
+      *valid = static_cast<uint8_t>(*valid | sectors);
+      partial = static_cast<uint8_t>(partial & ~sectors);
       return r;
     }
-    r.slot = allocate(base, line, stamp);
-    m_valid[r.slot] = static_cast<uint8_t>(sectors);
+    w = allocate(block, line, stamp);
+    masks(block)[w] = static_cast<uint8_t>(sectors);
+    r.fill = block + m_fill_at + w * static_cast<uint32_t>(m_sectors);
     r.miss = sectors;
     return r;
   }
@@ -105,73 +132,73 @@ public:
   // fetched it. Returns whether the sector was present (a write hit). Caches with `writes` only.
   bool write(uint64_t line64, int sector, uint32_t bytes, uint32_t full, uint32_t now) {
     const uint32_t line = static_cast<uint32_t>(line64);
-    const uint64_t set = set_index(m_hash, line64, m_sets);
-    const std::size_t base = static_cast<std::size_t>(set * m_ways);
-    const uint32_t stamp = ++m_clock[static_cast<std::size_t>(set)];
+    const uint64_t set = m_index(line64);
+    uint32_t *block = m_base + set * m_block;
+    const uint32_t stamp = ++block[m_clock_at];
     const uint32_t bit = 1u << sector;
     uint32_t w = 0;
-    while (w < m_ways && m_tag[base + w] != line)
+    while (w < m_ways && block[w] != line)
       ++w;
-    std::size_t slot = base + w;
+    uint8_t *valid = masks(block);
     bool hit = false;
     if (w < m_ways) {
-      m_stamp[slot] = stamp;
-      hit = m_valid[slot] & bit;
+      block[m_stamps_at + w] = stamp;
+      hit = valid[w] & bit;
     } else {
-      slot = allocate(base, line, stamp);
-      m_valid[slot] = 0;
+      w = allocate(block, line, stamp);
+      valid[w] = 0;
     }
-    const std::size_t sec = slot * static_cast<std::size_t>(m_sectors) + std::size_t(sector);
+    uint8_t &partial = valid[m_ways + w];
+    const std::size_t sec =
+        static_cast<std::size_t>(set * m_ways + w) * std::size_t(m_sectors) + std::size_t(sector);
     if (!hit) {
-      m_valid[slot] = static_cast<uint8_t>(m_valid[slot] | bit);
-      m_fill[sec] = now;
+      valid[w] = static_cast<uint8_t>(valid[w] | bit);
+      block[m_fill_at + w * static_cast<uint32_t>(m_sectors) + static_cast<uint32_t>(sector)] = now;
       m_written[sec] = 0;
       if (bytes != full)
-        m_partial[slot] = static_cast<uint8_t>(m_partial[slot] | bit);
+        partial = static_cast<uint8_t>(partial | bit);
     }
-    if (m_partial[slot] & bit) {
+    if (partial & bit) {
       m_written[sec] |= bytes;
       if (m_written[sec] == full)
-        m_partial[slot] = static_cast<uint8_t>(m_partial[slot] & ~bit);
+        partial = static_cast<uint8_t>(partial & ~bit);
     }
     return hit;
   }
 
-  void set_fill(std::size_t slot, int sector, uint32_t when) {
-    m_fill[slot * static_cast<std::size_t>(m_sectors) + static_cast<std::size_t>(sector)] = when;
-  }
+  // The fill time of sector `sector` of the line a lookup returned.
+  static void set_fill(const Result &r, int sector, uint32_t when) { r.fill[sector] = when; }
 
 private:
   static constexpr uint32_t kEmpty = ~uint32_t{0};
 
-  // The least recently used way of the set at `base` takes `line`; returns its slot.
-  std::size_t allocate(std::size_t base, uint32_t line, uint32_t stamp) {
-    const uint32_t *stamps = &m_stamp[base];
+  uint8_t *masks(uint32_t *block) const { return reinterpret_cast<uint8_t *>(block + m_masks_at); }
+
+  // The least recently used way of the set `block` takes `line`; returns the way.
+  uint32_t allocate(uint32_t *block, uint32_t line, uint32_t stamp) {
+    const uint32_t *stamps = block + m_stamps_at;
     uint32_t victim = 0;
     for (uint32_t v = 1; v < m_ways; ++v)
       if (stamps[v] < stamps[victim])
         victim = v;
-    const std::size_t slot = base + victim;
-    m_tag[slot] = line;
-    m_stamp[slot] = stamp;
-    m_partial[slot] = 0;
-    return slot;
+    block[victim] = line;
+    block[m_stamps_at + victim] = stamp;
+    masks(block)[m_ways + victim] = 0; // partial
+    return victim;
   }
 
-  // Flat arrays, 32-bit tags, stamps and fill times: the 132 L1s and the L2 of an H100 take about
-  // 16 MB of host memory, so that lookups mostly stay in the host's caches (docs/results/
-  // gpu-model-speed.md). Limits, checked by the engine: line indices below 2^32 - 1 (byte
-  // addresses below 512 GiB), times below 2^32 cycles.
+  // Per set one block of 32-bit words (tags, stamps, masks, clock, fill times), so that a lookup
+  // touches a few neighbouring host cache lines rather than one line in each of six arrays
+  // (docs/results/gpu-model-speed.md). Limits, checked by the engine: line indices below 2^32 - 1
+  // (byte addresses below 512 GiB), times below 2^32 cycles.
   uint32_t m_ways;
   uint64_t m_sets;
   int m_sectors;
-  SetHash m_hash;
-  std::vector<uint32_t> m_tag;     // per slot (set * ways + way)
-  std::vector<uint32_t> m_stamp;   // per slot: the set's clock at its last use (LRU); 0 = never
-  std::vector<uint8_t> m_valid;    // per slot: sector mask
-  std::vector<uint8_t> m_partial;  // per slot: sectors that stores wrote in part (not readable)
-  std::vector<uint32_t> m_clock;   // per set: lookups so far
-  std::vector<uint32_t> m_fill;    // per sector: the time its data is (or will be) there
+  SetIndex m_index;
+  uint32_t m_stamps_at = 0, m_masks_at = 0, m_clock_at = 0, m_fill_at = 0, m_block = 0;
+  // Stamps: the set's clock at the way's last use (LRU); 0 = never.
+  std::vector<uint32_t> m_data; // the blocks (m_base: the first, 64-byte aligned)
+  uint32_t *m_base = nullptr;
   std::vector<uint32_t> m_written; // per sector, caches with writes: the bytes stores wrote
 };
 

@@ -40,6 +40,13 @@ struct Table {
   // A result of exactly one row written as the document's own keys, not a list of one:
   // {"title", "context", "config", "metrics": {...}, "predicted_ms", ..., "meta", "notes"}.
   bool json_single_row = false;
+  // The terminal table as it is (--wide): every column, numbers without separators, no wrapping.
+  // Otherwise it is made for 100 columns: all-zero columns left out (and named in a note), numbers
+  // with thousands separators, a wide single row printed as name/value lines, wide tables in blocks.
+  bool wide = false;
+  // Config keys that do not apply to this run (a stencil's depth, matmul's window): CSV and JSON
+  // keep them, so that files of several workloads line up; the terminal table leaves them out.
+  std::vector<std::string> table_omits;
 
   void add_row(std::vector<Cell> row) { rows.push_back(std::move(row)); }
 };
@@ -50,6 +57,12 @@ struct Table {
 std::string format_cell(const Cell &c);
 // For people (the terminal table, Markdown): doubles with up to 6 significant digits.
 std::string format_cell_short(const Cell &c);
+
+// `prefix` + `text`, broken at spaces into lines of at most `width` characters (a word longer
+// than a line stays whole); lines after the first are indented by `indent` spaces. Ends in "\n".
+// The terminal's 100 columns, for tables' notes and commands' summaries.
+std::string wrap_text(const std::string &prefix, const std::string &text, std::size_t indent,
+                      std::size_t width = 100);
 
 // A way to write a Table. A new output format is one subclass in cli/src/printers/ plus one line in
 // printers() (output.cpp).

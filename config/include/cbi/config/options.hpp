@@ -52,6 +52,9 @@ void validate(const sim::SimConfig &c, const po::variables_map &vm);
 // CSVs concatenate: workload, width, height, stencil_w, stencil_h, depth, elem_bytes, boundary,
 // writes; sim_config_fields adds order and granularity (the cache levels are each row's own).
 Fields workload_fields(const sim::Workload &w);
+// The keys of workload_fields that do not apply to `w`'s kind (a stencil's depth, matmul's and
+// stencil3d's window): Table::table_omits, so the terminal table shows only what applies.
+std::vector<std::string> workload_fields_not_applying(const sim::Workload &w);
 Fields sim_config_fields(const sim::SimConfig &c);
 // The GPU model's counts under Nsight Compute's names, typed as ncu reports them (counts are
 // integers, ".pct" rates doubles), in GpuMetrics::named()'s order: the columns that simulate

@@ -47,6 +47,9 @@ struct Point {
   Cache cache = parse_cache("l1-64k", "--cache");
   std::optional<std::string> device; // the simulator's GPU model on this device row (--model gpu)
   std::optional<int64_t> sample_sms; // GPU model: simulate this many of the device's SMs
+  // GPU model: host threads of one replay (--jobs; absent: one). Not in the key: it changes no
+  // prediction (tests/sim/test_gpu_parallel.cpp).
+  std::optional<int> jobs;
   std::optional<remap::RemapMath> remap_math; // remapped kernels (gpu): how the order divides
   std::optional<remap::Order> block_order;    // block-ordered kernels (gpu): CTA k's tile
   // A workload of your own (cbi/sim/user_workload.hpp) in place of the kernel's: a trace (--trace)

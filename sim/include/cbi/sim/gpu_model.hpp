@@ -37,6 +37,10 @@ struct GpuConfig {
   // DRAM bandwidth; the counts are scaled by
   // CTAs / simulated CTAs. About G times faster (docs/results/gpu-model-speed.md gives its error).
   int64_t sample_sms = 0;
+  // Host threads for the replay: 1 runs the SMs one after another; more run the SMs of each
+  // 32-cycle window in parallel, the L2 fed in the one-thread order, so the prediction is the same
+  // bit for bit on any count (docs/gpu-model.md). The tiny device and an observer take one.
+  int jobs = 1;
 };
 
 // Throws UsageError naming the field (gpu.block_threads, gpu.l1_bytes, gpu.l1_ways,
@@ -44,6 +48,11 @@ struct GpuConfig {
 // that is not a positive multiple of
 // ... at most the device's threads per SM, and for the workload's own errors.
 void validate(const GpuConfig &c);
+
+// The host memory the replay of `c` takes, in bytes (about): the simulated SMs' L1s, the L2, the
+// resident warps' lanes and sector sets, and each SM's wheel. `cbi simulate --model gpu` checks it
+// against the free memory (exit 2 with the GiB it needs).
+double gpu_state_bytes(const GpuConfig &c);
 
 // Counts named as Nsight Compute names them (`cbi bench --metrics` reads the same names).
 struct GpuMetrics {
@@ -89,6 +98,7 @@ struct GpuResult {
   int64_t threads = 0;
   int64_t cycles = 0;
   double seconds = 0; // wall time of the replay
+  int jobs = 1;       // host threads the replay ran on (GpuConfig::jobs, or 1 where it takes one)
 };
 
 // The observer (for `cbi diagram --model gpu`): one event per sector that a warp load of the
@@ -111,7 +121,7 @@ struct GpuSectorEvent {
   bool l2_hit = false; // for l1 == miss: L2 had the sector (or had it on its way from DRAM)
 };
 struct GpuObserver {
-  int sm = 0;                                        // which SM to watch (0..device.sms-1)
+  int sm = 0;                                            // which SM to watch (0..device.sms-1)
   std::function<void(const GpuSectorEvent &)> on_sector; // called per event; may be empty
 };
 

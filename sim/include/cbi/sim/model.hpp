@@ -27,4 +27,9 @@ ModelReport analyze_model(const SimConfig &c, int64_t active_threads = 1);
 // the model's "resident" lines evict each other.
 int64_t max_lines_per_set(const SimConfig &c, int level);
 
+// "set conflicts: the 16384-byte row pitch maps 9 lines of one window column to a single set of 8
+// ways" when max_lines_per_set exceeds the level's ways, else "": the warning that cbi simulate,
+// cbi diagram and cbi analyze give when set conflicts dominate (the order cannot help there).
+std::string set_conflict_warning(const SimConfig &c, int level);
+
 } // namespace cbi::sim

@@ -18,26 +18,23 @@ enum class SetHash {
 
 const char *to_string(SetHash h); // "none", "fibonacci", "xor", "ipoly"
 
-// The set of line `line` among `sets` sets. xor_fold and ipoly with 2^k sets map each aligned run
-// of 2^k lines onto every set once (tests/sim/test_gpu_model.cpp); other set counts take the
-// value mod sets. Example: set_index(none, 37, 16) = 5.
-inline uint64_t set_index(SetHash hash, uint64_t line, uint64_t sets) {
-  if (sets <= 1)
-    return 0;
+// The hashed line of `line` before the reduction mod `sets` (set_index below; SetIndex reduces
+// it without a division).
+inline uint64_t set_hash_value(SetHash hash, uint64_t line, uint64_t sets) {
   switch (hash) {
   case SetHash::none:
     break;
   case SetHash::fibonacci: {
     uint64_t h = line * 0x9E3779B97F4A7C15ull;
     h ^= h >> 29;
-    return h % sets;
+    return h;
   }
   case SetHash::xor_fold: {
     const int bits = 64 - __builtin_clzll(sets - 1);
     uint64_t h = 0;
     for (uint64_t v = line; v; v >>= bits)
       h ^= v & ((uint64_t{1} << bits) - 1);
-    return h % sets;
+    return h;
   }
   case SetHash::ipoly: {
     // Irreducible polynomials over GF(2) of degree 1..24 (bit i: the coefficient of x^i).
@@ -51,10 +48,49 @@ inline uint64_t set_index(SetHash hash, uint64_t line, uint64_t sets) {
     for (int bit = 63; bit >= k; --bit)
       if (r >> bit & 1)
         r ^= poly << (bit - k);
-    return r % sets;
+    return r;
   }
   }
-  return line % sets;
+  return line;
 }
+
+// The set of line `line` among `sets` sets. xor_fold and ipoly with 2^k sets map each aligned run
+// of 2^k lines onto every set once (tests/sim/test_gpu_model.cpp); other set counts take the
+// value mod sets. Example: set_index(none, 37, 16) = 5.
+inline uint64_t set_index(SetHash hash, uint64_t line, uint64_t sets) {
+  if (sets <= 1)
+    return 0;
+  return set_hash_value(hash, line, sets) % sets;
+}
+
+// set_index for one cache, the `% sets` replaced by multiplications (Lemire, Kaser and Kurz 2019,
+// "Faster remainder by direct computation": with M = ceil(2^128 / sets), a mod sets is the high
+// 64 bits of (M * a mod 2^128) * sets, exact for every 64-bit a). A 64-bit division costs tens of
+// cycles, and the GPU model takes two set indices per request line.
+class SetIndex {
+public:
+  SetIndex(SetHash hash, uint64_t sets)
+      : m_hash(hash), m_sets(sets),
+        m_m(sets > 1 ? ~static_cast<unsigned __int128>(0) / sets + 1 : 0) {}
+
+  uint64_t operator()(uint64_t line) const {
+    if (m_sets <= 1)
+      return 0;
+    const uint64_t a = set_hash_value(m_hash, line, m_sets);
+    const unsigned __int128 low = m_m * a; // mod 2^128
+    const unsigned __int128 hi = static_cast<unsigned __int128>(static_cast<uint64_t>(low >> 64)) *
+                                 m_sets,
+                            lo =
+                                static_cast<unsigned __int128>(static_cast<uint64_t>(low)) * m_sets;
+    return static_cast<uint64_t>((hi + (lo >> 64)) >> 64);
+  }
+
+  uint64_t sets() const { return m_sets; }
+
+private:
+  SetHash m_hash;
+  uint64_t m_sets;
+  unsigned __int128 m_m;
+};
 
 } // namespace cbi::sim
