@@ -135,3 +135,38 @@ foreach(order linear column:32)
   set(hit_name l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_hit.sum)
   expect("${order} gpu: l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum=${sectors} ${hit_name}=${hits} ")
 endforeach()
+
+# examples/own-workload: the transpose as a workload of your own. Its runs, written as cbi's trace,
+# replay in the installed `cbi` with the counts the example printed.
+example(own-workload)
+run("examples/own-workload" ${example_bin}/own_workload 256 192 ${WORK_DIR}/transpose)
+set(printed "${run_output}")
+message(STATUS "own-workload:\n${printed}")
+foreach(order linear column:32)
+  string(REPLACE ":" "" file ${order})
+  set(trace ${WORK_DIR}/transpose-${file}.trace)
+  run("cbi simulate --trace" ${prefix}/bin/cbi simulate --trace ${trace} --line-bytes 128
+      --cache-bytes 32KiB --ways 8 --format json)
+  string(JSON accesses GET "${run_output}" rows 0 accesses)
+  string(JSON loads GET "${run_output}" rows 0 loads)
+  string(JSON stores GET "${run_output}" rows 0 stores)
+  string(JSON misses GET "${run_output}" rows 0 misses)
+  if(NOT accesses EQUAL 98304 OR NOT loads EQUAL 49152 OR NOT stores EQUAL 49152)
+    message(FATAL_ERROR "the transpose's trace has ${loads} loads, ${stores} stores")
+  endif()
+  string(FIND "${printed}" "${order} sequential: accesses=${accesses} loads=${loads} stores=${stores} misses=${misses} " at)
+  if(at EQUAL -1)
+    message(FATAL_ERROR "examples/own-workload's ${order} counts differ from its trace's "
+                        "(misses ${misses}):\n${printed}")
+  endif()
+  run("cbi simulate --model gpu --trace" ${prefix}/bin/cbi simulate --model gpu --trace ${trace}
+      --format json)
+  string(JSON sectors GET "${run_output}" metrics l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum)
+  string(JSON hits GET "${run_output}" metrics
+         l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_hit.sum)
+  string(FIND "${printed}" "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum=${sectors} l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_hit.sum=${hits} " at)
+  if(at EQUAL -1)
+    message(FATAL_ERROR "examples/own-workload's ${order} GPU counts differ from its trace's "
+                        "(${sectors} sectors, ${hits} hits):\n${printed}")
+  endif()
+endforeach()
