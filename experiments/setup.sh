@@ -10,6 +10,7 @@ packages=(
   libeigen3-dev                  # CPU reference for matmul checks
   libsfml-dev                    # diagrams, plots and the interactive viewer
   libgtest-dev googletest        # tests
+  clang-format                   # the format check (ctest -R format), as CI runs it
   libbenchmark-dev               # micro-benchmarks
   libfreetype-dev fonts-dejavu-core  # headless text rendering for labelled PNGs
   zlib1g-dev                     # PNG writing in viz/

@@ -70,8 +70,8 @@ std::string wrap_text(const std::string &prefix, const std::string &text, std::s
 }
 
 const std::vector<const Printer *> &printers() {
-  static const std::vector<const Printer *> all = {&detail::table_printer(), &detail::json_printer(),
-                                                   &detail::csv_printer(),
+  static const std::vector<const Printer *> all = {&detail::table_printer(),
+                                                   &detail::json_printer(), &detail::csv_printer(),
                                                    &detail::markdown_printer()};
   return all;
 }
@@ -135,9 +135,8 @@ std::string resolved(const std::string &path) {
 } // namespace
 
 void check_output(const std::string &path, const std::string &option, bool stdout_ok) {
-  const std::string allowed =
-      std::string("allowed: a file path in an existing, writable folder") +
-      (stdout_ok ? " or - for stdout" : "");
+  const std::string allowed = std::string("allowed: a file path in an existing, writable folder") +
+                              (stdout_ok ? " or - for stdout" : "");
   if (path.empty())
     throw UsageError(option, "empty path; " + allowed);
   if (path == "-") {
@@ -150,8 +149,8 @@ void check_output(const std::string &path, const std::string &option, bool stdou
     if (S_ISDIR(st.st_mode))
       throw UsageError(option, "'" + path + "' is a folder; " + allowed);
     if (::access(path.c_str(), W_OK) != 0)
-      throw UsageError(option, "cannot write '" + path + "': " + std::strerror(errno) + "; " +
-                                   allowed);
+      throw UsageError(option,
+                       "cannot write '" + path + "': " + std::strerror(errno) + "; " + allowed);
     if (!S_ISREG(st.st_mode))
       return; // a FIFO or a device: written through
   }
@@ -176,7 +175,8 @@ void check_output_folder(const std::string &path, const std::string &option) {
   struct stat st {};
   while (::stat(at.c_str(), &st) != 0) {
     if (errno != ENOENT)
-      throw UsageError(option, "cannot use '" + path + "': " + std::strerror(errno) + "; " + allowed);
+      throw UsageError(option,
+                       "cannot use '" + path + "': " + std::strerror(errno) + "; " + allowed);
     const std::string up = parent_folder(at);
     if (up == at)
       break;
@@ -185,8 +185,8 @@ void check_output_folder(const std::string &path, const std::string &option) {
   if (!S_ISDIR(st.st_mode))
     throw UsageError(option, "'" + at + "' is not a folder; " + allowed);
   if (::access(at.c_str(), W_OK | X_OK) != 0)
-    throw UsageError(option, "cannot write into '" + at + "': " + std::strerror(errno) + "; " +
-                                 allowed);
+    throw UsageError(option,
+                     "cannot write into '" + at + "': " + std::strerror(errno) + "; " + allowed);
   // access() says yes to root everywhere, /proc included: a probe folder says what mkdir will.
   std::string probe = at + (at == "/" ? "" : "/") + ".cbi-probe-XXXXXX";
   if (!::mkdtemp(probe.data()))

@@ -1,10 +1,10 @@
 #include "cbi/cli/progress.hpp"
 
 #include <iomanip>
-#include <utility>
 #include <iostream>
 #include <sstream>
 #include <unistd.h>
+#include <utility>
 
 namespace cbi::cli {
 

@@ -107,9 +107,7 @@ const std::vector<AxisDef> kDefs = {
        return p.order ? std::optional<AxisValue>(*p.order) : std::nullopt;
      }},
     {"cache",
-     [](const std::string &v, const std::string &opt) -> AxisValue {
-       return parse_cache(v, opt);
-     },
+     [](const std::string &v, const std::string &opt) -> AxisValue { return parse_cache(v, opt); },
      [](const AxisValue &v) { return spell(std::get<Cache>(v)); },
      [](const AxisValue &v, Point &p) { p.cache = std::get<Cache>(v); },
      [](const Point &p) -> std::optional<AxisValue> { return p.cache; }},

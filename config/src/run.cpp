@@ -221,8 +221,7 @@ void add_mrc_options(po::options_description &desc) {
 
 cli::Table mrc_result(const po::variables_map &vm, const sim::Progress &interrupt,
                       const OwnWorkload &own) {
-  sim::SimConfig c =
-      *sim_config(point_from(vm, {Engine::sequential, "mrc"}, own));
+  sim::SimConfig c = *sim_config(point_from(vm, {Engine::sequential, "mrc"}, own));
   std::vector<int64_t> sizes;
   for (const std::string &item : cli::list_from(vm, "sizes"))
     sizes.push_back(parse_positive(item, "--sizes", 1LL << 31));

@@ -17,7 +17,6 @@
 #include <cstring>
 #include <vector>
 
-
 // next[] holds byte offsets to the next element (as 32-bit indices in 4-byte words). The first
 // pass warms the cache; the second is timed with clock64.
 __global__ void chase(const unsigned *__restrict__ next, int loads, long long *cycles,

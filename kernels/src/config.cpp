@@ -23,7 +23,6 @@ constexpr KernelName kKernels[] = {
 
 constexpr int64_t kMaxIndex = std::numeric_limits<int32_t>::max();
 
-
 } // namespace
 
 const char *to_string(KernelKind k) {
@@ -150,7 +149,7 @@ void validate(const BenchConfig &c) {
                          "stencil-smem, sgemm-tiled");
   if (is_remapped(c.kernel) && c.remap_math == remap::RemapMath::div &&
       !remap::exact_math_fits(c.order, c.width, c.height)) // the order's own bound; fast
-                                                            // Params clamp first
+                                                           // Params clamp first
     throw UsageError("kernel.remap_math", "listing 5's 32-bit arithmetic overflows for order " +
                                               remap::to_string(c.order) + " on " +
                                               std::to_string(c.width) + "x" +

@@ -3,8 +3,8 @@
 #include "element.cuh"
 #include "launch.hpp"
 
-#include "cbi/remap/dispatch.hpp"
 #include "cbi/order_text.hpp" // the host-side kernel names
+#include "cbi/remap/dispatch.hpp"
 
 namespace cbi::kernels::detail {
 

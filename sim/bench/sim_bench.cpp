@@ -1,6 +1,7 @@
 // Speed of the cache simulator on issue 2's reference trace (9x9 clamped stencil, 1024x1024 float,
 // linear order, 84,934,656 loads): whole simulate() runs, plus the generator and the caches alone.
-// Run: build/bin/sim_bench --benchmark_repetitions=3 (single-threaded; see docs/results/sim-speed.md).
+// Run: build/bin/sim_bench --benchmark_repetitions=3 (single-threaded; see
+// docs/results/sim-speed.md).
 #include "cbi/sim/simulate.hpp"
 
 #include "../src/engine.hpp"
@@ -43,7 +44,8 @@ const std::vector<Case> &cases() {
       {"a_fully_assoc_24x16B", {level(24 * 16, 16, 0)}, {27892352}},
       {"b_256KiB_4way_128B", {level(256 << 10, 128, 4)}, {32768}},
       {"b_256KiB_8way_128B", {level(256 << 10, 128, 8)}, {32768}},
-      {"c_L1_32KiB_8way_L2_4MiB_16way", {level(32 << 10, 128, 8), level(4 << 20, 128, 16)},
+      {"c_L1_32KiB_8way_L2_4MiB_16way",
+       {level(32 << 10, 128, 8), level(4 << 20, 128, 16)},
        {11371328, 32768}},
   };
   return all;

@@ -15,7 +15,6 @@ namespace {
 
 constexpr int64_t kMaxArrayWays = 64; // above this a fully associative cache uses the hash index
 
-
 std::string bytes_text(int64_t bytes) {
   if (bytes >= (1 << 20) && bytes % (1 << 20) == 0)
     return std::to_string(bytes >> 20) + " MiB";
@@ -63,24 +62,29 @@ std::string CacheConfig::describe() const {
 void validate(const CacheConfig &c, const std::string &field) {
   if (c.line_bytes < 1 || c.line_bytes > (1 << 20))
     throw UsageError(field + ".line_bytes", "line size " + std::to_string(c.line_bytes) +
-                                 " B is not allowed; allowed: 1 B to 1 MiB");
+                                                " B is not allowed; allowed: 1 B to 1 MiB");
   if (c.capacity_lines < 1 || c.capacity_lines > (1LL << 31))
     throw UsageError(field + ".capacity", "capacity of " + std::to_string(c.capacity_lines) +
-                                 " lines is not allowed; allowed: 1 to 2^31 lines");
+                                              " lines is not allowed; allowed: 1 to 2^31 lines");
   if (c.ways < 0 || c.ways > c.capacity_lines || c.capacity_lines % c.ways_effective() != 0)
-    throw UsageError(field + ".ways", "capacity of " + std::to_string(c.capacity_lines) + " lines does not "
-                                 "divide into whole sets of " + std::to_string(c.ways) +
-                                 " ways; allowed: ways = 0 (fully associative) or a divisor of the "
-                                 "line count");
+    throw UsageError(field + ".ways",
+                     "capacity of " + std::to_string(c.capacity_lines) +
+                         " lines does not "
+                         "divide into whole sets of " +
+                         std::to_string(c.ways) +
+                         " ways; allowed: ways = 0 (fully associative) or a divisor of the "
+                         "line count");
   if (c.ways > kMaxArrayWays && c.sets() > 1)
-    throw UsageError(field + ".ways", std::to_string(c.ways) + " ways is not supported with several sets; "
-                                 "allowed: up to 64 ways, or 0 (fully associative)");
+    throw UsageError(field + ".ways", std::to_string(c.ways) +
+                                          " ways is not supported with several sets; "
+                                          "allowed: up to 64 ways, or 0 (fully associative)");
   if (c.sector_bytes != 0) {
     if (c.sector_bytes < 1 || c.line_bytes % c.sector_bytes != 0 ||
         c.line_bytes / c.sector_bytes > 8)
-      throw UsageError(field + ".sector_bytes", "sector size " + std::to_string(c.sector_bytes) +
-                                   " B does not split the " + std::to_string(c.line_bytes) +
-                                   " B line; allowed: a divisor giving 1 to 8 sectors per line");
+      throw UsageError(field + ".sector_bytes",
+                       "sector size " + std::to_string(c.sector_bytes) + " B does not split the " +
+                           std::to_string(c.line_bytes) +
+                           " B line; allowed: a divisor giving 1 to 8 sectors per line");
   }
 }
 
@@ -230,7 +234,8 @@ void Cache::hash_erase(uint64_t line) { // backward-shift deletion keeps probe c
   while (m_hash_keys[b] != line)
     b = (b + 1) & m_hash_mask;
   uint64_t hole = b;
-  for (uint64_t j = (hole + 1) & m_hash_mask; m_hash_keys[j] != kInvalid64; j = (j + 1) & m_hash_mask) {
+  for (uint64_t j = (hole + 1) & m_hash_mask; m_hash_keys[j] != kInvalid64;
+       j = (j + 1) & m_hash_mask) {
     const uint64_t home = (hash_of(m_hash_keys[j]) >> 20) & m_hash_mask;
     // Move j into the hole if its home is not cyclically in (hole, j].
     const bool home_between = hole <= j ? (hole < home && home <= j) : (hole < home || home <= j);

@@ -22,7 +22,8 @@ Device h100() {
   d.l2_hit_cycles = 276;     // l1_chase: 276 cycles per load above 288 KiB (L2 hits)
   d.dram_cycles = 600;       // not measured; L2 hit + about 320 cycles (assumed)
   d.cta_launch_cycles = 600; // kernels/probes/cta_sm: successors start 256-416 ns after an end
-  d.cta_dispatch_cycles = 2; // kernels/probes/cta_sm: the first wave's 1056 CTAs start within 1.1 us
+  d.cta_dispatch_cycles =
+      2; // kernels/probes/cta_sm: the first wave's 1056 CTAs start within 1.1 us
   d.l1_wavefronts_per_cycle = 1;
   d.l2_to_l1_bytes_per_cycle = 25.5;
   d.dram_gbs = 2985; // cbi bench: measured device-to-device copy (docs/results/kernels-h100)
@@ -30,12 +31,13 @@ Device h100() {
   // fit_time.py: the mean |ln(predicted/measured)| is least): 2.75 of the 4 schedulers' ceiling,
   // and 25.5 bytes per cycle per SM from L2 (6.7 TB/s device-wide).
   d.issue_per_cycle = 2.75;
-  d.sources = "occupancy: CUDA C Programming Guide, compute capability 9.0 table; SMs, L2: "
-              "cudaGetDeviceProperties on the H100 (docs/results/gpu-model-h100); L1 capacity and "
-              "latencies: kernels/probes/l1_chase on the H100; DRAM: cbi bench's measured copy; "
-              "CTA launcher rate: kernels/probes/cta_sm; issue rate and L2->L1 bandwidth: fitted on the "
-              "fig5.1a/fig5.1b times (docs/results/gpu-model-h100); L1 ways, DRAM latency, L1 "
-              "throughput: model choices";
+  d.sources =
+      "occupancy: CUDA C Programming Guide, compute capability 9.0 table; SMs, L2: "
+      "cudaGetDeviceProperties on the H100 (docs/results/gpu-model-h100); L1 capacity and "
+      "latencies: kernels/probes/l1_chase on the H100; DRAM: cbi bench's measured copy; "
+      "CTA launcher rate: kernels/probes/cta_sm; issue rate and L2->L1 bandwidth: fitted on the "
+      "fig5.1a/fig5.1b times (docs/results/gpu-model-h100); L1 ways, DRAM latency, L1 "
+      "throughput: model choices";
   return d;
 }
 
@@ -83,7 +85,7 @@ Device rtx2080super() {
   d.dram_cycles = 450;
   d.l1_wavefronts_per_cycle = 1;
   d.l2_to_l1_bytes_per_cycle = 64;
-  d.dram_gbs = 496; // 256-bit GDDR6 at 15.5 Gbit/s (datasheet)
+  d.dram_gbs = 496;      // 256-bit GDDR6 at 15.5 Gbit/s (datasheet)
   d.issue_per_cycle = 4; // four schedulers per SM (whitepaper)
   d.sources = "occupancy: CUDA C Programming Guide, compute capability 7.5 table; SMs, L1, L2, "
               "clock, DRAM: Turing whitepaper and the RTX 2080 Super datasheet; latencies: Jia et "

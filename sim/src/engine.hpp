@@ -262,8 +262,8 @@ struct Engines {
     const bool below = h.m_levels.size() > 1;
     visit(l1, [&](auto engine) {
       using E = decltype(engine);
-      f([&l1, &h, below](uint64_t unit, int64_t count,
-                         bool is_store) __attribute__((always_inline)) -> int {
+      f([&l1, &h,
+         below ](uint64_t unit, int64_t count, bool is_store) __attribute__((always_inline))->int {
         if (is_store) // out of line (one store per thread at most): the load path stays small
           return store<E>(h, unit, count);
         if (access<E>(l1, unit, count))

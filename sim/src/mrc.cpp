@@ -43,8 +43,9 @@ int64_t MissRatioCurve::misses(int64_t capacity_lines) const {
 MissRatioCurve miss_ratio_curve(const SimConfig &c, const Progress &progress) {
   validate(c);
   if (c.levels.size() != 1 || c.levels[0].sector_bytes != 0)
-    throw UsageError("cache.levels", "a miss-ratio curve needs exactly one unsectored level; allowed: "
-                                "one --line-bytes (capacity, ways and policy are ignored)");
+    throw UsageError("cache.levels",
+                     "a miss-ratio curve needs exactly one unsectored level; allowed: "
+                     "one --line-bytes (capacity, ways and policy are ignored)");
   MissRatioCurve curve;
   curve.unit_bytes = c.levels[0].line_bytes;
   const int64_t units = c.workload.footprint_bytes() / curve.unit_bytes + 2;

@@ -66,8 +66,7 @@ const std::vector<Preset> &presets() {
           small(kind_of<StencilWorkload>(), 24, Boundary::clamp, Granularity::exact),
           {linear(), column(4), column(8)}),
       row("table3.2", "Table 3.2: matrix multiplication 16x16, 32 lines of 16 B, LRU",
-          "Table 3.2; thread granularity from §3.2", table32(),
-          {linear(), column(4), column(8)}),
+          "Table 3.2; thread granularity from §3.2", table32(), {linear(), column(4), column(8)}),
       row("fig3.1", "Figure 3.1: 7x7 stencil, linear order (preset table3.1)",
           "Figure 3.1 with Table 3.1", table31(), {linear()}),
       // eq. 3.2: M_l >= ceil((I_w + S_w) / L) * S_h = ceil(23 / 4) * 7 = 42 lines: no chasing.

@@ -9,8 +9,8 @@ namespace cbi::sim {
 
 void validate(const remap::Order &o) {
   if (!remap::valid(o)) // each order's own rule (order_traits.hpp)
-    throw UsageError("order", "parameters out of range; allowed: " +
-                                  std::string(remap::order_syntax()));
+    throw UsageError("order",
+                     "parameters out of range; allowed: " + std::string(remap::order_syntax()));
 }
 
 double state_bytes(const SimConfig &c) {
@@ -68,8 +68,9 @@ SimResult simulate(const SimConfig &c, const Progress &progress) {
   const auto start = std::chrono::steady_clock::now();
   // The L1 engine is fixed once here, so the per-access path is inlined.
   detail::Engines::with_typed_access(h, [&](auto access) {
-    replay(c, h.level(0).config().unit_bytes(), [](int64_t, remap::Task<int64_t>) {}, access,
-           progress);
+    replay(
+        c, h.level(0).config().unit_bytes(), [](int64_t, remap::Task<int64_t>) {}, access,
+        progress);
   });
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

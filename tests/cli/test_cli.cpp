@@ -60,7 +60,8 @@ TEST(Cli, BadValuesExitTwoWithOneLineNamingTheOption) {
     EXPECT_TRUE(r.out.empty()) << args;
   }
   // Messages say what is allowed.
-  EXPECT_NE(cbi_run("simulate --policy mru").err.find("lru, fifo, random, volta"), std::string::npos);
+  EXPECT_NE(cbi_run("simulate --policy mru").err.find("lru, fifo, random, volta"),
+            std::string::npos);
   EXPECT_NE(cbi_run("simulate --order spiral").err.find("column:W"), std::string::npos);
 }
 
@@ -84,9 +85,10 @@ TEST(Cli, NoPartialOutputFileOnBadInput) {
 
 TEST(Cli, JsonCarriesPerLevelCounts) {
   const CliRun r = cbi_run("simulate --size 64 --stencil 5x5 --level size=1KiB,line=64,ways=4 "
-                    "--level size=16KiB,line=64,ways=8 --format json");
+                           "--level size=16KiB,line=64,ways=8 --format json");
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  for (const char *key : {"\"accesses\"", "\"hits\"", "\"misses\"", "\"fetches\"", "\"evictions\""}) {
+  for (const char *key :
+       {"\"accesses\"", "\"hits\"", "\"misses\"", "\"fetches\"", "\"evictions\""}) {
     std::size_t at = 0;
     int found = 0;
     while ((at = r.out.find(key, at)) != std::string::npos) {
@@ -123,7 +125,8 @@ TEST(Cli, CsvMatchesGoldenFiles) {
        "--level lines=16,line=64,ways=2 --format csv",
        "simulate_table31_writes_classified.csv"},
       {"mrc --size 32 --stencil 3x3 --sizes 1,4,16,64 --format csv", "mrc_small.csv"},
-      {"analyze --size 1024 --stencil 9x9 --line-bytes 128 --cache-bytes 32KiB --ways 8 --format csv",
+      {"analyze --size 1024 --stencil 9x9 --line-bytes 128 --cache-bytes 32KiB --ways 8 --format "
+       "csv",
        "analyze_issue_example.csv"},
   };
   for (const auto &[args, file] : cases) {

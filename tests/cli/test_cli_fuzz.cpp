@@ -34,27 +34,95 @@ TEST(Fuzz, RandomArgumentListsNeverCrashAndFailInOneLine) {
   // Relative --output values ("abc") land in the scratch folder, not where the test was started.
   const fs::path started_in = fs::current_path();
   fs::current_path(dir);
-  std::vector<std::string> commands = {"simulate", "mrc", "analyze", "tune", "devices", "sweep",
-                                       "sweep merge"};
+  std::vector<std::string> commands = {"simulate", "mrc",   "analyze",    "tune",
+                                       "devices",  "sweep", "sweep merge"};
   if (fs::exists(cbi::test::bin_dir() + "/cbi-viz")) // through cbi, as a user runs them
     commands.insert(commands.end(), {"diagram", "plot heatmap", "plot lines"});
-  const std::vector<std::string> options = {
-      "--workload", "--size", "--stencil", "--depth", "--elem-bytes", "--boundary", "--writes",
-      "--order", "--granularity", "--line-bytes", "--lines", "--cache-bytes", "--ways",
-      "--policy", "--sector-bytes", "--seed", "--level", "--format", "--output", "-o",
-      "--sizes", "--verify", "--threads", "--no-simulate", "--orders", "--device", "--block",
-      "--model", "--jobs", "--kernel", "--type", "--cache", "--backend", "--shard", "--json",
-      "--list", "--help", "--bogus", "-x", "--", "--size=8", "--order=column:2"};
-  const std::vector<std::string> values = {
-      "", "0", "1", "2", "4", "8", "16", "-1", "8x8", "4x2x2", "16x", "x16", "3x3", "4x4",
-      "3x7695460x429509837x5581", "99999999999999999999", "1KiB", "1k", "64KB", "2T", "abc",
-      "linear", "column:4", "column:0", "tile:2x2", "zigzag:3", "linear,column:2", ",", "a,,b",
-      "size=1KiB,line=16", "size=1KiB,lines=8", "lines=8,line=16", "line=16", "lru", "volta",
-      "json", "csv", "markdown", "table", "-", (dir / "f.csv").string(), dir.string(),
-      "/nonexistent-cbi/x.csv", "stencil", "matmul", "stencil3d", "h100", "tiny", "sim", "gpu",
-      "0/2", "3/2", "l1-64k", "table3", "clamp", "none", "thread", "exact", "float", "half",
-      "\xff\xfe", "--size", "%s%n", "d.png", (dir / "f.png").string(), "--bin", "4x4",
-      "--max-px", "--preset", "fig3.1", "--input"};
+  const std::vector<std::string> options = {"--workload",   "--size",       "--stencil",
+                                            "--depth",      "--elem-bytes", "--boundary",
+                                            "--writes",     "--order",      "--granularity",
+                                            "--line-bytes", "--lines",      "--cache-bytes",
+                                            "--ways",       "--policy",     "--sector-bytes",
+                                            "--seed",       "--level",      "--format",
+                                            "--output",     "-o",           "--sizes",
+                                            "--verify",     "--threads",    "--no-simulate",
+                                            "--orders",     "--device",     "--block",
+                                            "--model",      "--jobs",       "--kernel",
+                                            "--type",       "--cache",      "--backend",
+                                            "--shard",      "--json",       "--list",
+                                            "--help",       "--bogus",      "-x",
+                                            "--",           "--size=8",     "--order=column:2"};
+  const std::vector<std::string> values = {"",
+                                           "0",
+                                           "1",
+                                           "2",
+                                           "4",
+                                           "8",
+                                           "16",
+                                           "-1",
+                                           "8x8",
+                                           "4x2x2",
+                                           "16x",
+                                           "x16",
+                                           "3x3",
+                                           "4x4",
+                                           "3x7695460x429509837x5581",
+                                           "99999999999999999999",
+                                           "1KiB",
+                                           "1k",
+                                           "64KB",
+                                           "2T",
+                                           "abc",
+                                           "linear",
+                                           "column:4",
+                                           "column:0",
+                                           "tile:2x2",
+                                           "zigzag:3",
+                                           "linear,column:2",
+                                           ",",
+                                           "a,,b",
+                                           "size=1KiB,line=16",
+                                           "size=1KiB,lines=8",
+                                           "lines=8,line=16",
+                                           "line=16",
+                                           "lru",
+                                           "volta",
+                                           "json",
+                                           "csv",
+                                           "markdown",
+                                           "table",
+                                           "-",
+                                           (dir / "f.csv").string(),
+                                           dir.string(),
+                                           "/nonexistent-cbi/x.csv",
+                                           "stencil",
+                                           "matmul",
+                                           "stencil3d",
+                                           "h100",
+                                           "tiny",
+                                           "sim",
+                                           "gpu",
+                                           "0/2",
+                                           "3/2",
+                                           "l1-64k",
+                                           "table3",
+                                           "clamp",
+                                           "none",
+                                           "thread",
+                                           "exact",
+                                           "float",
+                                           "half",
+                                           "\xff\xfe",
+                                           "--size",
+                                           "%s%n",
+                                           "d.png",
+                                           (dir / "f.png").string(),
+                                           "--bin",
+                                           "4x4",
+                                           "--max-px",
+                                           "--preset",
+                                           "fig3.1",
+                                           "--input"};
   // A fixed seed, so that a failure reproduces; CBI_FUZZ_SEED explores others by hand.
   const char *seed = std::getenv("CBI_FUZZ_SEED");
   std::mt19937 rng(seed ? static_cast<unsigned>(std::strtoul(seed, nullptr, 10)) : 12u);
@@ -83,8 +151,8 @@ TEST(Fuzz, RandomArgumentListsNeverCrashAndFailInOneLine) {
         args += " " + quoted(pick(values));
     }
     // A hung parser is a failure too: timeout(1) exits 124 (or 137 once killed).
-    const cbi::test::CliRun r = cbi::test::run_program(
-        "cbi", args + " </dev/null", "timeout -k 2 20 ");
+    const cbi::test::CliRun r =
+        cbi::test::run_program("cbi", args + " </dev/null", "timeout -k 2 20 ");
     SCOPED_TRACE("cbi " + args);
     ASSERT_GE(r.exit_code, 0) << "crashed: " << r.err;
     ASSERT_LE(r.exit_code, 3) << r.err;

@@ -1,6 +1,6 @@
 // End-to-end tests of the command-line hygiene that every command of cbi and cbi-viz shares (issue
-// 12 items 7, 8 and 12): stray words, lists, byte units, overflowing sizes, malformed values, output
-// paths checked before any work and written through FIFOs and symlinks, --version, no GPU;
+// 12 items 7, 8 and 12): stray words, lists, byte units, overflowing sizes, malformed values,
+// output paths checked before any work and written through FIFOs and symlinks, --version, no GPU;
 // typed JSON with a context block, CSVs that concatenate.
 #include "cli_run.hpp"
 
@@ -21,8 +21,8 @@ namespace {
 
 namespace fs = std::filesystem;
 using cbi::test::cbi_run;
-using cbi::test::count_lines;
 using cbi::test::CliRun;
+using cbi::test::count_lines;
 using cbi::test::slurp;
 
 // Exit 2 with one line on stderr that names `option`.
@@ -35,7 +35,8 @@ void expect_usage_error(const std::string &args, const std::string &option) {
 
 // A fresh folder for one test's files.
 std::string scratch(const std::string &name) {
-  const fs::path dir = fs::temp_directory_path() / ("cbi_hyg_" + name + "_" + std::to_string(getpid()));
+  const fs::path dir =
+      fs::temp_directory_path() / ("cbi_hyg_" + name + "_" + std::to_string(getpid()));
   fs::remove_all(dir);
   fs::create_directories(dir);
   return dir.string();
@@ -87,8 +88,8 @@ TEST(Hygiene, ByteUnitsAreOneSetInEveryCase) {
   // K, KB, KiB and k are all 1024: one capacity, one result.
   std::string first;
   for (const char *size : {"1KiB", "1K", "1KB", "1k", "1kb", "1024"}) {
-    const CliRun r = cbi_run(std::string("simulate --line-bytes 16 --cache-bytes ") + size +
-                             " --format csv");
+    const CliRun r =
+        cbi_run(std::string("simulate --line-bytes 16 --cache-bytes ") + size + " --format csv");
     ASSERT_EQ(r.exit_code, 0) << size << ": " << r.err;
     if (first.empty())
       first = r.out;
@@ -141,14 +142,11 @@ TEST(Hygiene, UnwritableOutputsAreExitTwoNamingTheOptionBeforeAnyWork) {
   expect_usage_error("bench --output " + missing + ".csv", "--output");
   const std::string dir = scratch("unwritable");
   expect_usage_error("simulate --output " + dir, "--output"); // a folder
-  {
-    std::ofstream(dir + "/file") << "x";
-  }
+  { std::ofstream(dir + "/file") << "x"; }
   expect_usage_error("reproduce --sim-only --out " + dir + "/file/sub", "--out");
   if (have_viz()) {
     expect_usage_error("diagram --size 8 -o " + missing + ".png", "--output");
-    expect_usage_error("diagram --size 8 --csv " + missing + ".csv -o " + dir + "/d.png",
-                       "--csv");
+    expect_usage_error("diagram --size 8 --csv " + missing + ".csv -o " + dir + "/d.png", "--csv");
     expect_usage_error("plot heatmap --input x.csv -o " + missing + ".png", "--output");
     EXPECT_FALSE(fs::exists(dir + "/d.png")); // nothing drawn before the check
     // A PNG cannot go to stdout, and the error does not offer it.
@@ -166,9 +164,7 @@ TEST(Hygiene, UnwritableOutputsAreExitTwoNamingTheOptionBeforeAnyWork) {
 TEST(Hygiene, OutputWritesThroughSymlinksAndFifos) {
   const std::string dir = scratch("through");
   const std::string target = dir + "/target.csv", link = dir + "/link.csv";
-  {
-    std::ofstream(target) << "old\n";
-  }
+  { std::ofstream(target) << "old\n"; }
   fs::create_symlink(target, link);
   const CliRun r = cbi_run("simulate --format csv -o " + link);
   ASSERT_EQ(r.exit_code, 0) << r.err;

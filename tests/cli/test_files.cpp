@@ -244,8 +244,8 @@ TEST(Files, PlotNamesTheOptionAtFault) {
 
 // Issue 21 §4: a sweep ends with the best order of each group and its margin; ties are named.
 TEST(SweepSummary, EndsWithTheBestOrderOfEachGroupAndNamesTies) {
-  const CliRun r =
-      cbi_run("sweep --size 256,2048 --stencil 9x9 --cache l1-64k --order linear,column:8,column:64");
+  const CliRun r = cbi_run(
+      "sweep --size 256,2048 --stencil 9x9 --cache l1-64k --order linear,column:8,column:64");
   ASSERT_EQ(r.exit_code, 0) << r.err;
   // 256: linear and column:8 fetch each line once (exact counts, equal): a tie.
   EXPECT_NE(r.err.find("cbi sweep: tie: size 256: linear = column:8 (sim_l1_misses 8192; equal "
@@ -263,7 +263,8 @@ TEST(SweepSummary, EndsWithTheBestOrderOfEachGroupAndNamesTies) {
   EXPECT_NE(model.err.find("(predicted_ms "), std::string::npos) << model.err;
 }
 
-// Issue 21 §4: --wide belongs to the terminal table; with another format it is refused, not ignored.
+// Issue 21 §4: --wide belongs to the terminal table; with another format it is refused, not
+// ignored.
 TEST(Files, WideAppliesToTheTableOnly) {
   expect_usage_error("simulate --size 64 --format json --wide", "--wide");
   expect_usage_error("devices --format csv --wide", "--wide");

@@ -32,10 +32,9 @@ sim::SimConfig parse(const std::vector<std::string> &argv) {
   for (std::string &a : args)
     ptrs.push_back(a.data());
   cli::po::variables_map vm;
-  cli::po::store(cli::po::command_line_parser(static_cast<int>(ptrs.size()), ptrs.data())
-                     .options(desc)
-                     .run(),
-                 vm);
+  cli::po::store(
+      cli::po::command_line_parser(static_cast<int>(ptrs.size()), ptrs.data()).options(desc).run(),
+      vm);
   return *config::sim_config(config::point_from(vm, {}));
 }
 
@@ -81,10 +80,10 @@ TEST(Presets, Table31IsTheThesisDiagramConfiguration) {
 
 TEST(Presets, UserOptionsOverrideThePreset) {
   EXPECT_EQ(parse({"cbi", "--preset", "table3.1", "--order", "column:8"}).order.param_w, 8);
-  EXPECT_EQ(parse({"cbi", "--preset", "table3.1", "--cache-bytes", "1KiB"}).levels[0].capacity_lines,
-            64);
-  const sim::SimConfig two = parse({"cbi", "--preset", "table3.1", "--level",
-                                    "lines=8,line=16", "--level", "lines=64,line=16"});
+  EXPECT_EQ(
+      parse({"cbi", "--preset", "table3.1", "--cache-bytes", "1KiB"}).levels[0].capacity_lines, 64);
+  const sim::SimConfig two = parse(
+      {"cbi", "--preset", "table3.1", "--level", "lines=8,line=16", "--level", "lines=64,line=16"});
   ASSERT_EQ(two.levels.size(), 2u);
   EXPECT_EQ(two.workload.boundary, sim::Boundary::none);
 }
@@ -100,7 +99,8 @@ TEST(Presets, SimulateDefaultsAreTheClampExactPreset) {
 TEST(Presets, SimulateTable31MatchesGolden) {
   const test::CliRun r = cbi_run("simulate --preset table3.1 --format csv");
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  EXPECT_EQ(r.out, slurp(std::string(CBI_SOURCE_DIR) + "/tests/cli/golden/simulate_preset_table31.csv"));
+  EXPECT_EQ(r.out,
+            slurp(std::string(CBI_SOURCE_DIR) + "/tests/cli/golden/simulate_preset_table31.csv"));
   EXPECT_NE(r.out.find("thread_line_hit_pct"), std::string::npos);
   EXPECT_EQ(r.out.find(",hit_pct"), std::string::npos);
   EXPECT_EQ(r.out.find(",accesses,"), std::string::npos);
@@ -116,10 +116,9 @@ TEST(Presets, SimulateTable31MatchesGolden) {
 
 TEST(Presets, UnknownNameIsExit2NamingTheOptionAndTheNames) {
   std::remove("/tmp/cbi_p.png");
-  for (const std::string cmd :
-       {"simulate --preset fig9", "mrc --preset fig9", "analyze --preset fig9",
-        "diagram --preset fig9 -o /tmp/cbi_p.png", "view --preset fig9",
-        "sweep --grid fig9 --dry-run"}) {
+  for (const std::string cmd : {"simulate --preset fig9", "mrc --preset fig9",
+                                "analyze --preset fig9", "diagram --preset fig9 -o /tmp/cbi_p.png",
+                                "view --preset fig9", "sweep --grid fig9 --dry-run"}) {
     SCOPED_TRACE(cmd);
     const test::CliRun r = cbi_run(cmd);
     EXPECT_EQ(r.exit_code, 2);

@@ -50,9 +50,10 @@ TEST(GpuCli, SimulateModelGpuPrintsNsightNamedCountsAsJsonNumbers) {
   const auto sectors = metrics.at("l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum").get<int64_t>();
   const auto hits =
       metrics.at("l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_hit.sum").get<int64_t>();
-  EXPECT_EQ(hits + metrics.at("l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_miss.sum")
-                       .get<int64_t>(),
-            sectors);
+  EXPECT_EQ(
+      hits +
+          metrics.at("l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_miss.sum").get<int64_t>(),
+      sectors);
   EXPECT_DOUBLE_EQ(metrics.at("l1tex__t_sector_hit_rate.pct").get<double>(),
                    100.0 * double(hits) / double(sectors));
   EXPECT_TRUE(j.at("context").contains("cbi_version"));
@@ -86,8 +87,8 @@ TEST(GpuCli, TuneRanksFastestFirst) {
     EXPECT_TRUE(ranking[k].at("margin_pct").is_number()) << ranking[k];
     EXPECT_TRUE(ranking[k].at("bound").is_string()) << ranking[k];
     EXPECT_EQ(ranking[k].at("replay"), "full"); // a staged search replays 4 of 3: all full
-    for (const char *key : {"l1tex__t_sector_hit_rate.pct", "lts__t_sectors_srcunit_tex_op_read.sum",
-                            "dram__bytes_read.sum"})
+    for (const char *key : {"l1tex__t_sector_hit_rate.pct",
+                            "lts__t_sectors_srcunit_tex_op_read.sum", "dram__bytes_read.sum"})
       EXPECT_TRUE(ranking[k].at("metrics").at(key).is_number()) << key;
     if (k > 0) {
       EXPECT_LE(ranking[k - 1].at("predicted_ms").get<double>(),
@@ -101,8 +102,7 @@ TEST(GpuCli, TuneRanksFastestFirst) {
 // The default candidates are the distinct orders for the size: at width 64 every column:w with
 // w >= 64 maps as linear and is left out, said in a note; each row is typed and carries its replay.
 TEST(GpuCli, TuneDefaultCandidatesAreDistinct) {
-  const auto r =
-      run_program("cbi", "tune --workload matmul --size 64 --block 64 --format json");
+  const auto r = run_program("cbi", "tune --workload matmul --size 64 --block 64 --format json");
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const auto j = nlohmann::json::parse(r.out);
   std::set<std::string> orders;
@@ -252,8 +252,8 @@ TEST(GpuSweep, ModelRowsMatchSimulateAndHonourBlockAndDevice) {
 TEST(GpuSweep, SimPlusGpuNeedsADeviceButNotForADryRun) {
   const std::string out = ::testing::TempDir() + "/cbi_sim_gpu.csv";
   std::remove(out.c_str());
-  const auto r = run_program("cbi", "sweep --backend sim+gpu --kernel matmul --size 64 --output " +
-                                        out);
+  const auto r =
+      run_program("cbi", "sweep --backend sim+gpu --kernel matmul --size 64 --output " + out);
   if (r.exit_code == 0)
     GTEST_SKIP() << "a CUDA device is present";
   EXPECT_EQ(r.exit_code, 3) << r.err;

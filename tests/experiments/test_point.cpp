@@ -1,8 +1,8 @@
 // The typed experiment point and axes: spellings round-trip, axes that do not apply to a kernel
 // are absent (not placeholder strings), point keys are stable, and the point's simulator and
 // kernel configurations carry its values.
-#include "grids.hpp"
 #include "cbi/config/point_options.hpp"
+#include "grids.hpp"
 #include "sweep.hpp"
 
 #include <gtest/gtest.h>
@@ -319,7 +319,8 @@ TEST(PointOptions, GpuModelTakesDeviceAndBlockFromThePoint) {
   EXPECT_NE(p.key().find(" device=v100 sample_sms=8"), std::string::npos) << p.key();
   EXPECT_EQ(remap::to_string(g.order), "column:32");
   EXPECT_EQ(g.workload.kind, sim::kind_of<sim::MatmulWorkload>());
-  EXPECT_EQ(std::tie(g.workload.width, g.workload.height), std::make_tuple(int64_t{64}, int64_t{64}));
+  EXPECT_EQ(std::tie(g.workload.width, g.workload.height),
+            std::make_tuple(int64_t{64}, int64_t{64}));
   EXPECT_EQ(gpu_config(point_from(Args("").vm, {Engine::gpu_model})).device.name, "h100");
   try {
     point_from(Args("--device nosuch").vm, {Engine::gpu_model});

@@ -220,8 +220,12 @@ cbi::reproduce::Values by_size(const std::vector<std::pair<std::string, double>>
 TEST(ReproduceJudge, TrendSaysWhenTheStencilNeverGains) {
   using namespace cbi::reproduce;
   // The H100's Fig 5.3: the stencil gains only at N = 512 (1.7%) and loses from 1024 on.
-  const Values h100_stencil = by_size({{"256", 1.005}, {"512", 0.983}, {"1024", 1.034},
-                                       {"2048", 1.047}, {"4096", 1.052}, {"8192", 1.053}});
+  const Values h100_stencil = by_size({{"256", 1.005},
+                                       {"512", 0.983},
+                                       {"1024", 1.034},
+                                       {"2048", 1.047},
+                                       {"4096", 1.052},
+                                       {"8192", 1.053}});
   const Values matmul = by_size({{"128", 1.058}, {"256", 1.046}, {"512", 0.924}, {"1024", 0.827}});
   const Verdict v = judge_trend(h100_stencil, matmul, "time");
   EXPECT_EQ(v.word, "holds");

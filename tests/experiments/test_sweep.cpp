@@ -1,6 +1,6 @@
 // End-to-end tests of `cbi sweep` and `cbi reproduce` on the simulator backend (no GPU needed): the
-// CSV's content agrees with `cbi simulate`, shards merged equal the unsharded run, --resume after an
-// interrupted write gives the same rows, bad values exit 2 without an output file, and the
+// CSV's content agrees with `cbi simulate`, shards merged equal the unsharded run, --resume after
+// an interrupted write gives the same rows, bad values exit 2 without an output file, and the
 // reproduction report has its sections.
 #include <gtest/gtest.h>
 
@@ -13,7 +13,6 @@
 #include <map>
 #include <set>
 #include <sstream>
-#include <sys/wait.h>
 #include <string>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -172,7 +171,8 @@ TEST(Sweep, ShardsMergedEqualUnsharded) {
   std::string parts;
   for (int k = 0; k < 4; ++k) { // 4 shards of 6 points: two shards hold 1 point, two hold 2
     const std::string part = dir / ("part" + std::to_string(k) + ".csv");
-    const CliRun r = cbi("sweep " + kSmall + " --shard " + std::to_string(k) + "/4 --output " + part);
+    const CliRun r =
+        cbi("sweep " + kSmall + " --shard " + std::to_string(k) + "/4 --output " + part);
     ASSERT_EQ(r.exit_code, 0) << r.err;
     EXPECT_EQ(parse_csv(slurp(part)).rows.size(), k < 2 ? 2u : 1u);
     parts = " " + part + parts; // reversed, so merge must reorder
@@ -245,7 +245,8 @@ TEST(Sweep, InterruptSavesRowsAndSaysHowToResume) {
   const std::string csv = dir / "int.csv";
   const std::string args = "sweep --size 1024 --order linear,column:2,column:4,column:8,column:16,"
                            "column:32,column:64,column:128 --stencil 3x3,5x5,7x7 --jobs 1 "
-                           "--output " + csv;
+                           "--output " +
+                           csv;
   // Ctrl-C once the first row is written (the handler is in place by then).
   const std::string cmd = "sh -c '" + bin_dir() + "/cbi " + args + " 2>" + (dir / "err.txt") +
                           " & pid=$!; while [ \"$(wc -l < " + csv +
@@ -257,8 +258,8 @@ TEST(Sweep, InterruptSavesRowsAndSaysHowToResume) {
   const std::string err = slurp(dir / "err.txt");
   const std::size_t saved = parse_csv(slurp(csv)).rows.size();
   EXPECT_LT(saved, 24u);
-  EXPECT_NE(err.find("cbi sweep: interrupted: " + std::to_string(saved) + " of 24 points saved in " +
-                     csv),
+  EXPECT_NE(err.find("cbi sweep: interrupted: " + std::to_string(saved) +
+                     " of 24 points saved in " + csv),
             std::string::npos)
       << err;
   EXPECT_NE(err.find("continue with:\n  cbi " + args + " --resume\n"), std::string::npos) << err;
@@ -284,7 +285,8 @@ TEST(Sweep, ResumeAfterInterruptedWrite) {
   EXPECT_NE(again.err.find("0 points measured, 6 already"), std::string::npos) << again.err;
 }
 
-// The CSVs of earlier versions (docs/results/ holds some) wrote "-" for an axis that does not apply.
+// The CSVs of earlier versions (docs/results/ holds some) wrote "-" for an axis that does not
+// apply.
 // --resume and merge read them as empty cells; --resume rewrites them in today's spelling.
 TEST(Sweep, OldCsvsWithDashCellsResumeAndMerge) {
   TempDir dir;
@@ -321,8 +323,8 @@ TEST(Sweep, OldCsvsWithDashCellsResumeAndMerge) {
 
 TEST(Sweep, JsonCarriesMetaAndRows) {
   TempDir dir;
-  const CliRun r = cbi("sweep --grid table3.1-clamp-exact --output " + (dir / "t.csv") + " --json " +
-                       (dir / "t.json"));
+  const CliRun r = cbi("sweep --grid table3.1-clamp-exact --output " + (dir / "t.csv") +
+                       " --json " + (dir / "t.json"));
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const std::string json = slurp(dir / "t.json");
   for (const char *key : {"\"grid\": \"table3.1-clamp-exact\"", "\"device\": \"none (simulator)\"",
@@ -337,9 +339,8 @@ TEST(Sweep, JsonCarriesMetaAndRows) {
 TEST(Sweep, BadValuesExit2WithoutOutput) {
   TempDir dir;
   const std::string out = dir / "bad.csv";
-  for (const char *args :
-       {"--shard 4/4", "--order column:0", "--block 16", "--type quad", "--cache size=100",
-        "--backend cpu", "--grid fig9.9", "--jobs 0"}) {
+  for (const char *args : {"--shard 4/4", "--order column:0", "--block 16", "--type quad",
+                           "--cache size=100", "--backend cpu", "--grid fig9.9", "--jobs 0"}) {
     const CliRun r = cbi(std::string("sweep ") + args + " --output " + out);
     EXPECT_EQ(r.exit_code, 2) << args << ": " << r.err;
     EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
@@ -367,7 +368,8 @@ TEST(Reproduce, SimOnlyTinyWritesEverySection) {
   ASSERT_EQ(r.exit_code, 0) << r.err;
   // It prints the sweep commands it runs.
   EXPECT_NE(r.err.find("+ cbi sweep --grid fig5.1a --size 64 --block 256 --backend sim"),
-            std::string::npos) << r.err;
+            std::string::npos)
+      << r.err;
   const std::string md = slurp(out + "/report.md");
   for (const char *section :
        {"## 1. Multiples of 32", "## 2. Matmul", "## 3. The trend", "## 4. Hardware counters",
@@ -382,10 +384,10 @@ TEST(Reproduce, SimOnlyTinyWritesEverySection) {
   EXPECT_EQ(md.find("By the same rule"), std::string::npos);
   EXPECT_NE(md.find("> **Smoke test (`--tiny`)"), std::string::npos);
   EXPECT_NE(md.find("30.3% below naive"), std::string::npos); // Fig 5.1b: 1.66 vs 2.38 at b1024
-  for (const char *csv : {"sim-fig5.1a.csv", "sim-fig5.2.csv", "sim-fig5.1b.csv", "sim-fig5.3.csv",
-                          "sim-fig5.4.csv", "sim-sec5.2.csv", "model.csv",
-                          "model-rtx2080super-sec5.2.csv", "model-rtx2080super-fig5.1a.csv",
-                          "model-rtx2080super-fig5.1b.csv"})
+  for (const char *csv :
+       {"sim-fig5.1a.csv", "sim-fig5.2.csv", "sim-fig5.1b.csv", "sim-fig5.3.csv", "sim-fig5.4.csv",
+        "sim-sec5.2.csv", "model.csv", "model-rtx2080super-sec5.2.csv",
+        "model-rtx2080super-fig5.1a.csv", "model-rtx2080super-fig5.1b.csv"})
     EXPECT_TRUE(fs::exists(out + "/" + csv)) << csv;
   EXPECT_EQ(parse_csv(slurp(out + "/sim-fig5.1a.csv")).rows.size(), 17u); // naive + 16 widths
   // Without cbi-viz next to cbi the report says the PNGs were not drawn; with it, they exist.
@@ -442,11 +444,10 @@ TEST(Reproduce, GpuSectionJudgesTheCsvItFinds) {
       {2.13, 2.15, 2.3, 1.77, 1.71, 1.66},  {2.26, 2.24, 2.3, 2.31, 1.74, 1.68},
       {2.32, 2.28, 2.31, 2.31, 2.34, 1.82}, {2.35, 2.3, 2.31, 2.31, 2.32, 2.38},
       {2.36, 2.31, 2.3, 2.31, 2.32, 2.38}};
-  const std::vector<std::string> widths = {"linear",     "column:4",   "column:8",    "column:16",
-                                           "column:30",  "column:31",  "column:32",   "column:33",
-                                           "column:34",  "column:48",  "column:64",   "column:96",
-                                           "column:128", "column:256", "column:512",
-                                           "column:1024", "column:2048"};
+  const std::vector<std::string> widths = {
+      "linear",     "column:4",   "column:8",   "column:16",   "column:30",  "column:31",
+      "column:32",  "column:33",  "column:34",  "column:48",   "column:64",  "column:96",
+      "column:128", "column:256", "column:512", "column:1024", "column:2048"};
   const std::vector<std::string> blocks = {"32", "64", "128", "256", "512", "1024"};
   // The points of the tiny gpu-fig5.1b part, from the sweep itself (ids and canonical values).
   const CliRun points = cbi("sweep --grid fig5.1b --dry-run");
@@ -470,9 +471,9 @@ TEST(Reproduce, GpuSectionJudgesTheCsvItFinds) {
     const auto b = std::find(blocks.begin(), blocks.end(), v["block"]) - blocks.begin();
     ASSERT_LT(w, 17) << line;
     ASSERT_LT(b, 6) << line;
-    csv << f[0] << "," << f[1] << ",gpu," << grid_id << ",102,0/1," << v["kernel"] << "," << v["size"] << ","
-        << v["stencil"] << "," << v["depth"] << "," << v["type"] << "," << v["block"] << ","
-        << v["order"] << ",\"" << v["cache"] << "\""
+    csv << f[0] << "," << f[1] << ",gpu," << grid_id << ",102,0/1," << v["kernel"] << ","
+        << v["size"] << "," << v["stencil"] << "," << v["depth"] << "," << v["type"] << ","
+        << v["block"] << "," << v["order"] << ",\"" << v["cache"] << "\""
         << ",fast,-" // remap_math (matmul's default), block_order (matmul has none)
         << ",,,,,,,,Fake GPU," << thesis[w][b]
         << ",0.001,10,1,pass,0,,,," // then the GPU model's columns, empty

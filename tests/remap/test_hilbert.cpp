@@ -105,7 +105,8 @@ TEST(OrderTraits, EachOrderDescribesItself) {
   EXPECT_EQ(remap_instructions(parse_order("linear")), 40.0);
   EXPECT_EQ(remap_instructions(parse_order("tile:4")), 120.0);
   EXPECT_EQ(remap_instructions(parse_order("column:8")), 100.0);
-  EXPECT_GT(remap_instructions(parse_order("hilbert:64")), remap_instructions(parse_order("tile:64")));
+  EXPECT_GT(remap_instructions(parse_order("hilbert:64")),
+            remap_instructions(parse_order("tile:64")));
   // Listing 5's 32-bit bound: I_h * w for columns, I_w * TH and TW * TH for tiles.
   EXPECT_TRUE(exact_math_fits(parse_order("column:1024"), 4096, 4096));
   EXPECT_FALSE(exact_math_fits(parse_order("column:1048576"), 4096, 4096));

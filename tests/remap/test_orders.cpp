@@ -2,8 +2,8 @@
 // round-trips, over thousands of random shapes including primes, widths that do not divide I_w,
 // W = 1 and W >= I_w; each order's host-prepared Params (fast division) equal its exact map on
 // all of them and on the largest grids fast math allows. Plus the headers' worked examples.
-#include "cbi/remap/fold.hpp"
 #include "cbi/order_text.hpp"
+#include "cbi/remap/fold.hpp"
 #include "cbi/remap/order.hpp"
 
 #include <gtest/gtest.h>

@@ -1,4 +1,5 @@
-// The one-pass miss-ratio curve must equal a separate fully associative LRU simulation at every size.
+// The one-pass miss-ratio curve must equal a separate fully associative LRU simulation at every
+// size.
 #include "cbi/sim/mrc.hpp"
 
 #include <gtest/gtest.h>

@@ -80,7 +80,7 @@ TEST(Workload, MatmulMatchesListing4) {
   const auto units = generated(w, 8, Granularity::exact, 2, 1);
   std::vector<uint64_t> expect;
   for (int64_t i = 0; i < w.depth; ++i) {
-    expect.push_back(static_cast<uint64_t>(1 * w.depth + i));                     // A[y*D + i]
+    expect.push_back(static_cast<uint64_t>(1 * w.depth + i));                      // A[y*D + i]
     expect.push_back(static_cast<uint64_t>(w.height * w.depth + i * w.width + 2)); // B[i*I_w + x]
   }
   EXPECT_EQ(units, expect);

@@ -1,5 +1,6 @@
 // Running the built binaries from end-to-end tests: cbi_run("simulate --size 16") runs
-// $CBI_BIN/cbi (or the build's bin/) with those arguments and captures exit code, stdout and stderr.
+// $CBI_BIN/cbi (or the build's bin/) with those arguments and captures exit code, stdout and
+// stderr.
 #pragma once
 
 #include <array>

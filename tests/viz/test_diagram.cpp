@@ -208,10 +208,9 @@ TEST(Diagram, PresetCountsAgreeAcrossCommands) {
 }
 
 TEST(Diagram, LevelsColourTheServingLevel) {
-  const auto req =
-      parse_diagram_args({"cbi diagram", "--size", "24", "--stencil", "5x5", "--granularity",
-                          "thread", "--level", "lines=12,line=16", "--level", "lines=64,line=32",
-                          "--bin", "1x1"});
+  const auto req = parse_diagram_args({"cbi diagram", "--size", "24", "--stencil", "5x5",
+                                       "--granularity", "thread", "--level", "lines=12,line=16",
+                                       "--level", "lines=64,line=32", "--bin", "1x1"});
   const auto grids = build_panels(req, false);
   const Grid &g = grids[0];
   ASSERT_EQ(g.levels(), 2);
@@ -273,14 +272,14 @@ TEST(Diagram, ExactColumnsMapBackToTheirThreads) {
 // bins that split a thread's accesses across columns, and for every level.
 TEST(Diagram, BinnedMissSharesWeightedByAccessesSumToTheMisses) {
   const std::vector<std::vector<std::string>> cases = {
-      {"--size", "40x24", "--stencil", "5x5", "--granularity", "thread", "--lines", "20",
-       "--order", "column:8", "--bin", "7x4"},
+      {"--size", "40x24", "--stencil", "5x5", "--granularity", "thread", "--lines", "20", "--order",
+       "column:8", "--bin", "7x4"},
       {"--size", "40x24", "--stencil", "5x5", "--lines", "20", "--order", "linear", "--bin",
        "12x1"}, // the default granularity: one column per access, a thread's 25 split
       {"--size", "24", "--stencil", "3x3", "--granularity", "exact", "--lines", "12", "--bin",
        "5x2", "--order", "tile:4"}, // 5 steps a column: runs of a thread split across columns
-      {"--size", "24", "--stencil", "5x5", "--granularity", "thread", "--level",
-       "lines=12,line=16", "--level", "lines=64,line=16", "--bin", "6x2", "--order", "zigzag:4"},
+      {"--size", "24", "--stencil", "5x5", "--granularity", "thread", "--level", "lines=12,line=16",
+       "--level", "lines=64,line=16", "--bin", "6x2", "--order", "zigzag:4"},
       {"--workload", "matmul", "--size", "16", "--depth", "16", "--granularity", "thread",
        "--lines", "24", "--bin", "4x8"},
   };
@@ -316,10 +315,9 @@ TEST(Diagram, BinnedMissSharesWeightedByAccessesSumToTheMisses) {
 // The picture of a binned grid is its shares: every cell's pixels have the colour of its share
 // on the shared scale, darker for more misses, and the colour bar is drawn.
 TEST(Diagram, BinnedCellsAreDrawnByTheirShare) {
-  const auto req = parse_diagram_args({"cbi diagram", "--size", "40x24", "--stencil", "5x5",
-                                       "--granularity", "thread", "--lines", "20", "--order",
-                                       "linear", "--order", "column:8",
-                                       "--bin", "4x2", "--cell-px", "2"});
+  const auto req = parse_diagram_args(
+      {"cbi diagram", "--size", "40x24", "--stencil", "5x5", "--granularity", "thread", "--lines",
+       "20", "--order", "linear", "--order", "column:8", "--bin", "4x2", "--cell-px", "2"});
   const auto grids = build_panels(req, false);
   DiagramLayout layout;
   const Canvas img = render_diagram(grids, req.style, &layout);
@@ -351,10 +349,9 @@ TEST(Diagram, BinnedCellsAreDrawnByTheirShare) {
 
 // --miss-level picks the level whose misses colour the bins; a level that is not there is exit 2.
 TEST(Diagram, MissLevelPicksTheLevel) {
-  const auto req = parse_diagram_args({"cbi diagram", "--size", "24", "--stencil", "5x5",
-                                       "--granularity", "thread", "--level", "lines=12,line=16",
-                                       "--level", "lines=32,line=16", "--bin", "4x2",
-                                       "--miss-level", "2"});
+  const auto req = parse_diagram_args(
+      {"cbi diagram", "--size", "24", "--stencil", "5x5", "--granularity", "thread", "--level",
+       "lines=12,line=16", "--level", "lines=32,line=16", "--bin", "4x2", "--miss-level", "2"});
   EXPECT_EQ(req.style.miss_level, 1);
   const auto grids = build_panels(req, false);
   EXPECT_EQ(bin_scale(grids, 1, false).title(2), "share of the bin's accesses served from memory");

@@ -140,7 +140,8 @@ TEST(GpuDiagramCli, WritesAPngAndRejectsBadOptions) {
   const std::string dir = ::testing::TempDir(), png = dir + "/cbi_gpu_diagram.png";
   std::remove(png.c_str());
   const test::CliRun ok = cbi_run("diagram --model gpu --workload matmul --size 64 --block 128 "
-                                  "--order column:32 --sm 3 -o " + png);
+                                  "--order column:32 --sm 3 -o " +
+                                  png);
   ASSERT_EQ(ok.exit_code, 0) << ok.err;
   EXPECT_EQ(access(png.c_str(), F_OK), 0);
   EXPECT_NE(ok.out.find("order column:32 (GPU model, SM 3)"), std::string::npos) << ok.out;

@@ -383,9 +383,10 @@ TEST(PlotCli, WritesPngsAndRejectsBadOptions) {
     EXPECT_EQ(run_status(kind + " --input " + csv + " --output " + png), 0) << kind;
     EXPECT_EQ(access(png.c_str(), F_OK), 0) << kind;
   }
-  EXPECT_EQ(run_status("scatter --input " + csv + " --output " + png +
-                       " --x sim_l1_hit_pct --y gpu_time_ms --free-axes --title 'hit rate vs time'"),
-            0);
+  EXPECT_EQ(
+      run_status("scatter --input " + csv + " --output " + png +
+                 " --x sim_l1_hit_pct --y gpu_time_ms --free-axes --title 'hit rate vs time'"),
+      0);
   std::remove(png.c_str());
   // Issue 12: `lines --y` on a CSV with no default value column (reproduce's FAILED lines) works,
   // and the ties and left-out rows are printed as the figure lists them.

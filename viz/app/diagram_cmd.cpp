@@ -15,14 +15,16 @@ namespace cbi::viz_app {
 int cmd_diagram(int argc, char **argv) {
   po::options_description desc("Options");
   add_diagram_options(desc);
-  desc.add_options()
-    ("output,o", po::value<std::string>(), "write the PNG to this file (default diagram.png); a "
-                                           "regular file is replaced atomically, a FIFO, device or "
-                                           "symlink's target is written through")
-    ("csv", po::value<std::string>(), "also write the cell grid as tidy CSV (one row per cell that "
-                                      "is not 'not cached'; '-' for stdout)")
-    ("progress", po::bool_switch(), "print progress to stderr (on by default for long runs on a "
-                                    "terminal)");
+  desc.add_options()("output,o", po::value<std::string>(),
+                     "write the PNG to this file (default diagram.png); a "
+                     "regular file is replaced atomically, a FIFO, device or "
+                     "symlink's target is written through")(
+      "csv", po::value<std::string>(),
+      "also write the cell grid as tidy CSV (one row per cell that "
+      "is not 'not cached'; '-' for stdout)")(
+      "progress", po::bool_switch(),
+      "print progress to stderr (on by default for long runs on a "
+      "terminal)");
   const std::vector<std::string> args = expand_preset(std::vector<std::string>(argv, argv + argc));
   std::vector<char *> ptrs;
   for (const std::string &a : args)
@@ -33,11 +35,14 @@ int cmd_diagram(int argc, char **argv) {
           "usage: cbi diagram [--preset NAME] [options] [-o diagram.png] [--csv cells.csv]\n\n"
           "Draws the spatial-temporal diagram of §3.2: time runs left to right (one column per "
           "thread, or per\naccess with --granularity exact), cache lines top to bottom. Each cell "
-          "is fetched (a miss), hit,\nin cache (resident, not accessed) or not cached; with several "
+          "is fetched (a miss), hit,\nin cache (resident, not accessed) or not cached; with "
+          "several "
           "--level options, coloured by the level\nthat served the access. Ticks on the line axis "
-          "mark array rows; marks above the grid the order's\ngroups (task rows, columns or tiles), "
+          "mark array rows; marks above the grid the order's\ngroups (task rows, columns or "
+          "tiles), "
           "--warp and --block starts. Each --order adds a panel at the\nsame scale, with its own "
-          "stats. Large traces are binned (the bin size is printed; a bin's colour is\nthe share of "
+          "stats. Large traces are binned (the bin size is printed; a bin's colour is\nthe share "
+          "of "
           "its accesses that missed L1, or --miss-level). Needs no display.\n\n"
           "--model gpu draws one SM (--sm) of the GPU model (docs/gpu-model.md) instead: time in "
           "that SM's warp\ninstructions (issue order, all its resident warps interleaved), rows of "
@@ -46,7 +51,8 @@ int cmd_diagram(int argc, char **argv) {
           "device row sets the caches; --block the launch.\n\n" +
               config::applicability_help(desc, "diagram"),
           "  cbi diagram --preset fig3.1 -o fig3.1.png          # thesis figure 3.1 (Table 3.1)\n"
-          "  cbi diagram --preset fig3.1 --order linear --order column:4 --order tile:4 -o cmp.png\n"
+          "  cbi diagram --preset fig3.1 --order linear --order column:4 --order tile:4 -o "
+          "cmp.png\n"
           "  cbi diagram --preset fig4.6 --greyscale --csv fig4.6.csv -o fig4.6.png\n"
           "  cbi diagram --size 4096 --stencil 9x9 --line-bytes 128 --cache-bytes 32KiB --ways 8 "
           "-o big.png\n"
@@ -78,10 +84,10 @@ int cmd_diagram(int argc, char **argv) {
   std::ostream &report = cli::get(vm, "csv", "") == "-" ? std::cerr : std::cout;
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  report << "wrote " << output << " (" << canvas.width() << " x " << canvas.height()
-            << " px, " << grids.front().cols << " x " << grids.front().rows << " cells of "
-            << layout.cell_w << " x " << layout.cell_h << " px, " << seconds << " s)\n"
-            << cli::wrap_text("bin: ", viz::bin_text(grids.front()), 5);
+  report << "wrote " << output << " (" << canvas.width() << " x " << canvas.height() << " px, "
+         << grids.front().cols << " x " << grids.front().rows << " cells of " << layout.cell_w
+         << " x " << layout.cell_h << " px, " << seconds << " s)\n"
+         << cli::wrap_text("bin: ", viz::bin_text(grids.front()), 5);
   for (const viz::Grid &g : grids) {
     report << "order " << remap::to_string(g.sim.order)
            << (g.gpu ? " (GPU model, SM " + std::to_string(g.gpu->sm) + ")" : "") << "\n";

@@ -8,10 +8,10 @@
 #include <atomic>
 #include <exception>
 #include <functional>
-#include <mutex>
-#include <thread>
 #include <iostream>
+#include <mutex>
 #include <set>
+#include <thread>
 #include <unistd.h>
 
 namespace cbi::viz_app {
@@ -25,42 +25,50 @@ constexpr int64_t kMaxSidePx = 16384;
 void add_diagram_options(po::options_description &desc) {
   static const std::string preset_help =
       "a named configuration (cbi presets lists each in full); options given after it override "
-      "it: " + sim::preset_names();
-  desc.add_options()
-    ("preset", po::value<std::string>(), preset_help.c_str())
-    ("order", cli::list_value(),
-     "thread order, repeatable or a comma list: one panel per order, at one scale (linear, tile:T, tile:TWxTH, "
-     "column:W, zigzag:W); default linear")
-    ("granularity", po::value<std::string>(), "exact (one column per access, counted as ncu "
-                                              "counts; default, as in cbi simulate) | thread (one "
-                                              "column per thread, its distinct lines once, §3.2; "
-                                              "the thesis presets use it)")
-    ("bin", po::value<std::string>(), "cell size TxL: T time steps x L lines per cell (L a power "
-                                      "of two); default: the smallest that fits --max-px")
-    ("max-px", po::value<std::string>(), "most cells per panel side before binning (default 2048; "
-                                         "the image stays within 16384 px a side)")
-    ("cell-px", po::value<std::string>(), "pixels per cell, N or WxH (default: cells that fill a "
-                                          "figure about 1200 px wide, --min-cell-px to 16 px)")
-    ("min-cell-px", po::value<std::string>(), "smallest cell side in pixels (default 3); traces "
-                                              "with more steps or lines than fit are binned")
-    ("layout", po::value<std::string>(), "panels: auto (default) | columns (side by side) | rows "
-                                         "(stacked) | grid")
-    ("warp", po::value<std::string>(), "mark every N threads on the time axis (e.g. 32)")
-    ("block", po::value<std::string>(), "mark every N threads as a block boundary (e.g. 256); "
-                                        "--model gpu: threads per block of the launch (default "
-                                        "256)")
-    ("model", po::value<std::string>(), "sequential (one cache hierarchy, default) | gpu (one SM "
-                                        "of the GPU model: time in its warp instructions, rows "
-                                        "of 32-byte sectors; docs/gpu-model.md), e.g. --model gpu "
-                                        "--device h100 --block 256 --sm 0")
-    ("device", po::value<std::string>(), ("--model gpu: " + config::device_help()).c_str())
-    ("sm", po::value<std::string>(), "--model gpu: the SM to draw (0 = the first; default 0), "
-                                     "e.g. --sm 5")
-    ("miss-level", po::value<std::string>(), "binned cells: colour by the share of accesses that "
-                                             "missed this level (1 = L1, default; the last: "
-                                             "fetched from memory)")
-    ("greyscale", po::bool_switch(), "grey shades instead of the colour-blind-safe palette")
-    ("title", po::value<std::string>(), "title (default: the configuration)");
+      "it: " +
+      sim::preset_names();
+  desc.add_options()("preset", po::value<std::string>(),
+                     preset_help.c_str())("order", cli::list_value(),
+                                          "thread order, repeatable or a comma list: one panel per "
+                                          "order, at one scale (linear, tile:T, tile:TWxTH, "
+                                          "column:W, zigzag:W); default linear")(
+      "granularity", po::value<std::string>(),
+      "exact (one column per access, counted as ncu "
+      "counts; default, as in cbi simulate) | thread (one "
+      "column per thread, its distinct lines once, §3.2; "
+      "the thesis presets use it)")("bin", po::value<std::string>(),
+                                    "cell size TxL: T time steps x L lines per cell (L a power "
+                                    "of two); default: the smallest that fits --max-px")(
+      "max-px", po::value<std::string>(),
+      "most cells per panel side before binning (default 2048; "
+      "the image stays within 16384 px a side)")(
+      "cell-px", po::value<std::string>(),
+      "pixels per cell, N or WxH (default: cells that fill a "
+      "figure about 1200 px wide, --min-cell-px to 16 px)")(
+      "min-cell-px", po::value<std::string>(),
+      "smallest cell side in pixels (default 3); traces "
+      "with more steps or lines than fit are binned")(
+      "layout", po::value<std::string>(),
+      "panels: auto (default) | columns (side by side) | rows "
+      "(stacked) | grid")("warp", po::value<std::string>(),
+                          "mark every N threads on the time axis (e.g. 32)")(
+      "block", po::value<std::string>(),
+      "mark every N threads as a block boundary (e.g. 256); "
+      "--model gpu: threads per block of the launch (default "
+      "256)")("model", po::value<std::string>(),
+              "sequential (one cache hierarchy, default) | gpu (one SM "
+              "of the GPU model: time in its warp instructions, rows "
+              "of 32-byte sectors; docs/gpu-model.md), e.g. --model gpu "
+              "--device h100 --block 256 --sm 0")(
+      "device", po::value<std::string>(), ("--model gpu: " + config::device_help()).c_str())(
+      "sm", po::value<std::string>(),
+      "--model gpu: the SM to draw (0 = the first; default 0), "
+      "e.g. --sm 5")("miss-level", po::value<std::string>(),
+                     "binned cells: colour by the share of accesses that "
+                     "missed this level (1 = L1, default; the last: "
+                     "fetched from memory)")(
+      "greyscale", po::bool_switch(), "grey shades instead of the colour-blind-safe palette")(
+      "title", po::value<std::string>(), "title (default: the configuration)");
   config::add_workload_options(desc);
   config::add_cache_options(desc);
 }
@@ -102,8 +110,8 @@ DiagramRequest gpu_request(const po::variables_map &vm, DiagramRequest &r) {
                                     " panels are too many; allowed: 1 to 8 --order options");
   // An SM index: 0 .. sms-1 of the device row.
   const std::string sm = get(vm, "sm", "0");
-  const std::string sms = "allowed: 0.." + std::to_string(base.device.sms - 1) + " on " +
-                          base.device.name;
+  const std::string sms =
+      "allowed: 0.." + std::to_string(base.device.sms - 1) + " on " + base.device.name;
   try {
     r.sm = sm == "0" ? 0 : static_cast<int>(parse_positive(sm, "--sm", base.device.sms - 1));
   } catch (const UsageError &) {
@@ -125,8 +133,9 @@ DiagramRequest gpu_request(const po::variables_map &vm, DiagramRequest &r) {
   if (has(vm, "bin")) {
     const auto [t, l] = parse_extent(get(vm, "bin", ""), "--bin", true, 1LL << 40);
     if ((l & (l - 1)) != 0)
-      throw UsageError("--bin", "line bin " + std::to_string(l) + " is not a power of two; "
-                                "allowed: TxL with L = 1, 2, 4, ...");
+      throw UsageError("--bin", "line bin " + std::to_string(l) +
+                                    " is not a power of two; "
+                                    "allowed: TxL with L = 1, 2, 4, ...");
     r.gpu_bins = {t, l};
   }
   if (has(vm, "miss-level"))
@@ -144,12 +153,11 @@ viz::Binning gpu_bins(const DiagramRequest &r, int64_t steps, int64_t lines) {
     if ((steps + r.gpu_bins.time_bin - 1) / r.gpu_bins.time_bin > cols ||
         (lines + r.gpu_bins.line_bin - 1) / r.gpu_bins.line_bin > rows) {
       const viz::Binning least = viz::fit_bins(steps, lines, cols, rows);
-      throw UsageError("--bin", std::to_string(r.gpu_bins.time_bin) + "x" +
-                                    std::to_string(r.gpu_bins.line_bin) +
-                                    " leaves more cells than fit in " +
-                                    std::to_string(kMaxSidePx) + " px a side; allowed: at least " +
-                                    std::to_string(least.time_bin) + "x" +
-                                    std::to_string(least.line_bin) + " for this trace");
+      throw UsageError(
+          "--bin", std::to_string(r.gpu_bins.time_bin) + "x" + std::to_string(r.gpu_bins.line_bin) +
+                       " leaves more cells than fit in " + std::to_string(kMaxSidePx) +
+                       " px a side; allowed: at least " + std::to_string(least.time_bin) + "x" +
+                       std::to_string(least.line_bin) + " for this trace");
     }
     return r.gpu_bins;
   }
@@ -237,11 +245,11 @@ double diagram_memory_bytes(const DiagramRequest &r) {
     bytes += sim::state_bytes(spec.sim);
     // Its share of the image: 4 B a pixel, cells of at least --min-cell-px (or --cell-px) a side,
     // the image at most 16384 px a side.
-    const double cell_px = r.style.cell_w > 0 ? double(r.style.cell_w) * double(std::max(
-                                                    r.style.cell_h, r.style.cell_w))
+    const double cell_px = r.style.cell_w > 0 ? double(r.style.cell_w) *
+                                                    double(std::max(r.style.cell_h, r.style.cell_w))
                                               : double(r.style.min_cell_px) * r.style.min_cell_px;
-    bytes += 4.0 * std::min(cells * cell_px, double(kMaxSidePx) * double(kMaxSidePx) /
-                                                 double(r.panels.size()));
+    bytes += 4.0 * std::min(cells * cell_px,
+                            double(kMaxSidePx) * double(kMaxSidePx) / double(r.panels.size()));
   }
   return bytes;
 }
@@ -261,9 +269,8 @@ DiagramRequest diagram_request(const po::variables_map &vm) {
   if (orders.size() > 8)
     throw UsageError("--order", std::to_string(orders.size()) +
                                     " panels are too many; allowed: 1 to 8 --order options");
-  const int64_t max_px = has(vm, "max-px")
-                             ? parse_positive(get(vm, "max-px", ""), "--max-px", kMaxSidePx)
-                             : 2048;
+  const int64_t max_px =
+      has(vm, "max-px") ? parse_positive(get(vm, "max-px", ""), "--max-px", kMaxSidePx) : 2048;
   const int64_t n = static_cast<int64_t>(orders.size());
   // Side by side the panels share the 16384 px width, less room for axes and labels.
   const int64_t max_cols = std::min(max_px, kMaxSidePx / n - 300);
@@ -276,8 +283,9 @@ DiagramRequest diagram_request(const po::variables_map &vm) {
   if (has(vm, "bin")) {
     const auto [t, l] = parse_extent(get(vm, "bin", ""), "--bin", true, 1LL << 40);
     if ((l & (l - 1)) != 0)
-      throw UsageError("--bin", "line bin " + std::to_string(l) + " is not a power of two; "
-                                "allowed: TxL with L = 1, 2, 4, ...");
+      throw UsageError("--bin", "line bin " + std::to_string(l) +
+                                    " is not a power of two; "
+                                    "allowed: TxL with L = 1, 2, 4, ...");
     bins = {t, l};
     // Checked before any cell is allocated: an unbinned 4096^2 trace would need terabytes.
     const int64_t steps = viz::time_steps(base), lines = viz::line_count(base);
@@ -293,10 +301,10 @@ DiagramRequest diagram_request(const po::variables_map &vm) {
     int64_t cols = max_cols;
     if (!has(vm, "cell-px")) {
       // Bins that keep every cell at least --min-cell-px a side within the figure's width.
-      const viz::PanelBudget b = viz::panel_budget(
-          viz::resolve_layout(r.style.layout, static_cast<int>(n), steps, lines,
-                              r.style.min_cell_px),
-          static_cast<int>(n));
+      const viz::PanelBudget b =
+          viz::panel_budget(viz::resolve_layout(r.style.layout, static_cast<int>(n), steps, lines,
+                                                r.style.min_cell_px),
+                            static_cast<int>(n));
       cols = std::min<int64_t>(cols, std::max(1, b.grid_w / r.style.min_cell_px));
       max_rows = std::min<int64_t>(max_rows, 1200 / r.style.min_cell_px);
     }
@@ -308,7 +316,8 @@ DiagramRequest diagram_request(const po::variables_map &vm) {
     spec.sim.order = remap::parse_order(o);
     config::validate(spec.sim, vm);
     spec.bins = bins;
-    spec.warp_threads = has(vm, "warp") ? parse_positive(get(vm, "warp", ""), "--warp", 1LL << 40) : 0;
+    spec.warp_threads =
+        has(vm, "warp") ? parse_positive(get(vm, "warp", ""), "--warp", 1LL << 40) : 0;
     spec.block_threads =
         has(vm, "block") ? parse_positive(get(vm, "block", ""), "--block", 1LL << 40) : 0;
     r.panels.push_back(spec);
@@ -320,19 +329,18 @@ DiagramRequest diagram_request(const po::variables_map &vm) {
   }
   // Before any cell is allocated: every panel's grid and cache state, and the image, against the
   // memory there is (a large --max-px with many panels would otherwise end in std::bad_alloc).
-  cli::check_memory(diagram_memory_bytes(r), "the diagram (" + std::to_string(r.panels.size()) +
-                                                 " panels of " +
-                                                 std::to_string(r.panels.front().bins.time_bin) +
-                                                 "x" +
-                                                 std::to_string(r.panels.front().bins.line_bin) +
-                                                 " bins)",
+  cli::check_memory(diagram_memory_bytes(r),
+                    "the diagram (" + std::to_string(r.panels.size()) + " panels of " +
+                        std::to_string(r.panels.front().bins.time_bin) + "x" +
+                        std::to_string(r.panels.front().bins.line_bin) + " bins)",
                     has(vm, "bin") ? "--bin" : "--max-px",
                     "larger --bin, a smaller --max-px or fewer --order panels");
   r.style.greyscale = vm.count("greyscale") && vm["greyscale"].as<bool>();
   if (has(vm, "miss-level"))
-    r.style.miss_level = static_cast<int>(parse_positive(get(vm, "miss-level", ""), "--miss-level",
-                                                         static_cast<int64_t>(base.levels.size()))) -
-                         1;
+    r.style.miss_level =
+        static_cast<int>(parse_positive(get(vm, "miss-level", ""), "--miss-level",
+                                        static_cast<int64_t>(base.levels.size()))) -
+        1;
   r.style.title = get(vm, "title", "");
   // The figure's caption titles the preset as the thesis draws it; once the user changes any of
   // its options the caption no longer fits and the configuration is the title.
@@ -361,7 +369,8 @@ std::vector<viz::Grid> build_panels(const DiagramRequest &r, bool progress) {
   std::vector<viz::Grid> grids(n);
   for_each_panel(
       n, progress, [&](std::size_t p) { return remap::to_string(r.panels[p].sim.order); },
-      " threads", [&](std::size_t p, const sim::Progress &report) {
+      " threads",
+      [&](std::size_t p, const sim::Progress &report) {
         viz::GridSpec spec = r.panels[p];
         spec.progress = report;
         grids[p] = viz::build_grid(spec);

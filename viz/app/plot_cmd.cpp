@@ -1,6 +1,6 @@
 // cbi plot heatmap|lines|scatter: PNG plots of a tidy CSV (what `cbi sweep` writes), headless.
-#include "cbi/cli/options.hpp"
 #include "cbi/cli/command.hpp"
+#include "cbi/cli/options.hpp"
 
 #include "cbi/viz/plot.hpp"
 
@@ -14,31 +14,37 @@ namespace po = boost::program_options;
 
 int cmd_plot(int argc, char **argv) {
   po::options_description desc("Options");
-  desc.add_options()
-    ("input", po::value<std::string>(), "tidy CSV with a header row (e.g. from cbi sweep); required")
-    ("output,o", po::value<std::string>(), "write the PNG to this file (default plot.png); a "
-                                           "regular file is replaced atomically, a FIFO, device or "
-                                           "symlink's target is written through")
-    ("x", po::value<std::string>(), "x column. heatmap: default the W of column:W orders; lines: "
-                                    "default size; scatter: required")
-    ("y", po::value<std::string>(), "y column. heatmap: default block; lines: default the value "
-                                    "column; scatter: required")
-    ("value", po::value<std::string>(), "value column (heatmap colour, lines y); default the first "
-                                        "of value, gpu_time_ms, sim_l1_misses, sim_l1_hit_pct with "
-                                        "numbers")
-    ("series", po::value<std::string>(), "column naming each line (lines) or each group of "
-                                         "points (scatter: a colour and marker per value, its N "
-                                         "and error in the legend); default order, e.g. --series "
-                                         "kernel")
-    ("label", po::value<std::string>(), "scatter: column whose text labels each point, e.g. "
-                                        "--label order")
-    ("x-title", po::value<std::string>(), "x axis title (default: the column and its unit), e.g. "
-                                          "--x-title 'measured L1 hit rate (%)'")
-    ("y-title", po::value<std::string>(), "y axis title (default: the column and its unit), e.g. "
-                                          "--y-title 'predicted L1 hit rate (%)'")
-    ("free-axes", po::bool_switch(), "scatter: x and y are different quantities (e.g. hit rate "
-                                     "and time): each axis its own range, no y = x line, no error")
-    ("title", po::value<std::string>(), "title (default: from the columns)");
+  desc.add_options()("input", po::value<std::string>(),
+                     "tidy CSV with a header row (e.g. from cbi sweep); required")(
+      "output,o", po::value<std::string>(),
+      "write the PNG to this file (default plot.png); a "
+      "regular file is replaced atomically, a FIFO, device or "
+      "symlink's target is written through")(
+      "x", po::value<std::string>(),
+      "x column. heatmap: default the W of column:W orders; lines: "
+      "default size; scatter: required")(
+      "y", po::value<std::string>(),
+      "y column. heatmap: default block; lines: default the value "
+      "column; scatter: required")("value", po::value<std::string>(),
+                                   "value column (heatmap colour, lines y); default the first "
+                                   "of value, gpu_time_ms, sim_l1_misses, sim_l1_hit_pct with "
+                                   "numbers")(
+      "series", po::value<std::string>(),
+      "column naming each line (lines) or each group of "
+      "points (scatter: a colour and marker per value, its N "
+      "and error in the legend); default order, e.g. --series "
+      "kernel")("label", po::value<std::string>(),
+                "scatter: column whose text labels each point, e.g. "
+                "--label order")("x-title", po::value<std::string>(),
+                                 "x axis title (default: the column and its unit), e.g. "
+                                 "--x-title 'measured L1 hit rate (%)'")(
+      "y-title", po::value<std::string>(),
+      "y axis title (default: the column and its unit), e.g. "
+      "--y-title 'predicted L1 hit rate (%)'")(
+      "free-axes", po::bool_switch(),
+      "scatter: x and y are different quantities (e.g. hit rate "
+      "and time): each axis its own range, no y = x line, no error")(
+      "title", po::value<std::string>(), "title (default: from the columns)");
   const std::string kind_text = argc >= 2 && argv[1][0] != '-' ? argv[1] : "";
   po::variables_map vm;
   if (!cli::parse_args(
@@ -61,7 +67,8 @@ int cmd_plot(int argc, char **argv) {
           "column:32 -> 32\n(its width; tile:16x4 and other orders have none). Needs no display.",
           "  cbi plot heatmap --input sweep.csv --output heat.png --value gpu_time_ms\n"
           "  cbi plot lines --input sweep.csv --output lines.png --y sim_l1_hit_pct\n"
-          "  cbi plot scatter --input pred.csv --output sc.png --x l1tex__t_sector_hit_rate.pct_meas "
+          "  cbi plot scatter --input pred.csv --output sc.png --x "
+          "l1tex__t_sector_hit_rate.pct_meas "
           "\\\n      --y l1tex__t_sector_hit_rate.pct_pred --series kernel --label order\n"
           "  cbi plot scatter --input sweep.csv --output sc.png --x sim_l1_hit_pct --y gpu_time_ms "
           "--free-axes",

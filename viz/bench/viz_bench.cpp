@@ -65,9 +65,9 @@ int main(int argc, char **argv) {
   // Exactly what `cbi diagram --size N --stencil 9x9 [--granularity G]` renders, parsed as it
   // parses: Table 3.1's cache (24 lines of 16 B, LRU) and the diagram's default binning (cells of
   // at least 3 px in a figure about 1200 px wide).
-  const viz_app::DiagramRequest req = viz_app::parse_diagram_args(
-      {"cbi diagram", "--size", std::to_string(size), "--stencil", "9x9", "--granularity",
-       granularity});
+  const viz_app::DiagramRequest req =
+      viz_app::parse_diagram_args({"cbi diagram", "--size", std::to_string(size), "--stencil",
+                                   "9x9", "--granularity", granularity});
   const viz::GridSpec &spec = req.panels.at(0);
   double load[3] = {0, 0, 0};
   getloadavg(load, 3);

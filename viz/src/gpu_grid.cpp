@@ -1,6 +1,6 @@
-// cbi diagram --model gpu: one SM's spatial-temporal grid, from the GPU model's observer (grid.hpp).
-// The model runs the whole device (the L2 is shared); the observer records the watched SM's load
-// sectors compactly (12 bytes each), and the grid is binned once their number is known.
+// cbi diagram --model gpu: one SM's spatial-temporal grid, from the GPU model's observer
+// (grid.hpp). The model runs the whole device (the L2 is shared); the observer records the watched
+// SM's load sectors compactly (12 bytes each), and the grid is binned once their number is known.
 #include "cbi/viz/grid.hpp"
 
 #include "cbi/error.hpp"
@@ -54,9 +54,9 @@ GpuTrace trace_gpu(const sim::GpuConfig &c, int sm, const sim::Progress &progres
       t.request_first.push_back(e.instruction == 0);
       ctas.insert(e.cta);
     }
-    const uint8_t state =
-        e.l1 != sim::L1Outcome::miss ? cell::served
-                                     : static_cast<uint8_t>(cell::served + (e.l2_hit ? 1 : 2));
+    const uint8_t state = e.l1 != sim::L1Outcome::miss
+                              ? cell::served
+                              : static_cast<uint8_t>(cell::served + (e.l2_hit ? 1 : 2));
     view.pending_hits += e.l1 == sim::L1Outcome::pending_hit;
     t.events.push_back({static_cast<uint32_t>(e.issue),
                         static_cast<uint32_t>(e.sector_byte_addr / sector_bytes), state});

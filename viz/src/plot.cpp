@@ -216,8 +216,8 @@ std::vector<std::string> wrap_all(const Frame &f, const std::vector<std::string>
   return lines;
 }
 
-void draw_lines_of_text(Canvas &c, const Frame &f, int x, int y, const std::vector<std::string> &lines,
-                        int px, int line_h, Color colour) {
+void draw_lines_of_text(Canvas &c, const Frame &f, int x, int y,
+                        const std::vector<std::string> &lines, int px, int line_h, Color colour) {
   for (std::size_t i = 0; i < lines.size(); ++i)
     f.font.draw(c, x, y + static_cast<int>(i) * line_h, lines[i], px, colour);
 }
@@ -303,7 +303,7 @@ PlotSpec plot_defaults(const CsvTable &t, PlotSpec s) {
 Canvas plot(const CsvTable &table, const PlotSpec &spec, PlotLayout *layout) {
   const PlotSpec s = plot_defaults(table, spec);
   PlotLayout out;
-  Canvas c = s.kind == PlotKind::heatmap                        ? heatmap(table, s, out)
+  Canvas c = s.kind == PlotKind::heatmap                      ? heatmap(table, s, out)
              : s.kind == PlotKind::scatter && s.same_quantity ? compare_plot(table, s, out)
                                                               : lines_plot(table, s, out);
   if (layout)

@@ -51,8 +51,8 @@ std::string error_text(double v, const std::string &unit, bool sign = false);
 std::vector<std::string> wrap_all(const Frame &f, const std::vector<std::string> &items,
                                   const std::string &prefix, int px, int width);
 // Draws `lines` from (x, y) down, `line_h` apart.
-void draw_lines_of_text(Canvas &c, const Frame &f, int x, int y, const std::vector<std::string> &lines,
-                        int px, int line_h, Color colour);
+void draw_lines_of_text(Canvas &c, const Frame &f, int x, int y,
+                        const std::vector<std::string> &lines, int px, int line_h, Color colour);
 
 Canvas heatmap(const CsvTable &t, const PlotSpec &s, PlotLayout &out);
 Canvas lines_plot(const CsvTable &t, const PlotSpec &s, PlotLayout &out); // lines, free scatter

@@ -128,8 +128,7 @@ bool marks_best(const Shown &r) {
 
 // The subtitle (what better means, the best cell or the tie, the size shown) and, into `out`, the
 // notes on every row left out and the ties.
-std::string subtitle_and_notes(const Cells &g, const Shown &r, const PlotSpec &s,
-                               PlotLayout &out) {
+std::string subtitle_and_notes(const Cells &g, const Shown &r, const PlotSpec &s, PlotLayout &out) {
   auto cell_name = [&](const Key &k) {
     return (s.x.empty() ? "column:" + short_number(k.first) : s.x + " " + short_number(k.first)) +
            " at " + s.y + " " + short_number(k.second);
@@ -169,8 +168,8 @@ std::string subtitle_and_notes(const Cells &g, const Shown &r, const PlotSpec &s
     out.notes.push_back(s.y + " " + names + " not shown: no linear row to compare with");
   }
   if (g.no_number > 0)
-    out.notes.push_back(std::to_string(g.no_number) + " rows without a number in " + s.y +
-                        " or " + s.value + " not shown");
+    out.notes.push_back(std::to_string(g.no_number) + " rows without a number in " + s.y + " or " +
+                        s.value + " not shown");
   return sub;
 }
 
@@ -193,8 +192,8 @@ std::string cell_label(const Shown &r, double v) {
 }
 
 // Draws the cells, the best cell's outline and the axes into `c` at `area`.
-void draw_cells(Canvas &c, const Frame &f, const Shown &r, const Rect &area, int cell_w,
-                int cell_h, PlotLayout &out) {
+void draw_cells(Canvas &c, const Frame &f, const Shown &r, const Rect &area, int cell_w, int cell_h,
+                PlotLayout &out) {
   for (const auto &kv : r.value) {
     const int i = static_cast<int>(std::distance(r.xs.begin(), r.xs.find(kv.first.first)));
     const int j = static_cast<int>(std::distance(r.ys.begin(), r.ys.find(kv.first.second)));
@@ -246,15 +245,15 @@ Canvas heatmap(const CsvTable &t, const PlotSpec &s, PlotLayout &out) {
     xt.push_back({i + 0.5, out.x_labels[static_cast<std::size_t>(i)], true});
   for (int j = 0; j < ny; ++j)
     yt.push_back({j + 0.5, out.y_labels[static_cast<std::size_t>(j)], true});
-  const std::string x_title = s.x.empty() ? "column width W (order column:W)"
-                                          : axis_title(s.x_title, s.x);
+  const std::string x_title =
+      s.x.empty() ? "column width W (order column:W)" : axis_title(s.x_title, s.x);
   const Rect probe{0, 0, nx * cell_w, ny * cell_h};
   const int left = draw_axis(nullptr, f.font, probe, Side::left, {}, yt, y_title, f.st);
   const int bottom = draw_axis(nullptr, f.font, probe, Side::bottom, {}, xt, x_title, f.st);
   const std::string title = !s.title.empty() ? s.title
-                            : r.relative     ? column_title(s.value) +
-                                               " relative to the naive order (linear)"
-                                             : column_title(s.value);
+                            : r.relative
+                                ? column_title(s.value) + " relative to the naive order (linear)"
+                                : column_title(s.value);
   const int text_w = std::max(left + nx * cell_w + f.st.margin, 640);
   const std::vector<std::string> title_lines = wrap_text(f.font, title, f.st.title_px, text_w);
   const std::vector<std::string> sub_lines = wrap_text(f.font, subtitle, f.st.tick_px, text_w);

@@ -123,7 +123,8 @@ Axes axes_for(const Series &r) {
   }
   a.xt = ticks_for(x_lo, x_hi, a.log_x ? 2 : 0, 8);
   if (a.log_y) {
-    const double d_lo = std::floor(std::log10(y_lo) + 1e-9), d_hi = std::ceil(std::log10(y_hi) - 1e-9);
+    const double d_lo = std::floor(std::log10(y_lo) + 1e-9),
+                 d_hi = std::ceil(std::log10(y_hi) - 1e-9);
     a.yt = ticks_for(std::pow(10.0, d_lo), std::pow(10.0, d_hi), 10, 8);
     a.y_lo = d_lo;
     a.y_hi = std::max(d_hi, d_lo + 1);
@@ -204,10 +205,12 @@ Canvas lines_plot(const CsvTable &t, const PlotSpec &s, PlotLayout &out) {
   const int left = draw_axis(nullptr, f.font, probe, Side::left, {}, a.yt, y_title, f.st);
   const int bottom = draw_axis(nullptr, f.font, probe, Side::bottom, {}, a.xt, x_title, f.st);
   const std::string title =
-      !s.title.empty() ? s.title
-                       : column_title(s.y) + " against " + column_title(s.x) +
-                             (s.series.empty() ? "" : ", one " + (lines ? std::string("line") : "colour") +
-                                                          " per " + column_title(s.series));
+      !s.title.empty()
+          ? s.title
+          : column_title(s.y) + " against " + column_title(s.x) +
+                (s.series.empty() ? ""
+                                  : ", one " + (lines ? std::string("line") : "colour") + " per " +
+                                        column_title(s.series));
   const int label_room = lines ? 0 : 90; // scatter labels to the right of the last points
   const int width = f.st.margin + left + plot_w + f.st.margin + label_room;
   const int text_w = width - 2 * f.st.margin;

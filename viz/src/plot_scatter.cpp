@@ -179,7 +179,8 @@ void draw_points(Canvas &c, const Frame &f, const Points &r, const EqualAxes &a,
     c.vline(static_cast<int>(std::lround(sx(tk.value))), area.y, area.bottom() - 1, grid);
   }
   const Color identity{110, 110, 110, 255}; // y = x, dashed (8 px on, 6 off), under the points
-  const int x0 = static_cast<int>(std::lround(sx(a.lo))), y0 = static_cast<int>(std::lround(sy(a.lo)));
+  const int x0 = static_cast<int>(std::lround(sx(a.lo))),
+            y0 = static_cast<int>(std::lround(sy(a.lo)));
   const int x1 = static_cast<int>(std::lround(sx(a.hi)));
   for (int k = 0; x0 + k <= x1; ++k)
     if (k % 14 < 8)
@@ -253,22 +254,21 @@ Canvas compare_plot(const CsvTable &t, const PlotSpec &s, PlotLayout &out) {
   const int legend_w = legend ? lbox.w + 2 * f.st.margin : 0;
   const int width = std::max(f.st.margin + left + side + f.st.margin + legend_w, 720);
   const int text_w = width - 2 * f.st.margin;
-  const std::string title =
-      !s.title.empty() ? s.title
-                       : column_title(s.y) + " against " + column_title(s.x) +
-                             (s.series.empty() ? "" : ", by " + column_title(s.series));
+  const std::string title = !s.title.empty()
+                                ? s.title
+                                : column_title(s.y) + " against " + column_title(s.x) +
+                                      (s.series.empty() ? "" : ", by " + column_title(s.series));
   const std::vector<std::string> title_lines = wrap_text(f.font, title, f.st.title_px, text_w);
   const int title_h = f.font.measure("Ag", f.st.title_px).height() + 4;
   const int line_h = f.font.measure("Ag", f.st.tick_px).height() + 4;
   const Rect area{f.st.margin + left,
-                  f.st.margin + static_cast<int>(title_lines.size()) * title_h + f.st.margin,
-                  side, side};
+                  f.st.margin + static_cast<int>(title_lines.size()) * title_h + f.st.margin, side,
+                  side};
   const std::vector<std::string> caption = wrap_all(f, out.caption, "", f.st.tick_px, text_w);
   const std::vector<std::string> notes = wrap_all(f, out.notes, "note: ", f.st.tick_px, text_w);
   const int text_y = std::max(area.bottom() + bottom, area.y + lbox.h) + f.st.margin;
   const int notes_y = text_y + static_cast<int>(caption.size()) * line_h;
-  Canvas c(width, notes_y + static_cast<int>(notes.size()) * line_h + f.st.margin,
-           f.st.background);
+  Canvas c(width, notes_y + static_cast<int>(notes.size()) * line_h + f.st.margin, f.st.background);
   draw_lines_of_text(c, f, f.st.margin, f.st.margin, title_lines, f.st.title_px, title_h,
                      f.st.text);
   draw_lines_of_text(c, f, f.st.margin, text_y, caption, f.st.tick_px, line_h, f.st.text);
@@ -280,9 +280,9 @@ Canvas compare_plot(const CsvTable &t, const PlotSpec &s, PlotLayout &out) {
   draw_axis(&c, f.font, area, Side::bottom, sx, a.ticks, x_title, f.st);
   draw_axis(&c, f.font, area, Side::left, sy, a.ticks, y_title, f.st);
   out.plot = area;
-  out.legend = legend ? draw_legend(&c, f.font, area.right() + 2 * f.st.margin, area.y, 1, items,
-                                    f.st)
-                      : Rect{};
+  out.legend = legend
+                   ? draw_legend(&c, f.font, area.right() + 2 * f.st.margin, area.y, 1, items, f.st)
+                   : Rect{};
   return c;
 }
 

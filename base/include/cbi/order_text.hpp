@@ -40,8 +40,8 @@ template <class O> Order parse_params(const std::string &arg, const std::string 
   else
     w = parse_positive(arg, option);
   if (!O::valid(w, h))
-    throw UsageError(option, std::string("'") + O::name + ":" + arg + "' is not allowed; allowed: " +
-                                 O::syntax + " with " + O::rule);
+    throw UsageError(option, std::string("'") + O::name + ":" + arg +
+                                 "' is not allowed; allowed: " + O::syntax + " with " + O::rule);
   return Order::of(O::make(w, h));
 }
 
@@ -70,8 +70,8 @@ bool parse_named(const std::string &name, const std::string &arg, bool has_arg,
 // power of two)", from the registry.
 inline const char *order_syntax() {
   static const std::string syntax =
-      detail::order_syntax_list(std::make_index_sequence<Orders::size>()) +
-      " (positive integers" + detail::order_rules(std::make_index_sequence<Orders::size>()) + ")";
+      detail::order_syntax_list(std::make_index_sequence<Orders::size>()) + " (positive integers" +
+      detail::order_rules(std::make_index_sequence<Orders::size>()) + ")";
   return syntax.c_str();
 }
 

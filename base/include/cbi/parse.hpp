@@ -105,8 +105,9 @@ inline std::vector<std::string> parse_list(const std::string &text, const std::s
     items.emplace_back();
   for (const std::string &item : items)
     if (item.empty())
-      throw UsageError(option, "'" + text + "' has an empty item; allowed: values separated by "
-                                            "single commas, such as a,b");
+      throw UsageError(option, "'" + text +
+                                   "' has an empty item; allowed: values separated by "
+                                   "single commas, such as a,b");
   return items;
 }
 
@@ -121,8 +122,9 @@ inline std::vector<long long> parse_dims(const std::string &text, const std::str
     const std::string part =
         text.substr(start, x == std::string::npos ? std::string::npos : x - start);
     if (part.empty())
-      throw UsageError(option, "'" + text + "' has an empty extent; allowed: N or WxH[xD...] "
-                                            "with positive integers, e.g. 64x32");
+      throw UsageError(option, "'" + text +
+                                   "' has an empty extent; allowed: N or WxH[xD...] "
+                                   "with positive integers, e.g. 64x32");
     dims.push_back(parse_positive(part, option, max_extent));
     if (x == std::string::npos)
       break;
@@ -132,9 +134,9 @@ inline std::vector<long long> parse_dims(const std::string &text, const std::str
   for (long long d : dims) {
     if (product > max_product / d)
       throw UsageError(option, "'" + text + "' has " + std::to_string(dims.size()) +
-                                   " extents whose product exceeds " +
-                                   std::to_string(max_product) + " elements; allowed: a smaller "
-                                                                 "size");
+                                   " extents whose product exceeds " + std::to_string(max_product) +
+                                   " elements; allowed: a smaller "
+                                   "size");
     product *= d;
   }
   return dims;

@@ -107,8 +107,8 @@ class TablePrinter final : public Printer {
       write_wrapped(os, "", t.title, 2, t.wide);
     for (const Fields *fields : {&t.config, &t.meta})
       for (const auto &[k, v] : *fields)
-        if (t.wide || std::find(t.table_omits.begin(), t.table_omits.end(), k) ==
-                          t.table_omits.end())
+        if (t.wide ||
+            std::find(t.table_omits.begin(), t.table_omits.end(), k) == t.table_omits.end())
           write_wrapped(os, "  " + k + ": ", people_text(v, t.wide), 4 + k.size(), t.wide);
 
     // The columns shown: all of them when wide, else all but the all-zero ones (the first column,

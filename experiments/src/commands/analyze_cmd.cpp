@@ -12,9 +12,9 @@ int cmd_analyze(int argc, char **argv) {
   po::options_description desc("Options");
   config::add_workload_options(desc);
   config::add_order_options(desc);
-  desc.add_options()
-    ("threads", po::value<std::string>(), "active threads t in §4.3's cache estimate (default 1)")
-    ("no-simulate", po::bool_switch(), "print the model only");
+  desc.add_options()("threads", po::value<std::string>(),
+                     "active threads t in §4.3's cache estimate (default 1)")(
+      "no-simulate", po::bool_switch(), "print the model only");
   config::add_cache_options(desc);
   add_output_options(desc);
   po::variables_map vm;
@@ -35,7 +35,8 @@ int cmd_analyze(int argc, char **argv) {
     return 0;
   const sim::SimConfig c =
       *config::sim_config(config::point_from(vm, {config::Engine::sequential, "analyze"}));
-  const int64_t threads = has(vm, "threads") ? parse_positive(get(vm, "threads", ""), "--threads") : 1;
+  const int64_t threads =
+      has(vm, "threads") ? parse_positive(get(vm, "threads", ""), "--threads") : 1;
   const sim::ModelReport model = sim::analyze_model(c, threads);
   const bool simulate = !vm["no-simulate"].as<bool>();
   sim::SimResult sim_result;
@@ -48,22 +49,23 @@ int cmd_analyze(int argc, char **argv) {
   for (const sim::LevelModel &lm : model.levels) {
     const std::string level = "L" + std::to_string(lm.level + 1);
     for (const sim::ModelQuantity &mq : lm.quantities)
-      t.add_row({level, mq.symbol, mq.equation, mq.value, std::string(""), std::string(""), mq.meaning});
+      t.add_row(
+          {level, mq.symbol, mq.equation, mq.value, std::string(""), std::string(""), mq.meaning});
     if (lm.fetch_kind != sim::FetchKind::none) {
-      const std::string kind = lm.fetch_kind == sim::FetchKind::upper_bound ? "F (bound)" : "F (estimate)";
+      const std::string kind =
+          lm.fetch_kind == sim::FetchKind::upper_bound ? "F (bound)" : "F (estimate)";
       Cell simulated = std::string(), ratio = std::string(); // none: CSV empty, JSON null
       if (simulate) {
         const int64_t fetched = sim_result.levels[static_cast<std::size_t>(lm.level)].fetches;
         simulated = fetched;
         ratio = lm.fetches > 0 ? double(fetched) / lm.fetches : 0.0;
       }
-      t.add_row({level, kind, lm.fetch_reference, lm.fetches,
-                 simulated, ratio, lm.fetch_equation});
+      t.add_row({level, kind, lm.fetch_reference, lm.fetches, simulated, ratio, lm.fetch_equation});
       if (simulate && lm.fetch_kind == sim::FetchKind::upper_bound) {
         const int64_t fetched = sim_result.levels[static_cast<std::size_t>(lm.level)].fetches;
         t.notes.push_back(level + ": simulated fetches " + std::to_string(fetched) +
-                          (double(fetched) <= lm.fetches ? " respect" : " EXCEED") + " the model's bound " +
-                          format_cell(lm.fetches));
+                          (double(fetched) <= lm.fetches ? " respect" : " EXCEED") +
+                          " the model's bound " + format_cell(lm.fetches));
       }
     }
     for (const std::string &n : lm.notes)

@@ -18,9 +18,9 @@ int cmd_devices(int argc, char **argv) {
     return 0;
   Table t;
   t.title = "cbi devices: rows of the GPU model";
-  t.columns = {"name",        "sms",          "threads_per_sm", "warps_per_sm",  "ctas_per_sm",
-               "l1_bytes",    "l1_ways",      "l2_bytes",       "l2_partitions", "sm_clock_mhz",
-               "l1_hit_cycles", "l2_hit_cycles", "dram_cycles",   "dram_gbs",      "description"};
+  t.columns = {"name",          "sms",           "threads_per_sm", "warps_per_sm",  "ctas_per_sm",
+               "l1_bytes",      "l1_ways",       "l2_bytes",       "l2_partitions", "sm_clock_mhz",
+               "l1_hit_cycles", "l2_hit_cycles", "dram_cycles",    "dram_gbs",      "description"};
   for (const sim::Device &d : sim::devices())
     t.add_row({d.name, int64_t{d.sms}, int64_t{d.max_threads_per_sm}, int64_t{d.max_warps_per_sm},
                int64_t{d.max_ctas_per_sm}, d.l1_bytes, d.l1_ways, d.l2_bytes,

@@ -15,7 +15,6 @@ namespace cbi::cli {
 
 namespace {
 
-
 double parse_fraction(const std::string &text, const std::string &option) {
   char *end = nullptr;
   const double v = std::strtod(text.c_str(), &end);
@@ -26,11 +25,12 @@ double parse_fraction(const std::string &text, const std::string &option) {
 
 int cmd_sweep_merge(int argc, char **argv) {
   po::options_description desc("Options");
-  desc.add_options()
-    ("input", po::value<std::vector<std::string>>()->composing(), "shard CSVs (also positional)")
-    ("json", po::value<std::string>(), "also write the merged rows as JSON to this file")
-    ("partial", po::bool_switch(), "merge even when shards or points are missing (listed on "
-                                   "stderr); without it a gap is an error");
+  desc.add_options()("input", po::value<std::vector<std::string>>()->composing(),
+                     "shard CSVs (also positional)")(
+      "json", po::value<std::string>(), "also write the merged rows as JSON to this file")(
+      "partial", po::bool_switch(),
+      "merge even when shards or points are missing (listed on "
+      "stderr); without it a gap is an error");
   add_output_options(desc);
   po::options_description all = desc;
   all.add_options()("help,h", "show this help");
@@ -202,9 +202,10 @@ sweep::RunOptions run_options_from(const po::variables_map &vm, sweep::Grid &g, 
   }
   // The GPU model takes its caches from the device row: a cache axis would be ignored.
   if (opts.backends.model && has(vm, "cache"))
-    throw UsageError("--cache", "does not apply to the GPU model, which takes its L1 and L2 from "
-                                "the device row (cbi devices); allowed: --cache with --backend sim, "
-                                "or --device NAME with --model gpu");
+    throw UsageError("--cache",
+                     "does not apply to the GPU model, which takes its L1 and L2 from "
+                     "the device row (cbi devices); allowed: --cache with --backend sim, "
+                     "or --device NAME with --model gpu");
   if (has(vm, "device")) {
     if (!opts.backends.model)
       throw UsageError("--device", "applies to the GPU model only; allowed: --model gpu or "
@@ -218,7 +219,8 @@ sweep::RunOptions run_options_from(const po::variables_map &vm, sweep::Grid &g, 
   opts.gpu.check = !vm["no-check"].as<bool>();
   opts.gpu.cold = vm["cold"].as<bool>();
   if (has(vm, "min-samples"))
-    opts.gpu.min_samples = static_cast<int>(parse_positive(get(vm, "min-samples", ""), "--min-samples", 100000));
+    opts.gpu.min_samples =
+        static_cast<int>(parse_positive(get(vm, "min-samples", ""), "--min-samples", 100000));
   if (has(vm, "max-seconds"))
     opts.gpu.max_seconds = parse_fraction(get(vm, "max-seconds", ""), "--max-seconds");
   if (has(vm, "max-noise"))
@@ -229,7 +231,8 @@ sweep::RunOptions run_options_from(const po::variables_map &vm, sweep::Grid &g, 
   opts.progress = vm["progress"].as<bool>();
   if (has(vm, "jobs"))
     opts.jobs = static_cast<int>(parse_positive(get(vm, "jobs", ""), "--jobs", 1024));
-  opts.meta = {{"command", "cbi sweep " + command_line(argc - 1, argv + 1)}, {"date", utc_timestamp()}};
+  opts.meta = {{"command", "cbi sweep " + command_line(argc - 1, argv + 1)},
+               {"date", utc_timestamp()}};
 
   return opts;
 }
@@ -310,9 +313,8 @@ int cmd_sweep(int argc, char **argv) {
         std::cerr << " (to stdout); to keep them next time, run with --output FILE.csv, and "
                      "continue with --resume\n";
       else
-        std::cerr << " in " << opts.output << " (" << s.measured
-                  << " this run); continue with:\n  " << opts.meta[0].second
-                  << (opts.resume ? "" : " --resume") << "\n";
+        std::cerr << " in " << opts.output << " (" << s.measured << " this run); continue with:\n  "
+                  << opts.meta[0].second << (opts.resume ? "" : " --resume") << "\n";
       return 130;
     }
     std::cerr << "cbi sweep: grid " << g.name << ": " << s.measured << " points measured, "

@@ -2,9 +2,9 @@
 // (issue 10 §3, issue 18 §3): distinct candidates, a staged search, progress on stderr, and tie
 // groups from the model's validated time error, each row with the bound that sets its time.
 #include "cbi/cli/command.hpp"
+#include "cbi/cli/progress.hpp"
 #include "cbi/config/options.hpp"
 #include "cbi/config/point_options.hpp"
-#include "cbi/cli/progress.hpp"
 #include "cbi/parse.hpp"
 #include "cbi/sim/gpu_model.hpp"
 #include "cbi/sim/tune.hpp"

@@ -50,8 +50,9 @@ Grid preset_grid(const sim::Preset &p) {
   const sim::SimConfig &c = p.config;
   const sim::Workload &w = c.workload;
   if (w.kind == sim::kind_of<sim::Stencil3dWorkload>())
-    throw UsageError("--grid", "preset '" + p.name + "' is a 3-D stencil, which sweeps do not "
-                               "run; allowed: stencil or matmul presets");
+    throw UsageError("--grid", "preset '" + p.name +
+                                   "' is a 3-D stencil, which sweeps do not "
+                                   "run; allowed: stencil or matmul presets");
   if (c.granularity != sim::Granularity::exact ||
       (w.kind == sim::kind_of<sim::StencilWorkload>() && w.boundary != sim::Boundary::clamp))
     throw UsageError("--grid", "preset '" + p.name + "' (" + config::describe_config(c) +

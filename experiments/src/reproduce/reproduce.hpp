@@ -13,17 +13,17 @@ namespace cbi::reproduce {
 struct Options {
   std::string out_dir;
   bool sim_only = false;
-  bool tiny = false;   // CI smoke scale: every size divided down, numbers not meaningful
+  bool tiny = false;             // CI smoke scale: every size divided down, numbers not meaningful
   std::vector<std::string> only; // part names to run (empty = all)
   int jobs = 0;
   bool progress = false;
-  std::string command; // the command line, for the report
+  std::string command;  // the command line, for the report
   std::string self_dir; // folder of the running cbi binary (cbi-viz is looked up there)
 };
 
 // One experiment: a grid run on a backend into DIR/<name>.csv.
 struct Part {
-  std::string name;   // file stem and --only name: "gpu-fig5.1a", "sim-fig5.1a", ...
+  std::string name; // file stem and --only name: "gpu-fig5.1a", "sim-fig5.1a", ...
   sweep::Grid grid;
   sweep::Backends backends;
   std::string scale_note; // how it differs from the thesis's setup

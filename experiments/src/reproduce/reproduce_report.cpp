@@ -1,8 +1,8 @@
 // reproduce's report: DIR/report.md takes the thesis's results in turn, each with the thesis's
 // numbers (thesis.hpp), ours from the CSVs in the folder (device, date, command), pictures where
 // cbi-viz drew them, and the judge's verdict. Tables go through cli's Markdown printer.
-#include "reproduce_steps.hpp"
 #include "reproduce_report_model.hpp"
+#include "reproduce_steps.hpp"
 
 #include "cbi/cli/output.hpp"
 #include "cbi/config/presets.hpp"

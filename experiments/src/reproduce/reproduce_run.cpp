@@ -92,12 +92,12 @@ std::string device_row_of(const std::string &gpu) {
   std::string lower;
   for (char c : gpu)
     lower += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  for (const auto &[part, row] : std::vector<std::pair<std::string, std::string>>{
-           {"h100", "h100"},
-           {"h200", "h200"},
-           {"a100", "a100"},
-           {"v100", "v100"},
-           {"2080 super", "rtx2080super"}})
+  for (const auto &[part, row] :
+       std::vector<std::pair<std::string, std::string>>{{"h100", "h100"},
+                                                        {"h200", "h200"},
+                                                        {"a100", "a100"},
+                                                        {"v100", "v100"},
+                                                        {"2080 super", "rtx2080super"}})
     if (lower.find(part) != std::string::npos)
       return row;
   return "";
@@ -200,8 +200,8 @@ int run(const Options &o) {
     }
     if (s.interrupted) {
       std::cerr << "cbi reproduce: interrupted in " << p.name << ": " << s.skipped + s.measured
-                << " of " << s.points << " points saved in " << csv
-                << "; continue with:\n  " << o.command << "\n";
+                << " of " << s.points << " points saved in " << csv << "; continue with:\n  "
+                << o.command << "\n";
       return 130;
     }
     std::cerr << "  " << p.name << ": " << s.measured << " points measured, " << s.skipped

@@ -33,7 +33,8 @@ std::string sim_key(const Point &p, bool model) {
     if (d.simulated)
       k += std::string(d.name) + "=" + axis_text(d, p).value_or("") + " ";
   if (model)
-    k += "block=" + std::to_string(p.block_threads) + " device=" + p.device.value_or(config::kDefaultDevice);
+    k += "block=" + std::to_string(p.block_threads) +
+         " device=" + p.device.value_or(config::kDefaultDevice);
   return k;
 }
 
@@ -129,7 +130,8 @@ void model_cells(std::vector<cli::Cell> &row, const std::optional<sim::GpuResult
                  const Point &p, const GpuMeasurement *m) {
   const cli::Cell blank = std::string();
   if (r) {
-    row.insert(row.end(), {p.device.value_or(config::kDefaultDevice), r->time.predicted_ms, r->time.bound});
+    row.insert(row.end(),
+               {p.device.value_or(config::kDefaultDevice), r->time.predicted_ms, r->time.bound});
     for (auto &[name, value] : config::gpu_metric_fields(r->metrics))
       row.push_back(value);
   } else {
@@ -137,9 +139,9 @@ void model_cells(std::vector<cli::Cell> &row, const std::optional<sim::GpuResult
   }
   if (m && m->metrics) {
     // ncu's names, in named()'s order less the requests (not read by the harness).
-    row.insert(row.end(), {m->l1_hit_sectors + m->l1_miss_sectors, m->l1_hit_sectors,
-                           m->l1_miss_sectors, m->l1_hit_pct, m->l2_to_l1_sectors, m->l2_hit_pct,
-                           m->dram_read_bytes});
+    row.insert(row.end(),
+               {m->l1_hit_sectors + m->l1_miss_sectors, m->l1_hit_sectors, m->l1_miss_sectors,
+                m->l1_hit_pct, m->l2_to_l1_sectors, m->l2_hit_pct, m->dram_read_bytes});
   } else {
     row.insert(row.end(), 7, blank);
   }
@@ -169,8 +171,8 @@ void check_concurrent_memory(const std::vector<SimSlot> &slots, unsigned jobs) {
 double work(const Point &p) {
   Point q = p;
   if (!sim_workload(q))
-    q.kernel = kernels::is_stencil(p.kernel) ? kernels::KernelKind::stencil
-                                             : kernels::KernelKind::matmul;
+    q.kernel =
+        kernels::is_stencil(p.kernel) ? kernels::KernelKind::stencil : kernels::KernelKind::matmul;
   return double(workload_of(q).accesses());
 }
 
@@ -266,8 +268,8 @@ RunSummary run(const Grid &g, const RunOptions &opts) {
     for (std::size_t i : pending) {
       if (!configs[i])
         continue;
-      const auto [it, fresh] = by_key.emplace(sim_key(mine[i], opts.backends.model),
-                                              static_cast<int>(slots.size()));
+      const auto [it, fresh] =
+          by_key.emplace(sim_key(mine[i], opts.backends.model), static_cast<int>(slots.size()));
       if (fresh) {
         slots.emplace_back();
         if (opts.backends.model)
@@ -304,8 +306,8 @@ RunSummary run(const Grid &g, const RunOptions &opts) {
       break;
     }
     const Point &p = mine[i];
-    std::vector<cli::Cell> row = {p.index, p.id(), backend, grid_id, grid_points,
-                                  opts.shard.text()};
+    std::vector<cli::Cell> row = {p.index, p.id(),      backend,
+                                  grid_id, grid_points, opts.shard.text()};
     for (const AxisDef &d : axis_defs())
       row.push_back(axis_text(d, p).value_or("")); // empty: does not apply (JSON null)
     const SimSlot *slot =
@@ -341,7 +343,8 @@ RunSummary run(const Grid &g, const RunOptions &opts) {
     done_work += weight[i];
     bar.update(++count,
                axis_text(axis_def("order"), p).value_or(kernels::to_string(p.kernel)) + " b" +
-                   std::to_string(p.block_threads) + " " + axis_text(axis_def("size"), p).value_or(""),
+                   std::to_string(p.block_threads) + " " +
+                   axis_text(axis_def("size"), p).value_or(""),
                done_work);
   }
   if (!summary.interrupted)
@@ -357,14 +360,13 @@ RunSummary run(const Grid &g, const RunOptions &opts) {
     t.columns = columns();
     t.title = "cbi sweep: grid " + g.name;
     t.meta.assign(opts.meta.begin(), opts.meta.end());
-    t.meta.insert(
-        t.meta.begin(),
-        {{"grid", g.name},
-         {"grid_description", g.description},
-         {"backend", backend},
-         {"device", summary.device.empty() ? "none (simulator)" : summary.device},
-         {"grid_id", grid_id},
-         {"shard", opts.shard.text()}});
+    t.meta.insert(t.meta.begin(),
+                  {{"grid", g.name},
+                   {"grid_description", g.description},
+                   {"backend", backend},
+                   {"device", summary.device.empty() ? "none (simulator)" : summary.device},
+                   {"grid_id", grid_id},
+                   {"shard", opts.shard.text()}});
     std::ostringstream os;
     cli::print_json(os, t);
     cli::write_file_atomic(opts.json, os.str(), "--json");

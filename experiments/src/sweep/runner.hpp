@@ -62,7 +62,7 @@ struct RunSummary {
   int64_t measured = 0;
   std::string device; // gpu device name, or "" for sim only
   double seconds = 0;
-  bool interrupted = false; // SIGINT stopped it; the rows measured so far are saved
+  bool interrupted = false;                 // SIGINT stopped it; the rows measured so far are saved
   std::vector<std::vector<cli::Cell>> rows; // the rows this run wrote, in order
 };
 

@@ -1,7 +1,7 @@
 #include "store.hpp"
 
-#include "cbi/config/axis.hpp"
 #include "cbi/cli/csv.hpp"
+#include "cbi/config/axis.hpp"
 #include "cbi/error.hpp"
 #include "cbi/sim/gpu_model.hpp"
 #include "grid.hpp"

@@ -92,8 +92,8 @@ std::vector<std::string> best_orders(const cli::Table &t, std::size_t limit) {
                      [](const Run &a, const Run &b) { return a.value < b.value; });
     const Run &best = runs.front();
     auto ties = [&](const Run &r) {
-      const double margin = m.noisy ? std::max(0.01, 2 * std::max(best.noise, r.noise))
-                                    : m.model_tie;
+      const double margin =
+          m.noisy ? std::max(0.01, 2 * std::max(best.noise, r.noise)) : m.model_tie;
       return r.value <= best.value * (1 + margin);
     };
     std::string tied = best.order;
@@ -103,8 +103,11 @@ std::vector<std::string> best_orders(const cli::Table &t, std::size_t limit) {
     const std::string where = (key.empty() ? "all points" : key) + ": ";
     const std::string shown = m.column + " " + cli::format_cell_short(best.value);
     if (k > 1) {
-      lines.push_back("tie: " + where + tied + " (" + shown + "; " + (m.noisy || m.model_tie > 0 ? "within " : "") +
-                      (m.noisy ? "the noise" : m.model_tie > 0 ? "the model's error" : "equal counts") +
+      lines.push_back("tie: " + where + tied + " (" + shown + "; " +
+                      (m.noisy || m.model_tie > 0 ? "within " : "") +
+                      (m.noisy           ? "the noise"
+                       : m.model_tie > 0 ? "the model's error"
+                                         : "equal counts") +
                       ")");
     } else {
       lines.push_back("best: " + where + best.order + " (" + shown + "), " +

@@ -42,7 +42,8 @@ struct Table {
   bool json_single_row = false;
   // The terminal table as it is (--wide): every column, numbers without separators, no wrapping.
   // Otherwise it is made for 100 columns: all-zero columns left out (and named in a note), numbers
-  // with thousands separators, a wide single row printed as name/value lines, wide tables in blocks.
+  // with thousands separators, a wide single row printed as name/value lines, wide tables in
+  // blocks.
   bool wide = false;
   // Config keys that do not apply to this run (a stencil's depth, matmul's window): CSV and JSON
   // keep them, so that files of several workloads line up; the terminal table leaves them out.
@@ -51,9 +52,9 @@ struct Table {
   void add_row(std::vector<Cell> row) { rows.push_back(std::move(row)); }
 };
 
-// Text form of a cell for files (CSV): exact. Integers in full, doubles that hold an integer as that
-// integer, other doubles in the shortest text that reads back to the same double; "nan" when not
-// finite.
+// Text form of a cell for files (CSV): exact. Integers in full, doubles that hold an integer as
+// that integer, other doubles in the shortest text that reads back to the same double; "nan" when
+// not finite.
 std::string format_cell(const Cell &c);
 // For people (the terminal table, Markdown): doubles with up to 6 significant digits.
 std::string format_cell_short(const Cell &c);

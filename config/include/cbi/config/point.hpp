@@ -39,8 +39,9 @@ struct Point {
   bool writes = false;                                    // simulator: replay each output store too
   sim::Granularity granularity = sim::Granularity::exact; // simulator: program order or §3.2
   bool classify_misses = false; // simulator: also sort misses into compulsory/capacity/conflict
-  int block_threads = kDefaultBlockThreads; // threads per block (gpu; the sequential replay ignores it)
-  std::optional<int> block_x;   // stencil-2d: block width (block_threads / block_x rows)
+  int block_threads =
+      kDefaultBlockThreads;          // threads per block (gpu; the sequential replay ignores it)
+  std::optional<int> block_x;        // stencil-2d: block width (block_threads / block_x rows)
   std::optional<remap::Order> order; // remapped kernels only (stencil, matmul)
   // Simulator cache: typed levels (cache.hpp), resolved against the point's workload and element
   // size (a level's line defaults to 4 elements; table3 is 24 or 32 lines).

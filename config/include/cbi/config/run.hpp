@@ -22,8 +22,8 @@ void add_simulate_options(po::options_description &desc);
 
 // Runs what the parsed options say (the sequential simulator, or the GPU model with --model gpu)
 // and returns cbi simulate's result. `interrupt`, if given, is called as the run goes and may throw
-// to stop it; `own`, a workload of your own in place of the workload options. Progress goes to stderr with --progress, or for runs of over 2^30 accesses when
-// stderr is a terminal.
+// to stop it; `own`, a workload of your own in place of the workload options. Progress goes to
+// stderr with --progress, or for runs of over 2^30 accesses when stderr is a terminal.
 cli::Table simulate_result(const po::variables_map &vm, const sim::Progress &interrupt = {},
                            const OwnWorkload &own = {});
 

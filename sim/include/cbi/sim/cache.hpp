@@ -1,5 +1,6 @@
 // One cache level: geometry (line bytes, capacity, ways), a replacement policy, optional 32-byte
-// sectors, and exact statistics. The replacement engine is picked once per cache (sim/src/engine.hpp).
+// sectors, and exact statistics. The replacement engine is picked once per cache
+// (sim/src/engine.hpp).
 #pragma once
 
 #include <cstdint>
@@ -108,7 +109,8 @@ public:
     for (uint64_t set = 0; set < m_sets; ++set)
       for (uint32_t k = 0; k < m_ways; ++k) {
         const std::size_t slot = static_cast<std::size_t>(set * m_stride + k);
-        const uint64_t tag = m_layout == Layout::narrow ? widen_tag(m_tags32[slot]) : m_tags64[slot];
+        const uint64_t tag =
+            m_layout == Layout::narrow ? widen_tag(m_tags32[slot]) : m_tags64[slot];
         if (tag != kInvalid64)
           line_units(tag, valid_of(slot));
       }
@@ -155,8 +157,8 @@ private:
   uint64_t m_sets, m_set_mask; // m_set_mask = sets - 1 when sets is a power of two, else 0
   bool m_sets_pow2;
   int64_t m_sectors_per_line;
-  int m_sector_shift;          // log2(sectors per line) when a power of two, else -1
-  uint64_t m_narrow_limit;     // narrow layout: line indices below this fit 32-bit tags
+  int m_sector_shift;      // log2(sectors per line) when a power of two, else -1
+  uint64_t m_narrow_limit; // narrow layout: line indices below this fit 32-bit tags
   uint64_t m_rng;
 
   // Set-associative storage: slot = set*stride + physical way. LRU and FIFO keep each set as a

@@ -31,7 +31,7 @@ struct Device {
   int64_t l1_bytes = 0;
   int64_t l1_line_bytes = 128;
   int64_t l1_sector_bytes = 32;
-  int64_t l1_ways = 16; // 0 = fully associative
+  int64_t l1_ways = 16;                     // 0 = fully associative
   SetHash l1_set_hash = SetHash::fibonacci; // the set-index function (cbi/sim/set_hash.hpp)
   // One L2 for the device.
   int64_t l2_bytes = 0;
@@ -45,10 +45,10 @@ struct Device {
   int l1_hit_cycles = 40;
   int l2_hit_cycles = 270;
   int dram_cycles = 500;
-  int cta_launch_cycles = 600;          // from a CTA's end to its successor's start on that SM
-  int cta_dispatch_cycles = 2;          // the device's CTA launcher: one CTA per this many cycles
-  int issue_cycles = 4;                 // between two loads of one warp that do not wait
-  int loads_in_flight_per_warp = 8;     // loads a warp issues before it waits for their data
+  int cta_launch_cycles = 600;      // from a CTA's end to its successor's start on that SM
+  int cta_dispatch_cycles = 2;      // the device's CTA launcher: one CTA per this many cycles
+  int issue_cycles = 4;             // between two loads of one warp that do not wait
+  int loads_in_flight_per_warp = 8; // loads a warp issues before it waits for their data
   WarpScheduler scheduler = WarpScheduler::oldest_cta_first;
   double l1_wavefronts_per_cycle = 1;   // 128-byte lines an SM's L1 serves per cycle
   double l2_to_l1_bytes_per_cycle = 64; // per SM
@@ -57,8 +57,8 @@ struct Device {
   std::string sources;                  // one line per group: where the numbers come from
 };
 
-// The device table: h100, h200, rtx2080super, a100, v100, and `tiny` (warp size 1, one SM, one resident
-// warp, unhashed L2: it replays threads in sequential order, for tests).
+// The device table: h100, h200, rtx2080super, a100, v100, and `tiny` (warp size 1, one SM, one
+// resident warp, unhashed L2: it replays threads in sequential order, for tests).
 const std::vector<Device> &devices();
 // The row named `name`; throws UsageError(option) listing the names otherwise.
 const Device &find_device(const std::string &name, const std::string &option = "--device");

@@ -51,7 +51,7 @@ private:
 
   std::vector<Cache> m_levels;
   bool m_classify = false;
-  std::vector<MissClassifier> m_classifiers;           // one per level when classifying
+  std::vector<MissClassifier> m_classifiers;             // one per level when classifying
   std::vector<int64_t> m_store_accesses, m_store_misses; // per level
   std::vector<int64_t> m_before;                         // scratch: accesses, misses per level
 };

@@ -13,10 +13,10 @@
 namespace cbi::sim {
 
 struct Preset {
-  std::string name;    // "table3.1"
-  std::string caption; // the figure's title, with its thesis number
-  std::string source;  // where in the thesis each setting comes from
-  SimConfig config;    // everything but the order; config.order is orders.front()
+  std::string name;                 // "table3.1"
+  std::string caption;              // the figure's title, with its thesis number
+  std::string source;               // where in the thesis each setting comes from
+  SimConfig config;                 // everything but the order; config.order is orders.front()
   std::vector<remap::Order> orders; // diagram panels, the sweep's order axis; simulate runs the
                                     // first unless --order says otherwise
 };

@@ -63,9 +63,9 @@ struct GpuView {
   sim::GpuConfig config;
   sim::GpuResult result; // the whole device's counts and predicted time
   int sm = 0;
-  int64_t requests = 0;       // warp instructions (load requests) the SM issued: the time steps
-  int64_t ctas = 0;           // CTAs the SM ran
-  int64_t pending_hits = 0;   // sector hits on data still on its way (counted as hits, as ncu)
+  int64_t requests = 0;     // warp instructions (load requests) the SM issued: the time steps
+  int64_t ctas = 0;         // CTAs the SM ran
+  int64_t pending_hits = 0; // sector hits on data still on its way (counted as hits, as ncu)
   int64_t warps_per_cta = 1;
   // Unbinned grids (one column per warp instruction): the CTA and the warp within it of each
   // column's instruction; binned grids leave these empty and mark CTA starts instead.
@@ -127,8 +127,8 @@ struct GpuTrace {
     uint8_t state;
   };
   std::vector<Event> events;
-  std::vector<int64_t> request_cta;  // per request
-  std::vector<int32_t> request_warp; // per request: warp within the CTA
+  std::vector<int64_t> request_cta;   // per request
+  std::vector<int32_t> request_warp;  // per request: warp within the CTA
   std::vector<uint8_t> request_first; // per request: the warp's first instruction
 };
 // Throws UsageError naming --sm (gpu.observe_sm) for an SM the device lacks or that ran no CTA.

@@ -13,8 +13,8 @@
 
 namespace cbi::viz {
 
-// The CSV reader is cli's, the one that sweeps and reports read through (RFC 4180; UsageError(option)
-// on ragged rows).
+// The CSV reader is cli's, the one that sweeps and reports read through (RFC 4180;
+// UsageError(option) on ragged rows).
 using cli::CsvTable;
 using cli::parse_csv;
 

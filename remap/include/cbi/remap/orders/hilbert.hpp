@@ -28,7 +28,9 @@ struct Hilbert {
   CBI_HD static constexpr Hilbert make(long long s, long long) { return {s}; }
   CBI_HD constexpr long long param_w() const { return side; }
   CBI_HD constexpr long long param_h() const { return 0; }
-  CBI_HD static constexpr bool valid(long long s, long long) { return s >= 1 && (s & (s - 1)) == 0; }
+  CBI_HD static constexpr bool valid(long long s, long long) {
+    return s >= 1 && (s & (s - 1)) == 0;
+  }
 
   template <class Int> CBI_HD Task<Int> map(Int i, Shape<Int> s) const {
     const Int n = static_cast<Int>(side);
