@@ -61,7 +61,8 @@ std::string why_slower(const GpuConfig &c, const GpuResult &r, const GpuConfig &
            " the fastest's";
   }
   if (bound == "L2->L1 bandwidth")
-    return "L2->L1 traffic " + times(double(m.l2_read_sectors), double(bm.l2_read_sectors)) +
+    return "L2->L1 traffic " +
+           times(double(m.l2_requested_sectors), double(bm.l2_requested_sectors)) +
            " the fastest's (L1 hits " + pct(m.l1_hit_pct()) + " against " + pct(bm.l1_hit_pct()) +
            ")";
   if (bound == "L1 wavefronts")

@@ -13,6 +13,7 @@
 #include <atomic>
 #include <cmath>
 #include <mutex>
+#include <string>
 #include <thread>
 #include <unistd.h>
 
@@ -150,6 +151,24 @@ int cmd_tune(int argc, char **argv) {
     orders.push_back(remap::parse_order(text, option));
   if (orders.empty())
     throw UsageError(option, "no order given; allowed: a comma list such as linear,column:32");
+  // An order given twice (as the same text, once parsed: column:32 and column:32x1 alike) is
+  // ranked once.
+  std::vector<std::string> repeated;
+  {
+    std::vector<remap::Order> once;
+    std::vector<std::string> seen;
+    for (const remap::Order &o : orders) {
+      const std::string text = remap::to_string(o);
+      if (std::find(seen.begin(), seen.end(), text) != seen.end()) {
+        if (std::find(repeated.begin(), repeated.end(), text) == repeated.end())
+          repeated.push_back(text);
+        continue;
+      }
+      seen.push_back(text);
+      once.push_back(o);
+    }
+    orders = std::move(once);
+  }
   std::vector<std::pair<remap::Order, remap::Order>> dropped;
   sim::validate(base.workload);
   if (!tiled) // the default block orders leave out those equal to linear on the tiles already
@@ -227,13 +246,20 @@ int cmd_tune(int argc, char **argv) {
     rows.push_back(y);
   }
   Table t;
-  t.title = "cbi tune: " + base.workload.describe() + ", block " +
-            std::to_string(base.block_threads) + " on " + base.device.name;
+  // The tiled kernels' description names their block order, which tune ranks rather than fixes.
+  std::string what = base.workload.describe();
+  if (tiled) {
+    const std::size_t at = what.rfind(", blocks ");
+    if (at != std::string::npos)
+      what = what.substr(0, at);
+  }
+  t.title = "cbi tune: " + what + ", block " + std::to_string(base.block_threads) + " on " +
+            base.device.name + (tiled ? ", block orders ranked" : "");
   // Three of the Nsight-named counts (the L1 hit rate, L2->L1 and DRAM traffic), enough to see why
   // an order wins and narrow enough for a terminal; cbi simulate --model gpu prints all eight.
   // JSON: {"ranking": [{"rank", "order", "predicted_ms", "tie_group", "margin_pct", "bound",
   // "why", "replay", "metrics": {...}}, ...]}.
-  const std::vector<std::string> shown = {"l1tex__t_sector_hit_rate.pct",
+  const std::vector<std::string> shown = {"l1tex__t_sector_pipe_lsu_mem_global_op_ld_hit_rate.pct",
                                           "lts__t_sectors_srcunit_tex_op_read.sum",
                                           "dram__bytes_read.sum"};
   t.columns = {"rank",         tiled ? "block_order" : "order",
@@ -297,6 +323,8 @@ int cmd_tune(int argc, char **argv) {
                       " orders are indistinguishable by the model (tie group 1, within its "
                       "validated time error of the fastest): " +
                       tied_list);
+  for (const std::string &o : repeated)
+    t.notes.push_back(o + " was given more than once: ranked once");
   for (const auto &[order, as] : dropped)
     t.notes.push_back(remap::to_string(order) + " maps as " + remap::to_string(as) +
                       " for this size: not simulated");

@@ -1,6 +1,7 @@
 // Warp scheduling on one SM: warps wait on a timing wheel until their data is there, then join
 // the ready set; each cycle the SM issues the warp the device's policy picks (cbi/sim/device.hpp's
-// WarpScheduler): a ready warp of the oldest CTA, or the warp ready longest.
+// WarpScheduler): a ready warp of the oldest CTA (its warps taking turns), or the warp ready
+// longest.
 #pragma once
 
 #include "cbi/sim/device.hpp"
@@ -24,6 +25,7 @@ public:
     m_wheel_next.assign(static_cast<std::size_t>(warps), -1);
     m_wheel.assign(kWheel, -1);
     m_fifo.assign(static_cast<std::size_t>(warps), 0);
+    m_turn.assign(static_cast<std::size_t>((warps + warps_per_cta - 1) / warps_per_cta), 0);
   }
 
   // The cycle at which a warp scheduled at `now` for `when` becomes ready: at least next cycle, at
@@ -64,6 +66,7 @@ public:
       return;
     m_age.erase(std::remove(m_age.begin(), m_age.end(), slot), m_age.end());
     m_age.push_back(slot);
+    m_turn[static_cast<std::size_t>(slot)] = 0;
   }
 
   // The next warp to issue, or -1: the one ready longest (loose round-robin), or a ready warp of
@@ -84,7 +87,14 @@ public:
     for (int slot : m_age) {
       const uint64_t bits = (m_ready >> (slot * m_warps_per_cta)) & slot_mask;
       if (bits) {
-        const int id = slot * m_warps_per_cta + __builtin_ctzll(bits);
+        // The CTA's warps take turns: the first ready warp at or after the one after its last
+        // pick, so that they stay in step (the H100's warps of a CTA reach each k of a matmul
+        // within 1-3% of its run time: docs/results/tight/probes.md §4).
+        int &turn = m_turn[static_cast<std::size_t>(slot)];
+        const uint64_t later = bits & (~uint64_t{0} << turn);
+        const int w = __builtin_ctzll(later ? later : bits);
+        turn = w + 1 < m_warps_per_cta ? w + 1 : 0;
+        const int id = slot * m_warps_per_cta + w;
         m_ready &= ~(uint64_t{1} << id);
         return id;
       }
@@ -99,8 +109,9 @@ private:
   std::vector<int> m_wheel_next; // per warp: next warp in the same wheel slot
   std::vector<int> m_fifo;       // ring of ready warps, oldest first
   std::size_t m_fifo_head = 0, m_fifo_size = 0;
-  uint64_t m_ready = 0;   // oldest-CTA-first: bit id = warp id is ready
-  std::vector<int> m_age; // oldest-CTA-first: CTA slots, the oldest CTA first
+  uint64_t m_ready = 0;    // oldest-CTA-first: bit id = warp id is ready
+  std::vector<int> m_age;  // oldest-CTA-first: CTA slots, the oldest CTA first
+  std::vector<int> m_turn; // oldest-CTA-first: per CTA slot, the warp its next pick starts at
 };
 
 } // namespace cbi::sim::gpu
