@@ -97,6 +97,22 @@ public:
           const int spl_shift = m_line_shift - m_sector_shift;
           const uint64_t sector_mask = (uint64_t{1} << spl_shift) - 1;
           const uint64_t first = static_cast<uint64_t>(set.first + (offset >> m_sector_shift));
+          if (set.narrow) {
+            // The sectors as bits from the first one's line start, taken a line at a time.
+            uint64_t bits = set.bits << (first & sector_mask);
+            uint64_t line = first >> spl_shift;
+            const uint32_t line_mask = static_cast<uint32_t>((uint64_t{1} << (1 << spl_shift)) - 1);
+            int lines = 0;
+            while (bits) {
+              const int skip = __builtin_ctzll(bits) >> spl_shift; // lines with no sector
+              line += static_cast<uint64_t>(skip);
+              bits >>= skip << spl_shift;
+              out[lines++] = {line, static_cast<uint32_t>(bits) & line_mask};
+              bits >>= 1 << spl_shift;
+              ++line;
+            }
+            return lines;
+          }
           int lines = 0;
           uint64_t line = ~uint64_t{0};
           for (int k = 0; k < set.count; ++k) {
@@ -219,10 +235,17 @@ private:
   // keeping every set in 32 bytes keeps the sets of an H100's 8448 warp slots in the host's caches.
   static constexpr int kUnknown = -1, kTooWide = -2; // not coalesced yet; no fast path
   static constexpr int kInline = 8;
+  // A set spanning fewer than 57 sectors (narrow) keeps them as bits from `first`: shifted to the
+  // line start (at most 7 sectors further), they still fit 64 bits.
+  static constexpr uint64_t kNarrowSpan = 57;
   struct SectorSet {
     int64_t first = 0;
     int32_t count = kUnknown;
-    uint16_t rel[kInline] = {};
+    bool narrow = false;
+    union {
+      uint64_t bits; // narrow: bit k, sector first + k
+      uint16_t rel[kInline] = {};
+    };
   };
 
   std::size_t set_index(int key, int cls, int residue) const {
@@ -239,6 +262,14 @@ private:
       uint64_t buf[kMaxLanes];
       const int count = coalesce_sectors(addr, n, m_sector_shift, buf);
       set.first = static_cast<int64_t>(buf[0]);
+      set.narrow = buf[count - 1] - buf[0] < kNarrowSpan;
+      if (set.narrow) {
+        set.bits = 0;
+        for (int k = 0; k < count; ++k)
+          set.bits |= uint64_t{1} << (buf[k] - buf[0]);
+        set.count = count;
+        return;
+      }
       if (count > kInline || buf[count - 1] - buf[0] > 0xFFFF) {
         set.count = kTooWide;
         return;
