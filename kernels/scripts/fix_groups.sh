@@ -4,11 +4,11 @@
 # float and double). Sourced by fix_run.sh. One entry a group:
 # name | kernel | WxH | stencil | depth | type | block
 groups=(
-  "V1|matmul|1600x960|-|1200|double|384"
+  "V1|matmul|1600x960|-|800|double|384"
   "V2|matmul|1024x1536|-|640|double|1024"
   "V3|matmul|960x1920|-|512|double|128"
-  "V4|matmul|2048x768|-|896|float|128"
-  "V5|matmul|1344x1344|-|1024|half|512"
+  "V4|matmul|2048x768|-|640|float|128"
+  "V5|matmul|1152x1152|-|768|half|512"
   "V6|stencil|4608x2304|5x5|0|double|256"
   "V7|stencil|3000x4000|7x7|0|float|768"
   "V8|stencil|7168x1024|3x3|0|half|1024"

@@ -1,18 +1,26 @@
 #!/usr/bin/env bash
-# Issue 20, the model fix (docs/results/tight/model-fix.md): the one device call that measures the
-# fresh validation set (fix_groups.sh) on the H200 after the last change to the GPU model, then
-# predicts it on the machine's CPU cores with the model before the fix and after it.
+# Issue 20, the model fix (docs/results/tight/model-fix.md): measures the fresh validation set
+# (fix_groups.sh) on the H200 after the last change to the GPU model, and predicts it on the
+# machine's CPU cores with the model after the fix and before it.
 #
-# usage: bash fix_run.sh DIR   (DIR holds cbi (built from the branch with the fix: measures, and
-# predicts "after") and cbi-before (main before the fix, CPU only: predicts "before"), beside
-# fix_groups.sh; results in $OUT/fix.tar.gz and $OUT/log.txt)
+# usage: bash fix_run.sh DIR [STEPS] [GROUPS]
+#   DIR holds cbi (built from the branch with the fix: measures, and predicts "after"), cbi-before
+#   (main before the fix, CPU only: predicts "before") and fix_groups.sh; STEPS: any of measure,
+#   after, before (default all three, in that order); GROUPS: a regex over the group names.
+#   Results in $OUT/fix.tar.gz (re-packed after each group) and $OUT/log.txt. No step starts a
+#   group after $DEADLINE seconds (default 540), so that the call ends inside its limit.
 set -uo pipefail
 dir=${1:?DIR}
+steps=${2:-measure after before}
+only=${3:-.}
 out=${OUT:?}
-w=/tmp/fix; rm -rf $w; mkdir -p $w
-exec > >(tee $out/log.txt) 2>&1
+deadline=${DEADLINE:-540}
+w=/tmp/fix; mkdir -p $w
+exec > >(tee -a $out/log.txt) 2>&1
 jobs=$(nproc)
+t0=$(date +%s)
 step() { echo; echo "=== $1 ($(date -u +%H:%M:%S))"; }
+late() { [ $(($(date +%s) - t0)) -gt "$deadline" ] && echo "deadline: $1 not run" && return 0; return 1; }
 # The tune candidates (cbi tune's default list) with column widths below I_w, as tight_heldout.sh.
 orders() { # WIDTH
   local o=linear c
@@ -27,30 +35,28 @@ args_of() { # group entry -> cbi sweep axes
   [ "$depth" != "0" ] && a="$a --depth $depth"
   echo "$a"
 }
-step "device"
+step "device, $jobs CPU cores"
 nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.sm,clocks.max.sm,clocks.mem,power.limit --format=csv
 $dir/cbi --version | head -1; $dir/cbi-before --version | head -1
-step "measure: cbi sweep --backend gpu --metrics (CUPTI after an L2 flush, median of >= 10 launches)"
-for g in "${groups[@]}"; do
-  name=${g%%|*}; a=$(args_of "$g")
-  echo "--- $name: $a ($(date -u +%H:%M:%S))"
-  # shellcheck disable=SC2086
-  timeout 100 $dir/cbi sweep --backend gpu --metrics --no-check --max-seconds 0.2 $a \
-    --output $w/meas-$name.csv 2> $w/meas-$name.log
-  echo "exit $? rows $(($(wc -l < $w/meas-$name.csv) - 1))"
-done
-tar -C $w -czf $out/fix.tar.gz .
-step "predict on $jobs CPU cores: cbi sweep --model gpu --device h200, after the fix and before it"
-for g in "${groups[@]}"; do
-  name=${g%%|*}; a=$(args_of "$g")
-  for m in after before; do
-    bin=$dir/cbi; [ $m = before ] && bin=$dir/cbi-before
-    s=$(date +%s)
-    # shellcheck disable=SC2086
-    timeout 120 $bin sweep --model gpu --device h200 --jobs $jobs $a \
-      --output $w/pred-$m-$name.csv 2> $w/pred-$m-$name.log
-    echo "$name $m: exit $? $(($(date +%s) - s)) s"
+for s in $steps; do
+  step "$s"
+  for g in "${groups[@]}"; do
+    name=${g%%|*}; [[ $name =~ $only ]] || continue
+    late "$s $name" && continue
+    a=$(args_of "$g"); t=$(date +%s)
+    if [ $s = measure ]; then
+      # CUPTI counters after an L2 flush, median of >= 10 launches (tight_heldout.sh's settings)
+      # shellcheck disable=SC2086
+      timeout 100 $dir/cbi sweep --backend gpu --metrics --no-check --max-seconds 0.2 $a \
+        --output $w/meas-$name.csv 2> $w/meas-$name.log
+    else
+      bin=$dir/cbi; [ $s = before ] && bin=$dir/cbi-before
+      # shellcheck disable=SC2086
+      timeout 150 $bin sweep --model gpu --device h200 --jobs $jobs $a \
+        --output $w/pred-$s-$name.csv 2> $w/pred-$s-$name.log
+    fi
+    echo "$s $name: exit $? $(($(date +%s) - t)) s ($a)"
+    tar -C $w -czf $out/fix.tar.gz .
   done
-  tar -C $w -czf $out/fix.tar.gz .
 done
 step "done"

@@ -411,6 +411,9 @@ TEST(GpuObserver, EventsOfEverySmAddUpToTheModelsCounts) {
       auto c = config(kind, 96, 64, order, 128);
       c.stores = false; // so that every L2 lookup is a read
       c.device.sms = 8; // 48 CTAs over 8 SMs: slots are refilled as CTAs end
+      // An event gives each L1 miss's L2 outcome; the L2 request coalescer would keep some of
+      // them from the L2's counts.
+      c.device.l2_coalesce_cycles = 0;
       const sim::GpuResult plain = sim::simulate_gpu(c);
       Tally all;
       for (int sm = 0; sm < c.device.sms; ++sm) {
