@@ -43,8 +43,9 @@ void add_simulate_options(po::options_description &desc) {
     ("block", po::value<std::string>(), ("--model gpu: " + block_help()).c_str())
     ("sample-sms", po::value<std::string>(), "--model gpu: simulate N SMs (a divisor of the "
                                              "device's), each standing for SMs/N; default all")
-    ("jobs", po::value<std::string>(), "--model gpu: host threads for the replay (default: all "
-                                       "cores); the prediction is the same on any count")
+    ("jobs", po::value<std::string>(), "--model gpu: host threads in all, for the one replay "
+                                       "(default: all cores): the SMs of each 32-cycle window "
+                                       "run in parallel; the prediction is the same on any count")
     ("classify-misses", po::bool_switch(), "also sort every level's misses into compulsory, "
                                            "capacity and conflict (3C; slower, off by default)");
   // clang-format on
@@ -161,8 +162,11 @@ cli::Table gpu_table(const sim::GpuConfig &c, const sim::GpuResult &r) {
   t.columns.push_back("bound");
   row.emplace_back(r.time.bound);
   t.add_row(std::move(row));
-  t.config = workload_fields(c.workload);
-  t.table_omits = workload_fields_not_applying(c.workload);
+  sim::Workload shown = c.workload;
+  if (!shown.user)
+    shown.writes = true; // the GPU model always replays the output store, as the kernels do
+  t.config = workload_fields(shown);
+  t.table_omits = workload_fields_not_applying(shown);
   t.config.push_back({"order", remap::to_string(c.order)});
   t.config.push_back({"device", c.device.name});
   t.config.push_back({"block", int64_t{c.block_threads}});
