@@ -19,6 +19,8 @@ packages=(
   python3-dev pybind11-dev       # the Python module `cbi` (python/), built by the same CMake
   python3-numpy                  # its arrays in and out (cbi.Order(...).map, ...)
   python3-pytest                 # its tests, run by ctest
+  python3-matplotlib             # examples/python/orders.py draws its PNG with it (ctest
+                                 # python_example runs it; docs/library.md shows the figure)
 )
 export DEBIAN_FRONTEND=noninteractive
 if ! dpkg -s "${packages[@]}" >/dev/null 2>&1; then

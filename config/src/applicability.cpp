@@ -37,6 +37,9 @@ const std::vector<Scope> &scopes() {
       {"sector-bytes", kSequential, kDeviceCaches},
       {"seed", kSequential, kDeviceCaches},
       {"level", kSequential, kDeviceCaches},
+      {"writes", kSequential,
+       "the GPU model always replays each task's output store, as the CUDA kernels do",
+       "simulate tune diagram view"}, // cbi trace --writes records the stores
       {"progress", kSequential, "only the sequential replay reports progress", "simulate"},
       {"warp", kSequential, "the GPU model's diagram draws warp instructions already",
        "diagram view"},
@@ -122,9 +125,11 @@ void refuse_inapplicable(const cli::po::variables_map &vm, Engine engine,
   for (const Scope &s : scopes())
     if (for_command(s, command) && given(vm, s.option) &&
         !(s.engines & static_cast<unsigned>(engine)))
-      throw UsageError(std::string("--") + s.option,
-                       std::string("applies to ") + model_name(s.engines) + " only (" + s.why +
-                           "); allowed: leave it out or " + model_name(s.engines));
+      throw UsageError(
+          std::string("--") + s.option,
+          std::string("applies to ") + model_name(s.engines) + " only (" + s.why +
+              "); allowed: leave it out" +
+              (vm.count("model") ? std::string(" or ") + model_name(s.engines) : std::string()));
   const bool own_workload = own != nullptr;
   if (given(vm, "trace") || own_workload)
     for (const Fixed &f : trace_fixes())

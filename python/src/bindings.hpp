@@ -4,16 +4,20 @@
 
 #include "cbi/sim/user_workload.hpp"
 
+#include <boost/program_options.hpp>
 #include <pybind11/pybind11.h>
 
 #include <memory>
+#include <string>
+#include <vector>
 
 namespace cbi::python {
 
 namespace py = pybind11;
 
 void bind_orders(py::module_ &m);    // cbi.Order: parse, map, inverse (orders.cpp)
-void bind_commands(py::module_ &m);  // cbi.simulate, simulate_gpu, mrc (commands.cpp)
+void bind_commands(py::module_ &m);  // cbi.simulate, simulate_gpu, mrc, tune (commands.cpp)
+void bind_diagrams(py::module_ &m);  // cbi.diagram_cells (diagrams.cpp; built with viz)
 void bind_workloads(py::module_ &m); // cbi.Workload, cbi.read_trace (workloads.cpp)
 
 // cbi.Workload: a workload of your own and its element size (workloads.cpp).
@@ -21,5 +25,12 @@ struct Workload {
   std::shared_ptr<const sim::UserWorkload> user;
   int elem_bytes = 4;
 };
+
+// argv of `cbi <command>` from keyword arguments: '_' for '-', True for a switch, a list for a
+// repeated option, a (w, h) pair for an extent; an unknown keyword is a ValueError naming it
+// (commands.cpp). `takes_preset`: preset= is allowed though `desc` lacks it (the command adds it).
+std::vector<std::string> argv_of(const std::string &command, const py::kwargs &kw,
+                                 const boost::program_options::options_description &desc,
+                                 bool takes_preset);
 
 } // namespace cbi::python

@@ -1,10 +1,10 @@
-// cbi.simulate, cbi.simulate_gpu and cbi.mrc: the commands of the same names, run in-process. The
-// keyword arguments become the command's options (name with '-' for '_'; True for a switch; a
-// list for a repeated option; a (w, h) pair for an extent such as size=(1024, 512)), parsed by the
-// command's own option groups (presets included) into the same configuration, and run by the same
-// function as the commands (cbi/config/run.hpp: point_from, then the engine) with the GIL released
-// and Ctrl-C checked every few million threads. The result is the command's JSON document as a
-// dict, without its run context.
+// cbi.simulate, cbi.simulate_gpu, cbi.mrc and cbi.tune: the commands of the same names, run
+// in-process. The keyword arguments become the command's options (name with '-' for '_'; True for a
+// switch; a list for a repeated option; a (w, h) pair for an extent such as size=(1024, 512)),
+// parsed by the command's own option groups (presets included) into the same configuration, and run
+// by the same function as the commands (cbi/config/run.hpp: point_from, then the engine) with the
+// GIL released and Ctrl-C checked every few million threads. The result is the command's JSON
+// document as a dict, without its run context.
 #include "bindings.hpp"
 
 #include "cbi/cli/command.hpp"
@@ -12,6 +12,7 @@
 #include "cbi/config/options.hpp"
 #include "cbi/config/presets.hpp"
 #include "cbi/config/run.hpp"
+#include "cbi/config/tune.hpp"
 #include "cbi/error.hpp"
 
 #include <pybind11/numpy.h>
@@ -33,6 +34,7 @@ using Run = cli::Table (*)(const po::variables_map &, const sim::Progress &,
 // already set.
 struct Interrupted {};
 
+// A value as the command line spells it.
 std::string text_of(const py::handle &v) {
   if (py::isinstance<py::tuple>(v) && py::len(v) == 2) // an extent: (w, h) -> "WxH"
     return py::str(v[py::int_(0)]).cast<std::string>() + "x" +
@@ -40,36 +42,10 @@ std::string text_of(const py::handle &v) {
   return py::str(v);
 }
 
-// argv of `cbi <command>` from keyword arguments; an unknown keyword is a ValueError naming it.
-std::vector<std::string> argv_of(const std::string &command, const py::kwargs &kw,
-                                 const po::options_description &desc) {
-  std::vector<std::string> argv{"cbi " + command};
-  for (const auto &[key, value] : kw) {
-    std::string name = py::str(key);
-    std::replace(name.begin(), name.end(), '_', '-');
-    if (name != "preset" && !desc.find_nothrow(name, false))
-      throw UsageError(py::str(key), "is not an option of cbi " + command +
-                                         "; allowed: the options of `cbi " + command +
-                                         " --help` with _ for -");
-    const std::string option = "--" + name;
-    if (py::isinstance<py::bool_>(value)) {
-      if (value.cast<bool>())
-        argv.push_back(option);
-    } else if (py::isinstance<py::list>(value)) {
-      for (const py::handle item : value) {
-        argv.push_back(option);
-        argv.push_back(text_of(item));
-      }
-    } else {
-      argv.push_back(option);
-      argv.push_back(text_of(value));
-    }
-  }
-  return argv;
-}
-
+// Runs `cbi command` with these keyword arguments: parsed by the command's option groups (and
+// --preset where it takes one), run by `result` with the GIL released.
 py::dict run(const std::string &command, void (*add_options)(po::options_description &), Run result,
-             const py::kwargs &kw) {
+             const py::kwargs &kw, bool takes_preset = true) {
   po::options_description desc("Options");
   add_options(desc);
   // workload=cbi.Workload(...) or cbi.read_trace(...): a workload of your own, handed to point_from
@@ -84,15 +60,18 @@ py::dict run(const std::string &command, void (*add_options)(po::options_descrip
       options[key] = value;
     }
   }
-  std::vector<std::string> args = argv_of(command, options, desc);
+  std::vector<std::string> args = argv_of(command, options, desc, takes_preset);
   std::vector<char *> argv;
   for (std::string &a : args)
     argv.push_back(a.data());
   cli::Table table;
   try {
     po::variables_map vm;
-    if (!config::parse_preset_args(static_cast<int>(argv.size()), argv.data(), desc, vm,
-                                   "cbi." + command + "(**options)", ""))
+    const std::string usage = "cbi." + command + "(**options)";
+    if (!(takes_preset
+              ? config::parse_preset_args(static_cast<int>(argv.size()), argv.data(), desc, vm,
+                                          usage, "")
+              : cli::parse_args(static_cast<int>(argv.size()), argv.data(), desc, vm, usage, "")))
       return py::dict();
     const sim::Progress interrupt = [](int64_t, int64_t) {
       py::gil_scoped_acquire gil;
@@ -140,7 +119,49 @@ py::dict mrc(const py::kwargs &kw) {
   return d;
 }
 
+// cbi tune: the ranking of built-in workloads' orders (a workload of your own runs in its own
+// order).
+cli::Table tune_run(const po::variables_map &vm, const sim::Progress &interrupt,
+                    const config::OwnWorkload &own) {
+  if (own.user)
+    throw UsageError("workload", "cbi.tune ranks the thread orders of a built-in workload, and a "
+                                 "workload of your own runs in its own order; allowed: a "
+                                 "--workload name such as workload=\"matmul\"");
+  return config::tune_result(vm, interrupt);
+}
+
+py::dict tune(const py::kwargs &kw) {
+  return run("tune", config::add_tune_options, tune_run, kw, false);
+}
+
 } // namespace
+
+std::vector<std::string> argv_of(const std::string &command, const py::kwargs &kw,
+                                 const po::options_description &desc, bool takes_preset) {
+  std::vector<std::string> argv{"cbi " + command};
+  for (const auto &[key, value] : kw) {
+    std::string name = py::str(key);
+    std::replace(name.begin(), name.end(), '_', '-');
+    if ((name != "preset" || !takes_preset) && !desc.find_nothrow(name, false))
+      throw UsageError(py::str(key), "is not an option of cbi " + command +
+                                         "; allowed: the options of `cbi " + command +
+                                         " --help` with _ for -");
+    const std::string option = "--" + name;
+    if (py::isinstance<py::bool_>(value)) {
+      if (value.cast<bool>())
+        argv.push_back(option);
+    } else if (py::isinstance<py::list>(value)) {
+      for (const py::handle item : value) {
+        argv.push_back(option);
+        argv.push_back(text_of(item));
+      }
+    } else {
+      argv.push_back(option);
+      argv.push_back(text_of(value));
+    }
+  }
+  return argv;
+}
 
 void bind_commands(py::module_ &m) {
   m.def("simulate", &simulate, R"(cbi simulate: keyword arguments are its options.
@@ -158,6 +179,13 @@ void bind_commands(py::module_ &m) {
     cbi.mrc(size=1024, stencil="9x9", line_bytes=128, order="column:32") -> {"capacity_lines":
     array, "capacity_bytes": array, "misses": array, "miss_pct": array, "config": ..., "meta": ...}:
     the misses of a fully associative LRU cache of every listed size, from one pass.)");
+  m.def("tune", &tune, R"(cbi tune: keyword arguments are its options.
+
+    cbi.tune(workload="matmul", size=1024, device="h100", block=256, orders=["linear", "column:32"])
+    -> the dict that `cbi tune ... --format json` prints (without "context"): "ranking", one row
+    per order fastest first ("rank", "order", "predicted_ms", "tie_group", "margin_pct", "bound",
+    "why", "replay", "metrics"), "config", "meta" (winner, runner_up, tie_tolerance_pct, ...) and
+    "notes".)");
 }
 
 } // namespace cbi::python

@@ -21,6 +21,9 @@ PYBIND11_MODULE(cbi, m) {
   bind_orders(m);
   bind_workloads(m);
   bind_commands(m);
+#ifdef CBI_PYTHON_VIZ
+  bind_diagrams(m);
+#endif
 }
 
 } // namespace cbi::python

@@ -1,12 +1,19 @@
-// cbi tune's ranking logic (cbi/sim/tune.hpp).
+// cbi tune as a library: candidates, the staged search and the ranking (cbi/sim/tune.hpp).
 #include "cbi/sim/tune.hpp"
 
+#include "cbi/error.hpp"
 #include "cbi/order_text.hpp"
 
 #include <algorithm>
+#include <atomic>
+#include <chrono>
 #include <cmath>
+#include <condition_variable>
 #include <cstdio>
+#include <exception>
+#include <mutex>
 #include <numeric>
+#include <thread>
 
 namespace cbi::sim {
 namespace {
@@ -75,7 +82,193 @@ std::string why_slower(const GpuConfig &c, const GpuResult &r, const GpuConfig &
          pct(bm.l1_hit_pct()) + ")";
 }
 
+// Thrown inside a replay that is stopped because another thread's interrupt fired.
+struct Stopped {};
+
+// The search's state: its configs and results, and the progress shared by the worker threads.
+struct Search {
+  std::vector<GpuConfig> &configs;
+  std::vector<GpuResult> &results;
+  const TuneResult &names;
+  const TuneProgress &progress;
+  const Progress &interrupt;
+  unsigned jobs;
+  int64_t total;
+  int64_t done = 0;
+};
+
+// Runs configs[which] on up to `jobs` threads (where there are fewer configs than threads, each
+// replay on several: GpuConfig::jobs, the same prediction on any count), reporting each finished
+// one. The calling thread waits, calling the interrupt about every 50 ms; when it throws, the
+// replays stop at their next progress check and its exception is rethrown once they have.
+void run_all(Search &s, const std::vector<std::size_t> &which, const char *stage) {
+  for (std::size_t c : which)
+    s.configs[c].jobs =
+        static_cast<int>(std::max<std::size_t>(1, s.jobs / std::max<std::size_t>(1, which.size())));
+  std::atomic<std::size_t> next{0};
+  std::atomic<bool> stop{false};
+  std::mutex mutex;
+  std::condition_variable finished;
+  std::size_t running = std::min<std::size_t>(s.jobs, which.size());
+  std::exception_ptr error;
+  const Progress check = [&](int64_t, int64_t) {
+    if (stop)
+      throw Stopped{};
+  };
+  std::vector<std::thread> pool;
+  for (std::size_t k = 0; k < running; ++k)
+    pool.emplace_back([&] {
+      try {
+        for (std::size_t i; !stop && (i = next++) < which.size();) {
+          const std::size_t c = which[i];
+          s.results[c] = simulate_gpu(s.configs[c], check);
+          const std::lock_guard<std::mutex> lock(mutex);
+          ++s.done;
+          if (s.progress)
+            s.progress(s.done, s.total, stage, s.names.order_of(c));
+        }
+      } catch (const Stopped &) {
+      } catch (...) {
+        const std::lock_guard<std::mutex> lock(mutex);
+        if (!error)
+          error = std::current_exception();
+        stop = true;
+      }
+      const std::lock_guard<std::mutex> lock(mutex);
+      --running;
+      finished.notify_all();
+    });
+  std::unique_lock<std::mutex> lock(mutex);
+  while (running > 0) {
+    finished.wait_for(lock, std::chrono::milliseconds(50));
+    if (s.interrupt && !stop && running > 0) {
+      const int64_t done = s.done;
+      lock.unlock();
+      try {
+        s.interrupt(done, s.total);
+      } catch (...) {
+        lock.lock();
+        if (!error)
+          error = std::current_exception();
+        stop = true;
+        continue;
+      }
+      lock.lock();
+    }
+  }
+  lock.unlock();
+  for (std::thread &t : pool)
+    t.join();
+  if (error)
+    std::rethrow_exception(error);
+}
+
+// The results of `which` ranked among themselves, their indices into all the results.
+std::vector<Ranked> rank_of(const TuneResult &t, const std::vector<std::size_t> &which,
+                            double error) {
+  std::vector<GpuConfig> cs;
+  std::vector<GpuResult> rs;
+  for (std::size_t i : which) {
+    cs.push_back(t.configs[i]);
+    rs.push_back(t.results[i]);
+  }
+  std::vector<Ranked> r = rank_orders(cs, rs, error);
+  for (Ranked &x : r)
+    x.index = which[x.index];
+  return r;
+}
+
+// One config per candidate, each checked (a block order the tiles cannot take, a sample that does
+// not divide the device: UsageError naming the field).
+std::vector<GpuConfig> candidates(const TuneConfig &c, const std::vector<remap::Order> &orders,
+                                  bool tiled, int64_t sample) {
+  std::vector<GpuConfig> configs;
+  for (const remap::Order &o : orders) {
+    GpuConfig g = c.base;
+    (tiled ? g.workload.block_order : g.order) = o;
+    g.sample_sms = sample;
+    validate(g);
+    configs.push_back(g);
+  }
+  return configs;
+}
+
 } // namespace
+
+std::string TuneResult::order_of(std::size_t config) const {
+  const GpuConfig &c = configs[config];
+  return remap::to_string(tiled ? c.workload.block_order : c.order);
+}
+
+std::vector<std::string> default_tune_orders() {
+  return {"linear",     "column:4",   "column:8",   "column:16",   "column:30",   "column:31",
+          "column:32",  "column:33",  "column:34",  "column:48",   "column:64",   "column:96",
+          "column:128", "column:256", "column:512", "column:1024", "column:2048", "tile:16",
+          "tile:32x8",  "zigzag:32",  "zigzag:64"};
+}
+
+int64_t stage_one_sample(const Device &d) {
+  for (int64_t n = std::min<int64_t>(12, d.sms); n > 1; --n)
+    if (d.sms % n == 0)
+      return n;
+  return 0;
+}
+
+TuneResult tune(const TuneConfig &c, const TuneProgress &progress, const Progress &interrupt) {
+  TuneResult t;
+  t.tiled = workload_traits(c.base.workload.kind).has_block_order;
+  if (c.orders.empty())
+    throw UsageError("tune.orders", "no order given; allowed: one or more orders");
+  validate(c.base.workload);
+  // The tiled kernels' default block orders leave out those equal to linear on the tiles already.
+  const std::vector<remap::Order> orders =
+      t.tiled ? c.orders : distinct_orders(c.orders, c.base.workload, &t.dropped);
+  // Staged when it saves work: more orders than finalists, and a sample smaller than the device.
+  const int64_t stage_sample = c.sample_sms > 0 ? c.sample_sms : stage_one_sample(c.base.device);
+  t.staged = c.staged && stage_sample > 0 &&
+             stage_sample<c.base.device.sms &&static_cast<int64_t>(orders.size())> c.finalists;
+  const int64_t sample = t.staged ? stage_sample : c.sample_sms;
+  t.configs = candidates(c, orders, t.tiled, sample);
+  t.results.resize(t.configs.size());
+  t.finalists =
+      t.staged ? std::min<std::size_t>(t.configs.size(), static_cast<std::size_t>(c.finalists)) : 0;
+  Search s{t.configs,
+           t.results,
+           t,
+           progress,
+           interrupt,
+           static_cast<unsigned>(std::max(1, c.jobs)),
+           static_cast<int64_t>(t.configs.size() + t.finalists)};
+  std::vector<std::size_t> all(t.configs.size());
+  std::iota(all.begin(), all.end(), std::size_t{0});
+  if (progress)
+    progress(0, s.total, sample > 0 ? "sampled" : "full", "");
+  run_all(s, all, sample > 0 ? "sampled" : "full");
+  std::vector<bool> full(t.configs.size(), !t.staged && sample == 0);
+  if (t.staged) { // stage two: the fastest in sampled mode, replayed on the full device
+    const std::vector<Ranked> first = rank_orders(t.configs, t.results, 0.0);
+    std::vector<std::size_t> top;
+    for (std::size_t k = 0; k < t.finalists; ++k) {
+      top.push_back(first[k].index);
+      t.configs[first[k].index].sample_sms = 0;
+      full[first[k].index] = true;
+    }
+    run_all(s, top, "full");
+  }
+  t.ln_error = validated_time_error(c.base.workload.kind);
+  // The rows on the full device (every row unless staged) are ranked with tie groups; a staged
+  // search's other rows follow in their sampled order, without a tie group.
+  std::vector<std::size_t> head, tail;
+  for (std::size_t i = 0; i < t.configs.size(); ++i)
+    (t.staged && !full[i] ? tail : head).push_back(i);
+  t.rows = rank_of(t, head, t.ln_error);
+  for (Ranked x : rank_of(t, tail, 0.0)) {
+    x.tie_group = 0;
+    x.why = "sampled only: not among the fastest " + std::to_string(t.finalists) + " of stage one";
+    t.rows.push_back(x);
+  }
+  return t;
+}
 
 std::vector<remap::Order>
 distinct_orders(const std::vector<remap::Order> &orders, const Workload &w,

@@ -58,6 +58,23 @@ TEST(GpuCli, SimulateModelGpuPrintsNsightNamedCountsAsJsonNumbers) {
                    100.0 * double(hits) / double(sectors));
   EXPECT_TRUE(j.at("context").contains("cbi_version"));
   EXPECT_EQ(j.at("config").at("block"), 128);
+  EXPECT_EQ(j.at("config").at("writes"), true) << "the GPU model always replays the store";
+}
+
+// The GPU model always stores (issue 21 §2): --writes changes nothing there, so it is refused,
+// in simulate (which has --model) and in tune (which has not, and is not told to use it).
+TEST(GpuCli, WritesIsRefusedWhereStoresAlwaysRun) {
+  const auto sim = run_program("cbi", "simulate --model gpu --size 64 --writes");
+  EXPECT_EQ(sim.exit_code, 2);
+  EXPECT_EQ(sim.err.rfind("cbi simulate: --writes: applies to --model sequential only", 0), 0u)
+      << sim.err;
+  EXPECT_NE(sim.err.find("or --model sequential"), std::string::npos) << sim.err;
+  const auto tune = run_program("cbi", "tune --workload matmul --size 64 --orders linear --writes");
+  EXPECT_EQ(tune.exit_code, 2);
+  EXPECT_EQ(tune.err.rfind("cbi tune: --writes: ", 0), 0u) << tune.err;
+  EXPECT_EQ(tune.err.find("--model"), tune.err.find("--model sequential only")) << tune.err;
+  EXPECT_EQ(tune.err.find("or --model"), std::string::npos) << "tune has no --model: " << tune.err;
+  EXPECT_EQ(run_program("cbi", "simulate --size 64 --writes --format json").exit_code, 0);
 }
 
 TEST(GpuCli, DevicesListsTheTable) {

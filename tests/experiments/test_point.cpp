@@ -289,6 +289,7 @@ TEST(PointOptions, OptionsThatDoNotApplyToTheEngineAreRefused) {
                {"--level lines=8", Engine::gpu_model, "--level"},
                {"--granularity thread", Engine::gpu_model, "--granularity"},
                {"--classify-misses", Engine::gpu_model, "--classify-misses"},
+               {"--writes", Engine::gpu_model, "--writes"},
                {"--device v100", Engine::sequential, "--device"},
                {"--block 128", Engine::sequential, "--block"},
                {"--sample-sms 4", Engine::sequential, "--sample-sms"}};

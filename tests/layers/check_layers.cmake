@@ -18,7 +18,7 @@ set(allowed_cli base remap)
 set(allowed_config cli sim kernels base remap)
 set(allowed_viz config cli sim base remap)
 set(allowed_experiments config cli sim kernels base remap)
-set(allowed_python config cli sim kernels base remap)
+set(allowed_python viz config cli sim kernels base remap)
 set(layers remap base sim kernels cli config viz experiments python)
 
 set(violations 0)

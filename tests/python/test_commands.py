@@ -1,18 +1,16 @@
 """cbi.simulate, cbi.simulate_gpu and cbi.mrc give what the command line gives for the same
 configuration (random configurations, compared with `cbi ... --format json`), fail as it fails,
 release the GIL and stop on Ctrl-C."""
-import _thread
 import json
 import os
 import random
 import subprocess
-import threading
-import time
 
 import numpy as np
 import pytest
 
 import cbi
+from long_runs import assert_ctrl_c_stops, assert_gil_released
 
 CBI = os.path.join(os.environ.get("CBI_BIN", "build/bin"), "cbi")
 TIMING = {"seconds", "accesses_per_second"}  # wall-clock facts differ run to run
@@ -119,27 +117,15 @@ LONG = {"size": 8192, "stencil": "9x9", "line_bytes": 128, "cache_bytes": "32KiB
 
 
 def test_ctrl_c_stops_a_long_simulation():
-    timer = threading.Timer(0.5, _thread.interrupt_main)
-    start = time.monotonic()
-    timer.start()
-    with pytest.raises(KeyboardInterrupt):
-        cbi.simulate(**LONG)  # 5.4 G accesses: far more than the 0.5 s before the interrupt
-    timer.cancel()
-    assert time.monotonic() - start < 10
+    # 5.4 G accesses: far more than the 0.5 s before the interrupt
+    assert_ctrl_c_stops(lambda: cbi.simulate(**LONG))
+
+
+def test_ctrl_c_stops_a_long_gpu_model_run():
+    # a 4096^2 matmul on the H100 row: minutes on this machine
+    assert_ctrl_c_stops(lambda: cbi.simulate_gpu(workload="matmul", size=4096, device="h100"))
 
 
 def test_the_gil_is_released_while_simulating():
-    ticks = []
-    done = threading.Event()
-
-    def tick():
-        while not done.is_set():
-            ticks.append(1)
-            time.sleep(0.01)
-
-    ticker = threading.Thread(target=tick)
-    ticker.start()
-    cbi.simulate(size=1024, stencil="9x9", line_bytes=128, cache_bytes="32KiB", ways=8)
-    done.set()
-    ticker.join()
-    assert len(ticks) >= 5  # the other thread ran during the simulation
+    assert_gil_released(lambda: cbi.simulate(size=1024, stencil="9x9", line_bytes=128,
+                                             cache_bytes="32KiB", ways=8))

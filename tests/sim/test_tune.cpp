@@ -2,9 +2,13 @@
 // validated time error on a constructed case.
 #include "cbi/sim/tune.hpp"
 
+#include "cbi/error.hpp"
+
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <cmath>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -127,4 +131,89 @@ TEST(Tune, DefaultBlockOrdersFitTheGridOfTiles) {
                                 "tile:4x4", "tile:8x8", "tile:1x8", "zigzag:8", "zigzag:16"}));
   w.kind = sim::kind_of<sim::MatmulWorkload>(); // no tiles: its thread order is what tune ranks
   EXPECT_EQ(sim::default_block_orders(w), (std::vector<std::string>{"linear"}));
+}
+
+namespace {
+
+// A matmul on the H100 row, its order replaced by each candidate.
+sim::TuneConfig matmul_tune(int64_t size, const std::vector<std::string> &orders) {
+  sim::TuneConfig c;
+  c.base.workload.kind = sim::kind_of<sim::MatmulWorkload>();
+  c.base.workload.width = c.base.workload.height = c.base.workload.depth = size;
+  c.base.device = sim::find_device("h100");
+  c.base.block_threads = 256;
+  c.orders = parse(orders);
+  c.jobs = 2;
+  return c;
+}
+
+} // namespace
+
+TEST(Tune, StagedSearchReplaysTheFastestInFullAndKeepsTheOthersSampled) {
+  sim::TuneConfig c = matmul_tune(128, {"linear", "column:4", "column:8", "column:16", "tile:8"});
+  c.finalists = 2;
+  int64_t reports = 0, last_total = 0;
+  const sim::TuneResult t =
+      sim::tune(c, [&](int64_t done, int64_t total, const std::string &, const std::string &) {
+        EXPECT_EQ(done, reports++); // 0 at the start, then one per replay
+        last_total = total;
+      });
+  ASSERT_TRUE(t.staged);
+  EXPECT_EQ(t.finalists, 2u);
+  EXPECT_EQ(last_total, 5 + 2); // five sampled, two in full
+  EXPECT_EQ(reports, 1 + 5 + 2);
+  ASSERT_EQ(t.rows.size(), 5u);
+  for (std::size_t k = 0; k < t.rows.size(); ++k) {
+    const sim::GpuConfig &g = t.configs[t.rows[k].index];
+    // 12 sampled SMs of the H100's 132 in stage one; the two finalists on the full device.
+    EXPECT_EQ(g.sample_sms, k < 2 ? 0 : 12) << k;
+    EXPECT_EQ(t.rows[k].tie_group > 0, k < 2) << k;
+    // Each row's prediction is that of the model run alone on its configuration.
+    sim::GpuConfig alone = g;
+    alone.jobs = 1;
+    EXPECT_EQ(t.results[t.rows[k].index].time.predicted_ms,
+              sim::simulate_gpu(alone).time.predicted_ms)
+        << t.order_of(t.rows[k].index);
+  }
+  EXPECT_LE(t.results[t.rows[0].index].time.predicted_ms,
+            t.results[t.rows[1].index].time.predicted_ms);
+}
+
+TEST(Tune, TheFullSearchDropsOrdersThatMapAlike) {
+  sim::TuneConfig c = matmul_tune(64, {"linear", "column:64", "column:8"});
+  c.staged = false;
+  const sim::TuneResult t = sim::tune(c);
+  EXPECT_FALSE(t.staged);
+  ASSERT_EQ(t.rows.size(), 2u); // column:64 is linear at width 64
+  ASSERT_EQ(t.dropped.size(), 1u);
+  EXPECT_EQ(remap::to_string(t.dropped[0].first), "column:64");
+  for (const sim::Ranked &r : t.rows)
+    EXPECT_EQ(t.configs[r.index].sample_sms, 0);
+}
+
+TEST(Tune, AnInterruptStopsTheSearchAndIsRethrown) {
+  sim::TuneConfig c = matmul_tune(2048, {"linear", "column:32"});
+  c.staged = false; // two full-device replays of a 2048^2 matmul: many seconds
+  const auto start = std::chrono::steady_clock::now();
+  int calls = 0;
+  EXPECT_THROW(sim::tune(c, {},
+                         [&](int64_t, int64_t) {
+                           if (++calls == 3)
+                             throw std::runtime_error("interrupted");
+                         }),
+               std::runtime_error);
+  EXPECT_EQ(calls, 3);
+  EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(), 5.0);
+}
+
+TEST(Tune, ACandidateTheModelCannotRunNamesItsField) {
+  sim::TuneConfig c = matmul_tune(64, {"linear", "column:8"});
+  c.staged = false;
+  c.sample_sms = 7; // not a divisor of 132
+  try {
+    sim::tune(c);
+    FAIL() << "a sample of 7 SMs on 132 was taken";
+  } catch (const UsageError &e) {
+    EXPECT_EQ(e.option(), "gpu.sample_sms");
+  }
 }

@@ -172,10 +172,12 @@ viz::Binning gpu_bins(const DiagramRequest &r, int64_t steps, int64_t lines) {
 
 // Panels replay independently: job(p, report) runs for every panel p, one thread each, as many at
 // once as there are cores. With `progress`, report prints "  <label(p)>: done / total<unit> (pct%)"
-// under one lock; without, it is empty. A panel's exception is rethrown, the first panel's first.
+// under one lock; it calls `check` first, if given (which may throw to stop the panel). A panel's
+// exception is rethrown, the first panel's first.
 void for_each_panel(std::size_t n, bool progress,
                     const std::function<std::string(std::size_t)> &label, const char *unit,
-                    const std::function<void(std::size_t, const sim::Progress &)> &job) {
+                    const std::function<void(std::size_t, const sim::Progress &)> &job,
+                    const sim::Progress &check) {
   const std::size_t workers =
       std::max<std::size_t>(1, std::min<std::size_t>(n, std::thread::hardware_concurrency()));
   std::vector<std::exception_ptr> errors(n);
@@ -183,10 +185,12 @@ void for_each_panel(std::size_t n, bool progress,
   std::atomic<std::size_t> next{0};
   auto work = [&] {
     for (std::size_t p; (p = next++) < n;) {
-      sim::Progress report;
+      sim::Progress report = check;
       if (progress) {
         const std::string what = label(p);
-        report = [what, unit, &print](int64_t done, int64_t total) {
+        report = [what, unit, &print, &check](int64_t done, int64_t total) {
+          if (check)
+            check(done, total);
           std::lock_guard<std::mutex> lock(print);
           std::cerr << "  " << what << ": " << done << " / " << total << unit << " ("
                     << (100 * done / std::max<int64_t>(1, total)) << "%)\n";
@@ -210,14 +214,16 @@ void for_each_panel(std::size_t n, bool progress,
       std::rethrow_exception(e);
 }
 
-std::vector<viz::Grid> build_gpu_panels(const DiagramRequest &r, bool progress) {
+std::vector<viz::Grid> build_gpu_panels(const DiagramRequest &r, bool progress,
+                                        const sim::Progress &check) {
   const std::size_t n = r.gpu.size();
   std::vector<viz::GpuTrace> traces(n);
   for_each_panel(
       n, progress, [&](std::size_t p) { return remap::to_string(r.gpu[p].order); }, "",
       [&](std::size_t p, const sim::Progress &report) {
         traces[p] = viz::trace_gpu(r.gpu[p], r.sm, report);
-      });
+      },
+      check);
   // One time axis for every panel: the longest trace's.
   int64_t steps = 0;
   for (const viz::GpuTrace &t : traces)
@@ -362,9 +368,10 @@ DiagramRequest diagram_request(const po::variables_map &vm) {
   return r;
 }
 
-std::vector<viz::Grid> build_panels(const DiagramRequest &r, bool progress) {
+std::vector<viz::Grid> build_panels(const DiagramRequest &r, bool progress,
+                                    const sim::Progress &check) {
   if (!r.gpu.empty())
-    return build_gpu_panels(r, progress);
+    return build_gpu_panels(r, progress, check);
   const std::size_t n = r.panels.size();
   std::vector<viz::Grid> grids(n);
   for_each_panel(
@@ -374,7 +381,8 @@ std::vector<viz::Grid> build_panels(const DiagramRequest &r, bool progress) {
         viz::GridSpec spec = r.panels[p];
         spec.progress = report;
         grids[p] = viz::build_grid(spec);
-      });
+      },
+      check);
   return grids;
 }
 

@@ -42,8 +42,11 @@ DiagramRequest diagram_request(const po::variables_map &vm);
 // An upper estimate of the bytes the sequential model's panels take: grids, cache state, image.
 double diagram_memory_bytes(const DiagramRequest &r);
 
-// Builds every panel's grid (progress on stderr for long runs when `progress`).
-std::vector<viz::Grid> build_panels(const DiagramRequest &r, bool progress);
+// Builds every panel's grid (progress on stderr for long runs when `progress`). `check`, if given,
+// is called as each panel's replay goes, from its thread, and may throw to stop it
+// (cbi.diagram_cells stops on Ctrl-C this way).
+std::vector<viz::Grid> build_panels(const DiagramRequest &r, bool progress,
+                                    const sim::Progress &check = {});
 
 // Parses a full argument vector (argv[0] first) as `cbi diagram` would; for tests.
 DiagramRequest parse_diagram_args(const std::vector<std::string> &argv);

@@ -7,6 +7,7 @@
 #include "affine.hpp"
 #include "cbi/sim/gpu_model.hpp"
 
+#include <algorithm>
 #include <cstdint>
 #include <type_traits>
 #include <utility>
@@ -96,6 +97,22 @@ public:
           const int spl_shift = m_line_shift - m_sector_shift;
           const uint64_t sector_mask = (uint64_t{1} << spl_shift) - 1;
           const uint64_t first = static_cast<uint64_t>(set.first + (offset >> m_sector_shift));
+          if (set.narrow) {
+            // The sectors as bits from the first one's line start, taken a line at a time.
+            uint64_t bits = set.bits << (first & sector_mask);
+            uint64_t line = first >> spl_shift;
+            const uint32_t line_mask = static_cast<uint32_t>((uint64_t{1} << (1 << spl_shift)) - 1);
+            int lines = 0;
+            while (bits) {
+              const int skip = __builtin_ctzll(bits) >> spl_shift; // lines with no sector
+              line += static_cast<uint64_t>(skip);
+              bits >>= skip << spl_shift;
+              out[lines++] = {line, static_cast<uint32_t>(bits) & line_mask};
+              bits >>= 1 << spl_shift;
+              ++line;
+            }
+            return lines;
+          }
           int lines = 0;
           uint64_t line = ~uint64_t{0};
           for (int k = 0; k < set.count; ++k) {
@@ -117,25 +134,33 @@ public:
       for (int l = 0; l < n; ++l)
         addr[l] = m_program.load(lanes[l], j).byte_addr;
     }
-    return lines_of(addr, n, out, sectors);
+    return first_byte_lines(addr, n, out, sectors);
   }
 
-  // The lines of a load whose `n` lanes read at addr[0..n) (a workload of your own: the addresses
-  // its instruction gives), as load() returns them. Each lane's first byte names its sector.
-  int lines_of(const uint64_t *addr, int n, LineRequest *out, int &sectors) {
-    uint64_t buf[kMaxLanes];
-    sectors = coalesce_sectors(addr, n, m_sector_shift, buf);
-    const int spl_shift = m_line_shift - m_sector_shift;
-    const uint64_t sector_mask = (uint64_t{1} << spl_shift) - 1;
-    int lines = 0;
-    for (int k = 0; k < sectors;) {
-      const uint64_t line = buf[k] >> spl_shift;
-      uint32_t mask = 0;
-      for (; k < sectors && (buf[k] >> spl_shift) == line; ++k)
-        mask |= 1u << (buf[k] & sector_mask);
-      out[lines++] = {line, mask};
-    }
-    return lines;
+  // Room lines_of needs in `out` for `n` lanes of `bytes` each: every sector each lane touches.
+  int max_lines(int n, uint64_t bytes) const {
+    return n * static_cast<int>((bytes >> m_sector_shift) + 2);
+  }
+
+  // The lines of a load whose `n` lanes read `bytes` each at addr[0..n) (a workload of your own:
+  // the addresses its instruction gives), as load() returns them, into `out` (room for
+  // max_lines(n, bytes)). A lane asks for every sector its bytes touch: a 16-byte load at byte 24
+  // is two sectors.
+  int lines_of(const uint64_t *addr, int n, uint64_t bytes, LineRequest *out, int &sectors) {
+    bool crosses = false;
+    for (int l = 0; l < n && !crosses; ++l)
+      crosses = (addr[l] >> m_sector_shift) != ((addr[l] + bytes - 1) >> m_sector_shift);
+    if (!crosses) // each lane in one sector, named by its first byte
+      return first_byte_lines(addr, n, out, sectors);
+    m_crossing.clear();
+    for (int l = 0; l < n; ++l)
+      for (uint64_t s = addr[l] >> m_sector_shift; s <= (addr[l] + bytes - 1) >> m_sector_shift;
+           ++s)
+        m_crossing.push_back(s);
+    std::sort(m_crossing.begin(), m_crossing.end());
+    m_crossing.erase(std::unique(m_crossing.begin(), m_crossing.end()), m_crossing.end());
+    sectors = static_cast<int>(m_crossing.size());
+    return group_lines(m_crossing.data(), sectors, out);
   }
 
   // The output store of the warp: per L2 sector touched, ascending, the bytes it writes, into
@@ -181,16 +206,46 @@ public:
   }
 
 private:
+  // The lines of a load whose `n` lanes each touch one sector, named by the first byte at
+  // addr[0..n), into `out` (room for kMaxLanes).
+  int first_byte_lines(const uint64_t *addr, int n, LineRequest *out, int &sectors) const {
+    uint64_t buf[kMaxLanes];
+    sectors = coalesce_sectors(addr, n, m_sector_shift, buf);
+    return group_lines(buf, sectors, out);
+  }
+
+  // Ascending distinct sectors as lines, each with its sector mask; returns the line count.
+  int group_lines(const uint64_t *sector, int count, LineRequest *out) const {
+    const int spl_shift = m_line_shift - m_sector_shift;
+    const uint64_t sector_mask = (uint64_t{1} << spl_shift) - 1;
+    int lines = 0;
+    for (int k = 0; k < count;) {
+      const uint64_t line = sector[k] >> spl_shift;
+      uint32_t mask = 0;
+      for (; k < count && (sector[k] >> spl_shift) == line; ++k)
+        mask |= 1u << (sector[k] & sector_mask);
+      out[lines++] = {line, mask};
+    }
+    return lines;
+  }
+
   // The distinct sectors of {base_l + r} for one warp, class and residue r: `first` and each
   // one's distance from it (ascending). Sets of more than kInline sectors, or spanning 2^16
   // sectors, take the per-lane path: they are rare (a matmul A load under a column order), and
   // keeping every set in 32 bytes keeps the sets of an H100's 8448 warp slots in the host's caches.
   static constexpr int kUnknown = -1, kTooWide = -2; // not coalesced yet; no fast path
   static constexpr int kInline = 8;
+  // A set spanning fewer than 57 sectors (narrow) keeps them as bits from `first`: shifted to the
+  // line start (at most 7 sectors further), they still fit 64 bits.
+  static constexpr uint64_t kNarrowSpan = 57;
   struct SectorSet {
     int64_t first = 0;
     int32_t count = kUnknown;
-    uint16_t rel[kInline] = {};
+    bool narrow = false;
+    union {
+      uint64_t bits; // narrow: bit k, sector first + k
+      uint16_t rel[kInline] = {};
+    };
   };
 
   std::size_t set_index(int key, int cls, int residue) const {
@@ -207,6 +262,14 @@ private:
       uint64_t buf[kMaxLanes];
       const int count = coalesce_sectors(addr, n, m_sector_shift, buf);
       set.first = static_cast<int64_t>(buf[0]);
+      set.narrow = buf[count - 1] - buf[0] < kNarrowSpan;
+      if (set.narrow) {
+        set.bits = 0;
+        for (int k = 0; k < count; ++k)
+          set.bits |= uint64_t{1} << (buf[k] - buf[0]);
+        set.count = count;
+        return;
+      }
       if (count > kInline || buf[count - 1] - buf[0] > 0xFFFF) {
         set.count = kTooWide;
         return;
@@ -223,9 +286,10 @@ private:
   uint64_t m_elem_bytes;
   uint64_t m_output_base;
   int m_sector_shift, m_line_shift, m_store_sector_shift;
-  int m_residues = 0;            // sector bytes / element bytes; 0: no fast path
-  std::vector<uint8_t> m_affine; // per warp slot: its lanes take the fast path
-  std::vector<SectorSet> m_sets; // per warp slot, class and residue
+  int m_residues = 0;               // sector bytes / element bytes; 0: no fast path
+  std::vector<uint8_t> m_affine;    // per warp slot: its lanes take the fast path
+  std::vector<SectorSet> m_sets;    // per warp slot, class and residue
+  std::vector<uint64_t> m_crossing; // lines_of: the sectors of lanes that cross a sector boundary
 };
 
 } // namespace cbi::sim::gpu

@@ -146,10 +146,13 @@ public:
     // it may issue one request), then the next SM. Within a window L2 sees the SMs' requests in
     // SM order rather than cycle order; the window is short against the L2 latency, and it keeps
     // one SM's L1 in the host's caches for a while (docs/results/gpu-model-speed.md).
-    int64_t now = 0, reported = 0;
+    int64_t now = 0, reported = 0, windows = 0;
     const int64_t progress_step = std::max<int64_t>(1, m_dispatch.ctas() / 100);
+    // Progress every 1% of the CTAs, and every 1024 windows besides (the first wave's CTAs end
+    // together, seconds into a large launch): the caller's interrupt check runs that often.
     const auto next_window = [&]() {
-      if (now > 0 && progress && m_dispatch.done() - reported >= progress_step) {
+      if (now > 0 && progress &&
+          (m_dispatch.done() - reported >= progress_step || (++windows & 1023) == 0)) {
         reported = m_dispatch.done();
         progress(std::min(m_threads, reported * m_block), m_threads);
       }
@@ -262,27 +265,38 @@ private:
       // A workload of your own: the stores before its next load go now; a warp with no load left
       // takes this turn to finish, with no request.
       user_drain(lanes, warp);
-      if (warp.next < m_loads)
-        lines = m_coalescer.lines_of(m_user_addr, m_user_lanes, m_lines, sectors);
-      else
+      if (warp.next < m_loads) {
+        const uint64_t bytes = static_cast<uint64_t>(m_user_kind.bytes);
+        const std::size_t room =
+            static_cast<std::size_t>(m_coalescer.max_lines(m_user_lanes, bytes));
+        if (m_user_lines.size() < room)
+          m_user_lines.resize(room);
+        lines =
+            m_coalescer.lines_of(m_user_addr, m_user_lanes, bytes, m_user_lines.data(), sectors);
+      } else {
         lines = -1;
+      }
     } else {
       lines = coalesce(sm, s, id, m_lines, sectors);
     }
     int64_t arrives = now;
+    const LineRequest *request = kUser ? m_user_lines.data() : m_lines;
     if (lines < 0) {
       warp.next = m_loads - 1; // finished below
       lines = 0;
     } else if (m_events.watches(s)) {
       m_events.begin(now, s, warp.cta, id % m_warps_per_cta, warp.next);
-      arrives = m_memory.load(s, m_lines, lines, sectors, now,
+      arrives = m_memory.load(s, request, lines, sectors, now,
                               [&](uint64_t line, uint32_t mask, const SectorCache::Result &r,
                                   uint32_t l2_miss) { m_events.line(line, mask, r, l2_miss); });
     } else {
-      arrives = m_memory.load(s, m_lines, lines, sectors, now,
+      arrives = m_memory.load(s, request, lines, sectors, now,
                               [](uint64_t, uint32_t, const SectorCache::Result &, uint32_t) {});
     }
-    sm.pipe_free = now + m_busy_cycles[static_cast<std::size_t>(lines)];
+    if (kUser && lines > Coalescer<W>::kMaxLanes) // lanes crossing sectors: more lines than lanes
+      sm.pipe_free = now + static_cast<int64_t>(lines / m_d.l1_wavefronts_per_cycle + 0.999);
+    else
+      sm.pipe_free = now + m_busy_cycles[static_cast<std::size_t>(lines)];
     m_last_event = std::max(m_last_event, arrives);
     warp.group_end = std::max(warp.group_end, arrives);
     ++warp.next;
@@ -547,7 +561,7 @@ private:
   void user_drain(const remap::Task<int64_t> *lanes, Warp &warp) {
     if constexpr (kUser) {
       for (; warp.next < m_loads; ++warp.next) {
-        InstructionKind kind;
+        InstructionKind &kind = m_user_kind;
         m_user_lanes = m_program.lane_instruction(lanes, warp.lanes, warp.next, m_user_addr, kind);
         if (m_user_lanes > 0 && !kind.is_store)
           return;
@@ -591,6 +605,8 @@ private:
   // to 128 bytes per lane.
   uint64_t m_user_addr[Coalescer<W>::kMaxLanes];
   int m_user_lanes = 0;
+  InstructionKind m_user_kind;           // of the next load
+  std::vector<LineRequest> m_user_lines; // its lines (lanes may cross sectors: more than lanes)
   std::vector<SectorWrite> m_user_writes;
 };
 

@@ -24,6 +24,12 @@ public:
     m_wheel_next.assign(static_cast<std::size_t>(warps), -1);
     m_wheel.assign(kWheel, -1);
     m_fifo.assign(static_cast<std::size_t>(warps), 0);
+    if (m_oldest_first) {
+      m_slots = warps / warps_per_cta;
+      m_place.resize(static_cast<std::size_t>(warps));
+      m_warp_at.assign(64, -1);
+      place_warps();
+    }
   }
 
   // The cycle at which a warp scheduled at `now` for `when` becomes ready: at least next cycle, at
@@ -53,17 +59,25 @@ public:
 
   void make_ready(int id) {
     if (m_oldest_first)
-      m_ready |= uint64_t{1} << id;
+      m_ready |= uint64_t{1} << m_place[static_cast<std::size_t>(id)];
     else
       m_fifo[(m_fifo_head + m_fifo_size++) % m_fifo.size()] = id;
   }
 
-  // A CTA starts in `slot`: it is now the youngest.
+  // A CTA starts in `slot`: it is now the youngest. Its warps were made ready just before, at
+  // their old places; the ready set is laid out again in the new age order.
   void cta_started(int slot) {
     if (!m_oldest_first)
       return;
+    uint64_t ready_ids = 0; // bit id: warp id is ready
+    for (uint64_t m = m_ready; m; m &= m - 1)
+      ready_ids |= uint64_t{1} << m_warp_at[static_cast<std::size_t>(__builtin_ctzll(m))];
     m_age.erase(std::remove(m_age.begin(), m_age.end(), slot), m_age.end());
     m_age.push_back(slot);
+    place_warps();
+    m_ready = 0;
+    for (uint64_t m = ready_ids; m; m &= m - 1)
+      m_ready |= uint64_t{1} << m_place[static_cast<std::size_t>(__builtin_ctzll(m))];
   }
 
   // The next warp to issue, or -1: the one ready longest (loose round-robin), or a ready warp of
@@ -77,30 +91,47 @@ public:
       --m_fifo_size;
       return id;
     }
+    // The ready set in age order: the lowest place is the oldest CTA's lowest ready warp.
     if (!m_ready)
       return -1;
-    const uint64_t slot_mask =
-        m_warps_per_cta >= 64 ? ~uint64_t{0} : (uint64_t{1} << m_warps_per_cta) - 1;
-    for (int slot : m_age) {
-      const uint64_t bits = (m_ready >> (slot * m_warps_per_cta)) & slot_mask;
-      if (bits) {
-        const int id = slot * m_warps_per_cta + __builtin_ctzll(bits);
-        m_ready &= ~(uint64_t{1} << id);
-        return id;
-      }
-    }
-    return -1;
+    const int place = __builtin_ctzll(m_ready);
+    m_ready &= m_ready - 1;
+    return m_warp_at[static_cast<std::size_t>(place)];
   }
 
 private:
+  // Oldest-CTA-first: the places of the warps, the slots of m_age first (oldest first), then the
+  // slots that have not started a CTA yet (their warps become ready just before cta_started).
+  void place_warps() {
+    int rank = 0;
+    const auto place = [&](int slot) {
+      for (int w = 0; w < m_warps_per_cta; ++w) {
+        const int id = slot * m_warps_per_cta + w, at = rank * m_warps_per_cta + w;
+        m_place[static_cast<std::size_t>(id)] = at;
+        m_warp_at[static_cast<std::size_t>(at)] = id;
+      }
+      ++rank;
+    };
+    for (int slot : m_age)
+      place(slot);
+    for (int slot = 0; slot < m_slots; ++slot)
+      if (std::find(m_age.begin(), m_age.end(), slot) == m_age.end())
+        place(slot);
+  }
+
   bool m_oldest_first;
+  int m_slots = 0;
   int m_warps_per_cta;
   std::vector<int> m_wheel;      // kWheel slots: first warp that becomes ready then
   std::vector<int> m_wheel_next; // per warp: next warp in the same wheel slot
   std::vector<int> m_fifo;       // ring of ready warps, oldest first
   std::size_t m_fifo_head = 0, m_fifo_size = 0;
-  uint64_t m_ready = 0;   // oldest-CTA-first: bit id = warp id is ready
-  std::vector<int> m_age; // oldest-CTA-first: CTA slots, the oldest CTA first
+  // Oldest-CTA-first: the CTA slots, the oldest CTA first; warp id's place in that order (its
+  // slot's rank * warps_per_cta + its warp in the CTA) and the warp at each place; bit p of
+  // m_ready: the warp at place p is ready.
+  uint64_t m_ready = 0;
+  std::vector<int> m_age;
+  std::vector<int> m_place, m_warp_at;
 };
 
 } // namespace cbi::sim::gpu

@@ -10,6 +10,7 @@
 // against each other on the tiny device (tests/sim/test_gpu_model.cpp).
 #pragma once
 
+#include "../engine.hpp" // detail::match_mask, sim::Cache's tag compare
 #include "cbi/sim/set_hash.hpp"
 
 #include <algorithm>
@@ -94,9 +95,7 @@ public:
     const uint32_t line = static_cast<uint32_t>(line64);
     uint32_t *block = m_base + m_index(line64) * m_block;
     const uint32_t stamp = ++block[m_clock_at];
-    uint32_t w = 0;
-    while (w < m_ways && block[w] != line)
-      ++w;
+    uint32_t w = find(block, line);
     if (w < m_ways) {
       block[m_stamps_at + w] = stamp;
       uint8_t *valid = masks(block) + w;
@@ -136,9 +135,7 @@ public:
     uint32_t *block = m_base + set * m_block;
     const uint32_t stamp = ++block[m_clock_at];
     const uint32_t bit = 1u << sector;
-    uint32_t w = 0;
-    while (w < m_ways && block[w] != line)
-      ++w;
+    uint32_t w = find(block, line);
     uint8_t *valid = masks(block);
     bool hit = false;
     if (w < m_ways) {
@@ -173,6 +170,19 @@ private:
   static constexpr uint32_t kEmpty = ~uint32_t{0};
 
   uint8_t *masks(uint32_t *block) const { return reinterpret_cast<uint8_t *>(block + m_masks_at); }
+
+  // The way of set `block` that holds `line`, or m_ways: the ways compared four at a time where
+  // they come in fours and fit one mask, one by one otherwise (a fully associative L1).
+  [[gnu::always_inline]] uint32_t find(const uint32_t *block, uint32_t line) const {
+    if (m_ways % 4 == 0 && m_ways <= 64) {
+      const uint64_t hits = sim::detail::match_mask(block, m_ways, line);
+      return hits ? static_cast<uint32_t>(__builtin_ctzll(hits)) : m_ways;
+    }
+    uint32_t w = 0;
+    while (w < m_ways && block[w] != line)
+      ++w;
+    return w;
+  }
 
   // The least recently used way of the set `block` takes `line`; returns the way.
   uint32_t allocate(uint32_t *block, uint32_t line, uint32_t stamp) {

@@ -1,11 +1,14 @@
-// The ranking logic of `cbi tune` (issue 18 §3): which orders are worth simulating for a size, and
-// how sure the model is of their order. The CLI (experiments/src/tune_cmd.cpp) runs the GPU model
-// and prints; these functions decide.
+// `cbi tune` (issue 18 §3) as a library: which orders are worth simulating for a size, the staged
+// search that replays them in the GPU model, and how sure the model is of their ranking. The
+// command (experiments/src/commands/tune_cmd.cpp) and cbi.tune in Python reach tune() through
+// config::tune_result (cbi/config/tune.hpp), which reads the options and prints the rows.
 #pragma once
 
 #include "cbi/remap/order.hpp"
 #include "cbi/sim/gpu_model.hpp"
 
+#include <cstdint>
+#include <functional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -45,5 +48,53 @@ struct Ranked {
 // (exp(ln_error)); its members are indistinguishable by the model.
 std::vector<Ranked> rank_orders(const std::vector<GpuConfig> &configs,
                                 const std::vector<GpuResult> &results, double ln_error);
+
+// The thread orders tune ranks by default: the thesis's column widths (Fig 5.1) plus tiles and
+// zigzags (distinct_orders drops those that map as another for the size).
+std::vector<std::string> default_tune_orders();
+
+// Stage one's sampled SMs on a device: 12 (docs/results/gpu-model-speed.md measures its error), or
+// the largest divisor of the device's SMs below it; 0 where none is above 1.
+int64_t stage_one_sample(const Device &d);
+
+// What tune ranks: every candidate order in `base` (its thread order, or for the tiled kernels its
+// block order), searched either in full or in two stages.
+struct TuneConfig {
+  GpuConfig base;                   // workload, device, block; its (block) order is replaced
+  std::vector<remap::Order> orders; // the candidates, at least one
+  bool staged = true;               // false: every order on the full device (or all sampled)
+  int64_t finalists = 4;            // staged: orders replayed on the full device after stage one
+  int64_t sample_sms = 0;           // given: stage one's sample (staged) or every run's (full)
+  int jobs = 1;                     // simulations at once
+};
+
+// The ranked candidates.
+struct TuneResult {
+  bool tiled = false;  // the candidates are block orders (workload_traits(...).has_block_order)
+  bool staged = false; // a staged search ran (more candidates than finalists, a smaller sample)
+  std::size_t finalists = 0;                                  // staged: those replayed in full
+  std::vector<std::pair<remap::Order, remap::Order>> dropped; // (order, the kept one it maps as)
+  std::vector<GpuConfig> configs; // one per simulated candidate (sample_sms > 0: sampled only)
+  std::vector<GpuResult> results;
+  // Every candidate once, fastest first: those replayed on the full device (every one unless
+  // staged) ranked with tie groups, then a staged search's others in their sampled order, with
+  // tie_group 0.
+  std::vector<Ranked> rows;
+  double ln_error = 0; // validated_time_error of the workload: the tie tolerance
+  // The ranked order of a config: its thread order, or for the tiled kernels its block order.
+  std::string order_of(std::size_t config) const;
+};
+
+// Called once when the search starts (done 0, order "") and after each replay (`done` of `total`,
+// the stage "sampled" or "full", the order), from one thread at a time.
+using TuneProgress = std::function<void(int64_t done, int64_t total, const std::string &stage,
+                                        const std::string &order)>;
+
+// Runs the search on config.jobs threads. `interrupt`, if given, is called on the calling thread
+// about every 50 ms while replays run, and may throw to stop them (the replays under way stop at
+// their next progress check; its exception is rethrown). Throws UsageError naming the field
+// (gpu.sample_sms, workload.block_order, ...) for a candidate the model cannot run.
+TuneResult tune(const TuneConfig &config, const TuneProgress &progress = {},
+                const Progress &interrupt = {});
 
 } // namespace cbi::sim

@@ -1,0 +1,32 @@
+// cbi tune from parsed options to its result table: the options it declares, the search
+// (sim::tune, cbi/sim/tune.hpp) and the ranking as a table. The command
+// (experiments/src/commands/tune_cmd.cpp) and cbi.tune in Python both call these, so that a
+// configuration ranks the same, with the same names, from either.
+#pragma once
+
+#include "cbi/cli/output.hpp"
+#include "cbi/sim/tune.hpp"
+
+#include <boost/program_options.hpp>
+
+namespace cbi::config {
+
+namespace po = boost::program_options;
+
+// The options of cbi tune but the output options: the workload group, --device, --block,
+// --orders, --search, --finalists, --jobs, --sample-sms, --progress.
+void add_tune_options(po::options_description &desc);
+
+// The search the parsed options ask for (refusing what does not apply: --orders for the tiled
+// kernels, --finalists without the staged search, ...).
+sim::TuneConfig tune_config(const po::variables_map &vm);
+
+// Runs it and returns cbi tune's result: one row per order, fastest first, JSON {"ranking":
+// [...]}. Progress goes to stderr when it is a terminal or with --progress; `interrupt`, if given,
+// is called on the calling thread as the search goes and may throw to stop it.
+cli::Table tune_result(const po::variables_map &vm, const sim::Progress &interrupt = {});
+
+// The ranking as a table.
+cli::Table tune_table(const sim::TuneConfig &c, const sim::TuneResult &t);
+
+} // namespace cbi::config

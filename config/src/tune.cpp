@@ -1,0 +1,169 @@
+// cbi tune from parsed options to its result table (tune.hpp).
+#include "cbi/config/tune.hpp"
+
+#include "cbi/cli/command.hpp"
+#include "cbi/cli/progress.hpp"
+#include "cbi/config/options.hpp"
+#include "cbi/config/point_options.hpp"
+#include "cbi/parse.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <memory>
+#include <thread>
+#include <unistd.h>
+
+namespace cbi::config {
+
+void add_tune_options(po::options_description &desc) {
+  add_workload_options(desc);
+  // clang-format off
+  desc.add_options()
+    ("device", po::value<std::string>(), device_help().c_str())
+    ("block", po::value<std::string>(), block_help().c_str())
+    ("orders", cli::list_value(), "orders to rank, a comma list or repeated; default: linear, the "
+                                  "thesis's column widths 4..2048, tile:16, tile:32x8, zigzag:32, "
+                                  "zigzag:64, less those that map as another for the size")
+    ("search", po::value<std::string>(), "staged (default): every order in sampled mode "
+                                         "(--sample-sms, default 12 SMs), then the fastest "
+                                         "--finalists on the full device; full: every order on "
+                                         "the full device (or all sampled with --sample-sms)")
+    ("finalists", po::value<std::string>(), "orders the staged search replays on the full "
+                                            "device, default 4")
+    ("jobs", po::value<std::string>(), "simulations at once (default: all cores)")
+    ("sample-sms", po::value<std::string>(), "simulate N SMs (a divisor of the device's), each "
+                                             "standing for SMs/N: stage one of the staged "
+                                             "search, every order with --search full")
+    ("progress", po::bool_switch(), "progress on stderr even when it is not a terminal (on a "
+                                    "terminal it is always shown)");
+  // clang-format on
+}
+
+sim::TuneConfig tune_config(const po::variables_map &vm) {
+  // One point (workload, device, block, sampled SMs); each ranked order replaces its order, or
+  // for the tiled kernels its block order (--block-order is a list here: the candidates).
+  po::variables_map one_point = vm;
+  one_point.erase("block-order");
+  sim::TuneConfig c;
+  c.base = gpu_config(point_from(one_point, {Engine::gpu_model, "tune", false}));
+  refuse_inapplicable(vm, c.base.workload.kind); // --block-order without tiles
+  const bool tiled = sim::workload_traits(c.base.workload.kind).has_block_order;
+  if (tiled && vm.count("orders"))
+    throw UsageError("--orders", std::string(sim::to_string(c.base.workload.kind)) +
+                                     "'s threads keep their launch order; allowed: rank its "
+                                     "block orders with --block-order LIST");
+  const std::string search = cli::get(vm, "search", "staged");
+  if (search != "staged" && search != "full")
+    throw UsageError("--search", "'" + search + "' is not a search; allowed: staged, full");
+  if (vm.count("finalists") && search != "staged")
+    throw UsageError("--finalists", "applies to --search staged only");
+  c.staged = search == "staged";
+  if (vm.count("finalists"))
+    c.finalists = parse_positive(vm["finalists"].as<std::string>(), "--finalists", 1000);
+  if (vm.count("sample-sms"))
+    c.sample_sms = parse_positive(vm["sample-sms"].as<std::string>(), "--sample-sms", 1 << 20);
+  const char *option = tiled ? "--block-order" : "--orders";
+  for (const std::string &text :
+       tiled ? cli::list_from(vm, "block-order", sim::default_block_orders(c.base.workload))
+             : cli::list_from(vm, "orders", sim::default_tune_orders()))
+    c.orders.push_back(remap::parse_order(text, option));
+  if (c.orders.empty())
+    throw UsageError(option, "no order given; allowed: a comma list such as linear,column:32");
+  c.jobs = static_cast<int>(vm.count("jobs")
+                                ? parse_positive(vm["jobs"].as<std::string>(), "--jobs", 256)
+                                : std::max(1u, std::thread::hardware_concurrency()));
+  return c;
+}
+
+cli::Table tune_result(const po::variables_map &vm, const sim::Progress &interrupt) {
+  const sim::TuneConfig c = tune_config(vm);
+  const bool show = isatty(2) || (vm.count("progress") && vm["progress"].as<bool>());
+  std::unique_ptr<cli::ProgressBar> bar;
+  const sim::TuneProgress progress = [&](int64_t done, int64_t total, const std::string &stage,
+                                         const std::string &order) {
+    if (!bar) // the total is known once the candidates are: done 0
+      bar = std::make_unique<cli::ProgressBar>(total, show, 0, "orders");
+    bar->update(done, stage + " " + order);
+  };
+  return tune_table(c, sim::tune(c, progress, interrupt));
+}
+
+cli::Table tune_table(const sim::TuneConfig &c, const sim::TuneResult &t) {
+  cli::Table table;
+  const sim::GpuConfig &base = c.base;
+  table.title = "cbi tune: " + base.workload.describe() + ", block " +
+                std::to_string(base.block_threads) + " on " + base.device.name;
+  // Three of the Nsight-named counts (the L1 hit rate, L2->L1 and DRAM traffic), enough to see why
+  // an order wins and narrow enough for a terminal; cbi simulate --model gpu prints all eight.
+  // JSON: {"ranking": [{"rank", "order", "predicted_ms", "tie_group", "margin_pct", "bound",
+  // "why", "replay", "metrics": {...}}, ...]}.
+  const std::vector<std::string> shown = {"l1tex__t_sector_hit_rate.pct",
+                                          "lts__t_sectors_srcunit_tex_op_read.sum",
+                                          "dram__bytes_read.sum"};
+  table.columns = {"rank",         t.tiled ? "block_order" : "order",
+                   "predicted_ms", "tie_group",
+                   "margin_pct",   "bound",
+                   "why",          "replay"};
+  table.columns.insert(table.columns.end(), shown.begin(), shown.end());
+  table.json_rows = "ranking";
+  table.json_groups = {{"metrics", shown}};
+  std::vector<std::string> tied;
+  const double best_ms = t.results[t.rows[0].index].time.predicted_ms;
+  for (std::size_t k = 0; k < t.rows.size(); ++k) {
+    const sim::Ranked &x = t.rows[k];
+    const sim::GpuResult &r = t.results[x.index];
+    const int64_t sampled = t.configs[x.index].sample_sms;
+    if (x.tie_group == 1)
+      tied.push_back(t.order_of(x.index));
+    std::vector<cli::Cell> row = {
+        static_cast<int64_t>(k + 1),
+        t.order_of(x.index),
+        r.time.predicted_ms,
+        x.tie_group > 0 ? cli::Cell(int64_t{x.tie_group}) : cli::Cell(std::string()),
+        100.0 * (r.time.predicted_ms - best_ms) / std::max(best_ms, 1e-300),
+        r.time.bound,
+        x.why,
+        sampled > 0 ? "sampled " + std::to_string(sampled) + " SMs" : std::string("full")};
+    for (auto &[name, value] : gpu_metric_fields(r.metrics))
+      if (std::find(shown.begin(), shown.end(), name) != shown.end())
+        row.push_back(std::move(value));
+    table.add_row(std::move(row));
+  }
+  table.config = workload_fields(base.workload);
+  table.config.erase(std::remove_if(table.config.begin(), table.config.end(),
+                                    [](const auto &f) { return f.first == "block_order"; }),
+                     table.config.end()); // ranked, not fixed
+  table.table_omits = workload_fields_not_applying(base.workload);
+  table.config.push_back({"device", base.device.name});
+  table.config.push_back({"block", int64_t{base.block_threads}});
+  table.config.push_back({"search", t.staged ? std::string("staged") : std::string("full")});
+  table.meta = {{"device", base.device.description},
+                {"winner", t.order_of(t.rows[0].index)},
+                {"tie_tolerance_pct", 100.0 * (std::exp(t.ln_error) - 1.0)}};
+  std::string tied_list;
+  for (const std::string &o : tied)
+    tied_list += (tied_list.empty() ? "" : ", ") + o;
+  if (tied.size() > 1)
+    table.meta.push_back({"indistinguishable_by_the_model", tied_list});
+  // The runner-up is the fastest order the model can tell from the winner: the first of tie
+  // group 2 (orders of group 1 are ties, not runners-up; sampled-only rows have no group).
+  const auto next = std::find_if(t.rows.begin(), t.rows.end(),
+                                 [](const sim::Ranked &x) { return x.tie_group > 1; });
+  if (next != t.rows.end()) {
+    table.meta.push_back({"runner_up", t.order_of(next->index)});
+    table.meta.push_back({"margin_pct", next->margin_pct});
+  }
+  table.notes = {"predicted by the GPU model (docs/gpu-model.md); validation against the H100: "
+                 "docs/results/gpu-model-h100.md"};
+  if (tied.size() > 1)
+    table.notes.push_back(std::to_string(tied.size()) +
+                          " orders are indistinguishable by the model (tie group 1, within its "
+                          "validated time error of the fastest): " +
+                          tied_list);
+  for (const auto &[order, as] : t.dropped)
+    table.notes.push_back(remap::to_string(order) + " maps as " + remap::to_string(as) +
+                          " for this size: not simulated");
+  return table;
+}
+
+} // namespace cbi::config

@@ -1,0 +1,113 @@
+"""cbi.tune ranks as `cbi tune` ranks (random configurations compared with its JSON), fails as it
+fails, releases the GIL and stops on Ctrl-C."""
+import json
+import os
+import random
+import subprocess
+
+import pytest
+
+import cbi
+from long_runs import assert_ctrl_c_stops, assert_gil_released
+
+CBI = os.path.join(os.environ.get("CBI_BIN", "build/bin"), "cbi")
+
+
+def cli_tune(**options):
+    argv = [CBI, "tune", "--format", "json"]
+    for key, value in options.items():
+        for item in value if isinstance(value, list) else [value]:
+            argv += ["--" + key.replace("_", "-")] + ([] if item is True else [str(item)])
+    run = subprocess.run(argv, capture_output=True, text=True)
+    return run.returncode, run.stdout, run.stderr
+
+
+def without_context(doc):
+    doc = dict(doc)
+    doc.pop("context", None)
+    return doc
+
+
+def random_tune(rng):
+    c = {"workload": rng.choice(["stencil", "matmul"]), "size": rng.choice([64, 96, 128]),
+         "device": rng.choice(["h100", "a100", "rtx2080super"]), "block": rng.choice([64, 128, 256]),
+         "orders": rng.sample(["linear", "column:4", "column:8", "column:32", "column:128",
+                               "tile:8", "zigzag:32", "tile:32x8"], rng.choice([2, 3, 5, 6])),
+         "jobs": rng.choice([1, 2])}
+    search = rng.choice(["staged", "full", None])
+    if search:
+        c["search"] = search
+    if search != "full" and rng.random() < 0.5:
+        c["finalists"] = rng.choice([1, 2, 3])
+    if search == "full" and rng.random() < 0.5:
+        c["sample_sms"] = 2
+    return c
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_tune_equals_the_cli_on_random_configurations(seed):
+    c = random_tune(random.Random(300 + seed))
+    rc, out, err = cli_tune(**c)
+    assert rc == 0, err
+    python = cbi.tune(**c)
+    assert without_context(python) == without_context(json.loads(out))
+    ranking = python["ranking"]
+    assert [row["rank"] for row in ranking] == list(range(1, len(ranking) + 1))
+    assert python["meta"]["winner"] == ranking[0]["order"]
+
+
+def test_tune_of_a_tiled_kernel_ranks_block_orders_as_the_cli():
+    c = {"kernel": "sgemm-tiled", "size": 256, "block_order": ["linear", "column:2", "tile:1x8"]}
+    rc, out, err = cli_tune(**c)
+    assert rc == 0, err
+    python = cbi.tune(**c)
+    assert without_context(python) == without_context(json.loads(out))
+    assert {row["block_order"] for row in python["ranking"]} == {"linear", "column:2", "tile:1x8"}
+
+
+def test_default_orders_drop_those_that_map_alike_and_say_so():
+    python = cbi.tune(size=64, search="full", sample_sms=2)
+    rc, out, err = cli_tune(size=64, search="full", sample_sms=2)
+    assert rc == 0, err
+    assert without_context(python) == without_context(json.loads(out))
+    # column:64 and wider map as linear on a 64-wide grid: not simulated, named in the notes.
+    assert "column:64" not in {row["order"] for row in python["ranking"]}
+    assert any(n.startswith("column:64 maps as linear") for n in python["notes"])
+
+
+@pytest.mark.parametrize("options", [
+    {"search": "greedy"},
+    {"search": "full", "finalists": 2},
+    {"kernel": "sgemm-tiled", "size": 256, "orders": "linear"},
+    {"orders": "diagonal"},
+    {"sample_sms": 7},
+])
+def test_errors_are_value_errors_with_the_cli_message(options):
+    rc, _, err = cli_tune(**options)
+    assert rc == 2, err
+    message = err.strip().split("cbi tune: ", 1)[1]
+    with pytest.raises(ValueError) as raised:
+        cbi.tune(**options)
+    assert str(raised.value) == message
+
+
+def test_preset_and_own_workloads_are_refused():
+    with pytest.raises(ValueError, match=r"^preset: is not an option of cbi tune"):
+        cbi.tune(preset="table3.1")
+    import numpy as np
+    mine = cbi.Workload(np.zeros((4, 4, 1), dtype=np.uint64))
+    with pytest.raises(ValueError, match=r"^workload: cbi.tune ranks the thread orders"):
+        cbi.tune(workload=mine)
+
+
+LONG = {"workload": "matmul", "size": 2048, "search": "full", "orders": ["linear", "column:32"]}
+
+
+def test_ctrl_c_stops_a_long_tune():
+    # two full-device replays of a 2048^2 matmul: far more than 0.5 s
+    assert_ctrl_c_stops(lambda: cbi.tune(**LONG))
+
+
+def test_the_gil_is_released_while_tuning():
+    assert_gil_released(lambda: cbi.tune(workload="matmul", size=512, search="full",
+                                         orders=["linear", "column:32"]))
