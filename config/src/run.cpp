@@ -43,8 +43,9 @@ void add_simulate_options(po::options_description &desc) {
     ("block", po::value<std::string>(), ("--model gpu: " + block_help()).c_str())
     ("sample-sms", po::value<std::string>(), "--model gpu: simulate N SMs (a divisor of the "
                                              "device's), each standing for SMs/N; default all")
-    ("jobs", po::value<std::string>(), "--model gpu: host threads for the replay (default: all "
-                                       "cores); the prediction is the same on any count")
+    ("jobs", po::value<std::string>(), "--model gpu: host threads in all, for the one replay "
+                                       "(default: all cores): the SMs of each 32-cycle window "
+                                       "run in parallel; the prediction is the same on any count")
     ("classify-misses", po::bool_switch(), "also sort every level's misses into compulsory, "
                                            "capacity and conflict (3C; slower, off by default)");
   // clang-format on

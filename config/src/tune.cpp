@@ -30,7 +30,11 @@ void add_tune_options(po::options_description &desc) {
                                          "the full device (or all sampled with --sample-sms)")
     ("finalists", po::value<std::string>(), "orders the staged search replays on the full "
                                             "device, default 4")
-    ("jobs", po::value<std::string>(), "simulations at once (default: all cores)")
+    ("jobs", po::value<std::string>(), "host threads in all, as for simulate --model gpu "
+                                       "(default: all cores): orders replay side by side, one "
+                                       "thread each, and a replay takes several where fewer "
+                                       "orders than threads are left; the ranking is the same "
+                                       "on any count")
     ("sample-sms", po::value<std::string>(), "simulate N SMs (a divisor of the device's), each "
                                              "standing for SMs/N: stage one of the staged "
                                              "search, every order with --search full")

@@ -35,6 +35,21 @@ inline uint64_t match_mask(const uint32_t *tags, uint32_t n, uint32_t key) {
   return mask;
 }
 
+// match_mask for 16 ways (the GPU model's L1s and L2), without a loop.
+inline uint32_t match_mask16(const uint32_t *tags, uint32_t key) {
+#if defined(__SSE2__)
+  const __m128i k = _mm_set1_epi32(static_cast<int>(key));
+  const auto eq = [&](int c) {
+    return _mm_cmpeq_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i *>(tags + c)), k);
+  };
+  // Four 32-bit masks packed to sixteen bytes (saturating packs keep 0 and -1), one bit each.
+  const __m128i lo = _mm_packs_epi32(eq(0), eq(4)), hi = _mm_packs_epi32(eq(8), eq(12));
+  return static_cast<uint32_t>(_mm_movemask_epi8(_mm_packs_epi16(lo, hi)));
+#else
+  return static_cast<uint32_t>(match_mask(tags, 16, key));
+#endif
+}
+
 inline uint64_t match_mask(const uint64_t *tags, uint32_t n, uint64_t key) {
   uint64_t mask = 0;
   for (uint32_t c = 0; c < n; ++c)

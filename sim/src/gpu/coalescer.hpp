@@ -80,8 +80,8 @@ public:
   // instruction are those of {base_l + r} shifted by q sectors (offset_j = 32q + r, 0 <= r < 32),
   // and {base_l + r} is coalesced once per warp and residue r: a 9x9 stencil warp coalesces at most
   // 8 sets for its 81 loads, a matmul warp 16 for its 2D.
-  int load(int key, const remap::Task<int64_t> *lanes, int n, int64_t j, LineRequest *out,
-           int &sectors) {
+  [[gnu::always_inline]] int load(int key, const remap::Task<int64_t> *lanes, int n, int64_t j,
+                                  LineRequest *out, int &sectors) {
     if constexpr (HasAffine<W>::value) {
       if (m_residues > 0 && m_affine[static_cast<std::size_t>(key)]) {
         const int cls = Affine<W>::class_of(j);
@@ -127,6 +127,12 @@ public:
         }
       }
     }
+    return load_lanes(lanes, n, j, out, sectors);
+  }
+
+  // load() lane by lane: each lane's address from the workload, then coalesced.
+  [[gnu::noinline]] int load_lanes(const remap::Task<int64_t> *lanes, int n, int64_t j,
+                                   LineRequest *out, int &sectors) {
     uint64_t addr[kMaxLanes];
     if constexpr (HasLaneLoads<W>::value) {
       m_program.lane_loads(lanes, n, j, addr);
@@ -254,7 +260,8 @@ private:
            std::size_t(residue);
   }
 
-  void fill(SectorSet &set, const remap::Task<int64_t> *lanes, int n, int cls, int64_t r) {
+  [[gnu::noinline]] void fill(SectorSet &set, const remap::Task<int64_t> *lanes, int n, int cls,
+                              int64_t r) {
     if constexpr (HasAffine<W>::value) {
       uint64_t addr[kMaxLanes];
       for (int l = 0; l < n; ++l)

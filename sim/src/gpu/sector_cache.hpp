@@ -174,6 +174,10 @@ private:
   // The way of set `block` that holds `line`, or m_ways: the ways compared four at a time where
   // they come in fours and fit one mask, one by one otherwise (a fully associative L1).
   [[gnu::always_inline]] uint32_t find(const uint32_t *block, uint32_t line) const {
+    if (m_ways == 16) {
+      const uint32_t hits = sim::detail::match_mask16(block, line);
+      return hits ? static_cast<uint32_t>(__builtin_ctz(hits)) : m_ways;
+    }
     if (m_ways % 4 == 0 && m_ways <= 64) {
       const uint64_t hits = sim::detail::match_mask(block, m_ways, line);
       return hits ? static_cast<uint32_t>(__builtin_ctzll(hits)) : m_ways;

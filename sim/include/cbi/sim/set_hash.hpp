@@ -18,17 +18,21 @@ enum class SetHash {
 
 const char *to_string(SetHash h); // "none", "fibonacci", "xor", "ipoly"
 
+// SetHash::fibonacci's hashed line.
+inline uint64_t fibonacci_hash(uint64_t line) {
+  uint64_t h = line * 0x9E3779B97F4A7C15ull;
+  h ^= h >> 29;
+  return h;
+}
+
 // The hashed line of `line` before the reduction mod `sets` (set_index below; SetIndex reduces
 // it without a division).
 inline uint64_t set_hash_value(SetHash hash, uint64_t line, uint64_t sets) {
   switch (hash) {
   case SetHash::none:
     break;
-  case SetHash::fibonacci: {
-    uint64_t h = line * 0x9E3779B97F4A7C15ull;
-    h ^= h >> 29;
-    return h;
-  }
+  case SetHash::fibonacci:
+    return fibonacci_hash(line);
   case SetHash::xor_fold: {
     const int bits = 64 - __builtin_clzll(sets - 1);
     uint64_t h = 0;
@@ -73,10 +77,12 @@ public:
       : m_hash(hash), m_sets(sets),
         m_m(sets > 1 ? ~static_cast<unsigned __int128>(0) / sets + 1 : 0) {}
 
-  uint64_t operator()(uint64_t line) const {
+  // Inlined in the GPU model's lookups (every device row hashes with fibonacci).
+  [[gnu::always_inline]] uint64_t operator()(uint64_t line) const {
     if (m_sets <= 1)
       return 0;
-    const uint64_t a = set_hash_value(m_hash, line, m_sets);
+    const uint64_t a =
+        m_hash == SetHash::fibonacci ? fibonacci_hash(line) : set_hash_value(m_hash, line, m_sets);
     const unsigned __int128 low = m_m * a; // mod 2^128
     const unsigned __int128 hi = static_cast<unsigned __int128>(static_cast<uint64_t>(low >> 64)) *
                                  m_sets,
