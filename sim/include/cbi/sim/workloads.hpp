@@ -5,8 +5,9 @@
 // task_shape, loads_per_task, fp_ops_per_task, address_ops_per_load (the GPU model), model and
 // window_column (the analytical model), input_bytes, describe, arrays (diagram labels), window_name
 // (model notes); per thread, loads() and load(task, j), its per-instruction program; optionally
-// lane_loads (load for a warp's lanes at once, for the GPU model) and a nested Runs class, a faster
-// equivalent of merging that program into cache-unit runs. Adding one: its header and its entry in
+// lane_loads (load for a warp's lanes at once, for the GPU model), a nested Runs class (a faster
+// equivalent of merging that program into cache-unit runs) and validated_time_error (the GPU
+// model's measured error for it, cbi tune's tie groups). Adding one: its header and its entry in
 // WorkloadTypes below; its WorkloadKind, name, --workload value and help follow from the entry.
 #pragma once
 
