@@ -22,6 +22,9 @@ public:
   static constexpr int64_t table_lines = 32;
   // No tiles: Workload::block_order does not apply (--block-order is refused).
   static constexpr bool has_block_order = false;
+  // The CUDA kernel that runs it; no boundary (every index is in range).
+  static constexpr const char *kernel = "matmul";
+  static constexpr bool has_boundary = false;
   // The GPU model's address instructions per load (kernels/, listing 4): two pointers step once
   // per k, one instruction per load.
   static constexpr double address_ops_per_load = 1.0;
