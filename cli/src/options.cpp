@@ -115,4 +115,14 @@ void emit(const po::variables_map &vm, const Table &t) {
   write_file_atomic(get(vm, "output", "-"), os.str(), "--output");
 }
 
+int list_command(int argc, char **argv, const std::string &usage, const std::string &examples,
+                 const std::function<Table()> &table) {
+  po::options_description desc("Options");
+  add_output_options(desc);
+  po::variables_map vm;
+  if (parse_args(argc, argv, desc, vm, usage, examples))
+    emit(vm, table());
+  return 0;
+}
+
 } // namespace cbi::cli

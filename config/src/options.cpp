@@ -36,6 +36,29 @@ static const std::string &workload_help() {
   return help;
 }
 
+static const std::string &kernel_help() {
+  static const std::string help = "the workload by its CUDA kernel's name, as cbi bench spells "
+                                  "it: " +
+                                  sim::kernel_workload_names() + " (instead of --workload)";
+  return help;
+}
+
+static const std::string &block_order_help() {
+  static const std::string help = [] {
+    std::string tiled;
+    sim::for_each_workload([&](auto tag) {
+      using W = typename decltype(tag)::type;
+      if (W::has_block_order)
+        tiled += (tiled.empty() ? "" : ", ") + std::string(W::name);
+    });
+    return tiled +
+           ": the order of the thread blocks over the tiles (block k computes tile map(k)), as "
+           "cbi bench takes it: " +
+           remap::order_syntax() + "; default linear";
+  }();
+  return help;
+}
+
 void add_workload_options(po::options_description &desc) {
   // clang-format off
   desc.add_options()
@@ -50,13 +73,8 @@ void add_workload_options(po::options_description &desc) {
     ("boundary", po::value<std::string>(), "stencil edges: clamp (listing 3, default) | none "
                                            "(unclamped, as the thesis diagrams)")
     ("writes", po::bool_switch(), "also replay each task's output store (off by default)")
-    ("kernel", po::value<std::string>(), "the workload by its CUDA kernel's name, as cbi bench "
-                                         "spells it: stencil, matmul, sgemm-tiled, stencil-smem "
-                                         "(instead of --workload)")
-    ("block-order", list_value(), "sgemm-tiled, stencil-smem: the order of the thread blocks "
-                                  "over the tiles (block k computes tile map(k)), as cbi bench "
-                                  "takes it: linear, tile:T, tile:TWxTH, column:W, zigzag:W; "
-                                  "default linear");
+    ("kernel", po::value<std::string>(), kernel_help().c_str())
+    ("block-order", list_value(), block_order_help().c_str());
   // clang-format on
 }
 
@@ -72,9 +90,11 @@ sim::Workload workload_from(const po::variables_map &vm) {
     if (has(vm, "workload"))
       throw UsageError("--kernel", "give --kernel or --workload, not both; allowed: one of them");
     w.kind = sim::parse_workload_kind(get(vm, "kernel", ""), "--kernel");
-    if (w.kind == sim::kind_of<sim::Stencil3dWorkload>())
-      throw UsageError("--kernel", "stencil3d has no CUDA kernel; allowed: stencil, matmul, "
-                                   "sgemm-tiled, stencil-smem (or --workload stencil3d)");
+    const char *name = sim::to_string(w.kind);
+    if (!sim::workload_traits(w.kind).kernel)
+      throw UsageError("--kernel", std::string(name) + " has no CUDA kernel; allowed: " +
+                                       sim::kernel_workload_names() + " (or --workload " + name +
+                                       ")");
   } else {
     w.kind = sim::parse_workload_kind(get(vm, "workload", "stencil"), "--workload");
   }

@@ -11,21 +11,11 @@
 namespace cbi::config {
 
 namespace {
-// The simulator's model of a CUDA kernel: listing 3's stencil, listing 4's matmul, and the tiles
-// that sgemm-tiled and stencil-smem load into shared memory.
+// The simulator's model of a CUDA kernel: the workload whose WorkloadTraits::kernel names it
+// (listing 3's stencil, listing 4's matmul, the tiled sgemm-tiled and stencil-smem); none for a
+// kernel the simulator does not model.
 std::optional<sim::WorkloadKind> kernel_workload(kernels::KernelKind k) {
-  switch (k) {
-  case kernels::KernelKind::stencil:
-    return sim::kind_of<sim::StencilWorkload>();
-  case kernels::KernelKind::matmul:
-    return sim::kind_of<sim::MatmulWorkload>();
-  case kernels::KernelKind::sgemm_tiled:
-    return sim::kind_of<sim::SgemmTiledWorkload>();
-  case kernels::KernelKind::stencil_smem:
-    return sim::kind_of<sim::StencilSmemWorkload>();
-  default:
-    return std::nullopt;
-  }
+  return sim::workload_of_kernel(kernels::to_string(k));
 }
 } // namespace
 
@@ -106,9 +96,8 @@ sim::Workload workload_of(const Point &p) {
   }
   const std::optional<sim::WorkloadKind> kind = sim_workload(p);
   if (!kind)
-    throw UsageError("--kernel",
-                     std::string(kernels::to_string(p.kernel)) +
-                         " is not simulated; allowed: stencil, matmul, sgemm-tiled, stencil-smem");
+    throw UsageError("--kernel", std::string(kernels::to_string(p.kernel)) +
+                                     " is not simulated; allowed: " + sim::kernel_workload_names());
   sim::Workload w;
   w.kind = *kind;
   w.width = p.size.w;

@@ -45,11 +45,10 @@ Point point_from(const cli::po::variables_map &vm, const PointRequest &request,
   // The option groups parse and check their values under their own names.
   const sim::Workload w = p.user ? workload_of(p) : workload_from(vm);
   if (!p.user) {
-    if (w.kind == sim::kind_of<sim::MatmulWorkload>())
-      p.kernel = kernels::KernelKind::matmul; // else stencil, the default
     const sim::WorkloadTraits traits = sim::workload_traits(w.kind);
+    if (traits.kernel) // the kernel that runs it; else (stencil3d) the default, stencil
+      p.kernel = kernels::parse_kernel(traits.kernel);
     if (traits.has_block_order) { // the tiled kernels: sgemm-tiled, stencil-smem
-      p.kernel = kernels::parse_kernel(traits.name);
       p.block_order = w.block_order;
       if (has(vm, "order") &&
           remap::parse_order(get(vm, "order", "")).kind != remap::OrderKind::linear)

@@ -26,6 +26,10 @@ std::string orders_text(const std::vector<remap::Order> &orders) {
   return s;
 }
 
+std::string window_text(const sim::Workload &w) { // "7x7"
+  return std::to_string(w.stencil_w) + "x" + std::to_string(w.stencil_h);
+}
+
 const char *granularity_name(sim::Granularity g) {
   return g == sim::Granularity::thread ? "thread" : "exact";
 }
@@ -39,12 +43,16 @@ const std::set<std::string> kSingleLevel = {"line-bytes", "lines",        "cache
 std::vector<std::string> preset_args(const sim::Preset &p) {
   const sim::SimConfig &c = p.config;
   const sim::Workload &w = c.workload;
+  const sim::WorkloadTraits traits = sim::workload_traits(w.kind);
   std::vector<std::string> a = {"--workload", sim::to_string(w.kind), "--size",
                                 std::to_string(w.width) + "x" + std::to_string(w.height)};
-  if (w.kind == sim::kind_of<sim::StencilWorkload>())
-    a.insert(a.end(), {"--stencil", std::to_string(w.stencil_w) + "x" + std::to_string(w.stencil_h),
-                       "--boundary", w.boundary == sim::Boundary::none ? "none" : "clamp"});
-  if (w.kind == sim::kind_of<sim::MatmulWorkload>())
+  if (traits.size_dims == 3) // a volume: its planes are the third extent
+    a.back() += "x" + std::to_string(w.depth);
+  if (traits.has_window)
+    a.insert(a.end(), {"--stencil", window_text(w)});
+  if (traits.has_boundary)
+    a.insert(a.end(), {"--boundary", w.boundary == sim::Boundary::none ? "none" : "clamp"});
+  if (traits.has_depth && traits.size_dims == 2)
     a.insert(a.end(), {"--depth", std::to_string(w.depth)});
   a.insert(a.end(), {"--elem-bytes", std::to_string(w.elem_bytes), "--granularity",
                      granularity_name(c.granularity)});
@@ -157,12 +165,10 @@ Table presets_table() {
     std::string levels;
     for (const sim::CacheConfig &l : p.config.levels)
       levels += (levels.empty() ? "" : "/") + level_spec(l);
+    const sim::WorkloadTraits traits = sim::workload_traits(w.kind);
     t.add_row({p.name, std::string(sim::to_string(w.kind)), w.width, w.height,
-               w.kind == sim::kind_of<sim::StencilWorkload>()
-                   ? Cell(std::to_string(w.stencil_w) + "x" + std::to_string(w.stencil_h))
-                   : Cell(),
-               w.kind == sim::kind_of<sim::MatmulWorkload>() ? Cell(w.depth) : Cell(),
-               int64_t{w.elem_bytes},
+               traits.has_window ? Cell(window_text(w)) : Cell(),
+               traits.has_depth ? Cell(w.depth) : Cell(), int64_t{w.elem_bytes},
                std::string(w.boundary == sim::Boundary::none ? "none" : "clamp"),
                std::string(granularity_name(p.config.granularity)), levels, orders_text(p.orders),
                describe_config(p.config), p.source});

@@ -1,12 +1,14 @@
 // cbi::sim from C++: the 9x9 stencil on 512x512 floats (a built-in workload) in two thread orders,
 // replayed through a 32 KiB 8-way L1 of 128-byte lines (the sequential simulator), through every
-// fully associative LRU size at once (the miss-ratio curve), and through the GPU model of an H100.
-// Each line it prints is what `cbi simulate` / `cbi mrc` / `cbi simulate --model gpu` print for the
-// same configuration (tests/package checks that).
+// fully associative LRU size at once (the miss-ratio curve), and through the GPU model of an H100;
+// then four orders of a 256x256 matmul ranked by the model's predicted time (cbi tune). Each line
+// it prints is what `cbi simulate` / `cbi mrc` / `cbi simulate --model gpu` / `cbi tune` print for
+// the same configuration (tests/package checks that).
 #include <cbi/order_text.hpp>
 #include <cbi/sim/gpu_model.hpp>
 #include <cbi/sim/mrc.hpp>
 #include <cbi/sim/simulate.hpp>
+#include <cbi/sim/tune.hpp>
 
 #include <cstdio>
 #include <exception>
@@ -50,6 +52,19 @@ int main() try {
         text, static_cast<long long>(gr.metrics.l1_sectors),
         static_cast<long long>(gr.metrics.l1_sector_hits), gr.time.predicted_ms);
   }
+
+  sim::TuneConfig t; // cbi tune --workload matmul --size 256 --orders ... (on the full device)
+  t.base.workload.kind = sim::kind_of<sim::MatmulWorkload>();
+  t.base.workload.width = t.base.workload.height = t.base.workload.depth = 256;
+  t.base.device = sim::find_device("h100");
+  t.base.block_threads = 256;
+  for (const char *text : {"linear", "column:8", "column:32", "tile:8"})
+    t.orders.push_back(cbi::remap::parse_order(text));
+  const sim::TuneResult ranked = sim::tune(t); // fastest first, with tie groups
+  std::printf("tune:");
+  for (const sim::Ranked &row : ranked.rows)
+    std::printf(" %s(group %d)", ranked.order_of(row.index).c_str(), row.tie_group);
+  std::printf("\n");
   return 0;
 } catch (const std::exception &e) {
   std::fprintf(stderr, "simulate: %s\n", e.what());

@@ -167,15 +167,23 @@ py::dict info_of(const sim::TraceInfo &t) {
   return d;
 }
 
+// Thrown by the checking pass's progress when Python has a signal pending (Ctrl-C); the Python
+// error is already set.
+struct Interrupted {};
+
 Workload read_trace(const std::string &path) {
   Workload w;
-  {
+  try {
     py::gil_scoped_release release;
-    try {
-      w.user = sim::open_trace(path);
-    } catch (const UsageError &e) { // named as --trace names it
-      throw UsageError("--trace", e.what());
-    }
+    w.user = sim::open_trace(path, [](int64_t, int64_t) {
+      py::gil_scoped_acquire gil;
+      if (PyErr_CheckSignals() != 0)
+        throw Interrupted{};
+    });
+  } catch (const Interrupted &) {
+    throw py::error_already_set();
+  } catch (const UsageError &e) { // named as --trace names it
+    throw UsageError("--trace", e.what());
   }
   w.elem_bytes = sim::trace_info(*w.user)->elem_bytes;
   return w;

@@ -2,12 +2,15 @@
 
 #include "cbi/error.hpp"
 
+#include <cctype>
+
 namespace cbi::sim {
 namespace {
 
 Device h100() {
   Device d;
   d.name = "h100";
+  d.gpu_name_part = "h100";
   d.description = "NVIDIA H100 SXM5 80GB (GH100, sm_90)";
   d.sms = 132;
   d.max_threads_per_sm = 2048;
@@ -56,6 +59,7 @@ Device h100() {
 Device h200() {
   Device d = h100();
   d.name = "h200";
+  d.gpu_name_part = "h200";
   d.description = "NVIDIA H200 SXM 141GB (GH100, sm_90)";
   d.sms = 132; // datasheet; PyTorch on the lent H200 (.library/device/KINDS.md, 2026-10-28)
   d.l2_bytes = 62914560; // 60 MiB: torch.cuda.get_device_properties on the lent H200 (KINDS.md)
@@ -80,6 +84,7 @@ Device h200() {
 Device rtx2080super() {
   Device d;
   d.name = "rtx2080super";
+  d.gpu_name_part = "2080 super";
   d.description = "NVIDIA GeForce RTX 2080 Super (TU104, sm_75), the thesis's GPU";
   d.sms = 48;
   d.max_threads_per_sm = 1024;
@@ -106,6 +111,7 @@ Device rtx2080super() {
 Device a100() {
   Device d;
   d.name = "a100";
+  d.gpu_name_part = "a100";
   d.description = "NVIDIA A100 SXM4 40GB (GA100, sm_80)";
   d.sms = 108;
   d.max_threads_per_sm = 2048;
@@ -132,6 +138,7 @@ Device a100() {
 Device v100() {
   Device d;
   d.name = "v100";
+  d.gpu_name_part = "v100";
   d.description = "NVIDIA V100 SXM2 16GB (GV100, sm_70)";
   d.sms = 80;
   d.max_threads_per_sm = 2048;
@@ -202,6 +209,16 @@ std::string device_names() {
   for (const Device &d : devices())
     s += (s.empty() ? "" : ", ") + d.name;
   return s;
+}
+
+const Device *device_of_gpu(const std::string &gpu_name) {
+  std::string lower;
+  for (char c : gpu_name)
+    lower += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  for (const Device &d : devices())
+    if (!d.gpu_name_part.empty() && lower.find(d.gpu_name_part) != std::string::npos)
+      return &d;
+  return nullptr;
 }
 
 const Device &find_device(const std::string &name, const std::string &option) {

@@ -9,6 +9,7 @@
 #include <chrono>
 #include <type_traits>
 #include <utility>
+#include <vector>
 
 namespace cbi::sim {
 namespace {
@@ -53,17 +54,27 @@ WarpRequest warp_request(const GpuConfig &c, int64_t warp, int64_t j) {
     const int64_t cta = warp / warps_per_cta;
     const int64_t first = cta * c.block_threads + (warp % warps_per_cta) * d.warp_size;
     const int64_t last = std::min({first + d.warp_size, (cta + 1) * c.block_threads, threads});
-    uint64_t addr[64], sectors[64];
-    int n = 0;
+    // Every sector each active lane's bytes touch (a workload of your own may leave lanes out and
+    // cross sectors), as the engine's coalescer asks for them.
+    const int sector_shift = __builtin_ctzll(static_cast<uint64_t>(d.l1_sector_bytes));
+    std::vector<uint64_t> sectors;
+    WarpRequest r;
     remap::visit(c.order, [&](auto order) {
-      for (int64_t i = first; i < last; ++i)
-        addr[n++] = program.load(order.map(i, shape), j).byte_addr;
+      for (int64_t i = first; i < last; ++i) {
+        const MemAccess a = program.load(order.map(i, shape), j);
+        if (a.byte_addr == kNoAccess)
+          continue;
+        ++r.lanes;
+        const uint64_t bytes = static_cast<uint64_t>(std::max(1, a.bytes));
+        for (uint64_t s = a.byte_addr >> sector_shift;
+             s <= (a.byte_addr + bytes - 1) >> sector_shift; ++s)
+          sectors.push_back(s);
+      }
       return 0;
     });
-    WarpRequest r;
-    r.lanes = n;
-    r.sectors = coalesce_sectors(addr, n, __builtin_ctzll(static_cast<uint64_t>(d.l1_sector_bytes)),
-                                 sectors);
+    std::sort(sectors.begin(), sectors.end());
+    sectors.erase(std::unique(sectors.begin(), sectors.end()), sectors.end());
+    r.sectors = static_cast<int>(sectors.size());
     const int spl_shift =
         __builtin_ctzll(static_cast<uint64_t>(d.l1_line_bytes / d.l1_sector_bytes));
     for (int k = 0; k < r.sectors; ++k)

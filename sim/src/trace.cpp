@@ -828,7 +828,8 @@ struct BlockPlace {
 
 class TraceWorkload : public UserWorkload {
 public:
-  explicit TraceWorkload(const std::string &path) : m_reader(path) {
+  TraceWorkload(const std::string &path, const std::function<void(int64_t, int64_t)> &progress)
+      : m_reader(path) {
     m_format = detect(m_reader);
     m_info.path = path;
     m_format->header(m_reader, m_info);
@@ -841,6 +842,8 @@ public:
       if (!m_format->block(m_reader, m_info, nullptr, id, &m_info))
         break;
       m_places.push_back({id, m_format->start_offset, m_format->start_line});
+      if (progress && m_places.size() % 16 == 0)
+        progress(static_cast<int64_t>(m_places.size()), grid);
     }
     std::sort(m_places.begin(), m_places.end(),
               [](const BlockPlace &a, const BlockPlace &b) { return a.id < b.id; });
@@ -977,8 +980,9 @@ private:
 
 } // namespace
 
-std::shared_ptr<const UserWorkload> open_trace(const std::string &path) {
-  return std::make_shared<const TraceWorkload>(path);
+std::shared_ptr<const UserWorkload>
+open_trace(const std::string &path, const std::function<void(int64_t, int64_t)> &progress) {
+  return std::make_shared<const TraceWorkload>(path, progress);
 }
 
 const TraceInfo *trace_info(const UserWorkload &w) {

@@ -4,6 +4,7 @@
 #include "cbi/order_text.hpp"
 
 #include <limits>
+#include <vector>
 
 namespace cbi::sim {
 
@@ -39,6 +40,26 @@ std::string workload_names() {
   return names;
 }
 
+std::string kernel_workload_names() {
+  std::string names;
+  for_each_workload([&](auto tag) {
+    if (const char *k = decltype(tag)::type::kernel)
+      names += (names.empty() ? "" : ", ") + std::string(k);
+  });
+  return names;
+}
+
+std::optional<WorkloadKind> workload_of_kernel(const std::string &kernel) {
+  std::optional<WorkloadKind> found;
+  for_each_workload([&](auto tag) {
+    using W = typename decltype(tag)::type;
+    const char *k = W::kernel;
+    if (k && kernel == k)
+      found = kind_of<W>();
+  });
+  return found;
+}
+
 WorkloadKind parse_workload_kind(const std::string &text, const std::string &option) {
   WorkloadKind found{};
   bool ok = false;
@@ -53,6 +74,21 @@ WorkloadKind parse_workload_kind(const std::string &text, const std::string &opt
   return found;
 }
 
+namespace {
+// "sgemm-tiled and stencil-smem": the workloads whose CTAs a block order orders.
+std::string tiled_workload_names() {
+  std::vector<std::string> names;
+  for_each_workload([&](auto tag) {
+    if (decltype(tag)::type::has_block_order)
+      names.push_back(decltype(tag)::type::name);
+  });
+  std::string s;
+  for (std::size_t i = 0; i < names.size(); ++i)
+    s += (i == 0 ? "" : i + 1 == names.size() ? " and " : ", ") + names[i];
+  return s;
+}
+} // namespace
+
 void validate(const Workload &w) {
   if (w.width < 1 || w.height < 1)
     throw UsageError("workload.size", "sizes must be positive; allowed: WxH with W, H >= 1");
@@ -66,11 +102,10 @@ void validate(const Workload &w) {
   if (!workload_traits(w.kind).has_block_order && w.block_order.kind != remap::OrderKind::linear)
     throw UsageError("workload.block_order",
                      std::string(to_string(w.kind)) +
-                         " has no tiles to order; allowed: a block order for sgemm-tiled and "
-                         "stencil-smem only");
+                         " has no tiles to order; allowed: a block order for " +
+                         tiled_workload_names() + " only");
   const remap::Order &b = w.block_order;
-  if (b.kind != remap::OrderKind::linear &&
-      (b.param_w < 1 || (b.kind == remap::OrderKind::tile && b.param_h < 1)))
+  if (!remap::valid(b)) // the order's own rule (order_traits.hpp): positive sizes and the like
     throw UsageError("workload.block_order", "width and tile sizes must be positive; allowed: " +
                                                  std::string(remap::order_syntax()));
   // The access count and the highest byte address must fit comfortably in 63 bits.
@@ -105,6 +140,14 @@ int64_t Workload::output_base_bytes() const {
 
 int64_t Workload::footprint_bytes() const {
   return output_base_bytes() + (writes ? tasks() * elem_bytes : 0);
+}
+
+std::vector<ArrayLabel> Workload::arrays() const {
+  std::vector<ArrayLabel> labels =
+      visit_workload(kind, [&](auto tag) { return decltype(tag)::type::arrays(*this); });
+  if (writes) // the stores: one element per task, task-linear from output_base_bytes()
+    labels.push_back({"output", output_base_bytes(), (tasks() + width - 1) / width, width});
+  return labels;
 }
 
 std::string Workload::describe() const {

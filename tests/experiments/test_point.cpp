@@ -2,6 +2,7 @@
 // are absent (not placeholder strings), point keys are stable, and the point's simulator and
 // kernel configurations carry its values.
 #include "cbi/config/point_options.hpp"
+#include "cbi/sim/workloads.hpp"
 #include "grids.hpp"
 #include "sweep.hpp"
 
@@ -205,6 +206,27 @@ struct Args {
 // Every option `cbi simulate` takes reaches the simulator through the one route, options ->
 // point_from -> sim_config: the configuration carries each value as given, and the defaults
 // (Table 3.1's 24 lines, Table 3.2's 32, lines of 4 elements) where none is.
+// Each workload names the CUDA kernel that runs it (WorkloadTraits::kernel, in its own header): a
+// kernel of that name exists and a point of that kernel simulates that workload; a kernel the
+// simulator does not model simulates none.
+TEST(Point, EachWorkloadNamesTheKernelThatRunsIt) {
+  int with_kernel = 0;
+  sim::for_each_workload([&](auto tag) {
+    using W = typename decltype(tag)::type;
+    const char *kernel = W::kernel;
+    if (!kernel)
+      return;
+    ++with_kernel;
+    Point p;
+    p.kernel = kernels::parse_kernel(kernel);
+    EXPECT_EQ(sim_workload(p), std::optional<sim::WorkloadKind>(sim::kind_of<W>())) << W::name;
+  });
+  EXPECT_EQ(with_kernel, 4); // stencil, matmul, sgemm-tiled, stencil-smem; not stencil3d
+  EXPECT_EQ(sim::kernel_workload_names(), "stencil, matmul, sgemm-tiled, stencil-smem");
+  for (kernels::KernelKind k : {kernels::KernelKind::cublas, kernels::KernelKind::stencil_2d})
+    EXPECT_FALSE(simulated(k)) << kernels::to_string(k);
+}
+
 TEST(PointOptions, PointFromCarriesEveryOption) {
   const struct {
     const char *args, *order, *granularity, *levels;

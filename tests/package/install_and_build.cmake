@@ -135,6 +135,17 @@ foreach(order linear column:32)
   set(hit_name l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_hit.sum)
   expect("${order} gpu: l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum=${sectors} ${hit_name}=${hits} ")
 endforeach()
+run("cbi tune" ${prefix}/bin/cbi tune --workload matmul --size 256 --device h100 --block 256
+    --orders linear,column:8,column:32,tile:8 --format json)
+string(JSON rows LENGTH "${run_output}" ranking)
+set(ranking "tune:")
+math(EXPR last "${rows} - 1")
+foreach(k RANGE ${last})
+  string(JSON order GET "${run_output}" ranking ${k} order)
+  string(JSON group GET "${run_output}" ranking ${k} tie_group)
+  string(APPEND ranking " ${order}(group ${group})")
+endforeach()
+expect("${ranking}\n")
 
 # examples/own-workload: the transpose as a workload of your own. Its runs, written as cbi's trace,
 # replay in the installed `cbi` with the counts the example printed.

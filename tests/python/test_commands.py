@@ -126,6 +126,13 @@ def test_ctrl_c_stops_a_long_gpu_model_run():
     assert_ctrl_c_stops(lambda: cbi.simulate_gpu(workload="matmul", size=4096, device="h100"))
 
 
+def test_ctrl_c_stops_a_long_miss_ratio_curve():
+    # 5.4 G accesses of the 8192^2 9x9 stencil in one pass
+    assert_ctrl_c_stops(lambda: cbi.mrc(size=8192, stencil="9x9", line_bytes=128))
+
+
 def test_the_gil_is_released_while_simulating():
-    assert_gil_released(lambda: cbi.simulate(size=1024, stencil="9x9", line_bytes=128,
+    # 4096^2 x 81 accesses: about a second (1024^2 took 0.08 s on an idle core, under the 0.1 s
+    # that assert_gil_released asks for)
+    assert_gil_released(lambda: cbi.simulate(size=4096, stencil="9x9", line_bytes=128,
                                              cache_bytes="32KiB", ways=8))

@@ -114,3 +114,33 @@ def test_errors_are_value_errors_with_the_cli_message():
         with pytest.raises(ValueError) as raised:
             cbi.read_trace(bad)
         assert str(raised.value) == run.stderr.strip().split("cbi simulate: ", 1)[1]
+
+
+def test_ctrl_c_stops_reading_a_long_trace(tmp_path):
+    # A trace that does not end: a writer thread streams cbi-trace blocks into a FIFO until the
+    # reader goes away, or for 30 s, after which the file ends without its "end" line and reading
+    # it fails (a ValueError, not the KeyboardInterrupt asked for).
+    import threading
+    import time
+    from long_runs import assert_ctrl_c_stops
+
+    fifo = str(tmp_path / "endless.trace")
+    os.mkfifo(fifo)
+
+    def write():
+        try:
+            with open(fifo, "w") as f:
+                f.write("cbi-trace 1\nkernel endless\ngrid 1073741824,1,1\nblock 32,1,1\n"
+                        "elem_bytes 4\nlaunched\n")
+                start, block = time.monotonic(), 0
+                while time.monotonic() - start < 30:
+                    f.write("".join(f"B {b},0,0\nW 0\n0 L 4 32@{128 * b:x}+4\n"
+                                    for b in range(block, block + 1000)))
+                    block += 1000
+        except OSError:
+            pass  # the reader stopped (a broken pipe)
+
+    writer = threading.Thread(target=write, daemon=True)
+    writer.start()
+    assert_ctrl_c_stops(lambda: cbi.read_trace(fifo))
+    writer.join(timeout=35)

@@ -4,6 +4,8 @@
 #include "cbi/order_text.hpp"
 #include "cbi/remap/order.hpp"
 
+#include "remap_bijection.hpp"
+
 #include <gtest/gtest.h>
 
 #include <cstdlib>
@@ -13,18 +15,7 @@ using namespace cbi::remap;
 
 namespace {
 
-void expect_bijection(const Order &o, int64_t w, int64_t h) {
-  const Shape<int64_t> s{w, h};
-  std::vector<char> seen(static_cast<std::size_t>(w * h), 0);
-  for (int64_t i = 0; i < w * h; ++i) {
-    const Task<int64_t> t = o.map(i, s);
-    ASSERT_TRUE(t.x >= 0 && t.x < w && t.y >= 0 && t.y < h) << to_string(o) << " i=" << i;
-    char &mark = seen[static_cast<std::size_t>(t.y * w + t.x)];
-    ASSERT_EQ(mark, 0) << to_string(o) << " " << w << "x" << h << " visits a task twice";
-    mark = 1;
-    ASSERT_EQ(o.inverse(t, s), i) << to_string(o) << " " << w << "x" << h;
-  }
-}
+using cbi::test::expect_bijection;
 
 TEST(Hilbert, TheCurveOfSideFour) {
   // The standard order of the 4x4 Hilbert curve: it starts at (0,0) and ends at (3,0).

@@ -6,6 +6,8 @@
 #include "cbi/remap/fold.hpp"
 #include "cbi/remap/order.hpp"
 
+#include "remap_bijection.hpp"
+
 #include <gtest/gtest.h>
 
 #include <random>
@@ -15,22 +17,7 @@ using namespace cbi::remap;
 
 namespace {
 
-// Checks map is a bijection onto the task grid and inverse(map(i)) == i for every i.
-void expect_bijection(const Order &o, int64_t w, int64_t h) {
-  const Shape<int64_t> s{w, h};
-  std::vector<char> seen(static_cast<std::size_t>(w * h), 0);
-  for (int64_t i = 0; i < w * h; ++i) {
-    const Task<int64_t> t = o.map(i, s);
-    ASSERT_TRUE(t.x >= 0 && t.x < w && t.y >= 0 && t.y < h)
-        << to_string(o) << " " << w << "x" << h << " i=" << i << " -> (" << t.x << "," << t.y
-        << ")";
-    char &mark = seen[static_cast<std::size_t>(t.y * w + t.x)];
-    ASSERT_EQ(mark, 0) << to_string(o) << " " << w << "x" << h << " visits (" << t.x << "," << t.y
-                       << ") twice";
-    mark = 1;
-    ASSERT_EQ(o.inverse(t, s), i) << to_string(o) << " " << w << "x" << h;
-  }
-}
+using cbi::test::expect_bijection;
 
 // Params(order, s).map(i) == order.map(i, s) for every i, and inverse round-trips.
 void expect_params_match(const Order &o, int w, int h) {

@@ -87,6 +87,24 @@ TEST(Devices, TableHasTheIssuesRowsWithSourcesAndRejectsUnknownNames) {
   }
 }
 
+// A GPU's CUDA name finds its row (cbi reproduce labels its measurements so), by the row's own
+// gpu_name_part; a GPU without a row finds none.
+TEST(Devices, TheCudaNameOfAGpuFindsItsRow) {
+  const std::pair<const char *, const char *> named[] = {
+      {"NVIDIA H100 80GB HBM3", "h100"},
+      {"NVIDIA H200", "h200"},
+      {"NVIDIA GeForce RTX 2080 SUPER", "rtx2080super"},
+      {"NVIDIA A100-SXM4-40GB", "a100"},
+      {"Tesla V100-SXM2-16GB", "v100"}};
+  for (const auto &[gpu, row] : named) {
+    const sim::Device *d = sim::device_of_gpu(gpu);
+    ASSERT_NE(d, nullptr) << gpu;
+    EXPECT_EQ(d->name, row) << gpu;
+  }
+  EXPECT_EQ(sim::device_of_gpu("NVIDIA GeForce RTX 2080"), nullptr); // not the Super
+  EXPECT_EQ(sim::device_of_gpu("Tesla K80"), nullptr);
+}
+
 TEST(SetHash, XorAndIpolyFillEverySetOncePerAlignedRunAndSpreadPowerOfTwoStrides) {
   for (uint64_t sets : {16u, 64u, 1024u}) {
     for (sim::SetHash h : {sim::SetHash::none, sim::SetHash::xor_fold, sim::SetHash::ipoly}) {

@@ -114,6 +114,10 @@ TEST(Tune, ValidatedErrorIsPerFamily) {
               0.001);
   EXPECT_NEAR(std::exp(sim::validated_time_error(sim::kind_of<sim::MatmulWorkload>())), 1.112,
               0.001);
+  // A family its header does not validate (the 3-D stencil, a workload of your own) takes the mean
+  // over the whole validation set.
+  EXPECT_DOUBLE_EQ(sim::validated_time_error(sim::kind_of<sim::Stencil3dWorkload>()), 0.0792);
+  EXPECT_DOUBLE_EQ(sim::validated_time_error(sim::kUserWorkloadKind), 0.0792);
 }
 
 // The tiled kernels' default block orders keep only those that differ from linear on the grid of

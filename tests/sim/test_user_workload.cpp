@@ -170,6 +170,38 @@ TEST(UserWorkload, CountsInactiveLanesWideAccessesAndStoresByHand) {
   EXPECT_EQ(r.levels[0].misses, 32 + 16 + 4);
 }
 
+// One warp's 16-byte loads at byte 16 l + 8, lanes l = 4k + 2 left out: lane 4k reads sector 2k,
+// 4k + 1 crosses into 2k + 1, 4k + 3 spans 2k + 1 and 2k + 2. Sectors 0..16 (17, where the first
+// bytes alone name 16) in lines 0..4, from 24 active lanes.
+class Crossing : public sim::UserWorkload {
+public:
+  std::string describe() const override { return "crossing"; }
+  std::vector<int64_t> task_dims() const override { return {32, 1}; }
+  int64_t instructions() const override { return 1; }
+  sim::InstructionKind addresses(const remap::Task<int64_t> *t, int lanes, int64_t,
+                                 uint64_t *a) const override {
+    for (int l = 0; l < lanes; ++l)
+      a[l] = t[l].x % 4 == 2 ? sim::kNoAccess : static_cast<uint64_t>(16 * t[l].x + 8);
+    return {false, 16};
+  }
+};
+
+TEST(UserWorkload, AWarpAsksForEverySectorItsActiveLanesTouch) {
+  sim::GpuConfig g;
+  g.workload = sim::make_workload(std::make_shared<Crossing>());
+  g.order = remap::parse_order("linear");
+  g.device = sim::find_device("h100");
+  g.block_threads = 32;
+  const sim::WarpRequest w = sim::warp_request(g, 0, 0);
+  EXPECT_EQ(w.lanes, 24);
+  EXPECT_EQ(w.sectors, 17);
+  EXPECT_EQ(w.lines, 5);
+  const sim::GpuResult r = sim::simulate_gpu(g); // the engine's coalescer agrees
+  EXPECT_EQ(r.metrics.l1_requests, 1);
+  EXPECT_EQ(r.metrics.l1_sectors, 17);
+  EXPECT_EQ(r.metrics.l1_wavefronts, 5);
+}
+
 TEST(UserWorkload, RefusesWhatItCannotRun) {
   sim::Workload w = sim::make_workload(nullptr);
   EXPECT_THROW(sim::validate(w), UsageError);

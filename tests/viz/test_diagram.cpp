@@ -520,6 +520,22 @@ TEST(Diagram, LocatesElementsInTheirArrays) {
   EXPECT_EQ(b.array, "B");
   EXPECT_EQ(b.row, 3);
   EXPECT_EQ(b.col, 2);
+  // Each workload labels its own arrays (its arrays()): the tiled SGEMM reads matmul's A and B,
+  // the 3-D stencil's planes stack below each other, and --writes adds the output after them.
+  w.kind = sim::kind_of<sim::SgemmTiledWorkload>();
+  EXPECT_EQ(locate(array_regions(w), 256 + 16 * 3 + 2).array, "B");
+  sim::Workload v;
+  v.kind = sim::kind_of<sim::Stencil3dWorkload>(); // 16x16x16
+  v.writes = true;
+  const std::vector<ArrayRegion> regions = array_regions(v);
+  ASSERT_EQ(regions.size(), 2u);
+  EXPECT_EQ(regions[0].rows, 16 * 16); // every plane's rows
+  EXPECT_EQ(regions[1].name, "output");
+  EXPECT_EQ(regions[1].rows, 16 * 16); // one row of 16 tasks a row of the folded task grid
+  const ElementPlace out = locate(regions, 16 * 16 * 16 + 16 * 5 + 7);
+  EXPECT_EQ(out.array, "output");
+  EXPECT_EQ(out.row, 5);
+  EXPECT_EQ(out.col, 7);
 }
 
 TEST(DiagramCli, WritesPngThroughCbi) {

@@ -25,13 +25,9 @@ int cmd_diagram(int argc, char **argv) {
       "progress", po::bool_switch(),
       "print progress to stderr (on by default for long runs on a "
       "terminal)");
-  const std::vector<std::string> args = expand_preset(std::vector<std::string>(argv, argv + argc));
-  std::vector<char *> ptrs;
-  for (const std::string &a : args)
-    ptrs.push_back(const_cast<char *>(a.c_str()));
   po::variables_map vm;
-  if (!cli::parse_args(
-          static_cast<int>(ptrs.size()), ptrs.data(), desc, vm,
+  if (!parse_preset_argv(
+          argc, argv, desc, vm,
           "usage: cbi diagram [--preset NAME] [options] [-o diagram.png] [--csv cells.csv]\n\n"
           "Draws the spatial-temporal diagram of §3.2: time runs left to right (one column per "
           "thread, or per\naccess with --granularity exact), cache lines top to bottom. Each cell "

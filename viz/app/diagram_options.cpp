@@ -3,6 +3,7 @@
 #include "cbi/cli/command.hpp"
 #include "cbi/config/point_options.hpp"
 #include "cbi/config/presets.hpp"
+#include "cbi/order_text.hpp"
 
 #include <algorithm>
 #include <atomic>
@@ -27,54 +28,65 @@ void add_diagram_options(po::options_description &desc) {
       "a named configuration (cbi presets lists each in full); options given after it override "
       "it: " +
       sim::preset_names();
-  desc.add_options()("preset", po::value<std::string>(),
-                     preset_help.c_str())("order", cli::list_value(),
-                                          "thread order, repeatable or a comma list: one panel per "
-                                          "order, at one scale (linear, tile:T, tile:TWxTH, "
-                                          "column:W, zigzag:W); default linear")(
-      "granularity", po::value<std::string>(),
-      "exact (one column per access, counted as ncu "
-      "counts; default, as in cbi simulate) | thread (one "
-      "column per thread, its distinct lines once, §3.2; "
-      "the thesis presets use it)")("bin", po::value<std::string>(),
-                                    "cell size TxL: T time steps x L lines per cell (L a power "
-                                    "of two); default: the smallest that fits --max-px")(
-      "max-px", po::value<std::string>(),
-      "most cells per panel side before binning (default 2048; "
-      "the image stays within 16384 px a side)")(
-      "cell-px", po::value<std::string>(),
-      "pixels per cell, N or WxH (default: cells that fill a "
-      "figure about 1200 px wide, --min-cell-px to 16 px)")(
-      "min-cell-px", po::value<std::string>(),
-      "smallest cell side in pixels (default 3); traces "
-      "with more steps or lines than fit are binned")(
-      "layout", po::value<std::string>(),
-      "panels: auto (default) | columns (side by side) | rows "
-      "(stacked) | grid")("warp", po::value<std::string>(),
-                          "mark every N threads on the time axis (e.g. 32)")(
-      "block", po::value<std::string>(),
-      "mark every N threads as a block boundary (e.g. 256); "
-      "--model gpu: threads per block of the launch (default "
-      "256)")("model", po::value<std::string>(),
-              "sequential (one cache hierarchy, default) | gpu (one SM "
-              "of the GPU model: time in its warp instructions, rows "
-              "of 32-byte sectors; docs/gpu-model.md), e.g. --model gpu "
-              "--device h100 --block 256 --sm 0")(
-      "device", po::value<std::string>(), ("--model gpu: " + config::device_help()).c_str())(
-      "sm", po::value<std::string>(),
-      "--model gpu: the SM to draw (0 = the first; default 0), "
-      "e.g. --sm 5")("miss-level", po::value<std::string>(),
-                     "binned cells: colour by the share of accesses that "
-                     "missed this level (1 = L1, default; the last: "
-                     "fetched from memory)")(
-      "greyscale", po::bool_switch(), "grey shades instead of the colour-blind-safe palette")(
-      "title", po::value<std::string>(), "title (default: the configuration)");
+  static const std::string order_help =
+      "thread order, repeatable or a comma list: one panel per order, at one scale (" +
+      std::string(remap::order_syntax()) + "); default linear";
+  static const std::string device_help = "--model gpu: " + config::device_help();
+  // clang-format off
+  desc.add_options()
+    ("preset", po::value<std::string>(), preset_help.c_str())
+    ("order", cli::list_value(), order_help.c_str())
+    ("granularity", po::value<std::string>(),
+     "exact (one column per access, counted as ncu counts; default, as in cbi simulate) | thread "
+     "(one column per thread, its distinct lines once, §3.2; the thesis presets use it)")
+    ("bin", po::value<std::string>(),
+     "cell size TxL: T time steps x L lines per cell (L a power of two); default: the smallest "
+     "that fits --max-px")
+    ("max-px", po::value<std::string>(),
+     "most cells per panel side before binning (default 2048; the image stays within 16384 px a "
+     "side)")
+    ("cell-px", po::value<std::string>(),
+     "pixels per cell, N or WxH (default: cells that fill a figure about 1200 px wide, "
+     "--min-cell-px to 16 px)")
+    ("min-cell-px", po::value<std::string>(),
+     "smallest cell side in pixels (default 3); traces with more steps or lines than fit are "
+     "binned")
+    ("layout", po::value<std::string>(),
+     "panels: auto (default) | columns (side by side) | rows (stacked) | grid")
+    ("warp", po::value<std::string>(), "mark every N threads on the time axis (e.g. 32)")
+    ("block", po::value<std::string>(),
+     "mark every N threads as a block boundary (e.g. 256); --model gpu: threads per block of the "
+     "launch (default 256)")
+    ("model", po::value<std::string>(),
+     "sequential (one cache hierarchy, default) | gpu (one SM of the GPU model: time in its warp "
+     "instructions, rows of 32-byte sectors; docs/gpu-model.md), e.g. --model gpu --device h100 "
+     "--block 256 --sm 0")
+    ("device", po::value<std::string>(), device_help.c_str())
+    ("sm", po::value<std::string>(),
+     "--model gpu: the SM to draw (0 = the first; default 0), e.g. --sm 5")
+    ("miss-level", po::value<std::string>(),
+     "binned cells: colour by the share of accesses that missed this level (1 = L1, default; the "
+     "last: fetched from memory)")
+    ("greyscale", po::bool_switch(), "grey shades instead of the colour-blind-safe palette")
+    ("title", po::value<std::string>(), "title (default: the configuration)");
+  // clang-format on
   config::add_workload_options(desc);
   config::add_cache_options(desc);
 }
 
 std::vector<std::string> expand_preset(const std::vector<std::string> &argv) {
   return config::expand_preset(argv);
+}
+
+bool parse_preset_argv(int argc, char **argv, const po::options_description &desc,
+                       po::variables_map &vm, const std::string &usage, const std::string &examples,
+                       const std::vector<std::string> &files_only) {
+  const std::vector<std::string> args = expand_preset(std::vector<std::string>(argv, argv + argc));
+  std::vector<char *> ptrs;
+  for (const std::string &a : args)
+    ptrs.push_back(const_cast<char *>(a.c_str()));
+  return cli::parse_args(static_cast<int>(ptrs.size()), ptrs.data(), desc, vm, usage, examples,
+                         files_only);
 }
 
 namespace {

@@ -21,6 +21,12 @@ void add_diagram_options(po::options_description &desc);
 // config::expand_preset: argv with the preset's options in front, the user's own winning.
 std::vector<std::string> expand_preset(const std::vector<std::string> &argv);
 
+// cbi diagram's and cbi view's argv: --preset expanded (expand_preset), then cli::parse_args
+// against `desc`; false on --help.
+bool parse_preset_argv(int argc, char **argv, const po::options_description &desc,
+                       po::variables_map &vm, const std::string &usage, const std::string &examples,
+                       const std::vector<std::string> &files_only = {});
+
 struct DiagramRequest {
   std::vector<viz::GridSpec> panels; // one per --order, identical bins
   viz::DiagramStyle style;

@@ -24,13 +24,9 @@ int cmd_view(int argc, char **argv) {
       "steps to run instead of waiting for input, ';'-separated: "
       "key:K[*N] wait:N move:X,Y hover:COL,ROW drag:DX,DY zoom:F "
       "shot:PATH quit; prints the state after each step");
-  const std::vector<std::string> args = expand_preset(std::vector<std::string>(argv, argv + argc));
-  std::vector<char *> ptrs;
-  for (const std::string &a : args)
-    ptrs.push_back(const_cast<char *>(a.c_str()));
   po::variables_map vm;
-  if (!cli::parse_args(
-          static_cast<int>(ptrs.size()), ptrs.data(), desc, vm,
+  if (!parse_preset_argv(
+          argc, argv, desc, vm,
           std::string(
               "usage: cbi view [--preset NAME] [options]\n\n"
               "Opens the diagram of `cbi diagram` in a window (needs a display; "

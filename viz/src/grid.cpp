@@ -247,24 +247,15 @@ Grid build_grid(const GridSpec &spec) {
 
 std::vector<ArrayRegion> array_regions(const sim::Workload &w) {
   std::vector<ArrayRegion> r;
-  if (w.kind == sim::kind_of<sim::MatmulWorkload>()) {
-    r.push_back({"A", 0, w.depth, 0, w.height});
-    r.push_back({"B", w.height * w.depth, w.width, 0, w.depth});
-  } else if (w.boundary == sim::Boundary::none) {
-    // workload.hpp: input (row, col) sits at (row + ry) * I_w + col + rx, rows -ry .. I_h+ry-1.
-    const int64_t rx = w.stencil_w / 2, ry = w.stencil_h / 2;
-    // Columns run -rx .. I_w-1+rx, overlapping the neighbouring rows: read an element as the row
-    // whose window [-rx, I_w - rx) holds it, so (row -ry, col -rx) is element 0.
-    r.push_back({"input", rx, w.width, -ry, w.height + 2 * ry, -rx});
-  } else {
-    r.push_back({"input", 0, w.width, 0, w.height});
-  }
-  if (w.writes)
-    r.push_back({"output", w.output_base_bytes() / w.elem_bytes, w.width, 0, w.height});
+  for (const sim::ArrayLabel &a : w.arrays())
+    r.push_back(
+        {a.name, a.first_byte / w.elem_bytes, a.row_elems, a.first_row, a.rows, a.first_col});
   return r;
 }
 
 ElementPlace locate(const std::vector<ArrayRegion> &regions, int64_t elem) {
+  if (regions.empty()) // a workload of your own with no footprint: the flat address space
+    return {"memory", 0, elem};
   const ArrayRegion *best = &regions.front();
   for (const ArrayRegion &r : regions)
     if (r.base_elem + r.first_col <= elem)

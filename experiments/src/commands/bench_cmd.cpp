@@ -26,9 +26,8 @@ std::string fmt(double v, int precision = 4) {
   return os.str();
 }
 
-} // namespace
-
-int cmd_bench(int argc, char **argv) {
+// bench's own options: what runs (crossed lists) and how it is measured.
+void add_bench_options(po::options_description &desc) {
   static const std::string kernel_help = std::string("kernel, a comma list or repeated: ") +
                                          kernels::kernel_syntax() + " (default stencil)";
   static const std::string order_help = std::string("thread order for stencil/matmul, or a comma "
@@ -41,7 +40,6 @@ int cmd_bench(int argc, char **argv) {
   static const std::string remap_math_help =
       std::string("how --order divides, or a comma list: ") + remap::remap_math_syntax() +
       " (div: listing 5's integer divisions; fast: precomputed multiply-and-shift; default fast)";
-  po::options_description desc("Options");
   // clang-format off
   desc.add_options()
     ("kernel", list_value(), kernel_help.c_str())
@@ -64,6 +62,54 @@ int cmd_bench(int argc, char **argv) {
                                               "(default 1)")
     ("seed", po::value<std::string>(), "seed of the random inputs (default 1)");
   // clang-format on
+}
+
+// The device, as bench's first line of stderr, and the note when its counters are unavailable.
+void report_device(kernels::Harness &harness, bool metrics, std::vector<std::string> &notes) {
+  const kernels::DeviceInfo &d = harness.device();
+  std::cerr << "device: " << d.name << ", " << d.sms << " SMs at " << fmt(d.sm_clock_mhz)
+            << " MHz, L2 " << d.l2_bytes / 1024 << " KiB, memory " << fmt(d.memory_gbs_theoretical)
+            << " GB/s theoretical, copy " << fmt(d.copy_gbs) << " GB/s measured, FP32 "
+            << fmt(d.fp32_gflops_peak / 1e3) << " TFLOP/s, FP64 " << fmt(d.fp64_gflops_peak / 1e3)
+            << " TFLOP/s peak\n";
+  if (metrics) {
+    const std::string no_counters = harness.counters_unavailable_reason();
+    if (!no_counters.empty()) {
+      std::cerr << "cbi bench: hardware counters unavailable: " << no_counters << "\n";
+      notes.push_back("hardware counters unavailable: " + no_counters);
+    }
+  }
+}
+
+// Measures every configuration in turn; a failed check or missing counters become notes.
+std::vector<kernels::BenchResult> measure_all(kernels::Harness &harness,
+                                              const std::vector<kernels::BenchConfig> &configs,
+                                              std::vector<std::string> &notes, int &failed) {
+  std::vector<kernels::BenchResult> results;
+  failed = 0;
+  for (size_t i = 0; i < configs.size(); ++i) {
+    if (configs.size() > 1)
+      std::cerr << "[" << i + 1 << "/" << configs.size() << "] " << configs[i].describe() << "\n";
+    results.push_back(harness.measure(configs[i]));
+    const kernels::BenchResult &r = results.back();
+    if (r.check.ran && !r.check.passed) {
+      ++failed;
+      notes.push_back("CHECK FAILED: " + configs[i].describe() + ": relative error " +
+                      fmt(r.check.rel_error) + " > bound " + fmt(r.check.bound) + ", " +
+                      std::to_string(r.check.unwritten) + " outputs unwritten");
+    }
+    if (r.config.metrics && !r.metrics.available && !r.metrics.why.empty() &&
+        harness.counters_unavailable_reason().empty())
+      notes.push_back("counters of " + configs[i].describe() + " unavailable: " + r.metrics.why);
+  }
+  return results;
+}
+
+} // namespace
+
+int cmd_bench(int argc, char **argv) {
+  po::options_description desc("Options");
+  add_bench_options(desc);
   add_output_options(desc);
   po::variables_map vm;
   if (!parse_args(argc, argv, desc, vm,
@@ -105,36 +151,10 @@ int cmd_bench(int argc, char **argv) {
                         "one");
   kernels::Harness harness(0);
   const kernels::DeviceInfo &d = harness.device();
-  std::cerr << "device: " << d.name << ", " << d.sms << " SMs at " << fmt(d.sm_clock_mhz)
-            << " MHz, L2 " << d.l2_bytes / 1024 << " KiB, memory " << fmt(d.memory_gbs_theoretical)
-            << " GB/s theoretical, copy " << fmt(d.copy_gbs) << " GB/s measured, FP32 "
-            << fmt(d.fp32_gflops_peak / 1e3) << " TFLOP/s, FP64 " << fmt(d.fp64_gflops_peak / 1e3)
-            << " TFLOP/s peak\n";
-  if (measurement.metrics) {
-    const std::string no_counters = harness.counters_unavailable_reason();
-    if (!no_counters.empty()) {
-      std::cerr << "cbi bench: hardware counters unavailable: " << no_counters << "\n";
-      notes.push_back("hardware counters unavailable: " + no_counters);
-    }
-  }
+  report_device(harness, measurement.metrics, notes);
 
-  std::vector<kernels::BenchResult> results;
   int failed = 0;
-  for (size_t i = 0; i < configs.size(); ++i) {
-    if (configs.size() > 1)
-      std::cerr << "[" << i + 1 << "/" << configs.size() << "] " << configs[i].describe() << "\n";
-    results.push_back(harness.measure(configs[i]));
-    const kernels::BenchResult &r = results.back();
-    if (r.check.ran && !r.check.passed) {
-      ++failed;
-      notes.push_back("CHECK FAILED: " + configs[i].describe() + ": relative error " +
-                      fmt(r.check.rel_error) + " > bound " + fmt(r.check.bound) + ", " +
-                      std::to_string(r.check.unwritten) + " outputs unwritten");
-    }
-    if (r.config.metrics && !r.metrics.available && !r.metrics.why.empty() &&
-        harness.counters_unavailable_reason().empty())
-      notes.push_back("counters of " + configs[i].describe() + " unavailable: " + r.metrics.why);
-  }
+  const std::vector<kernels::BenchResult> results = measure_all(harness, configs, notes, failed);
 
   const std::string command = command_line(argc, argv);
   std::ostringstream os;

@@ -8,16 +8,9 @@
 
 namespace cbi::cli {
 
-int cmd_devices(int argc, char **argv) {
-  po::options_description desc("Options");
-  add_output_options(desc);
-  po::variables_map vm;
-  if (!parse_args(argc, argv, desc, vm,
-                  "usage: cbi devices [--format table|json|csv|markdown]\n\n"
-                  "Lists the devices of the simulator's GPU model (cbi simulate --model gpu, cbi "
-                  "tune):\noccupancy, caches, latencies and bandwidths. Sources: docs/devices.md.",
-                  "  cbi devices\n  cbi devices --format json"))
-    return 0;
+namespace {
+
+Table devices_table() {
   Table t;
   t.title = "cbi devices: rows of the GPU model";
   t.columns = {"name",
@@ -45,8 +38,18 @@ int cmd_devices(int argc, char **argv) {
                int64_t{d.l1_hit_cycles}, int64_t{d.l2_hit_cycles}, int64_t{d.dram_cycles},
                d.dram_gbs, d.description});
   t.notes = {"every field's source: docs/devices.md; tiny is a test device (sequential replay)"};
-  emit(vm, t);
-  return 0;
+  return t;
+}
+
+} // namespace
+
+int cmd_devices(int argc, char **argv) {
+  return list_command(argc, argv,
+                      "usage: cbi devices [--format table|json|csv|markdown]\n\n"
+                      "Lists the devices of the simulator's GPU model (cbi simulate --model gpu, "
+                      "cbi tune):\noccupancy, caches, latencies and bandwidths. Sources: "
+                      "docs/devices.md.",
+                      "  cbi devices\n  cbi devices --format json", devices_table);
 }
 
 const cli::Registration kDevicesRegistration{

@@ -7,21 +7,16 @@
 namespace cbi::cli {
 
 int cmd_presets(int argc, char **argv) {
-  po::options_description desc("Options");
-  add_output_options(desc);
-  po::variables_map vm;
-  if (!parse_args(argc, argv, desc, vm,
-                  "usage: cbi presets [--format table|json|csv|markdown]\n\n"
-                  "Lists the named configurations with everything they fix: workload, sizes, "
-                  "stencil, boundary,\nelement size, granularity (what a hit rate counts), cache "
-                  "levels and the orders drawn. One name\nis one configuration in every command: "
-                  "simulate/diagram/view --preset NAME, sweep --grid NAME.",
-                  "  cbi presets\n"
-                  "  cbi simulate --preset table3.1 --order column:4\n"
-                  "  cbi diagram --preset table3.1 -o table3.1.png"))
-    return 0;
-  emit(vm, config::presets_table());
-  return 0;
+  return list_command(argc, argv,
+                      "usage: cbi presets [--format table|json|csv|markdown]\n\n"
+                      "Lists the named configurations with everything they fix: workload, sizes, "
+                      "stencil, boundary,\nelement size, granularity (what a hit rate counts), "
+                      "cache levels and the orders drawn. One name\nis one configuration in every "
+                      "command: simulate/diagram/view --preset NAME, sweep --grid NAME.",
+                      "  cbi presets\n"
+                      "  cbi simulate --preset table3.1 --order column:4\n"
+                      "  cbi diagram --preset table3.1 -o table3.1.png",
+                      config::presets_table);
 }
 
 const cli::Registration kPresetsRegistration{

@@ -43,18 +43,27 @@ Grid base(const std::string &name, const std::string &description, const std::st
   return g;
 }
 
+// Sweep points run a kernel, count every access and clamp: a preset of a workload no kernel runs,
+// one that counts per thread-line or one that drops the boundary is not a grid.
+bool sweepable(const sim::Preset &p) {
+  const sim::Workload &w = p.config.workload;
+  const sim::WorkloadTraits traits = sim::workload_traits(w.kind);
+  return traits.kernel && p.config.granularity == sim::Granularity::exact &&
+         (!traits.has_boundary || w.boundary == sim::Boundary::clamp);
+}
+
 // A preset (cbi/sim/presets.hpp) as a grid: its workload, sizes, element type, cache levels and
-// orders, one point per order. Sweep points count every access of a clamped kernel; a preset that
-// counts per thread-line or drops the boundary is refused until points can carry those settings.
+// orders, one point per order; the unsweepable ones are refused until points can carry them.
 Grid preset_grid(const sim::Preset &p) {
   const sim::SimConfig &c = p.config;
   const sim::Workload &w = c.workload;
-  if (w.kind == sim::kind_of<sim::Stencil3dWorkload>())
-    throw UsageError("--grid", "preset '" + p.name +
-                                   "' is a 3-D stencil, which sweeps do not "
-                                   "run; allowed: stencil or matmul presets");
-  if (c.granularity != sim::Granularity::exact ||
-      (w.kind == sim::kind_of<sim::StencilWorkload>() && w.boundary != sim::Boundary::clamp))
+  const sim::WorkloadTraits traits = sim::workload_traits(w.kind);
+  if (!traits.kernel)
+    throw UsageError("--grid", "preset '" + p.name + "' is a " + traits.name +
+                                   " workload, which no CUDA kernel runs and sweeps do not run; "
+                                   "allowed: presets of " +
+                                   sim::kernel_workload_names());
+  if (!sweepable(p))
     throw UsageError("--grid", "preset '" + p.name + "' (" + config::describe_config(c) +
                                    ") is not a sweep grid: sweep points count every access of "
                                    "a clamped kernel; allowed: cbi simulate/diagram --preset " +
@@ -62,11 +71,11 @@ Grid preset_grid(const sim::Preset &p) {
   Grid g = default_grid();
   g.name = p.name;
   g.description = p.caption;
-  g.set("kernel", {sim::to_string(w.kind)});
+  g.set("kernel", {traits.kernel});
   g.set("size", {std::to_string(w.width) + "x" + std::to_string(w.height)});
-  if (w.kind == sim::kind_of<sim::StencilWorkload>())
+  if (traits.has_window)
     g.set("stencil", {std::to_string(w.stencil_w) + "x" + std::to_string(w.stencil_h)});
-  else
+  if (traits.has_depth)
     g.set("depth", {std::to_string(w.depth)});
   g.set("type", {sim::elem_type_name(w.elem_bytes)});
   std::vector<std::string> orders;
@@ -78,13 +87,6 @@ Grid preset_grid(const sim::Preset &p) {
     cache += (cache.empty() ? "" : "/") + config::level_spec(l);
   g.set("cache", {cache});
   return g;
-}
-
-bool sweepable(const sim::Preset &p) {
-  return p.config.granularity == sim::Granularity::exact &&
-         p.config.workload.kind != sim::kind_of<sim::Stencil3dWorkload>() &&
-         (p.config.workload.kind != sim::kind_of<sim::StencilWorkload>() ||
-          p.config.workload.boundary == sim::Boundary::clamp);
 }
 
 } // namespace

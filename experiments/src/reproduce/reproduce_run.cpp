@@ -5,6 +5,7 @@
 
 #include "cbi/cli/command.hpp"
 #include "cbi/cli/output.hpp"
+#include "cbi/sim/device.hpp"
 #include "cbi/sim/model.hpp"
 #include "cbi/sim/presets.hpp"
 #include "reproduce_data.hpp"
@@ -89,18 +90,8 @@ std::vector<ModelRow> model_rows(bool tiny) {
 // The device row (cbi devices) of a GPU by its name ("NVIDIA H100 80GB HBM3 (sm_90, 132 SMs)" ->
 // h100); "" when the table has no row for it.
 std::string device_row_of(const std::string &gpu) {
-  std::string lower;
-  for (char c : gpu)
-    lower += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  for (const auto &[part, row] :
-       std::vector<std::pair<std::string, std::string>>{{"h100", "h100"},
-                                                        {"h200", "h200"},
-                                                        {"a100", "a100"},
-                                                        {"v100", "v100"},
-                                                        {"2080 super", "rtx2080super"}})
-    if (lower.find(part) != std::string::npos)
-      return row;
-  return "";
+  const sim::Device *d = sim::device_of_gpu(gpu);
+  return d ? d->name : "";
 }
 
 // The report's pictures, drawn by cbi-viz from the CSVs in `dir`: the thesis's diagrams, the

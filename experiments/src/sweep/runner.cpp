@@ -182,8 +182,9 @@ std::vector<std::optional<sim::SimConfig>> validate(const std::vector<Point> &po
   for (std::size_t i = 0; i < points.size(); ++i) {
     if (b.sim && b.model) {
       if (!sim_workload(points[i]))
-        throw UsageError("--kernel", std::string(kernels::to_string(points[i].kernel)) +
-                                         " is not modelled; allowed: stencil, matmul");
+        throw UsageError("--kernel",
+                         std::string(kernels::to_string(points[i].kernel)) +
+                             " is not modelled; allowed: " + sim::kernel_workload_names());
       sim::validate(gpu_config(points[i]));
       configs[i] = sim_config(points[i]); // the workload's own checks; the model replays it
     } else if (b.sim) {
@@ -227,6 +228,116 @@ std::string backend_name(const Backends &b) {
   return b.sim && b.gpu ? "sim+gpu" : b.gpu ? "gpu" : "sim";
 }
 
+namespace {
+
+// The simulations still to run, one slot per distinct simulated configuration (points that share
+// one share its slot), and the ETA's weights: a simulation costs its accesses once, a GPU point
+// about its traffic.
+struct SimPlan {
+  std::vector<SimSlot> slots;
+  std::vector<int> slot_of;   // per point: its slot, or -1 (nothing simulated)
+  std::vector<double> weight; // per point
+  double total_work = 0;
+};
+
+SimPlan plan_simulations(const std::vector<Point> &mine, const std::vector<std::size_t> &pending,
+                         const std::vector<std::optional<sim::SimConfig>> &configs,
+                         const Backends &backends) {
+  SimPlan plan;
+  plan.slot_of.assign(mine.size(), -1);
+  plan.weight.assign(mine.size(), 0.0);
+  std::map<std::string, int> by_key;
+  for (std::size_t i : pending) {
+    if (!configs[i])
+      continue;
+    const auto [it, fresh] =
+        by_key.emplace(sim_key(mine[i], backends.model), static_cast<int>(plan.slots.size()));
+    if (fresh) {
+      plan.slots.emplace_back();
+      if (backends.model)
+        plan.slots.back().gpu_config = gpu_config(mine[i]);
+      else
+        plan.slots.back().config = configs[i];
+      plan.weight[i] += work(mine[i]);
+    }
+    plan.slot_of[i] = it->second;
+  }
+  for (std::size_t i : pending) {
+    if (backends.gpu)
+      plan.weight[i] += work(mine[i]);
+    plan.total_work += plan.weight[i];
+  }
+  return plan;
+}
+
+// What every row starts with: the point's identity and the sweep's, then one cell per axis.
+struct RowContext {
+  const std::string &backend;
+  const std::string &grid_id;
+  int64_t grid_points;
+  std::string shard;
+};
+
+// One point's CSV row: identity, axes, the simulation's counts, the GPU's measurement and the GPU
+// model's cells; empty cells where a part did not run (JSON null).
+std::vector<cli::Cell> point_row(const Point &p, const RowContext &ctx, const SimSlot *slot,
+                                 GpuBackend *gpu, bool metrics, const std::string &device) {
+  const cli::Cell blank = std::string();
+  std::vector<cli::Cell> row = {p.index,     p.id(),          ctx.backend,
+                                ctx.grid_id, ctx.grid_points, ctx.shard};
+  for (const AxisDef &d : axis_defs())
+    row.push_back(axis_text(d, p).value_or("")); // empty: does not apply (JSON null)
+  if (slot && slot->result) {
+    const sim::SimResult &r = *slot->result;
+    const sim::CacheStats &l1 = r.levels[0];
+    row.insert(row.end(), {l1.accesses, l1.misses, 100.0 * l1.hit_rate(), l1.bytes_fetched,
+                           r.levels.size() > 1 ? cli::Cell(100.0 * r.levels[1].hit_rate()) : blank,
+                           r.levels.back().bytes_fetched, r.seconds});
+  } else {
+    row.insert(row.end(), 7, blank);
+  }
+  GpuMeasurement measured;
+  if (gpu) {
+    const GpuMeasurement m = measured = gpu->measure(p, metrics);
+    auto metric = [&](double v) { return m.metrics ? cli::Cell(v) : blank; };
+    row.insert(row.end(),
+               {device, m.time_ms, m.noise, m.samples, m.gbs,
+                m.check_ran ? cli::Cell(std::string(m.check_passed ? "pass" : "FAIL")) : blank,
+                m.check_ran ? cli::Cell(m.rel_error) : blank, metric(m.l1_hit_pct),
+                metric(m.l2_hit_pct), metric(m.l2_to_l1_bytes), metric(m.dram_read_bytes)});
+  } else {
+    row.insert(row.end(), 11, blank);
+  }
+  model_cells(row, slot ? slot->gpu_result : std::nullopt, p, gpu ? &measured : nullptr);
+  return row;
+}
+
+// --json: the sweep's rows (those written to stdout, or the CSV read back) with its metadata.
+void write_sweep_json(const Grid &g, const RunOptions &opts, const CsvStore &store,
+                      std::vector<std::vector<cli::Cell>> written, const RunSummary &summary,
+                      const std::string &backend, const std::string &grid_id) {
+  cli::Table t;
+  if (store.to_stdout())
+    t.rows = std::move(written);
+  else
+    t = read_csv(opts.output);
+  t.columns = columns();
+  t.title = "cbi sweep: grid " + g.name;
+  t.meta.assign(opts.meta.begin(), opts.meta.end());
+  t.meta.insert(t.meta.begin(),
+                {{"grid", g.name},
+                 {"grid_description", g.description},
+                 {"backend", backend},
+                 {"device", summary.device.empty() ? "none (simulator)" : summary.device},
+                 {"grid_id", grid_id},
+                 {"shard", opts.shard.text()}});
+  std::ostringstream os;
+  cli::print_json(os, t);
+  cli::write_file_atomic(opts.json, os.str(), "--json");
+}
+
+} // namespace
+
 RunSummary run(const Grid &g, const RunOptions &opts) {
   const auto start = std::chrono::steady_clock::now();
   std::vector<Point> mine;
@@ -257,90 +368,37 @@ RunSummary run(const Grid &g, const RunOptions &opts) {
   if (gpu)
     summary.device = gpu->device();
 
-  std::vector<SimSlot> slots;
-  std::vector<int> slot_of(mine.size(), -1);
-  // The ETA's weights: a simulation costs its accesses once (points that share it are free), a GPU
-  // point about its traffic.
-  std::vector<double> weight(mine.size(), 0.0);
-  double total_work = 0;
-  {
-    std::map<std::string, int> by_key;
-    for (std::size_t i : pending) {
-      if (!configs[i])
-        continue;
-      const auto [it, fresh] =
-          by_key.emplace(sim_key(mine[i], opts.backends.model), static_cast<int>(slots.size()));
-      if (fresh) {
-        slots.emplace_back();
-        if (opts.backends.model)
-          slots.back().gpu_config = gpu_config(mine[i]);
-        else
-          slots.back().config = configs[i];
-        weight[i] += work(mine[i]);
-      }
-      slot_of[i] = it->second;
-    }
-    for (std::size_t i : pending) {
-      if (opts.backends.gpu)
-        weight[i] += work(mine[i]);
-      total_work += weight[i];
-    }
-  }
+  SimPlan plan = plan_simulations(mine, pending, configs, opts.backends);
   unsigned jobs = opts.jobs > 0 ? static_cast<unsigned>(opts.jobs)
                                 : std::max(1u, std::thread::hardware_concurrency());
   if (gpu && jobs > 1 && !opts.jobs)
     --jobs; // leave the GPU host thread a core
-  check_concurrent_memory(slots, jobs);
-  SimPool pool(std::move(slots), jobs);
+  check_concurrent_memory(plan.slots, jobs);
+  SimPool pool(std::move(plan.slots), jobs);
 
   cli::ProgressBar bar(static_cast<int64_t>(pending.size()), opts.progress || isatty(2),
-                       total_work);
+                       plan.total_work);
   int64_t count = 0;
   double done_work = 0;
   InterruptGuard interrupt_guard;
   std::vector<std::vector<cli::Cell>> written; // for the JSON when the CSV goes to stdout
-  const cli::Cell blank = std::string();
+  const RowContext row_context{backend, grid_id, grid_points, opts.shard.text()};
   for (std::size_t i : pending) {
     if (g_interrupted) {
       summary.interrupted = true;
       break;
     }
     const Point &p = mine[i];
-    std::vector<cli::Cell> row = {p.index, p.id(),      backend,
-                                  grid_id, grid_points, opts.shard.text()};
-    for (const AxisDef &d : axis_defs())
-      row.push_back(axis_text(d, p).value_or("")); // empty: does not apply (JSON null)
     const SimSlot *slot =
-        slot_of[i] >= 0 ? &pool.result(static_cast<std::size_t>(slot_of[i])) : nullptr;
-    if (slot && slot->result) {
-      const sim::SimResult &r = *slot->result;
-      const sim::CacheStats &l1 = r.levels[0];
-      row.insert(row.end(),
-                 {l1.accesses, l1.misses, 100.0 * l1.hit_rate(), l1.bytes_fetched,
-                  r.levels.size() > 1 ? cli::Cell(100.0 * r.levels[1].hit_rate()) : blank,
-                  r.levels.back().bytes_fetched, r.seconds});
-    } else {
-      row.insert(row.end(), 7, blank);
-    }
-    GpuMeasurement measured;
-    if (gpu) {
-      const GpuMeasurement m = measured = gpu->measure(p, g.metrics);
-      auto metric = [&](double v) { return m.metrics ? cli::Cell(v) : blank; };
-      row.insert(row.end(),
-                 {summary.device, m.time_ms, m.noise, m.samples, m.gbs,
-                  m.check_ran ? cli::Cell(std::string(m.check_passed ? "pass" : "FAIL")) : blank,
-                  m.check_ran ? cli::Cell(m.rel_error) : blank, metric(m.l1_hit_pct),
-                  metric(m.l2_hit_pct), metric(m.l2_to_l1_bytes), metric(m.dram_read_bytes)});
-    } else {
-      row.insert(row.end(), 11, blank);
-    }
-    model_cells(row, slot ? slot->gpu_result : std::nullopt, p, gpu ? &measured : nullptr);
+        plan.slot_of[i] >= 0 ? &pool.result(static_cast<std::size_t>(plan.slot_of[i])) : nullptr;
+    const std::vector<cli::Cell> row =
+        point_row(p, row_context, slot, gpu.get(), g.metrics, summary.device);
     store.write(row);
     summary.rows.push_back(row);
     if (store.to_stdout() && !opts.json.empty())
       written.push_back(row);
     ++summary.measured;
-    done_work += weight[i];
+    done_work += plan.weight[i];
     bar.update(++count,
                axis_text(axis_def("order"), p).value_or(kernels::to_string(p.kernel)) + " b" +
                    std::to_string(p.block_threads) + " " +
@@ -351,26 +409,8 @@ RunSummary run(const Grid &g, const RunOptions &opts) {
     store.commit(); // else a file that got no row is removed, like after a failure
   summary.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 
-  if (!opts.json.empty()) {
-    cli::Table t;
-    if (store.to_stdout())
-      t.rows = std::move(written);
-    else
-      t = read_csv(opts.output);
-    t.columns = columns();
-    t.title = "cbi sweep: grid " + g.name;
-    t.meta.assign(opts.meta.begin(), opts.meta.end());
-    t.meta.insert(t.meta.begin(),
-                  {{"grid", g.name},
-                   {"grid_description", g.description},
-                   {"backend", backend},
-                   {"device", summary.device.empty() ? "none (simulator)" : summary.device},
-                   {"grid_id", grid_id},
-                   {"shard", opts.shard.text()}});
-    std::ostringstream os;
-    cli::print_json(os, t);
-    cli::write_file_atomic(opts.json, os.str(), "--json");
-  }
+  if (!opts.json.empty())
+    write_sweep_json(g, opts, store, std::move(written), summary, backend, grid_id);
   return summary;
 }
 

@@ -171,7 +171,7 @@ public:
     } else {
       for (; next_window(); now += kWindow)
         for (std::size_t s = 0; s < m_sms.size(); ++s)
-          for (int64_t t = now; t < now + kWindow; ++t)
+          for (int64_t t = now; t < now + kWindow; t = next_cycle(m_sms[s], t, now + kWindow))
             cycle(static_cast<int>(s), t);
     }
     for (const Sm &sm : m_sms)
@@ -256,6 +256,19 @@ private:
     const Warp &warp = sm.warps[static_cast<std::size_t>(id)];
     return m_coalescer.load(key(s, id), &sm.tasks[static_cast<std::size_t>(id) * m_warp_size],
                             warp.lanes, warp.next, out, sectors);
+  }
+
+  // The next cycle after `t` (at most `end`) at which SM `sm` does something: a CTA starts, warps
+  // wake, or a ready warp finds the L1 free. The cycles between change nothing (cycle() would
+  // return at once), so the replay skips them: a latency-bound launch (matmul column:4 waits on
+  // most cycles) costs its requests, not its SM-cycles.
+  [[gnu::always_inline]] static int64_t next_cycle(const Sm &sm, int64_t t, int64_t end) {
+    int64_t next = sm.scheduler.next_wake(t + 1, end);
+    if (sm.dispatch_at < next)
+      next = std::max(t + 1, sm.dispatch_at);
+    if (sm.scheduler.has_ready())
+      next = std::min(next, std::max(t + 1, sm.pipe_free));
+    return next;
   }
 
   // One cycle of SM s: dispatch due CTAs, wake the warps whose wait ends now, issue the picked
@@ -520,7 +533,7 @@ private:
           Sm &sm = m_sms[static_cast<std::size_t>(s)];
           sm.window_launches = sm.launches;
           sm.dispatched.clear();
-          for (int64_t t = start; t < start + kWindow; ++t)
+          for (int64_t t = start; t < start + kWindow; t = next_cycle(sm, t, start + kWindow))
             cycle_logged(s, t, start + kWindow);
         }
         for (int s = lo; s < hi; ++s) {

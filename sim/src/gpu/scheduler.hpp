@@ -7,6 +7,7 @@
 #include "cbi/sim/device.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <vector>
@@ -43,20 +44,43 @@ public:
   // Warp `id` becomes ready at `when` (due(when, now)).
   void schedule(int id, int64_t when, int64_t now) {
     const int64_t at = due(when, now);
-    int &head = m_wheel[static_cast<std::size_t>(at % kWheel)];
+    const std::size_t slot = static_cast<std::size_t>(at % kWheel);
+    int &head = m_wheel[slot];
     m_wheel_next[static_cast<std::size_t>(id)] = head;
     head = id;
+    m_occupied[slot / 64] |= uint64_t{1} << (slot % 64);
   }
 
   // The warps whose wait ends at `now` join the ready set.
   [[gnu::always_inline]] void wake(int64_t now) {
-    int &head = m_wheel[static_cast<std::size_t>(now % kWheel)];
+    const std::size_t slot = static_cast<std::size_t>(now % kWheel);
+    uint64_t &word = m_occupied[slot / 64];
+    const uint64_t bit = uint64_t{1} << (slot % 64);
+    if (!(word & bit))
+      return;
+    word &= ~bit;
+    int &head = m_wheel[slot];
     for (int id = head; id >= 0;) {
       const int next = m_wheel_next[static_cast<std::size_t>(id)];
       make_ready(id);
       id = next;
     }
     head = -1;
+  }
+
+  // Whether a warp is ready to issue.
+  bool has_ready() const { return m_oldest_first ? m_ready != 0 : m_fifo_size > 0; }
+
+  // The first cycle in [from, end) at which warps wake, or `end` (end - from < kWheel).
+  int64_t next_wake(int64_t from, int64_t end) const {
+    for (int64_t t = from; t < end;) {
+      const std::size_t slot = static_cast<std::size_t>(t % kWheel);
+      const uint64_t word = m_occupied[slot / 64] >> (slot % 64);
+      if (word)
+        return std::min(end, t + __builtin_ctzll(word));
+      t += static_cast<int64_t>(64 - slot % 64);
+    }
+    return end;
   }
 
   void make_ready(int id) {
@@ -137,9 +161,10 @@ private:
   bool m_oldest_first;
   int m_slots = 0;
   int m_warps_per_cta;
-  std::vector<int> m_wheel;      // kWheel slots: first warp that becomes ready then
-  std::vector<int> m_wheel_next; // per warp: next warp in the same wheel slot
-  std::vector<int> m_fifo;       // ring of ready warps, oldest first
+  std::vector<int> m_wheel; // kWheel slots: first warp that becomes ready then
+  std::array<uint64_t, kWheel / 64> m_occupied{}; // bit k: slot k of the wheel holds a warp
+  std::vector<int> m_wheel_next;                  // per warp: next warp in the same wheel slot
+  std::vector<int> m_fifo;                        // ring of ready warps, oldest first
   std::size_t m_fifo_head = 0, m_fifo_size = 0;
   // Oldest-CTA-first: the CTA slots, the oldest CTA first; warp id's place in that order (its
   // slot's rank * warps_per_cta + its warp in the CTA) and the warp at each place; bit p of

@@ -9,6 +9,7 @@
 
 #include <boost/program_options.hpp>
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -49,5 +50,10 @@ const Printer &format_from(const po::variables_map &vm); // --format, default ta
 bool wide_from(const po::variables_map &vm);             // --wide (false where not declared)
 // Prints `t` in the chosen format to --output (atomically) or stdout.
 void emit(const po::variables_map &vm, const Table &t);
+
+// The whole of a command that lists one table and takes the output options alone (cbi devices,
+// cbi presets): parses argv with `usage` and `examples` for --help, then emits table().
+int list_command(int argc, char **argv, const std::string &usage, const std::string &examples,
+                 const std::function<Table()> &table);
 
 } // namespace cbi::cli

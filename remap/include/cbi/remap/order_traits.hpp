@@ -2,13 +2,14 @@
 // host-only parser and printer in cbi/order_text.hpp read), and the range where its host-prepared
 // Params (fast division) equal the exact map. The traits that the engines read instead of switching
 // on the kind, each checked for every registered order in dispatch.hpp:
-//   rule                        the parameter's rule beyond "positive" for help and errors ("" if
-//   none) groups                      what the diagram marks above the grid ("task rows",
-//   "columns", ...) valid(w, h)                 whether the parameters are allowed (positive, and
-//   the rule) model_shape()               the column width or tile the analytical model sees
-//   (ModelShape) group(task, shape)          the group (task row, column, tile) a task belongs to,
-//   for diagrams exact_math_fits(I_w, I_h)   whether listing 5's 32-bit exact map cannot overflow
-//   remap_instructions()        integer instructions per thread for the remap (GPU model's cost)
+//   rule                       its parameter's rule beyond "positive", for help and errors ("" if
+//                              none)
+//   groups                     what the diagram marks above the grid ("task rows", "columns", ...)
+//   valid(w, h)                whether the parameters are allowed (positive, and the rule)
+//   model_shape()              the column width or tile the analytical model sees (ModelShape)
+//   group(task, shape)         the group (task row, column, tile) a task belongs to, for diagrams
+//   exact_math_fits(I_w, I_h)  whether listing 5's 32-bit exact map cannot overflow
+//   remap_instructions()       integer instructions per thread for the remap (GPU model's cost)
 #pragma once
 
 #include "cbi/remap/fast_divmod.hpp"

@@ -20,6 +20,9 @@ enum class WarpScheduler { oldest_cta_first, round_robin };
 struct Device {
   std::string name;        // "h100"
   std::string description; // "NVIDIA H100 SXM5 (GH100, sm_90)"
+  // Part of the CUDA device name (lower case) of the GPU this row describes ("2080 super"), by
+  // which `cbi reproduce` finds the row of the GPU it measured; "" for a row of no real GPU.
+  std::string gpu_name_part;
   // Occupancy.
   int sms = 1;
   int warp_size = 32;
@@ -72,5 +75,8 @@ const std::vector<Device> &devices();
 // The row named `name`; throws UsageError(option) listing the names otherwise.
 const Device &find_device(const std::string &name, const std::string &option = "--device");
 std::string device_names(); // "h100, h200, rtx2080super, a100, v100, tiny"
+// The row of a GPU by its CUDA device name ("NVIDIA H100 80GB HBM3" -> the h100 row), matched by
+// gpu_name_part ignoring case; nullptr when no row describes it.
+const Device *device_of_gpu(const std::string &gpu_name);
 
 } // namespace cbi::sim

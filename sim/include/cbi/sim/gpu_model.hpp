@@ -146,7 +146,8 @@ GpuResult simulate_gpu(const GpuConfig &c, const Progress &progress = {},
 int coalesce_sectors(const uint64_t *byte_addrs, int lanes, int sector_shift, uint64_t *sectors);
 
 // What instruction j of warp `warp` (counted over the whole launch) requests: one request of
-// `sectors` sectors in `lines` 128-byte lines (wavefronts), from `lanes` active lanes.
+// `sectors` sectors in `lines` 128-byte lines (wavefronts), from `lanes` active lanes (a workload
+// of your own may leave lanes out); each lane asks for every sector its bytes touch.
 struct WarpRequest {
   int lanes = 0;
   int sectors = 0;

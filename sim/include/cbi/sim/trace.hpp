@@ -10,6 +10,7 @@
 #include "cbi/sim/workload_params.hpp"
 
 #include <cstdint>
+#include <functional>
 #include <iosfwd>
 #include <memory>
 #include <string>
@@ -46,8 +47,10 @@ struct TraceInfo {
 // x + y G_x + z G_x G_y, threads likewise), so the linear order with block_threads() threads per
 // block replays the traced launch: sequentially thread by thread, in the GPU model warp by warp.
 // Throws UsageError("--trace", "FILE:LINE: what was expected") for a missing, truncated, malformed
-// or foreign file, before any result.
-std::shared_ptr<const UserWorkload> open_trace(const std::string &path);
+// or foreign file, before any result. `progress`, if given, is called as the checking pass goes
+// (thread blocks checked, the grid's blocks) and may throw to stop it (cbi.read_trace's Ctrl-C).
+std::shared_ptr<const UserWorkload>
+open_trace(const std::string &path, const std::function<void(int64_t, int64_t)> &progress = {});
 // The checking pass's findings for a workload from open_trace() (nullptr for other workloads).
 const TraceInfo *trace_info(const UserWorkload &w);
 

@@ -29,9 +29,9 @@ distinct_orders(const std::vector<remap::Order> &orders, const Workload &w,
 std::vector<std::string> default_block_orders(const Workload &w);
 
 // The GPU model's validated time error for a workload family, as the mean |ln(predicted /
-// measured)| over the H100 validation set (docs/results/gpu-model-h100/pred-vs-meas.csv: stencil
-// 0.0557 over 134 configurations, matmul 0.1059 over 118); families not validated take the mean
-// over all 252 (0.0792).
+// measured)| over the H100 validation set (docs/results/gpu-model-h100/pred-vs-meas.csv): the
+// workload's own validated_time_error (stencil 0.0557 over 134 configurations, matmul 0.1059 over
+// 118); families not validated take the mean over all 252 (0.0792).
 double validated_time_error(WorkloadKind kind);
 
 // One ranked order.

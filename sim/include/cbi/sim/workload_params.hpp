@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <vector>
 
 namespace cbi::sim {
 
@@ -25,6 +26,8 @@ inline constexpr WorkloadKind kUserWorkloadKind{-1};
 class UserWorkload;
 enum class Boundary { clamp, none };
 enum class Granularity { exact, thread };
+
+struct ArrayLabel;
 
 struct Workload {
   WorkloadKind kind;                   // stencil (the first registered)
@@ -50,6 +53,9 @@ struct Workload {
   // Byte address where the output array starts (after all inputs).
   int64_t output_base_bytes() const;
   std::string describe() const; // "stencil 9x9 on 1024x1024 float, clamp"
+  // The named arrays of its address space (diagram labels): the workload's own (its arrays()),
+  // then the output, one row of I_w elements per row of tasks, if writes.
+  std::vector<ArrayLabel> arrays() const;
 };
 
 // One memory instruction of one thread: its byte address and width.
@@ -60,12 +66,16 @@ struct MemAccess {
 };
 
 // A named array of the workload's address space, for diagram labels: `rows` rows of `row_elems`
-// elements from byte `first_byte`.
+// elements, row `first_row` column 0 at byte `first_byte`. The rows are numbered from `first_row`
+// and the columns from `first_col` (negative for the unclamped stencil's halo, whose element 0 is
+// row -S_h/2, column -S_w/2).
 struct ArrayLabel {
   std::string name;
   int64_t first_byte = 0;
   int64_t rows = 0;
   int64_t row_elems = 0;
+  int64_t first_row = 0;
+  int64_t first_col = 0;
 };
 
 // Throws UsageError naming the wrong field (workload.size, .stencil, .depth, .elem_bytes; the CLI

@@ -1,11 +1,13 @@
 // The registered workloads. A workload is one header in cbi/sim/workloads/ with the same static
 // interface (StencilWorkload is the example): name; size_dims, has_window, has_depth and
-// table_lines, has_block_order (what the options and the thesis's cache apply); validate,
+// table_lines, has_block_order, kernel, has_boundary (what the options, the kernels and the
+// thesis's cache apply: WorkloadTraits); validate,
 // task_shape, loads_per_task, fp_ops_per_task, address_ops_per_load (the GPU model), model and
 // window_column (the analytical model), input_bytes, describe, arrays (diagram labels), window_name
 // (model notes); per thread, loads() and load(task, j), its per-instruction program; optionally
-// lane_loads (load for a warp's lanes at once, for the GPU model) and a nested Runs class, a faster
-// equivalent of merging that program into cache-unit runs. Adding one: its header and its entry in
+// lane_loads (load for a warp's lanes at once, for the GPU model), a nested Runs class (a faster
+// equivalent of merging that program into cache-unit runs) and validated_time_error (the GPU
+// model's measured error for it, cbi tune's tie groups). Adding one: its header and its entry in
 // WorkloadTypes below; its WorkloadKind, name, --workload value and help follow from the entry.
 #pragma once
 
@@ -16,6 +18,7 @@
 #include "cbi/sim/workloads/stencil_smem.hpp"
 #include "cbi/sim/workloads/user.hpp"
 
+#include <optional>
 #include <string>
 #include <tuple>
 #include <type_traits>
@@ -82,12 +85,14 @@ struct WorkloadTraits {
   bool has_depth;  // `depth` applies (matmul's D, stencil3d's planes)
   int64_t table_lines;  // Tables 3.1/3.2: the thesis's cache capacity in lines
   bool has_block_order; // tiled kernels: Workload::block_order orders the CTAs over the tiles
+  const char *kernel;   // the CUDA kernel that runs it (--kernel, kernels/), or nullptr: none
+  bool has_boundary;    // Boundary::none applies (--boundary none)
 };
 inline WorkloadTraits workload_traits(WorkloadKind kind) {
   return visit_workload(kind, [](auto tag) {
     using W = typename decltype(tag)::type;
-    return WorkloadTraits{W::name,      W::size_dims,   W::has_window,
-                          W::has_depth, W::table_lines, W::has_block_order};
+    return WorkloadTraits{W::name,        W::size_dims,       W::has_window, W::has_depth,
+                          W::table_lines, W::has_block_order, W::kernel,     W::has_boundary};
   });
 }
 
@@ -95,6 +100,11 @@ inline WorkloadTraits workload_traits(WorkloadKind kind) {
 // UsageError(option) on other names.
 const char *to_string(WorkloadKind kind);
 std::string workload_names(); // "stencil, matmul, stencil3d, sgemm-tiled, stencil-smem"
+// The workloads that a CUDA kernel runs (WorkloadTraits::kernel): "stencil, matmul, sgemm-tiled,
+// stencil-smem", and the one a kernel of that name runs (none for a kernel the simulator does not
+// model: stencil-2d, cublas).
+std::string kernel_workload_names();
+std::optional<WorkloadKind> workload_of_kernel(const std::string &kernel);
 WorkloadKind parse_workload_kind(const std::string &text,
                                  const std::string &option = "workload.kind");
 

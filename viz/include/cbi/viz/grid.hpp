@@ -156,7 +156,7 @@ struct ElementPlace {
   std::string array;
   int64_t row = 0, col = 0;
 };
-// The arrays of a workload as sim::AccessGenerator lays them out (workload.hpp).
+// The arrays of a workload as it lays them out (sim::Workload::arrays, each workload's arrays()).
 std::vector<ArrayRegion> array_regions(const sim::Workload &w);
 ElementPlace locate(const std::vector<ArrayRegion> &regions, int64_t elem);
 

@@ -39,6 +39,9 @@ public:
   static constexpr int64_t table_lines = 24;
   // CTA k computes the tile Workload::block_order.map(k) (--block-order).
   static constexpr bool has_block_order = true;
+  // The CUDA kernel that runs it; no boundary (the tiles cover the matrices).
+  static constexpr const char *kernel = "sgemm-tiled";
+  static constexpr bool has_boundary = false;
   // Address instructions per load (kernels/src/matmul.cu's load lambda): the row and column
   // bounds tests and the two pointers' offsets, about 4 per float4.
   static constexpr double address_ops_per_load = 4.0;

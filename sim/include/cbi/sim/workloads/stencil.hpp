@@ -26,6 +26,14 @@ public:
   static constexpr int64_t table_lines = 24;
   // No tiles: Workload::block_order does not apply (--block-order is refused).
   static constexpr bool has_block_order = false;
+  // The CUDA kernel that runs it (kernels/, --kernel) and whether Boundary::none applies (the
+  // unclamped, shifted input of eq. 3.2; --boundary).
+  static constexpr const char *kernel = "stencil";
+  static constexpr bool has_boundary = true;
+  // The GPU model's validated time error (cbi tune's tie groups): the mean |ln(predicted /
+  // measured)| over the H100 validation set's 134 stencil configurations
+  // (docs/results/gpu-model-h100/pred-vs-meas.csv). A workload without one takes the mean over all.
+  static constexpr double validated_time_error = 0.0557;
   // The GPU model's address instructions per load (kernels/, listing 3): x clamped (an add and two
   // min/max), y * I_w + x (one IMAD) and a 64-bit pointer (two).
   static constexpr double address_ops_per_load = 6.0;
@@ -55,8 +63,13 @@ public:
            (w.boundary == Boundary::clamp ? ", clamp" : ", no boundary");
   }
   static std::vector<ArrayLabel> arrays(const Workload &w) {
-    const int64_t rows = w.boundary == Boundary::none ? w.height + w.stencil_h - 1 : w.height;
-    return {{"input", 0, rows, w.width}};
+    if (w.boundary == Boundary::clamp)
+      return {{"input", 0, w.height, w.width}};
+    // Unclamped: input (row, col) sits at (row + r_y) * I_w + col + r_x, rows -r_y .. I_h+r_y-1;
+    // the columns -r_x .. I_w-1+r_x overlap the neighbouring rows, so an element reads as the row
+    // whose window [-r_x, I_w - r_x) holds it and element 0 is (row -r_y, column -r_x).
+    const int64_t rx = w.stencil_w / 2, ry = w.stencil_h / 2;
+    return {{"input", rx * w.elem_bytes, w.height + 2 * ry, w.width, -ry, -rx}};
   }
   // What the analytical model calls the lines that one x position keeps (model.cpp's set notes).
   static constexpr const char *window_name = "window column";

@@ -27,6 +27,9 @@ public:
   static constexpr int64_t table_lines = 24;
   // No tiles: Workload::block_order does not apply (--block-order is refused).
   static constexpr bool has_block_order = false;
+  // No CUDA kernel runs it (simulated only: --workload, not --kernel); always clamped.
+  static constexpr const char *kernel = nullptr;
+  static constexpr bool has_boundary = false;
   // The GPU model's address instructions per load: no CUDA kernel exists for it; counted as the 2-D
   // stencil's (clamp, index, pointer), an estimate.
   static constexpr double address_ops_per_load = 6.0;

@@ -39,6 +39,9 @@ public:
   static constexpr int64_t table_lines = 24;
   // CTA k computes the tile Workload::block_order.map(k) (--block-order).
   static constexpr bool has_block_order = true;
+  // The CUDA kernel that runs it; always clamped.
+  static constexpr const char *kernel = "stencil-smem";
+  static constexpr bool has_boundary = false;
   // Address instructions per load (the row loop: clamp, row pointer, column clamp, shared
   // address), about 6.
   static constexpr double address_ops_per_load = 6.0;

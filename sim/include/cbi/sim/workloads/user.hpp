@@ -38,6 +38,8 @@ public:
   static constexpr bool has_window = false;
   static constexpr bool has_depth = false;
   static constexpr bool has_block_order = false;
+  static constexpr const char *kernel = nullptr; // no CUDA kernel of cbi runs it
+  static constexpr bool has_boundary = false;
   static constexpr int64_t table_lines = 24;
   // The GPU model's arithmetic bound: one address instruction per load (nothing is known of the
   // kernel's arithmetic).
