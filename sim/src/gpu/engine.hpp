@@ -58,6 +58,7 @@ struct alignas(64) Sm { // aligned: SMs on different host threads share no cache
     int slot = 0;
   };
   std::vector<Launch> launches; // CTAs given to this SM that have not started yet
+  std::vector<Launch> due;      // take_due's launches due now, sorted
   int64_t dispatch_at = kNever; // the earliest of their starts
 
   // The parallel replay's log of the open window, in issue order (Engine::resolve).
@@ -218,14 +219,18 @@ private:
       take_due(sm, now, [&](const Sm::Launch &l) { start_cta(s, l.slot, now, l.cta); });
   }
 
-  // Takes the launches due at `now` off sm.launches, start(launch) for each, in the list's order
-  // (a taken one's place goes to the last); dispatch_at becomes the earliest left.
+  // Takes the launches due at `now` off sm.launches (a taken one's place goes to the last) and
+  // start(launch) for each in CTA index order, whatever the list's order: the parallel replay's
+  // list lacks the refills its window made until the window's end, which would change the order
+  // in which CTAs due at one cycle start (their age, which the scheduler ranks warps by).
+  // dispatch_at becomes the earliest left.
   template <class Start> static void take_due(Sm &sm, int64_t now, Start &&start) {
     sm.dispatch_at = kNever;
+    sm.due.clear();
     for (std::size_t k = 0; k < sm.launches.size();) {
       const Sm::Launch l = sm.launches[k];
       if (l.at <= now) {
-        start(l);
+        sm.due.push_back(l);
         sm.launches[k] = sm.launches.back();
         sm.launches.pop_back();
       } else {
@@ -233,6 +238,10 @@ private:
         ++k;
       }
     }
+    std::sort(sm.due.begin(), sm.due.end(),
+              [](const Sm::Launch &a, const Sm::Launch &b) { return a.cta < b.cta; });
+    for (const Sm::Launch &l : sm.due)
+      start(l);
   }
 
   // The warp SM `sm` issues at `now`, after waking the warps due then; -1 if none is ready or the

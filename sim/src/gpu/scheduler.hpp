@@ -1,6 +1,7 @@
 // Warp scheduling on one SM: warps wait on a timing wheel until their data is there, then join
 // the ready set; each cycle the SM issues the warp the device's policy picks (cbi/sim/device.hpp's
-// WarpScheduler): a ready warp of the oldest CTA, or the warp ready longest.
+// WarpScheduler): a ready warp of the oldest CTA (its warps taking turns), or the warp ready
+// longest.
 #pragma once
 
 #include "cbi/sim/device.hpp"
@@ -29,6 +30,7 @@ public:
       m_slots = warps / warps_per_cta;
       m_place.resize(static_cast<std::size_t>(warps));
       m_warp_at.assign(64, -1);
+      m_turn.assign(static_cast<std::size_t>(m_slots), 0);
       place_warps();
     }
   }
@@ -98,6 +100,7 @@ public:
       ready_ids |= uint64_t{1} << m_warp_at[static_cast<std::size_t>(__builtin_ctzll(m))];
     m_age.erase(std::remove(m_age.begin(), m_age.end(), slot), m_age.end());
     m_age.push_back(slot);
+    m_turn[static_cast<std::size_t>(slot)] = 0;
     place_warps();
     m_ready = 0;
     for (uint64_t m = ready_ids; m; m &= m - 1)
@@ -115,11 +118,23 @@ public:
       --m_fifo_size;
       return id;
     }
-    // The ready set in age order: the lowest place is the oldest CTA's lowest ready warp.
+    // The ready set in age order: the lowest place is the oldest CTA's lowest ready warp. The
+    // CTA's warps take turns: its first ready warp at or after the one after its last pick, so
+    // that they stay in step (the H100's warps of a CTA reach each k of a matmul within 1-3% of
+    // its run time: docs/results/tight/probes.md §4).
     if (!m_ready)
       return -1;
-    const int place = __builtin_ctzll(m_ready);
-    m_ready &= m_ready - 1;
+    const int lowest = __builtin_ctzll(m_ready);
+    const int base = lowest - lowest % m_warps_per_cta;
+    const uint64_t cta = m_warps_per_cta >= 64
+                             ? m_ready
+                             : m_ready & (((uint64_t{1} << m_warps_per_cta) - 1) << base);
+    int &turn = m_turn[static_cast<std::size_t>(m_warp_at[static_cast<std::size_t>(lowest)] /
+                                                m_warps_per_cta)];
+    const uint64_t later = cta & (~uint64_t{0} << (base + turn));
+    const int place = later ? __builtin_ctzll(later) : lowest;
+    turn = place - base + 1 < m_warps_per_cta ? place - base + 1 : 0;
+    m_ready &= ~(uint64_t{1} << place);
     return m_warp_at[static_cast<std::size_t>(place)];
   }
 
@@ -157,6 +172,7 @@ private:
   uint64_t m_ready = 0;
   std::vector<int> m_age;
   std::vector<int> m_place, m_warp_at;
+  std::vector<int> m_turn; // per CTA slot: the warp (in the CTA) its next pick starts at
 };
 
 } // namespace cbi::sim::gpu
