@@ -263,10 +263,13 @@ private:
   // return at once), so the replay skips them: a latency-bound launch (matmul column:4 waits on
   // most cycles) costs its requests, not its SM-cycles.
   [[gnu::always_inline]] static int64_t next_cycle(const Sm &sm, int64_t t, int64_t end) {
+    const bool ready = sm.scheduler.has_ready();
+    if (ready && sm.pipe_free <= t + 1) // a busy SM: the next cycle, without a look at the wheel
+      return t + 1;
     int64_t next = sm.scheduler.next_wake(t + 1, end);
     if (sm.dispatch_at < next)
       next = std::max(t + 1, sm.dispatch_at);
-    if (sm.scheduler.has_ready())
+    if (ready)
       next = std::min(next, std::max(t + 1, sm.pipe_free));
     return next;
   }
