@@ -30,6 +30,8 @@ public:
       m_slots = warps / warps_per_cta;
       m_place.resize(static_cast<std::size_t>(warps));
       m_warp_at.assign(64, -1);
+      m_slot_at.assign(64, 0);
+      m_cta_base.assign(64, 0);
       m_turn.assign(static_cast<std::size_t>(m_slots), 0);
       place_warps();
     }
@@ -125,12 +127,11 @@ public:
     if (!m_ready)
       return -1;
     const int lowest = __builtin_ctzll(m_ready);
-    const int base = lowest - lowest % m_warps_per_cta;
+    const int base = m_cta_base[static_cast<std::size_t>(lowest)];
     const uint64_t cta = m_warps_per_cta >= 64
                              ? m_ready
                              : m_ready & (((uint64_t{1} << m_warps_per_cta) - 1) << base);
-    int &turn = m_turn[static_cast<std::size_t>(m_warp_at[static_cast<std::size_t>(lowest)] /
-                                                m_warps_per_cta)];
+    int &turn = m_turn[static_cast<std::size_t>(m_slot_at[static_cast<std::size_t>(lowest)])];
     const uint64_t later = cta & (~uint64_t{0} << (base + turn));
     const int place = later ? __builtin_ctzll(later) : lowest;
     turn = place - base + 1 < m_warps_per_cta ? place - base + 1 : 0;
@@ -148,6 +149,8 @@ private:
         const int id = slot * m_warps_per_cta + w, at = rank * m_warps_per_cta + w;
         m_place[static_cast<std::size_t>(id)] = at;
         m_warp_at[static_cast<std::size_t>(at)] = id;
+        m_slot_at[static_cast<std::size_t>(at)] = slot;
+        m_cta_base[static_cast<std::size_t>(at)] = rank * m_warps_per_cta;
       }
       ++rank;
     };
@@ -172,6 +175,8 @@ private:
   uint64_t m_ready = 0;
   std::vector<int> m_age;
   std::vector<int> m_place, m_warp_at;
+  // Per place: its warp's CTA slot, and the CTA's first place (pick() without a division).
+  std::vector<int> m_slot_at, m_cta_base;
   std::vector<int> m_turn; // per CTA slot: the warp (in the CTA) its next pick starts at
 };
 
