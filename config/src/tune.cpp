@@ -95,13 +95,20 @@ cli::Table tune_result(const po::variables_map &vm, const sim::Progress &interru
 cli::Table tune_table(const sim::TuneConfig &c, const sim::TuneResult &t) {
   cli::Table table;
   const sim::GpuConfig &base = c.base;
-  table.title = "cbi tune: " + base.workload.describe() + ", block " +
-                std::to_string(base.block_threads) + " on " + base.device.name;
+  // The tiled kernels' description names their block order, which tune ranks rather than fixes.
+  std::string what = base.workload.describe();
+  if (t.tiled) {
+    const std::size_t at = what.rfind(", blocks ");
+    if (at != std::string::npos)
+      what = what.substr(0, at);
+  }
+  table.title = "cbi tune: " + what + ", block " + std::to_string(base.block_threads) + " on " +
+                base.device.name + (t.tiled ? ", block orders ranked" : "");
   // Three of the Nsight-named counts (the L1 hit rate, L2->L1 and DRAM traffic), enough to see why
   // an order wins and narrow enough for a terminal; cbi simulate --model gpu prints all eight.
   // JSON: {"ranking": [{"rank", "order", "predicted_ms", "tie_group", "margin_pct", "bound",
   // "why", "replay", "metrics": {...}}, ...]}.
-  const std::vector<std::string> shown = {"l1tex__t_sector_hit_rate.pct",
+  const std::vector<std::string> shown = {"l1tex__t_sector_pipe_lsu_mem_global_op_ld_hit_rate.pct",
                                           "lts__t_sectors_srcunit_tex_op_read.sum",
                                           "dram__bytes_read.sum"};
   table.columns = {"rank",         t.tiled ? "block_order" : "order",
@@ -164,6 +171,8 @@ cli::Table tune_table(const sim::TuneConfig &c, const sim::TuneResult &t) {
                           " orders are indistinguishable by the model (tie group 1, within its "
                           "validated time error of the fastest): " +
                           tied_list);
+  for (const std::string &o : t.repeated)
+    table.notes.push_back(o + " was given more than once: ranked once");
   for (const auto &[order, as] : t.dropped)
     table.notes.push_back(remap::to_string(order) + " maps as " + remap::to_string(as) +
                           " for this size: not simulated");

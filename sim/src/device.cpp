@@ -18,11 +18,20 @@ Device h100() {
   d.max_ctas_per_sm = 32;
   d.l1_bytes = 216 << 10; // measured: kernels/probes/l1_chase, all hits up to 216 KiB
   d.l1_ways = 16;
+  // kernels/probes/l1_warps: past its capacity the L1 keeps part of a cyclic footprint (48-70% of
+  // the loads of 256 KiB per SM hit, 6-44% of 320 KiB), as random replacement does (53% and 33%
+  // in a replay of the probe) and LRU does not (0%): docs/results/tight/model-fix.md.
+  d.l1_random_replacement = true;
   d.l2_bytes = 52428800; // cudaGetDeviceProperties l2CacheSize (50 MiB), two partitions
   d.l2_partitions = 2;
   d.sm_clock_mhz = 1980;
-  d.l1_hit_cycles = 40;      // l1_chase: 40 cycles per dependent load below 216 KiB
-  d.l2_hit_cycles = 276;     // l1_chase: 276 cycles per load above 288 KiB (L2 hits)
+  d.l1_hit_cycles = 40;  // l1_chase: 40 cycles per dependent load below 216 KiB
+  d.l2_hit_cycles = 276; // l1_chase: 276 cycles per load above 288 KiB (L2 hits)
+  // The L2 request coalescer merges reads of a sector sent at about the same time (ncu's lrc__*
+  // counters on the H100: docs/results/tight/heldout-scores.md §3.2). The window is the replay's
+  // own time resolution (32 cycles, engine.hpp's kWindow), chosen over 8, 128 and 276 on the
+  // measured merge fractions (docs/results/tight/model-fix.md §2).
+  d.l2_coalesce_cycles = 32;
   d.dram_cycles = 600;       // not measured; L2 hit + about 320 cycles (assumed)
   d.cta_launch_cycles = 600; // kernels/probes/cta_sm: successors start 256-416 ns after an end
   d.cta_dispatch_cycles =
@@ -60,6 +69,7 @@ Device h200() {
   // cycles per load above 224 KiB; the h100 row's 276 before) and cbi bench's device-to-device copy
   // (4241 GB/s; 4300 from KINDS.md before, 4.8 TB/s in the datasheet).
   d.l2_hit_cycles = 287;
+  d.l2_coalesce_cycles = 32; // the h100 row's (the same L2 request coalescer)
   d.dram_gbs = 4241;
   d.sources =
       "SMs, HBM3e 141 GB at 4.8 TB/s: NVIDIA H200 datasheet (nvidia.com/en-us/data-center/"

@@ -88,7 +88,9 @@ std::vector<std::pair<std::string, double>> GpuMetrics::named() const {
           {"l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum", double(l1_sectors)},
           {"l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_hit.sum", double(l1_sector_hits)},
           {"l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_miss.sum", double(l1_sector_misses)},
-          {"l1tex__t_sector_hit_rate.pct", l1_hit_pct()},
+          {"l1tex__t_sector_pipe_lsu_mem_global_op_ld_hit_rate.pct", l1_hit_pct()},
+          {"l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum", double(l1_store_sectors)},
+          {"l1tex__t_sector_hit_rate.pct", l1_hit_all_pct()},
           {"lts__t_sectors_srcunit_tex_op_read.sum", double(l2_read_sectors)},
           {"lts__t_sector_hit_rate.pct", l2_hit_pct()},
           {"dram__bytes_read.sum", double(dram_read_bytes)}};
@@ -156,9 +158,10 @@ GpuResult simulate_gpu(const GpuConfig &c, const Progress &progress, const GpuOb
     // Sampled: the simulated CTAs stand for all of them.
     const double scale = double(r.ctas) / double(r.simulated_ctas);
     GpuMetrics &m = r.metrics;
-    for (int64_t *v : {&m.l1_requests, &m.l1_sectors, &m.l1_sector_hits, &m.l1_sector_misses,
-                       &m.l1_wavefronts, &m.l1_pending_hits, &m.l2_read_sectors,
-                       &m.l2_write_sectors, &m.l2_hits, &m.l2_lookups, &m.dram_read_bytes})
+    for (int64_t *v :
+         {&m.l1_requests, &m.l1_sectors, &m.l1_sector_hits, &m.l1_sector_misses, &m.l1_wavefronts,
+          &m.l1_pending_hits, &m.l2_read_sectors, &m.l2_requested_sectors, &m.l2_write_sectors,
+          &m.l2_hits, &m.l2_lookups, &m.dram_read_bytes, &m.l1_store_sectors})
       *v = static_cast<int64_t>(double(*v) * scale + 0.5);
   }
 
@@ -169,7 +172,9 @@ GpuResult simulate_gpu(const GpuConfig &c, const Progress &progress, const GpuOb
   const GpuMetrics &m = r.metrics;
   t.simulated_ms = 1e3 * double(r.cycles) / hz;
   t.l1_ms = 1e3 * double(m.l1_wavefronts) / (double(d.sms) * d.l1_wavefronts_per_cycle * hz);
-  t.l2_ms = 1e3 * double(m.l2_read_sectors * d.l1_sector_bytes) /
+  // The L2->L1 bandwidth carries every sector the L1s asked for: the coalescer merges requests,
+  // and the crossbar still delivers the data to each SM that asked.
+  t.l2_ms = 1e3 * double(m.l2_requested_sectors * d.l1_sector_bytes) /
             (double(d.sms) * d.l2_to_l1_bytes_per_cycle * hz);
   t.dram_ms = 1e3 * double(m.dram_read_bytes) / (d.dram_gbs * 1e9);
   // Instruction issue: warp instructions / (SMs x issue_per_cycle). Per task: the workload's FMAs,

@@ -69,7 +69,8 @@ std::string why_slower(const GpuConfig &c, const GpuResult &r, const GpuConfig &
            " the fastest's";
   }
   if (bound == "L2->L1 bandwidth")
-    return "L2->L1 traffic " + times(double(m.l2_read_sectors), double(bm.l2_read_sectors)) +
+    return "L2->L1 traffic " +
+           times(double(m.l2_requested_sectors), double(bm.l2_requested_sectors)) +
            " the fastest's (L1 hits " + pct(m.l1_hit_pct()) + " against " + pct(bm.l1_hit_pct()) +
            ")";
   if (bound == "L1 wavefronts")
@@ -221,9 +222,21 @@ TuneResult tune(const TuneConfig &c, const TuneProgress &progress, const Progres
   if (c.orders.empty())
     throw UsageError("tune.orders", "no order given; allowed: one or more orders");
   validate(c.base.workload);
+  // An order given twice (the same once parsed: column:32 and column:32x1 alike) is ranked once.
+  std::vector<remap::Order> once;
+  std::vector<std::string> seen;
+  for (const remap::Order &o : c.orders) {
+    const std::string text = remap::to_string(o);
+    if (std::find(seen.begin(), seen.end(), text) == seen.end()) {
+      seen.push_back(text);
+      once.push_back(o);
+    } else if (std::find(t.repeated.begin(), t.repeated.end(), text) == t.repeated.end()) {
+      t.repeated.push_back(text);
+    }
+  }
   // The tiled kernels' default block orders leave out those equal to linear on the tiles already.
   const std::vector<remap::Order> orders =
-      t.tiled ? c.orders : distinct_orders(c.orders, c.base.workload, &t.dropped);
+      t.tiled ? once : distinct_orders(once, c.base.workload, &t.dropped);
   // Staged when it saves work: more orders than finalists, and a sample smaller than the device.
   const int64_t stage_sample = c.sample_sms > 0 ? c.sample_sms : stage_one_sample(c.base.device);
   t.staged = c.staged && stage_sample > 0 &&

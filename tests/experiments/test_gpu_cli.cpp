@@ -22,13 +22,17 @@ const char *const kNcuNames[] = {"l1tex__t_requests_pipe_lsu_mem_global_op_ld.su
                                  "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum",
                                  "l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_hit.sum",
                                  "l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_miss.sum",
+                                 "l1tex__t_sector_pipe_lsu_mem_global_op_ld_hit_rate.pct",
+                                 "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum",
                                  "l1tex__t_sector_hit_rate.pct",
                                  "lts__t_sectors_srcunit_tex_op_read.sum",
                                  "lts__t_sector_hit_rate.pct",
                                  "dram__bytes_read.sum"};
 
-// {"metrics": {ncu name: number, ...}, "predicted_ms": number, ...}: exactly the eight names, as
-// JSON numbers, in an object of their own; hits + misses = sectors; the rate is hits / sectors.
+// {"metrics": {ncu name: number, ...}, "predicted_ms": number, ...}: exactly the ten names, as
+// JSON numbers, in an object of their own; hits + misses = sectors; the load-sector rate is hits /
+// sectors, and Nsight's l1tex__t_sector_hit_rate.pct counts the stores' sectors too (as misses):
+// hits / (load sectors + store sectors), 64 x 64 floats stored = 512 sectors.
 TEST(GpuCli, SimulateModelGpuPrintsNsightNamedCountsAsJsonNumbers) {
   const auto r = run_program("cbi", "simulate --model gpu --workload matmul --size 64 --order "
                                     "column:32 --block 128 --format json");
@@ -54,8 +58,13 @@ TEST(GpuCli, SimulateModelGpuPrintsNsightNamedCountsAsJsonNumbers) {
       hits +
           metrics.at("l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_miss.sum").get<int64_t>(),
       sectors);
+  EXPECT_DOUBLE_EQ(
+      metrics.at("l1tex__t_sector_pipe_lsu_mem_global_op_ld_hit_rate.pct").get<double>(),
+      100.0 * double(hits) / double(sectors));
+  EXPECT_EQ(metrics.at("l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum").get<int64_t>(),
+            64 * 64 * 4 / 32);
   EXPECT_DOUBLE_EQ(metrics.at("l1tex__t_sector_hit_rate.pct").get<double>(),
-                   100.0 * double(hits) / double(sectors));
+                   100.0 * double(hits) / double(sectors + 64 * 64 * 4 / 32));
   EXPECT_TRUE(j.at("context").contains("cbi_version"));
   EXPECT_EQ(j.at("config").at("block"), 128);
   EXPECT_EQ(j.at("config").at("writes"), true) << "the GPU model always replays the store";
@@ -104,7 +113,7 @@ TEST(GpuCli, TuneRanksFastestFirst) {
     EXPECT_TRUE(ranking[k].at("margin_pct").is_number()) << ranking[k];
     EXPECT_TRUE(ranking[k].at("bound").is_string()) << ranking[k];
     EXPECT_EQ(ranking[k].at("replay"), "full"); // a staged search replays 4 of 3: all full
-    for (const char *key : {"l1tex__t_sector_hit_rate.pct",
+    for (const char *key : {"l1tex__t_sector_pipe_lsu_mem_global_op_ld_hit_rate.pct",
                             "lts__t_sectors_srcunit_tex_op_read.sum", "dram__bytes_read.sum"})
       EXPECT_TRUE(ranking[k].at("metrics").at(key).is_number()) << key;
     if (k > 0) {
@@ -219,6 +228,32 @@ TEST(GpuCli, TiledKernelsTakeABlockOrderInSimulateAndTune) {
   }
   // tune's JSON config holds no block order: the block order is what it ranks.
   EXPECT_FALSE(nlohmann::json::parse(tune.out).at("config").contains("block_order"));
+}
+
+// An order given twice is ranked once, said in a note (not "maps as itself"), for thread orders
+// and block orders alike; the tiled kernels' title names no fixed block order (tune ranks them).
+TEST(GpuCli, TuneRanksARepeatedOrderOnceAndItsTiledTitleNamesNoBlockOrder) {
+  const auto naive = run_program("cbi", "tune --workload matmul --size 64 --block 64 --orders "
+                                        "column:4,linear,column:4 --format json");
+  ASSERT_EQ(naive.exit_code, 0) << naive.err;
+  const auto n = nlohmann::json::parse(naive.out);
+  EXPECT_EQ(n.at("ranking").size(), 2u);
+  const std::string notes = n.at("notes").dump();
+  EXPECT_NE(notes.find("column:4 was given more than once: ranked once"), std::string::npos)
+      << notes;
+  EXPECT_EQ(notes.find("maps as"), std::string::npos) << notes;
+  const auto tiled = run_program("cbi", "tune --kernel sgemm-tiled --size 256 --depth 64 "
+                                        "--block-order column:2,linear,column:2 --format json");
+  ASSERT_EQ(tiled.exit_code, 0) << tiled.err;
+  const auto t = nlohmann::json::parse(tiled.out);
+  std::set<std::string> orders;
+  for (const auto &row : t.at("ranking"))
+    EXPECT_TRUE(orders.insert(row.at("block_order").get<std::string>()).second) << row;
+  EXPECT_EQ(orders, (std::set<std::string>{"linear", "column:2"}));
+  EXPECT_NE(t.at("notes").dump().find("column:2 was given more than once"), std::string::npos);
+  const std::string title = t.at("title").get<std::string>();
+  EXPECT_EQ(title.find("blocks "), std::string::npos) << title;
+  EXPECT_NE(title.find("block orders ranked"), std::string::npos) << title;
 }
 
 // cbi sweep --model gpu (issue 10 §3): the block axis and --device reach the GPU model, and each

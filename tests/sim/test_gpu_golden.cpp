@@ -80,7 +80,13 @@ struct Golden {
   double predicted_ms;
 };
 
-// Printed by b596542's model (CBI_GOLDEN_PRINT=1), one row per case above, in order.
+// Printed by the model of issue 20's fix (CBI_GOLDEN_PRINT=1), one row per case above, in order;
+// b596542's rows until then. What moved, and why (docs/results/tight/model-fix.md): the L2 reads
+// and L2 hits of the h100 rows (the L2 request coalescer merges reads sent within 32 cycles of
+// another), the pending hits and cycles of every row with more than one warp (a CTA's warps take
+// turns; CTAs due at one cycle start in index order), the L1 hits of the h100 rows where a set
+// fills (random victims). The tiny device's row is unchanged.
+
 const Golden kGolden[] = {
 #include "gpu_golden.inc"
 };

@@ -26,6 +26,7 @@ void expect_same(const sim::GpuResult &a, const sim::GpuResult &b, const std::st
   EXPECT_EQ(a.metrics.l1_pending_hits, b.metrics.l1_pending_hits) << what;
   EXPECT_EQ(a.metrics.l2_write_sectors, b.metrics.l2_write_sectors) << what;
   EXPECT_EQ(a.metrics.l2_hits, b.metrics.l2_hits) << what;
+  EXPECT_EQ(a.metrics.l2_requested_sectors, b.metrics.l2_requested_sectors) << what;
   EXPECT_EQ(a.cycles, b.cycles) << what;
   EXPECT_EQ(a.simulated_ctas, b.simulated_ctas) << what;
   EXPECT_EQ(a.time.predicted_ms, b.time.predicted_ms) << what; // bit for bit, not near

@@ -38,10 +38,12 @@ sim::Workload smem(int64_t width, int64_t height, int64_t window, int elem_bytes
   return w;
 }
 
-sim::GpuResult run_h100(const sim::Workload &w) {
+sim::GpuResult run_h100(const sim::Workload &w, int l2_coalesce_cycles = -1) {
   sim::GpuConfig c;
   c.workload = w;
   c.device = sim::find_device("h100");
+  if (l2_coalesce_cycles >= 0)
+    c.device.l2_coalesce_cycles = l2_coalesce_cycles;
   c.block_threads = 256;
   c.stores = false;
   return sim::simulate_gpu(c);
@@ -68,14 +70,23 @@ TEST(SgemmTiled, OneCtaReadsEachElementOfItsTilesOnce) {
 
 TEST(SgemmTiled, TwoCtasOfATileRowShareTheirATileThroughL2) {
   // C 256 wide, 128 high, D = 64: CTAs 0 and 1 run on SMs 0 and 1 and read the same A tile
-  // (1024 sectors) and a B tile each (1024 sectors each). Every sector misses its SM's L1; the
-  // second read of each A sector hits L2 (or finds it on its way there).
-  const sim::GpuResult r = run_h100(sgemm(256, 128, 64));
+  // (1024 sectors) and a B tile each (1024 sectors each). Every sector misses its SM's L1; without
+  // an L2 request coalescer the second read of each A sector hits L2 (or finds it on its way
+  // there).
+  const sim::GpuResult r = run_h100(sgemm(256, 128, 64), 0);
   EXPECT_EQ(r.ctas, 2);
   EXPECT_EQ(r.metrics.l1_sector_misses, 4096);
   EXPECT_EQ(r.metrics.l2_read_sectors, 4096);
   EXPECT_EQ(r.metrics.l2_hits, 1024);
   EXPECT_EQ(r.metrics.dram_read_bytes, (1024 + 2048) * 32);
+  // The h100 row's coalescer: CTA 1 starts 2 cycles after CTA 0 and asks for each A sector within
+  // its window, so the two reads merge: the L2 reads A once, and no read hits.
+  const sim::GpuResult h = run_h100(sgemm(256, 128, 64));
+  EXPECT_EQ(h.metrics.l1_sector_misses, 4096);
+  EXPECT_EQ(h.metrics.l2_requested_sectors, 4096);
+  EXPECT_EQ(h.metrics.l2_read_sectors, 3072);
+  EXPECT_EQ(h.metrics.l2_hits, 0);
+  EXPECT_EQ(h.metrics.dram_read_bytes, (1024 + 2048) * 32);
 }
 
 TEST(SgemmTiled, BlockOrderPicksEachCtasTile) {

@@ -47,7 +47,7 @@ TEST(GpuDiagram, TheSmsGridsAddUpToTheDevice) {
   EXPECT_EQ(sectors, m.l1_sectors);
   EXPECT_EQ(hits, m.l1_sector_hits);
   EXPECT_EQ(misses, m.l1_sector_misses);
-  EXPECT_EQ(misses, m.l2_read_sectors);
+  EXPECT_EQ(misses, m.l2_requested_sectors); // before the L2 request coalescer
   EXPECT_EQ(dram * 32, m.dram_read_bytes) << "32-byte sectors from DRAM";
 }
 

@@ -212,10 +212,10 @@ std::vector<std::string> gpu_stats_lines(const Grid &g) {
       "L2, this SM's misses: sectors " + group_digits(l2.accesses) + " \u00b7 hits " +
           group_digits(l2.hits) + " \u00b7 from DRAM " + group_digits(l2.misses) +
           " \u00b7 hit rate per sector " + percent(l2.hit_rate()),
-      "whole device: l1tex__t_sector_hit_rate.pct " + percent(v.result.metrics.l1_hit_pct() / 100) +
-          " \u00b7 lts__t_sector_hit_rate.pct " + percent(v.result.metrics.l2_hit_pct() / 100) +
-          " \u00b7 predicted " + short_number(v.result.time.predicted_ms, 3) + " ms (" +
-          v.result.time.bound + " bound)"};
+      "whole device: l1tex__t_sector_pipe_lsu_mem_global_op_ld_hit_rate.pct " +
+          percent(v.result.metrics.l1_hit_pct() / 100) + " \u00b7 lts__t_sector_hit_rate.pct " +
+          percent(v.result.metrics.l2_hit_pct() / 100) + " \u00b7 predicted " +
+          short_number(v.result.time.predicted_ms, 3) + " ms (" + v.result.time.bound + " bound)"};
 }
 
 } // namespace

@@ -4,6 +4,8 @@
 #include "cbi/cli/options.hpp"
 #include "cbi/sim/device.hpp"
 
+#include <string>
+
 namespace cbi::cli {
 
 namespace {
@@ -11,14 +13,30 @@ namespace {
 Table devices_table() {
   Table t;
   t.title = "cbi devices: rows of the GPU model";
-  t.columns = {"name",          "sms",           "threads_per_sm", "warps_per_sm",  "ctas_per_sm",
-               "l1_bytes",      "l1_ways",       "l2_bytes",       "l2_partitions", "sm_clock_mhz",
-               "l1_hit_cycles", "l2_hit_cycles", "dram_cycles",    "dram_gbs",      "description"};
+  t.columns = {"name",
+               "sms",
+               "threads_per_sm",
+               "warps_per_sm",
+               "ctas_per_sm",
+               "l1_bytes",
+               "l1_ways",
+               "l1_replacement",
+               "l2_bytes",
+               "l2_partitions",
+               "l2_coalesce_cycles",
+               "sm_clock_mhz",
+               "l1_hit_cycles",
+               "l2_hit_cycles",
+               "dram_cycles",
+               "dram_gbs",
+               "description"};
   for (const sim::Device &d : sim::devices())
     t.add_row({d.name, int64_t{d.sms}, int64_t{d.max_threads_per_sm}, int64_t{d.max_warps_per_sm},
-               int64_t{d.max_ctas_per_sm}, d.l1_bytes, d.l1_ways, d.l2_bytes,
-               int64_t{d.l2_partitions}, d.sm_clock_mhz, int64_t{d.l1_hit_cycles},
-               int64_t{d.l2_hit_cycles}, int64_t{d.dram_cycles}, d.dram_gbs, d.description});
+               int64_t{d.max_ctas_per_sm}, d.l1_bytes, d.l1_ways,
+               std::string(d.l1_random_replacement ? "random" : "lru"), d.l2_bytes,
+               int64_t{d.l2_partitions}, int64_t{d.l2_coalesce_cycles}, d.sm_clock_mhz,
+               int64_t{d.l1_hit_cycles}, int64_t{d.l2_hit_cycles}, int64_t{d.dram_cycles},
+               d.dram_gbs, d.description});
   t.notes = {"every field's source: docs/devices.md; tiny is a test device (sequential replay)"};
   return t;
 }

@@ -138,7 +138,7 @@ void model_cells(std::vector<cli::Cell> &row, const std::optional<sim::GpuResult
     row.insert(row.end(), 3 + sim::GpuMetrics{}.named().size(), blank);
   }
   if (m && m->metrics) {
-    // ncu's names, in named()'s order less the requests (not read by the harness).
+    // ncu's names, as store.cpp's model_columns lists them.
     row.insert(row.end(),
                {m->l1_hit_sectors + m->l1_miss_sectors, m->l1_hit_sectors, m->l1_miss_sectors,
                 m->l1_hit_pct, m->l2_to_l1_sectors, m->l2_hit_pct, m->dram_read_bytes});

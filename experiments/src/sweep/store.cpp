@@ -119,9 +119,15 @@ const std::vector<std::string> &model_columns() {
     std::vector<std::string> c = {"model_device", "predicted_ms", "model_bound"};
     for (const auto &[name, value] : sim::GpuMetrics{}.named())
       c.push_back(name + "_pred");
-    for (const auto &[name, value] : sim::GpuMetrics{}.named())
-      if (name != "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum") // not read by the harness
-        c.push_back(name + "_meas");
+    // The counters the harness reads (runner.cpp's model_cells), in named()'s order: not the
+    // requests, the load-sector hit rate or the store sectors.
+    for (const char *name :
+         {"l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum",
+          "l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_hit.sum",
+          "l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_miss.sum",
+          "l1tex__t_sector_hit_rate.pct", "lts__t_sectors_srcunit_tex_op_read.sum",
+          "lts__t_sector_hit_rate.pct", "dram__bytes_read.sum"})
+      c.push_back(std::string(name) + "_meas");
     return c;
   }();
   return cols;

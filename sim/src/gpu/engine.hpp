@@ -58,6 +58,7 @@ struct alignas(64) Sm { // aligned: SMs on different host threads share no cache
     int slot = 0;
   };
   std::vector<Launch> launches; // CTAs given to this SM that have not started yet
+  std::vector<Launch> due;      // take_due's launches due now, sorted
   int64_t dispatch_at = kNever; // the earliest of their starts
 
   // The parallel replay's log of the open window, in issue order (Engine::resolve).
@@ -170,7 +171,7 @@ public:
     } else {
       for (; next_window(); now += kWindow)
         for (std::size_t s = 0; s < m_sms.size(); ++s)
-          for (int64_t t = now; t < now + kWindow; ++t)
+          for (int64_t t = now; t < now + kWindow; t = next_cycle(m_sms[s], t, now + kWindow))
             cycle(static_cast<int>(s), t);
     }
     for (const Sm &sm : m_sms)
@@ -218,14 +219,18 @@ private:
       take_due(sm, now, [&](const Sm::Launch &l) { start_cta(s, l.slot, now, l.cta); });
   }
 
-  // Takes the launches due at `now` off sm.launches, start(launch) for each, in the list's order
-  // (a taken one's place goes to the last); dispatch_at becomes the earliest left.
+  // Takes the launches due at `now` off sm.launches (a taken one's place goes to the last) and
+  // start(launch) for each in CTA index order, whatever the list's order: the parallel replay's
+  // list lacks the refills its window made until the window's end, which would change the order
+  // in which CTAs due at one cycle start (their age, which the scheduler ranks warps by).
+  // dispatch_at becomes the earliest left.
   template <class Start> static void take_due(Sm &sm, int64_t now, Start &&start) {
     sm.dispatch_at = kNever;
+    sm.due.clear();
     for (std::size_t k = 0; k < sm.launches.size();) {
       const Sm::Launch l = sm.launches[k];
       if (l.at <= now) {
-        start(l);
+        sm.due.push_back(l);
         sm.launches[k] = sm.launches.back();
         sm.launches.pop_back();
       } else {
@@ -233,6 +238,10 @@ private:
         ++k;
       }
     }
+    std::sort(sm.due.begin(), sm.due.end(),
+              [](const Sm::Launch &a, const Sm::Launch &b) { return a.cta < b.cta; });
+    for (const Sm::Launch &l : sm.due)
+      start(l);
   }
 
   // The warp SM `sm` issues at `now`, after waking the warps due then; -1 if none is ready or the
@@ -247,6 +256,22 @@ private:
     const Warp &warp = sm.warps[static_cast<std::size_t>(id)];
     return m_coalescer.load(key(s, id), &sm.tasks[static_cast<std::size_t>(id) * m_warp_size],
                             warp.lanes, warp.next, out, sectors);
+  }
+
+  // The next cycle after `t` (at most `end`) at which SM `sm` does something: a CTA starts, warps
+  // wake, or a ready warp finds the L1 free. The cycles between change nothing (cycle() would
+  // return at once), so the replay skips them: a latency-bound launch (matmul column:4 waits on
+  // most cycles) costs its requests, not its SM-cycles.
+  [[gnu::always_inline]] static int64_t next_cycle(const Sm &sm, int64_t t, int64_t end) {
+    const bool ready = sm.scheduler.has_ready();
+    if (ready && sm.pipe_free <= t + 1) // a busy SM: the next cycle, without a look at the wheel
+      return t + 1;
+    int64_t next = sm.scheduler.next_wake(t + 1, end);
+    if (sm.dispatch_at < next)
+      next = std::max(t + 1, sm.dispatch_at);
+    if (ready)
+      next = std::min(next, std::max(t + 1, sm.pipe_free));
+    return next;
   }
 
   // One cycle of SM s: dispatch due CTAs, wake the warps whose wait ends now, issue the picked
@@ -511,7 +536,7 @@ private:
           Sm &sm = m_sms[static_cast<std::size_t>(s)];
           sm.window_launches = sm.launches;
           sm.dispatched.clear();
-          for (int64_t t = start; t < start + kWindow; ++t)
+          for (int64_t t = start; t < start + kWindow; t = next_cycle(sm, t, start + kWindow))
             cycle_logged(s, t, start + kWindow);
         }
         for (int s = lo; s < hi; ++s) {

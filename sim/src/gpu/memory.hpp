@@ -23,6 +23,7 @@ public:
     l1.ways = c.l1_ways >= 0 ? c.l1_ways : d.l1_ways;
     l1.sectors_per_line = static_cast<int>(d.l1_line_bytes / d.l1_sector_bytes);
     l1.hash = d.l1_set_hash;
+    l1.random_victims = d.l1_random_replacement;
     return l1;
   }
   static SectorCacheConfig l2_config(const GpuConfig &c) {
@@ -33,6 +34,7 @@ public:
     l2.sectors_per_line = static_cast<int>(d.l2_line_bytes / d.l2_sector_bytes);
     l2.hash = d.l2_set_hash;
     l2.writes = true;
+    l2.open_times = d.l2_coalesce_cycles > 0;
     return l2;
   }
 
@@ -145,6 +147,12 @@ public:
   // shares the output's first sector, misses and reads the sector from DRAM).
   void store(const SectorWrite *writes, int n, int64_t now) {
     const int spl_shift = m_l2_line_shift - m_l2_sector_shift;
+    // The store's L1 sectors (l1tex__t_sectors_pipe_lsu_mem_global_op_st): the writes come in
+    // ascending L2 sectors, several to an L1 sector where L1 sectors are larger.
+    const int l1_of = m_sector_shift > m_l2_sector_shift ? m_sector_shift - m_l2_sector_shift : 0;
+    for (int k = 0; k < n; ++k)
+      m_m.l1_store_sectors +=
+          k == 0 || (writes[k].sector >> l1_of) != (writes[k - 1].sector >> l1_of);
     for (int k = 0; k < n; ++k) {
       const uint64_t line = writes[k].sector >> spl_shift;
       const int sec = static_cast<int>(writes[k].sector & ((uint64_t{1} << spl_shift) - 1));
@@ -172,13 +180,33 @@ public:
 
 private:
   // L2 reads of the sectors `mask` of L2 line `line` at `now`; returns when they reach the L1.
+  // With the device's L2 request coalescer, a read of a sector that reached the L2 less than
+  // l2_coalesce_cycles before is merged with that read: it reaches neither the L2's tags nor its
+  // counters (lts__t_sectors_srcunit_tex_op_read), and its data comes with the earlier read's.
+  // A later read reaches the L2, also while the sector is still on its way from DRAM (a hit on a
+  // miss). The H100 merges 1-62% of the L1's misses (docs/results/tight/heldout-scores.md §3.2):
+  // many SMs asking for one sector at once (matmul's B under column orders), hardly any in a
+  // stream from DRAM (a linear stencil), so the window is short (docs/results/tight/model-fix.md).
   int64_t l2_read(uint64_t line, uint32_t mask, int64_t now, uint32_t &l2_miss) {
     const SectorCache::Result r = m_l2->lookup(line, mask, static_cast<uint32_t>(now));
     l2_miss = r.miss;
     const int n = popcount8(mask);
-    m_m.l2_lookups += n;
-    m_m.l2_read_sectors += n;
-    m_m.l2_hits += popcount8(r.hit | r.pending);
+    m_m.l2_requested_sectors += n;
+    uint32_t reach = mask;
+    if (m_d.l2_coalesce_cycles > 0) {
+      const uint32_t t = static_cast<uint32_t>(now);
+      for (uint32_t m = mask; m; m &= m - 1) {
+        const int sec = __builtin_ctz(m);
+        if (t < r.open[sec])
+          reach &= ~(1u << sec);
+        else
+          r.open[sec] = t + static_cast<uint32_t>(m_d.l2_coalesce_cycles);
+      }
+    }
+    const int reached = popcount8(reach);
+    m_m.l2_lookups += reached;
+    m_m.l2_read_sectors += reached;
+    m_m.l2_hits += popcount8((r.hit | r.pending) & reach);
     int64_t arrives = now + m_d.l2_hit_cycles;
     if (r.pending)
       arrives = std::max<int64_t>(arrives, r.pending_ready);

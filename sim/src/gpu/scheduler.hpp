@@ -1,11 +1,13 @@
 // Warp scheduling on one SM: warps wait on a timing wheel until their data is there, then join
 // the ready set; each cycle the SM issues the warp the device's policy picks (cbi/sim/device.hpp's
-// WarpScheduler): a ready warp of the oldest CTA, or the warp ready longest.
+// WarpScheduler): a ready warp of the oldest CTA (its warps taking turns), or the warp ready
+// longest.
 #pragma once
 
 #include "cbi/sim/device.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <vector>
@@ -28,6 +30,7 @@ public:
       m_slots = warps / warps_per_cta;
       m_place.resize(static_cast<std::size_t>(warps));
       m_warp_at.assign(64, -1);
+      m_turn.assign(static_cast<std::size_t>(m_slots), 0);
       place_warps();
     }
   }
@@ -41,20 +44,43 @@ public:
   // Warp `id` becomes ready at `when` (due(when, now)).
   void schedule(int id, int64_t when, int64_t now) {
     const int64_t at = due(when, now);
-    int &head = m_wheel[static_cast<std::size_t>(at % kWheel)];
+    const std::size_t slot = static_cast<std::size_t>(at % kWheel);
+    int &head = m_wheel[slot];
     m_wheel_next[static_cast<std::size_t>(id)] = head;
     head = id;
+    m_occupied[slot / 64] |= uint64_t{1} << (slot % 64);
   }
 
   // The warps whose wait ends at `now` join the ready set.
   [[gnu::always_inline]] void wake(int64_t now) {
-    int &head = m_wheel[static_cast<std::size_t>(now % kWheel)];
+    const std::size_t slot = static_cast<std::size_t>(now % kWheel);
+    uint64_t &word = m_occupied[slot / 64];
+    const uint64_t bit = uint64_t{1} << (slot % 64);
+    if (!(word & bit))
+      return;
+    word &= ~bit;
+    int &head = m_wheel[slot];
     for (int id = head; id >= 0;) {
       const int next = m_wheel_next[static_cast<std::size_t>(id)];
       make_ready(id);
       id = next;
     }
     head = -1;
+  }
+
+  // Whether a warp is ready to issue.
+  bool has_ready() const { return m_oldest_first ? m_ready != 0 : m_fifo_size > 0; }
+
+  // The first cycle in [from, end) at which warps wake, or `end` (end - from < kWheel).
+  int64_t next_wake(int64_t from, int64_t end) const {
+    for (int64_t t = from; t < end;) {
+      const std::size_t slot = static_cast<std::size_t>(t % kWheel);
+      const uint64_t word = m_occupied[slot / 64] >> (slot % 64);
+      if (word)
+        return std::min(end, t + __builtin_ctzll(word));
+      t += static_cast<int64_t>(64 - slot % 64);
+    }
+    return end;
   }
 
   void make_ready(int id) {
@@ -74,6 +100,7 @@ public:
       ready_ids |= uint64_t{1} << m_warp_at[static_cast<std::size_t>(__builtin_ctzll(m))];
     m_age.erase(std::remove(m_age.begin(), m_age.end(), slot), m_age.end());
     m_age.push_back(slot);
+    m_turn[static_cast<std::size_t>(slot)] = 0;
     place_warps();
     m_ready = 0;
     for (uint64_t m = ready_ids; m; m &= m - 1)
@@ -91,11 +118,23 @@ public:
       --m_fifo_size;
       return id;
     }
-    // The ready set in age order: the lowest place is the oldest CTA's lowest ready warp.
+    // The ready set in age order: the lowest place is the oldest CTA's lowest ready warp. The
+    // CTA's warps take turns: its first ready warp at or after the one after its last pick, so
+    // that they stay in step (the H100's warps of a CTA reach each k of a matmul within 1-3% of
+    // its run time: docs/results/tight/probes.md §4).
     if (!m_ready)
       return -1;
-    const int place = __builtin_ctzll(m_ready);
-    m_ready &= m_ready - 1;
+    const int lowest = __builtin_ctzll(m_ready);
+    const int base = lowest - lowest % m_warps_per_cta;
+    const uint64_t cta = m_warps_per_cta >= 64
+                             ? m_ready
+                             : m_ready & (((uint64_t{1} << m_warps_per_cta) - 1) << base);
+    int &turn = m_turn[static_cast<std::size_t>(m_warp_at[static_cast<std::size_t>(lowest)] /
+                                                m_warps_per_cta)];
+    const uint64_t later = cta & (~uint64_t{0} << (base + turn));
+    const int place = later ? __builtin_ctzll(later) : lowest;
+    turn = place - base + 1 < m_warps_per_cta ? place - base + 1 : 0;
+    m_ready &= ~(uint64_t{1} << place);
     return m_warp_at[static_cast<std::size_t>(place)];
   }
 
@@ -122,9 +161,10 @@ private:
   bool m_oldest_first;
   int m_slots = 0;
   int m_warps_per_cta;
-  std::vector<int> m_wheel;      // kWheel slots: first warp that becomes ready then
-  std::vector<int> m_wheel_next; // per warp: next warp in the same wheel slot
-  std::vector<int> m_fifo;       // ring of ready warps, oldest first
+  std::vector<int> m_wheel; // kWheel slots: first warp that becomes ready then
+  std::array<uint64_t, kWheel / 64> m_occupied{}; // bit k: slot k of the wheel holds a warp
+  std::vector<int> m_wheel_next;                  // per warp: next warp in the same wheel slot
+  std::vector<int> m_fifo;                        // ring of ready warps, oldest first
   std::size_t m_fifo_head = 0, m_fifo_size = 0;
   // Oldest-CTA-first: the CTA slots, the oldest CTA first; warp id's place in that order (its
   // slot's rank * warps_per_cta + its warp in the CTA) and the warp at each place; bit p of
@@ -132,6 +172,7 @@ private:
   uint64_t m_ready = 0;
   std::vector<int> m_age;
   std::vector<int> m_place, m_warp_at;
+  std::vector<int> m_turn; // per CTA slot: the warp (in the CTA) its next pick starts at
 };
 
 } // namespace cbi::sim::gpu

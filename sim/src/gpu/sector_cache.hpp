@@ -35,6 +35,12 @@ struct SectorCacheConfig {
   // The cache also takes stores (the L2): it keeps per sector the bytes stores wrote, so that a
   // sector only partly written is not taken for one read from below (issue 21 §1).
   bool writes = false;
+  // The victim when a set is full: the least recently used way, or (random) a way drawn from the
+  // cache's own fixed-seed generator, so that a replay gives the same victims every time.
+  bool random_victims = false;
+  // Per sector, until when a read of it stays open for merging (the L2 request coalescer's: a
+  // time the caller sets through Result::open; 0 when the sector's way is allocated).
+  bool open_times = false;
 };
 
 class SectorCache {
@@ -42,7 +48,7 @@ public:
   explicit SectorCache(const SectorCacheConfig &c)
       : m_ways(static_cast<uint32_t>(c.ways == 0 ? c.capacity_lines : c.ways)),
         m_sets(static_cast<uint64_t>(c.capacity_lines / (c.ways == 0 ? c.capacity_lines : c.ways))),
-        m_sectors(c.sectors_per_line), m_index(c.hash, m_sets) {
+        m_sectors(c.sectors_per_line), m_index(c.hash, m_sets), m_random(c.random_victims) {
     // One block per set, in 32-bit words: tags, stamps, the valid and partial masks (a byte each
     // per way), the set's clock, the fill times; rounded up to whole 64-byte host cache lines.
     m_stamps_at = m_ways;
@@ -58,6 +64,8 @@ public:
       std::fill_n(m_base + set * m_block, m_ways, kEmpty);
     if (c.writes)
       m_written.assign(static_cast<std::size_t>(m_sets * m_ways) * std::size_t(m_sectors), 0);
+    if (c.open_times)
+      m_open.assign(static_cast<std::size_t>(m_sets * m_ways) * std::size_t(m_sectors), 0);
   }
 
   // The host memory a cache of configuration `c` takes (its blocks and, with writes, the bytes
@@ -67,7 +75,8 @@ public:
     const double sets = double(c.capacity_lines) / ways;
     const double words = 2 * ways + std::ceil(2 * ways / 4) + 1 + ways * c.sectors_per_line;
     return sets * std::ceil(words / 16) * 64 +
-           (c.writes ? double(c.capacity_lines) * c.sectors_per_line * 4 : 0.0);
+           (c.writes ? double(c.capacity_lines) * c.sectors_per_line * 4 : 0.0) +
+           (c.open_times ? double(c.capacity_lines) * c.sectors_per_line * 4 : 0.0);
   }
 
   SectorCache(const SectorCache &) = delete;
@@ -80,6 +89,7 @@ public:
     uint32_t miss = 0;    // sectors allocated now: the caller fetches them and sets their fill
     uint32_t pending_ready = 0;
     uint32_t *fill = nullptr; // the line's fill times, one per sector (set_fill)
+    uint32_t *open = nullptr; // open_times: the line's open-until times, one per sector
   };
 
   // Where line `line`'s set lives: fetching it ahead of a lookup hides the host's cache miss.
@@ -104,6 +114,9 @@ public:
       // from below makes it whole.
       const uint32_t readable = uint32_t{*valid} & ~uint32_t{partial};
       r.fill = block + m_fill_at + w * static_cast<uint32_t>(m_sectors);
+      if (!m_open.empty())
+        r.open = &m_open[(static_cast<std::size_t>(m_index(line64)) * m_ways + w) *
+                         static_cast<std::size_t>(m_sectors)];
       for (uint32_t m = sectors & readable; m; m &= m - 1) {
         const int sec = __builtin_ctz(m);
         if (r.fill[sec] <= now) {
@@ -121,6 +134,11 @@ public:
     w = allocate(block, line, stamp);
     masks(block)[w] = static_cast<uint8_t>(sectors);
     r.fill = block + m_fill_at + w * static_cast<uint32_t>(m_sectors);
+    if (!m_open.empty()) {
+      r.open = &m_open[(static_cast<std::size_t>(m_index(line64)) * m_ways + w) *
+                       static_cast<std::size_t>(m_sectors)];
+      std::fill_n(r.open, m_sectors, 0u);
+    }
     r.miss = sectors;
     return r;
   }
@@ -144,6 +162,9 @@ public:
     } else {
       w = allocate(block, line, stamp);
       valid[w] = 0;
+      if (!m_open.empty())
+        std::fill_n(&m_open[static_cast<std::size_t>(set * m_ways + w) * std::size_t(m_sectors)],
+                    m_sectors, 0u);
     }
     uint8_t &partial = valid[m_ways + w];
     const std::size_t sec =
@@ -188,13 +209,20 @@ private:
     return w;
   }
 
-  // The least recently used way of the set `block` takes `line`; returns the way.
+  // An empty way of the set `block`, else its least recently used way or (random_victims) a
+  // random one, takes `line`; returns the way.
   uint32_t allocate(uint32_t *block, uint32_t line, uint32_t stamp) {
     const uint32_t *stamps = block + m_stamps_at;
     uint32_t victim = 0;
     for (uint32_t v = 1; v < m_ways; ++v)
       if (stamps[v] < stamps[victim])
         victim = v;
+    if (m_random && stamps[victim] != 0) {
+      m_rng ^= m_rng << 13;
+      m_rng ^= m_rng >> 7;
+      m_rng ^= m_rng << 17;
+      victim = static_cast<uint32_t>(m_rng % m_ways);
+    }
     block[victim] = line;
     block[m_stamps_at + victim] = stamp;
     masks(block)[m_ways + victim] = 0; // partial
@@ -209,11 +237,14 @@ private:
   uint64_t m_sets;
   int m_sectors;
   SetIndex m_index;
+  bool m_random = false;
+  uint64_t m_rng = 0x9E3779B97F4A7C15ull; // xorshift64, fixed seed (random_victims)
   uint32_t m_stamps_at = 0, m_masks_at = 0, m_clock_at = 0, m_fill_at = 0, m_block = 0;
   // Stamps: the set's clock at the way's last use (LRU); 0 = never.
   std::vector<uint32_t> m_data; // the blocks (m_base: the first, 64-byte aligned)
   uint32_t *m_base = nullptr;
   std::vector<uint32_t> m_written; // per sector, caches with writes: the bytes stores wrote
+  std::vector<uint32_t> m_open;    // per sector, open_times: until when a read stays open
 };
 
 } // namespace cbi::sim::gpu

@@ -36,6 +36,10 @@ struct Device {
   int64_t l1_sector_bytes = 32;
   int64_t l1_ways = 16;                     // 0 = fully associative
   SetHash l1_set_hash = SetHash::fibonacci; // the set-index function (cbi/sim/set_hash.hpp)
+  // The L1's victim in a full set: a random way rather than the least recently used one (the
+  // H100's L1 keeps 48-70% of a cyclic footprint 1.2 times its capacity, where LRU keeps none:
+  // kernels/probes/l1_warps, docs/results/tight/probes.md §2).
+  bool l1_random_replacement = false;
   // One L2 for the device.
   int64_t l2_bytes = 0;
   int64_t l2_line_bytes = 128;
@@ -43,6 +47,11 @@ struct Device {
   int64_t l2_ways = 16;
   int l2_partitions = 1;
   SetHash l2_set_hash = SetHash::fibonacci; // none: line mod sets, for exact comparisons
+  // The L2 request coalescer (Hopper's LRC, between the crossbar and the L2): an L1's read of an
+  // L2 sector that another read of it is still waiting for (sent less than this many cycles
+  // before, or its data still on its way from DRAM) is merged with that read and never reaches
+  // the L2's tags. 0: no coalescer (every L1 miss sector is an L2 read).
+  int l2_coalesce_cycles = 0;
   // Clocks, latencies (cycles of the SM clock) and throughputs.
   double sm_clock_mhz = 1000;
   int l1_hit_cycles = 40;

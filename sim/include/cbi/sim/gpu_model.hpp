@@ -56,19 +56,29 @@ double gpu_state_bytes(const GpuConfig &c);
 
 // Counts named as Nsight Compute names them (`cbi bench --metrics` reads the same names).
 struct GpuMetrics {
-  int64_t l1_requests = 0;      // l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum
-  int64_t l1_sectors = 0;       // l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum
-  int64_t l1_sector_hits = 0;   // l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_hit.sum
-  int64_t l1_sector_misses = 0; // l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_miss.sum
-  int64_t l1_wavefronts = 0;    // 128-byte lines per request, summed (L1 data-stage work)
-  int64_t l1_pending_hits = 0;  // hits on sectors still on their way (another warp's miss)
-  int64_t l2_read_sectors = 0;  // lts__t_sectors_srcunit_tex_op_read.sum
-  int64_t l2_write_sectors = 0; // global stores that reach L2
-  int64_t l2_hits = 0;          // read and write sector hits
+  int64_t l1_requests = 0;          // l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum
+  int64_t l1_sectors = 0;           // l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum
+  int64_t l1_sector_hits = 0;       // l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_hit.sum
+  int64_t l1_sector_misses = 0;     // l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_miss.sum
+  int64_t l1_wavefronts = 0;        // 128-byte lines per request, summed (L1 data-stage work)
+  int64_t l1_pending_hits = 0;      // hits on sectors still on their way (another warp's miss)
+  int64_t l2_read_sectors = 0;      // lts__t_sectors_srcunit_tex_op_read.sum (after the coalescer)
+  int64_t l2_requested_sectors = 0; // L2 sectors the L1s' misses ask for, before the coalescer
+  int64_t l2_write_sectors = 0;     // global stores that reach L2
+  int64_t l2_hits = 0;              // read and write sector hits
   int64_t l2_lookups = 0;
-  int64_t dram_read_bytes = 0; // dram__bytes_read.sum
-  double l1_hit_pct() const {  // l1tex__t_sector_hit_rate.pct
+  int64_t dram_read_bytes = 0;  // dram__bytes_read.sum
+  int64_t l1_store_sectors = 0; // l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum (all misses)
+  // The load-sector hit rate: l1tex__t_sector_pipe_lsu_mem_global_op_ld_hit_rate.pct.
+  double l1_hit_pct() const {
     return l1_sectors ? 100.0 * double(l1_sector_hits) / double(l1_sectors) : 0.0;
+  }
+  // Nsight's l1tex__t_sector_hit_rate.pct: the load hits over every L1 sector, the stores' (which
+  // never hit: the L1 does not keep them) included. On the H100 it is exactly hits / (load sectors
+  // + store sectors): docs/results/tight/model-fix.md.
+  double l1_hit_all_pct() const {
+    const int64_t all = l1_sectors + l1_store_sectors;
+    return all ? 100.0 * double(l1_sector_hits) / double(all) : 0.0;
   }
   double l2_hit_pct() const { // lts__t_sector_hit_rate.pct
     return l2_lookups ? 100.0 * double(l2_hits) / double(l2_lookups) : 0.0;

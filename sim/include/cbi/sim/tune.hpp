@@ -74,7 +74,8 @@ struct TuneResult {
   bool staged = false; // a staged search ran (more candidates than finalists, a smaller sample)
   std::size_t finalists = 0;                                  // staged: those replayed in full
   std::vector<std::pair<remap::Order, remap::Order>> dropped; // (order, the kept one it maps as)
-  std::vector<GpuConfig> configs; // one per simulated candidate (sample_sms > 0: sampled only)
+  std::vector<std::string> repeated; // orders given more than once (as parsed): ranked once
+  std::vector<GpuConfig> configs;    // one per simulated candidate (sample_sms > 0: sampled only)
   std::vector<GpuResult> results;
   // Every candidate once, fastest first: those replayed on the full device (every one unless
   // staged) ranked with tie groups, then a staged search's others in their sampled order, with
