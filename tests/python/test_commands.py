@@ -2,26 +2,16 @@
 configuration (random configurations, compared with `cbi ... --format json`), fail as it fails,
 release the GIL and stop on Ctrl-C."""
 import json
-import os
 import random
-import subprocess
 
 import numpy as np
 import pytest
 
 import cbi
+from cli_run import cli
 from long_runs import assert_ctrl_c_stops, assert_gil_released
 
-CBI = os.path.join(os.environ.get("CBI_BIN", "build/bin"), "cbi")
 TIMING = {"seconds", "accesses_per_second"}  # wall-clock facts differ run to run
-
-
-def cli(command, **options):
-    argv = [CBI, command, "--format", "json"]
-    for key, value in options.items():
-        argv += ["--" + key.replace("_", "-")] + ([] if value is True else [str(value)])
-    run = subprocess.run(argv, capture_output=True, text=True)
-    return run.returncode, run.stdout, run.stderr
 
 
 def comparable(doc):

@@ -1,25 +1,13 @@
 """cbi.tune ranks as `cbi tune` ranks (random configurations compared with its JSON), fails as it
 fails, releases the GIL and stops on Ctrl-C."""
 import json
-import os
 import random
-import subprocess
 
 import pytest
 
 import cbi
+from cli_run import cli
 from long_runs import assert_ctrl_c_stops, assert_gil_released
-
-CBI = os.path.join(os.environ.get("CBI_BIN", "build/bin"), "cbi")
-
-
-def cli_tune(**options):
-    argv = [CBI, "tune", "--format", "json"]
-    for key, value in options.items():
-        for item in value if isinstance(value, list) else [value]:
-            argv += ["--" + key.replace("_", "-")] + ([] if item is True else [str(item)])
-    run = subprocess.run(argv, capture_output=True, text=True)
-    return run.returncode, run.stdout, run.stderr
 
 
 def without_context(doc):
@@ -47,7 +35,7 @@ def random_tune(rng):
 @pytest.mark.parametrize("seed", range(6))
 def test_tune_equals_the_cli_on_random_configurations(seed):
     c = random_tune(random.Random(300 + seed))
-    rc, out, err = cli_tune(**c)
+    rc, out, err = cli("tune", **c)
     assert rc == 0, err
     python = cbi.tune(**c)
     assert without_context(python) == without_context(json.loads(out))
@@ -58,7 +46,7 @@ def test_tune_equals_the_cli_on_random_configurations(seed):
 
 def test_tune_of_a_tiled_kernel_ranks_block_orders_as_the_cli():
     c = {"kernel": "sgemm-tiled", "size": 256, "block_order": ["linear", "column:2", "tile:1x8"]}
-    rc, out, err = cli_tune(**c)
+    rc, out, err = cli("tune", **c)
     assert rc == 0, err
     python = cbi.tune(**c)
     assert without_context(python) == without_context(json.loads(out))
@@ -67,7 +55,7 @@ def test_tune_of_a_tiled_kernel_ranks_block_orders_as_the_cli():
 
 def test_default_orders_drop_those_that_map_alike_and_say_so():
     python = cbi.tune(size=64, search="full", sample_sms=2)
-    rc, out, err = cli_tune(size=64, search="full", sample_sms=2)
+    rc, out, err = cli("tune", size=64, search="full", sample_sms=2)
     assert rc == 0, err
     assert without_context(python) == without_context(json.loads(out))
     # column:64 and wider map as linear on a 64-wide grid: not simulated, named in the notes.
@@ -83,7 +71,7 @@ def test_default_orders_drop_those_that_map_alike_and_say_so():
     {"sample_sms": 7},
 ])
 def test_errors_are_value_errors_with_the_cli_message(options):
-    rc, _, err = cli_tune(**options)
+    rc, _, err = cli("tune", **options)
     assert rc == 2, err
     message = err.strip().split("cbi tune: ", 1)[1]
     with pytest.raises(ValueError) as raised:

@@ -1,0 +1,16 @@
+"""The command line the Python results are compared with: `cbi COMMAND --format json` with the
+keyword arguments spelled as options (size_x="..." -> --size-x ...; True -> a bare switch; a list
+-> the option repeated), as the module spells them."""
+import os
+import subprocess
+
+CBI = os.path.join(os.environ.get("CBI_BIN", "build/bin"), "cbi")
+
+
+def cli(command, **options):
+    argv = [CBI, command, "--format", "json"]
+    for key, value in options.items():
+        for item in value if isinstance(value, list) else [value]:
+            argv += ["--" + key.replace("_", "-")] + ([] if item is True else [str(item)])
+    run = subprocess.run(argv, capture_output=True, text=True)
+    return run.returncode, run.stdout, run.stderr
