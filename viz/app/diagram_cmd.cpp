@@ -15,16 +15,16 @@ namespace cbi::viz_app {
 int cmd_diagram(int argc, char **argv) {
   po::options_description desc("Options");
   add_diagram_options(desc);
-  desc.add_options()("output,o", po::value<std::string>(),
-                     "write the PNG to this file (default diagram.png); a "
-                     "regular file is replaced atomically, a FIFO, device or "
-                     "symlink's target is written through")(
-      "csv", po::value<std::string>(),
-      "also write the cell grid as tidy CSV (one row per cell that "
-      "is not 'not cached'; '-' for stdout)")(
-      "progress", po::bool_switch(),
-      "print progress to stderr (on by default for long runs on a "
-      "terminal)");
+  // clang-format off
+  desc.add_options()
+    ("output,o", po::value<std::string>(), "write the PNG to this file (default diagram.png); a "
+                                           "regular file is replaced atomically, a FIFO, device or "
+                                           "symlink's target is written through")
+    ("csv", po::value<std::string>(), "also write the cell grid as tidy CSV (one row per cell that "
+                                      "is not 'not cached'; '-' for stdout)")
+    ("progress", po::bool_switch(), "print progress to stderr (on by default for long runs on a "
+                                    "terminal)");
+  // clang-format on
   po::variables_map vm;
   if (!parse_preset_argv(
           argc, argv, desc, vm,

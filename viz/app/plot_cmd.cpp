@@ -14,37 +14,33 @@ namespace po = boost::program_options;
 
 int cmd_plot(int argc, char **argv) {
   po::options_description desc("Options");
-  desc.add_options()("input", po::value<std::string>(),
-                     "tidy CSV with a header row (e.g. from cbi sweep); required")(
-      "output,o", po::value<std::string>(),
-      "write the PNG to this file (default plot.png); a "
-      "regular file is replaced atomically, a FIFO, device or "
-      "symlink's target is written through")(
-      "x", po::value<std::string>(),
-      "x column. heatmap: default the W of column:W orders; lines: "
-      "default size; scatter: required")(
-      "y", po::value<std::string>(),
-      "y column. heatmap: default block; lines: default the value "
-      "column; scatter: required")("value", po::value<std::string>(),
-                                   "value column (heatmap colour, lines y); default the first "
-                                   "of value, gpu_time_ms, sim_l1_misses, sim_l1_hit_pct with "
-                                   "numbers")(
-      "series", po::value<std::string>(),
-      "column naming each line (lines) or each group of "
-      "points (scatter: a colour and marker per value, its N "
-      "and error in the legend); default order, e.g. --series "
-      "kernel")("label", po::value<std::string>(),
-                "scatter: column whose text labels each point, e.g. "
-                "--label order")("x-title", po::value<std::string>(),
-                                 "x axis title (default: the column and its unit), e.g. "
-                                 "--x-title 'measured L1 hit rate (%)'")(
-      "y-title", po::value<std::string>(),
-      "y axis title (default: the column and its unit), e.g. "
-      "--y-title 'predicted L1 hit rate (%)'")(
-      "free-axes", po::bool_switch(),
-      "scatter: x and y are different quantities (e.g. hit rate "
-      "and time): each axis its own range, no y = x line, no error")(
-      "title", po::value<std::string>(), "title (default: from the columns)");
+  // clang-format off
+  desc.add_options()
+    ("input", po::value<std::string>(), "tidy CSV with a header row (e.g. from cbi sweep); required")
+    ("output,o", po::value<std::string>(), "write the PNG to this file (default plot.png); a "
+                                           "regular file is replaced atomically, a FIFO, device or "
+                                           "symlink's target is written through")
+    ("x", po::value<std::string>(), "x column. heatmap: default the W of column:W orders; lines: "
+                                    "default size; scatter: required")
+    ("y", po::value<std::string>(), "y column. heatmap: default block; lines: default the value "
+                                    "column; scatter: required")
+    ("value", po::value<std::string>(), "value column (heatmap colour, lines y); default the first "
+                                        "of value, gpu_time_ms, sim_l1_misses, sim_l1_hit_pct with "
+                                        "numbers")
+    ("series", po::value<std::string>(), "column naming each line (lines) or each group of "
+                                         "points (scatter: a colour and marker per value, its N "
+                                         "and error in the legend); default order, e.g. --series "
+                                         "kernel")
+    ("label", po::value<std::string>(), "scatter: column whose text labels each point, e.g. "
+                                        "--label order")
+    ("x-title", po::value<std::string>(), "x axis title (default: the column and its unit), e.g. "
+                                          "--x-title 'measured L1 hit rate (%)'")
+    ("y-title", po::value<std::string>(), "y axis title (default: the column and its unit), e.g. "
+                                          "--y-title 'predicted L1 hit rate (%)'")
+    ("free-axes", po::bool_switch(), "scatter: x and y are different quantities (e.g. hit rate "
+                                     "and time): each axis its own range, no y = x line, no error")
+    ("title", po::value<std::string>(), "title (default: from the columns)");
+  // clang-format on
   const std::string kind_text = argc >= 2 && argv[1][0] != '-' ? argv[1] : "";
   po::variables_map vm;
   if (!cli::parse_args(

@@ -12,9 +12,11 @@ int cmd_analyze(int argc, char **argv) {
   po::options_description desc("Options");
   config::add_workload_options(desc);
   config::add_order_options(desc);
-  desc.add_options()("threads", po::value<std::string>(),
-                     "active threads t in §4.3's cache estimate (default 1)")(
-      "no-simulate", po::bool_switch(), "print the model only");
+  // clang-format off
+  desc.add_options()
+    ("threads", po::value<std::string>(), "active threads t in §4.3's cache estimate (default 1)")
+    ("no-simulate", po::bool_switch(), "print the model only");
+  // clang-format on
   config::add_cache_options(desc);
   add_output_options(desc);
   po::variables_map vm;

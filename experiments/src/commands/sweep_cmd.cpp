@@ -25,12 +25,13 @@ double parse_fraction(const std::string &text, const std::string &option) {
 
 int cmd_sweep_merge(int argc, char **argv) {
   po::options_description desc("Options");
-  desc.add_options()("input", po::value<std::vector<std::string>>()->composing(),
-                     "shard CSVs (also positional)")(
-      "json", po::value<std::string>(), "also write the merged rows as JSON to this file")(
-      "partial", po::bool_switch(),
-      "merge even when shards or points are missing (listed on "
-      "stderr); without it a gap is an error");
+  // clang-format off
+  desc.add_options()
+    ("input", po::value<std::vector<std::string>>()->composing(), "shard CSVs (also positional)")
+    ("json", po::value<std::string>(), "also write the merged rows as JSON to this file")
+    ("partial", po::bool_switch(), "merge even when shards or points are missing (listed on "
+                                   "stderr); without it a gap is an error");
+  // clang-format on
   add_output_options(desc);
   po::options_description all = desc;
   all.add_options()("help,h", "show this help");
