@@ -5,7 +5,8 @@
 #
 # usage: bash fix_run.sh DIR [STEPS] [GROUPS]
 #   DIR holds cbi (built from the branch with the fix: measures, and predicts "after"), cbi-before
-#   (main before the fix, CPU only: predicts "before") and fix_groups.sh; STEPS: any of measure,
+#   (main before the fix, CPU only: predicts "before") and fix_groups.sh (or the file that
+#   GROUPS_FILE names in DIR, as tails_groups.sh for docs/results/tight/tails.md); STEPS: any of measure,
 #   after, before (default all three, in that order); GROUPS: a regex over the group names.
 #   Results in $OUT/fix.tar.gz (re-packed after each group) and $OUT/log.txt. No step starts a
 #   group after $DEADLINE seconds (default 540), so that the call ends inside its limit.
@@ -27,7 +28,7 @@ orders() { # WIDTH
   for c in 4 8 16 32 64 128 256 512 1024; do [ "$c" -lt "$1" ] && o="$o,column:$c"; done
   echo "$o,tile:16,tile:32x8,zigzag:32,zigzag:64"
 }
-. "$dir/fix_groups.sh"
+. "$dir/${GROUPS_FILE:-fix_groups.sh}"
 args_of() { # group entry -> cbi sweep axes
   IFS='|' read -r name kernel size stencil depth type block <<<"$1"
   local a="--kernel $kernel --size $size --type $type --block $block --order $(orders ${size%%x*})"

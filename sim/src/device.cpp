@@ -37,6 +37,19 @@ Device h100() {
   d.cta_dispatch_cycles =
       2; // kernels/probes/cta_sm: the first wave's 1056 CTAs start within 1.1 us
   d.l1_wavefronts_per_cycle = 1;
+  // 128 bytes of lane data per cycle from the L1 to the registers (one line's width, as the tag
+  // stage's one line a cycle): a double matmul's warp, its A element a broadcast of 256 bytes and
+  // its B row 256 bytes, takes 4 cycles a k step (3 without this field), a float one 2. The H200's
+  // double matmuls run at 4.0-4.6 cycles per warp and k step, the float ones at 2.1-2.3
+  // (kernels/probes/cta_steps, docs/results/tight/tails.md §1).
+  d.l1_data_bytes_per_cycle = 128;
+  // The warp ready longest issues first: on the H200 the CTAs that share an SM reach every k of
+  // a double matmul together in every wave (kernels/probes/cta_steps: 100% of pairs in step in
+  // the first wave, 63-100% after it; docs/results/tight/tails.md §1), where oldest CTA first let
+  // the oldest CTA take the L1 and the younger fall behind (V2 linear 11.7% L1 hits against 55.5%
+  // measured). Float and half CTAs are in step in the first wave and drift apart after it (7-36% of
+  // pairs), which neither policy gives: tails.md §3.
+  d.scheduler = WarpScheduler::round_robin;
   d.l2_to_l1_bytes_per_cycle = 25.5;
   d.dram_gbs = 2985; // cbi bench: measured device-to-device copy (docs/results/kernels-h100)
   // Fitted on the fig5.1a/fig5.1b times (204 configurations, docs/results/gpu-model-h100/
@@ -49,7 +62,8 @@ Device h100() {
       "latencies: kernels/probes/l1_chase on the H100; DRAM: cbi bench's measured copy; "
       "CTA launcher rate: kernels/probes/cta_sm; issue rate and L2->L1 bandwidth: fitted on the "
       "fig5.1a/fig5.1b times (docs/results/gpu-model-h100); L1 ways, DRAM latency, L1 "
-      "throughput: model choices";
+      "throughput: model choices; L1 data stage (128 bytes per cycle) and warp scheduler (ready "
+      "longest first): kernels/probes/cta_steps on the H200 (docs/results/tight/tails.md)";
   return d;
 }
 

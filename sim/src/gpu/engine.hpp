@@ -121,6 +121,13 @@ public:
     for (int n = 0; n <= Coalescer<W>::kMaxLanes; ++n)
       m_busy_cycles[static_cast<std::size_t>(n)] =
           static_cast<int64_t>(n / m_d.l1_wavefronts_per_cycle + 0.999);
+    // Cycles the L1's data stage takes to return n lanes' elements to the registers.
+    for (int n = 0; n <= Coalescer<W>::kMaxLanes; ++n)
+      m_data_cycles[static_cast<std::size_t>(n)] =
+          m_d.l1_data_bytes_per_cycle > 0 && !kUser
+              ? (int64_t{n} * c.workload.elem_bytes + m_d.l1_data_bytes_per_cycle - 1) /
+                    m_d.l1_data_bytes_per_cycle
+              : 0;
     const int sms = m_dispatch.simulated_sms();
     const int warps = static_cast<int>(m_ctas_per_sm * m_warps_per_cta);
     m_sms.reserve(static_cast<std::size_t>(sms));
@@ -321,7 +328,7 @@ private:
     if (kUser && lines > Coalescer<W>::kMaxLanes) // lanes crossing sectors: more lines than lanes
       sm.pipe_free = now + static_cast<int64_t>(lines / m_d.l1_wavefronts_per_cycle + 0.999);
     else
-      sm.pipe_free = now + m_busy_cycles[static_cast<std::size_t>(lines)];
+      sm.pipe_free = now + busy_cycles(lines, warp.lanes);
     m_last_event = std::max(m_last_event, arrives);
     warp.group_end = std::max(warp.group_end, arrives);
     ++warp.next;
@@ -417,7 +424,7 @@ private:
     rec.tickets_end = static_cast<int>(sm.tickets.size());
     rec.deps_end = static_cast<int>(sm.deps.size());
     rec.known = known;
-    sm.pipe_free = now + m_busy_cycles[static_cast<std::size_t>(lines)];
+    sm.pipe_free = now + busy_cycles(lines, warp.lanes);
     if (rec.deps_end > rec.deps_begin) {
       warp.unresolved = true;
     } else {
@@ -599,6 +606,13 @@ private:
     }
   }
 
+  // Cycles the L1 is busy with a request of `lines` wavefronts for `lanes` active lanes: a
+  // cycle per wavefront (tag stage), and at least its lanes' bytes at the data stage's rate.
+  int64_t busy_cycles(int lines, int lanes) const {
+    return std::max(m_busy_cycles[static_cast<std::size_t>(lines)],
+                    m_data_cycles[static_cast<std::size_t>(lanes)]);
+  }
+
   // The coalescer's key of warp slot `id` of SM s.
   int key(int s, int id) const {
     return s * static_cast<int>(m_ctas_per_sm) * m_warps_per_cta + id;
@@ -624,6 +638,7 @@ private:
   int m_jobs = 1;
   std::vector<LineRequest> m_sm_lines; // parallel replay: each SM's request being coalesced
   int64_t m_busy_cycles[Coalescer<W>::kMaxLanes + 1];
+  int64_t m_data_cycles[Coalescer<W>::kMaxLanes + 1];
   LineRequest m_lines[Coalescer<W>::kMaxLanes];
   SectorWrite m_writes[2 * Coalescer<W>::kMaxLanes];
   // A workload of your own: the next load's active lanes (user_drain), and room for a store of up

@@ -13,8 +13,10 @@ namespace cbi::sim {
 
 // Which ready warp an SM issues next. oldest_cta_first: a ready warp of the CTA that started
 // earliest (as greedy-then-oldest schedulers favour old warps); it lets co-resident CTAs drift
-// apart, as the H100 shows (docs/results/gpu-model-h100.md). round_robin: the warp that has been
-// ready longest, which keeps co-resident CTAs in step.
+// apart, as the H100's float matmuls do after the first wave (docs/results/gpu-model-h100.md).
+// round_robin: the warp that has been ready longest, which keeps co-resident CTAs in step, as
+// the H200's double matmuls are in every wave (docs/results/tight/tails.md §1): the h100 and h200
+// rows' choice since 2026-11-26.
 enum class WarpScheduler { oldest_cta_first, round_robin };
 
 struct Device {
@@ -61,8 +63,12 @@ struct Device {
   int cta_dispatch_cycles = 2;      // the device's CTA launcher: one CTA per this many cycles
   int issue_cycles = 4;             // between two loads of one warp that do not wait
   int loads_in_flight_per_warp = 8; // loads a warp issues before it waits for their data
-  WarpScheduler scheduler = WarpScheduler::oldest_cta_first;
-  double l1_wavefronts_per_cycle = 1;   // 128-byte lines an SM's L1 serves per cycle
+  WarpScheduler scheduler = WarpScheduler::oldest_cta_first; // h100, h200: round_robin
+  double l1_wavefronts_per_cycle = 1; // 128-byte lines an SM's L1 serves per cycle
+  // Bytes of lane data the L1 returns to the registers per cycle (0: no such limit): a request
+  // takes at least its lanes' bytes over this many cycles, also where one line serves them all (a
+  // warp's 8-byte broadcast of one A element returns 256 bytes, two cycles at 128).
+  int l1_data_bytes_per_cycle = 0;
   double l2_to_l1_bytes_per_cycle = 64; // per SM
   double dram_gbs = 100;                // measured copy bandwidth where we have it
   double issue_per_cycle = 4;           // warp instructions an SM issues per cycle (4 schedulers)
