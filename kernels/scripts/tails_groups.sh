@@ -6,10 +6,10 @@
 # name | kernel | WxH | stencil | depth | type | block
 groups=(
   "W1|matmul|1280x896|-|448|double|256"
-  "W2|matmul|768x1792|-|960|double|640"
+  "W2|matmul|768x1792|-|704|double|640"
   "W3|matmul|1664x1088|-|384|double|896"
   "W4|matmul|1408x1152|-|576|float|320"
-  "W5|matmul|896x2304|-|1152|half|256"
+  "W5|matmul|896x2304|-|832|half|256"
   "W6|matmul|2304x704|-|320|float|1024"
   "W7|stencil|5120x1536|11x11|0|float|512"
   "W8|stencil|3584x3072|3x3|0|double|448"
