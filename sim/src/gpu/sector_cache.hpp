@@ -1,6 +1,6 @@
-// The GPU model's cache: sectored, set-associative, LRU or random, and aware of time (each sector remembers
-// when its data arrives, so a lookup tells a hit from a sector still on its way). Used for the
-// per-SM L1s and the L2 (sim/src/gpu/memory.hpp). It only answers requests: the coalescer
+// The GPU model's cache: sectored, set-associative, LRU or random, and aware of time (each sector
+// remembers when its data arrives, so a lookup tells a hit from a sector still on its way). Used
+// for the per-SM L1s and the L2 (sim/src/gpu/memory.hpp). It only answers requests: the coalescer
 // (coalescer.hpp) makes them, and the set-index function is part of its configuration, as in
 // GPGPU-Sim's cache_config.
 //
@@ -232,7 +232,9 @@ private:
 
   // A byte of the line's tag for the summary: bits of a multiplicative hash that the set index
   // (its own hash, reduced mod the sets) does not fix.
-  static uint8_t tag_byte(uint32_t line) { return static_cast<uint8_t>((line * 0x2545F491u) >> 24); }
+  static uint8_t tag_byte(uint32_t line) {
+    return static_cast<uint8_t>((line * 0x2545F491u) >> 24);
+  }
   static uint32_t used_mask(uint32_t used) {
     return used >= 16 ? 0xFFFFu : (uint32_t{1} << used) - 1;
   }
@@ -258,8 +260,7 @@ private:
     const uint8_t key = tag_byte(line);
     const uint32_t used = sum[m_hash_words + 2];
     for (uint32_t base = 0; base < used; base += 16) {
-      for (uint32_t m = byte_matches(sum + base / 4, key) & used_mask(used - base); m;
-           m &= m - 1) {
+      for (uint32_t m = byte_matches(sum + base / 4, key) & used_mask(used - base); m; m &= m - 1) {
         const uint32_t w = base + static_cast<uint32_t>(__builtin_ctz(m));
         if (record(set, w)[0] == line)
           return w;
@@ -359,7 +360,7 @@ private:
   bool m_open_times = false;
   uint64_t m_rng = 0x9E3779B97F4A7C15ull; // xorshift64, fixed seed (random_victims)
   uint32_t m_hash_words = 0, m_summary_words = 0, m_record_words = 0;
-  uint32_t m_open_at = 0, m_partial_at = 0; // in a record; m_partial_at 0: no writes
+  uint32_t m_open_at = 0, m_partial_at = 0;            // in a record; m_partial_at 0: no writes
   std::vector<uint32_t> m_summary_data, m_record_data; // m_summary, m_records: 64-byte aligned
   uint32_t *m_summary = nullptr, *m_records = nullptr;
   std::vector<uint32_t> m_written; // per sector, caches with writes: the bytes stores wrote
