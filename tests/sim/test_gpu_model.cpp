@@ -557,6 +557,39 @@ TEST(GpuModel, OldestCtaFirstLetsCoResidentCtasDriftApart) {
   EXPECT_GT(in_step, drifting + 10.0);
 }
 
+// The cycle at which warp `warp` of CTA 0 on SM 0 issues its instruction j = 0 (A's load).
+int64_t first_issue(const sim::GpuConfig &c, int warp) {
+  int64_t at = -1;
+  sim::GpuObserver obs;
+  obs.sm = 0;
+  obs.on_sector = [&](const sim::GpuSectorEvent &e) {
+    if (e.cta == 0 && e.warp == warp && e.instruction == 0 && at < 0)
+      at = e.cycle;
+  };
+  sim::simulate_gpu(c, {}, &obs);
+  return at;
+}
+
+TEST(GpuModel, TheL1DataStageTakesTwoCyclesForADoubleWarpsBroadcast) {
+  // One CTA of two warps on one SM, both ready at cycle 0; the warp ready longest (warp 0) issues
+  // first. Its load of A is one element for all 32 lanes: one line, but 32 x 8 = 256 bytes to
+  // return at 128 bytes a cycle, so warp 1 issues 2 cycles later (1 without the data stage, and 1
+  // for float, whose 32 x 4 bytes take one cycle).
+  auto c = config(sim::kind_of<sim::MatmulWorkload>(), 64, 1, "linear", 64);
+  c.workload.depth = 4;
+  c.workload.elem_bytes = 8;
+  c.device.sms = 1;
+  ASSERT_EQ(c.device.l1_data_bytes_per_cycle, 128); // the h100 row
+  ASSERT_EQ(c.device.scheduler, sim::WarpScheduler::round_robin);
+  EXPECT_EQ(first_issue(c, 0), 0);
+  EXPECT_EQ(first_issue(c, 1), 2);
+  c.device.l1_data_bytes_per_cycle = 0;
+  EXPECT_EQ(first_issue(c, 1), 1);
+  c.device.l1_data_bytes_per_cycle = 128;
+  c.workload.elem_bytes = 4;
+  EXPECT_EQ(first_issue(c, 1), 1);
+}
+
 TEST(GpuModel, SampledModeStandsForTheWholeDevice) {
   auto c = config(sim::kind_of<sim::MatmulWorkload>(), 1024, 128, "linear", 256);
   c.workload.depth = 256;
