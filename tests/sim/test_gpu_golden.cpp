@@ -93,11 +93,13 @@ struct Golden {
 // fills (random victims). The tiny device's row is unchanged.
 // Printed again by the model of docs/results/tight/tails.md (2026-11-26): the h100 rows issue the
 // warp ready longest (round_robin) and return at most 128 bytes of lane data a cycle from the
-// L1. What moved: the h100 rows' pending hits, L1 and L2 hits, L2 reads and cycles (their warps
-// issue in another order); the round-robin row (already round_robin) by the data stage alone
-// (8-byte elements: a warp's 256 bytes take 2 cycles); a new last row, a double matmul on the
-// h100 row. The a100, rtx2080super, v100 and tiny rows (oldest CTA first, no data stage) are
-// unchanged.
+// L1. What moved: the pending hits, L1 and L2 hits, L2 reads and cycles of the h100 rows whose SMs
+// hold several CTAs or warps that contend (stencil9 linear and column:32, matmul 256, the sampled
+// matmul, the 16 KiB L1, the 8 SMs): their warps issue in another order. Unchanged: matmul 128
+// column:33 b64, the round-robin row (already round_robin; its 8-byte loads span two lines, so the
+// data stage's 2 cycles equal the tag stage's), the one-warp rows (no stores, issue 21) and the
+// a100, rtx2080super, v100 and tiny rows (oldest CTA first, no data stage). New last row: a
+// double matmul on the h100 row, whose A loads are 8-byte broadcasts (the data stage's case).
 
 const Golden kGolden[] = {
 #include "gpu_golden.inc"
