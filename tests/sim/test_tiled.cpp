@@ -38,12 +38,15 @@ sim::Workload smem(int64_t width, int64_t height, int64_t window, int elem_bytes
   return w;
 }
 
-sim::GpuResult run_h100(const sim::Workload &w, int l2_coalesce_cycles = -1) {
+sim::GpuResult run_h100(const sim::Workload &w, int l2_coalesce_cycles = -1,
+                        bool oldest_cta_first = false) {
   sim::GpuConfig c;
   c.workload = w;
   c.device = sim::find_device("h100");
   if (l2_coalesce_cycles >= 0)
     c.device.l2_coalesce_cycles = l2_coalesce_cycles;
+  if (oldest_cta_first)
+    c.device.scheduler = sim::WarpScheduler::oldest_cta_first;
   c.block_threads = 256;
   c.stores = false;
   return sim::simulate_gpu(c);
@@ -80,8 +83,11 @@ TEST(SgemmTiled, TwoCtasOfATileRowShareTheirATileThroughL2) {
   EXPECT_EQ(r.metrics.l2_hits, 1024);
   EXPECT_EQ(r.metrics.dram_read_bytes, (1024 + 2048) * 32);
   // The h100 row's coalescer: CTA 1 starts 2 cycles after CTA 0 and asks for each A sector within
-  // its window, so the two reads merge: the L2 reads A once, and no read hits.
-  const sim::GpuResult h = run_h100(sgemm(256, 128, 64));
+  // its window, so the two reads merge: the L2 reads A once, and no read hits. That needs the two
+  // SMs to issue their warps in the same order, which oldest CTA first (a CTA's warps taking
+  // turns) gives; the h100 row's ready-longest-first order follows each SM's fill times, which
+  // differ with the B tiles' DRAM queue, and lets 176 of CTA 1's A reads fall outside the window.
+  const sim::GpuResult h = run_h100(sgemm(256, 128, 64), -1, true);
   EXPECT_EQ(h.metrics.l1_sector_misses, 4096);
   EXPECT_EQ(h.metrics.l2_requested_sectors, 4096);
   EXPECT_EQ(h.metrics.l2_read_sectors, 3072);
