@@ -162,11 +162,8 @@ cli::Table gpu_table(const sim::GpuConfig &c, const sim::GpuResult &r) {
   t.columns.push_back("bound");
   row.emplace_back(r.time.bound);
   t.add_row(std::move(row));
-  sim::Workload shown = c.workload;
-  if (!shown.user)
-    shown.writes = true; // the GPU model always replays the output store, as the kernels do
-  t.config = workload_fields(shown);
-  t.table_omits = workload_fields_not_applying(shown);
+  t.config = gpu_workload_fields(c.workload);
+  t.table_omits = workload_fields_not_applying(c.workload);
   t.config.push_back({"order", remap::to_string(c.order)});
   t.config.push_back({"device", c.device.name});
   t.config.push_back({"block", int64_t{c.block_threads}});
@@ -199,10 +196,12 @@ cli::Table simulate_result(const po::variables_map &vm, const sim::Progress &int
     cli::check_memory(sim::gpu_state_bytes(g), "the GPU model's state (L1s, L2, resident warps)",
                       "--device", "a device row with smaller caches, or --sample-sms N");
     // --progress: the threads of the CTAs done so far, with the elapsed time and an ETA.
-    cli::ProgressBar bar(g.workload.tasks(), asked, 0, "threads");
+    // On a terminal a long replay shows it unasked, as the sequential replay does.
+    const bool shown_bar = asked || (isatty(2) && g.workload.accesses() > (int64_t{1} << 30));
+    cli::ProgressBar bar(g.workload.tasks(), shown_bar, 0, "threads");
     const sim::Progress shown =
-        asked ? sim::Progress([&](int64_t done, int64_t) { bar.update(done, ""); })
-              : sim::Progress();
+        shown_bar ? sim::Progress([&](int64_t done, int64_t) { bar.update(done, ""); })
+                  : sim::Progress();
     return gpu_table(g, sim::simulate_gpu(g, both(shown, interrupt)));
   }
   const sim::SimConfig c = *sim_config(point);

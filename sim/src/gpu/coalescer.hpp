@@ -64,6 +64,7 @@ public:
             static_cast<std::size_t>(warp_slots) * Affine<W>::kClasses * std::size_t(m_residues);
         m_affine.assign(static_cast<std::size_t>(warp_slots), 0);
         m_sets.assign(sets, SectorSet{});
+        m_listed.assign(sets, Listed{});
       }
     }
   }
@@ -76,7 +77,7 @@ public:
       m_affine[static_cast<std::size_t>(key)] = m_affine_of.applies(lanes, n);
       SectorSet *sets = &m_sets[set_index(key, 0, 0)];
       for (int k = 0; k < Affine<W>::kClasses * m_residues; ++k)
-        sets[k].count = kUnknown;
+        sets[k].word = kUnknown;
     }
   }
 
@@ -97,17 +98,19 @@ public:
         const int64_t r = offset & ((int64_t{1} << m_sector_shift) - 1);
         const std::size_t at = set_index(key, cls, static_cast<int>(r / int64_t(m_elem_bytes)));
         SectorSet &set = m_sets[at];
-        if (set.count == kUnknown)
-          fill(set, lanes, n, cls, r);
-        const uint16_t *rel = set.rel;
-        if (set.count != kTooWide) {
-          sectors = set.count;
+        if (set.word == kUnknown)
+          fill(set, at, lanes, n, cls, r);
+        const uint64_t word = set.word;
+        const int count = static_cast<int>(word >> kCountShift);
+        if (count != 0) { // not too wide
+          sectors = count;
           const int spl_shift = m_line_shift - m_sector_shift;
           const uint64_t sector_mask = (uint64_t{1} << spl_shift) - 1;
           const uint64_t first = static_cast<uint64_t>(set.first + (offset >> m_sector_shift));
-          if (set.narrow) {
+          const uint64_t narrow = word & kNarrowBits;
+          if (narrow) {
             // The sectors as bits from the first one's line start, taken a line at a time.
-            uint64_t bits = set.bits << (first & sector_mask);
+            uint64_t bits = narrow << (first & sector_mask);
             uint64_t line = first >> spl_shift;
             const uint32_t line_mask = static_cast<uint32_t>((uint64_t{1} << (1 << spl_shift)) - 1);
             int lines = 0;
@@ -121,9 +124,10 @@ public:
             }
             return lines;
           }
+          const uint16_t *rel = m_listed[at].rel;
           int lines = 0;
           uint64_t line = ~uint64_t{0};
-          for (int k = 0; k < set.count; ++k) {
+          for (int k = 0; k < count; ++k) {
             const uint64_t sector = first + rel[k];
             if ((sector >> spl_shift) != line) {
               line = sector >> spl_shift;
@@ -261,22 +265,24 @@ private:
   }
 
   // The distinct sectors of {base_l + r} for one warp, class and residue r: `first` and each
-  // one's distance from it (ascending). Sets of more than kInline sectors, or spanning 2^16
-  // sectors, take the per-lane path: they are rare (a matmul A load under a column order), and
-  // keeping every set in 32 bytes keeps the sets of an H100's 8448 warp slots in the host's caches.
-  static constexpr int kUnknown = -1, kTooWide = -2; // not coalesced yet; no fast path
+  // one's distance from it. Sets of more than kInline sectors, or spanning 2^16 sectors, take the
+  // per-lane path: they are rare (a matmul A load under a column order). A set is 16 bytes (four
+  // to a host cache line, the sets of an H100's 8448 warp slots about 2 MB): `word` holds its
+  // sector count (top 7 bits) and, for a set spanning fewer than 57 sectors (narrow), the sectors
+  // as bits from `first` (shifted to the line start, at most 7 sectors further, they still fit 64
+  // bits); a wider set lists its sectors' distances in m_listed. Word 0: not coalesced yet; count
+  // 0: no fast path.
+  static constexpr uint64_t kUnknown = 0, kTooWide = 1;
   static constexpr int kInline = 8;
-  // A set spanning fewer than 57 sectors (narrow) keeps them as bits from `first`: shifted to the
-  // line start (at most 7 sectors further), they still fit 64 bits.
+  static constexpr int kCountShift = 57;
   static constexpr uint64_t kNarrowSpan = 57;
+  static constexpr uint64_t kNarrowBits = (uint64_t{1} << kCountShift) - 1;
   struct SectorSet {
     int64_t first = 0;
-    int32_t count = kUnknown;
-    bool narrow = false;
-    union {
-      uint64_t bits; // narrow: bit k, sector first + k
-      uint16_t rel[kInline] = {};
-    };
+    uint64_t word = kUnknown;
+  };
+  struct Listed {
+    uint16_t rel[kInline] = {};
   };
 
   std::size_t set_index(int key, int cls, int residue) const {
@@ -285,8 +291,8 @@ private:
            std::size_t(residue);
   }
 
-  [[gnu::noinline]] void fill(SectorSet &set, const remap::Task<int64_t> *lanes, int n, int cls,
-                              int64_t r) {
+  [[gnu::noinline]] void fill(SectorSet &set, std::size_t at, const remap::Task<int64_t> *lanes,
+                              int n, int cls, int64_t r) {
     if constexpr (HasAffine<W>::value) {
       uint64_t addr[kMaxLanes];
       for (int l = 0; l < n; ++l)
@@ -294,21 +300,21 @@ private:
       uint64_t buf[kMaxLanes];
       const int count = coalesce_sectors(addr, n, m_sector_shift, buf);
       set.first = static_cast<int64_t>(buf[0]);
-      set.narrow = buf[count - 1] - buf[0] < kNarrowSpan;
-      if (set.narrow) {
-        set.bits = 0;
+      const uint64_t counted = static_cast<uint64_t>(count) << kCountShift;
+      if (buf[count - 1] - buf[0] < kNarrowSpan) {
+        uint64_t bits = 0;
         for (int k = 0; k < count; ++k)
-          set.bits |= uint64_t{1} << (buf[k] - buf[0]);
-        set.count = count;
+          bits |= uint64_t{1} << (buf[k] - buf[0]);
+        set.word = bits | counted;
         return;
       }
       if (count > kInline || buf[count - 1] - buf[0] > 0xFFFF) {
-        set.count = kTooWide;
+        set.word = kTooWide;
         return;
       }
       for (int k = 0; k < count; ++k)
-        set.rel[k] = static_cast<uint16_t>(buf[k] - buf[0]);
-      set.count = count;
+        m_listed[at].rel[k] = static_cast<uint16_t>(buf[k] - buf[0]);
+      set.word = counted;
     }
   }
 
@@ -321,6 +327,7 @@ private:
   int m_residues = 0;               // sector bytes / element bytes; 0: no fast path
   std::vector<uint8_t> m_affine;    // per warp slot: its lanes take the fast path
   std::vector<SectorSet> m_sets;    // per warp slot, class and residue
+  std::vector<Listed> m_listed;     // per set: a wider set's sectors
   std::vector<uint64_t> m_crossing; // lines_of: the sectors of lanes that cross a sector boundary
 };
 

@@ -4,6 +4,7 @@
 // longest.
 #pragma once
 
+#include "cbi/error.hpp"
 #include "cbi/sim/device.hpp"
 
 #include <algorithm>
@@ -23,6 +24,8 @@ public:
   WarpScheduler(sim::WarpScheduler policy, int warps, int warps_per_cta)
       : m_oldest_first(policy == sim::WarpScheduler::oldest_cta_first && warps <= 64),
         m_warps_per_cta(warps_per_cta) {
+    if (warps > INT16_MAX)
+      throw UsageError("gpu.block_threads", "more than 32767 resident warps per SM");
     m_wheel_next.assign(static_cast<std::size_t>(warps), -1);
     m_wheel.assign(kWheel, -1);
     m_fifo.assign(static_cast<std::size_t>(warps), 0);
@@ -47,9 +50,9 @@ public:
   void schedule(int id, int64_t when, int64_t now) {
     const int64_t at = due(when, now);
     const std::size_t slot = static_cast<std::size_t>(at % kWheel);
-    int &head = m_wheel[slot];
+    int16_t &head = m_wheel[slot];
     m_wheel_next[static_cast<std::size_t>(id)] = head;
-    head = id;
+    head = static_cast<int16_t>(id);
     m_occupied[slot / 64] |= uint64_t{1} << (slot % 64);
   }
 
@@ -61,7 +64,7 @@ public:
     if (!(word & bit))
       return;
     word &= ~bit;
-    int &head = m_wheel[slot];
+    int16_t &head = m_wheel[slot];
     for (int id = head; id >= 0;) {
       const int next = m_wheel_next[static_cast<std::size_t>(id)];
       make_ready(id);
@@ -164,9 +167,11 @@ private:
   bool m_oldest_first;
   int m_slots = 0;
   int m_warps_per_cta;
-  std::vector<int> m_wheel; // kWheel slots: first warp that becomes ready then
+  // 16-bit warp ids (real SMs hold at most 64 warps; the constructor refuses 2^15): the wheels of
+  // an H100's SMs take 1 MB instead of 2, most of it cold in the host's caches.
+  std::vector<int16_t> m_wheel; // kWheel slots: first warp that becomes ready then
   std::array<uint64_t, kWheel / 64> m_occupied{}; // bit k: slot k of the wheel holds a warp
-  std::vector<int> m_wheel_next;                  // per warp: next warp in the same wheel slot
+  std::vector<int16_t> m_wheel_next;              // per warp: next warp in the same wheel slot
   std::vector<int> m_fifo;                        // ring of ready warps, oldest first
   std::size_t m_fifo_head = 0, m_fifo_size = 0;
   // Oldest-CTA-first: the CTA slots, the oldest CTA first; warp id's place in that order (its

@@ -1,6 +1,6 @@
-// The GPU model's cache: sectored, set-associative, LRU, and aware of time (each sector remembers
-// when its data arrives, so a lookup tells a hit from a sector still on its way). Used for the
-// per-SM L1s and the L2 (sim/src/gpu/memory.hpp). It only answers requests: the coalescer
+// The GPU model's cache: sectored, set-associative, LRU or random, and aware of time (each sector
+// remembers when its data arrives, so a lookup tells a hit from a sector still on its way). Used
+// for the per-SM L1s and the L2 (sim/src/gpu/memory.hpp). It only answers requests: the coalescer
 // (coalescer.hpp) makes them, and the set-index function is part of its configuration, as in
 // GPGPU-Sim's cache_config.
 //
@@ -17,6 +17,7 @@
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <vector>
 
 namespace cbi::sim::gpu {
@@ -48,35 +49,39 @@ public:
   explicit SectorCache(const SectorCacheConfig &c)
       : m_ways(static_cast<uint32_t>(c.ways == 0 ? c.capacity_lines : c.ways)),
         m_sets(static_cast<uint64_t>(c.capacity_lines / (c.ways == 0 ? c.capacity_lines : c.ways))),
-        m_sectors(c.sectors_per_line), m_index(c.hash, m_sets), m_random(c.random_victims) {
-    // One block per set, in 32-bit words: tags, stamps, the valid and partial masks (a byte each
-    // per way), the set's clock, the fill times; rounded up to whole 64-byte host cache lines.
-    m_stamps_at = m_ways;
-    m_masks_at = 2 * m_ways;
-    m_clock_at = m_masks_at + (2 * m_ways + 3) / 4;
-    m_fill_at = m_clock_at + 1;
-    m_block = (m_fill_at + m_ways * static_cast<uint32_t>(m_sectors) + 15) / 16 * 16;
-    m_data.assign(static_cast<std::size_t>(m_sets) * m_block + 16, 0);
-    // Align the blocks to the host's cache lines.
-    const auto addr = reinterpret_cast<std::uintptr_t>(m_data.data());
-    m_base = m_data.data() + ((64 - addr % 64) % 64) / 4;
-    for (uint64_t set = 0; set < m_sets; ++set)
-      std::fill_n(m_base + set * m_block, m_ways, kEmpty);
+        m_sectors(c.sectors_per_line), m_index(c.hash, m_sets), m_random(c.random_victims),
+        m_open_times(c.open_times) {
+    const Layout l = layout(c);
+    m_hash_words = l.hash_words;
+    m_summary_words = l.summary_words;
+    m_record_words = l.record_words;
+    m_open_at = 1 + static_cast<uint32_t>(m_sectors);
+    m_partial_at = c.writes ? m_open_at + (c.open_times ? static_cast<uint32_t>(m_sectors) : 0) : 0;
+    m_summary = aligned(m_summary_data, m_sets * m_summary_words);
+    m_records = aligned(m_record_data, m_sets * m_ways * m_record_words);
+    for (uint64_t set = 0; set < m_sets; ++set) {
+      uint32_t *sum = summary(set);
+      if (m_ways <= 16) {
+        uint64_t order = 0; // way i at place i: any order serves until the set is full
+        for (uint32_t w = 0; w < m_ways; ++w)
+          order |= uint64_t{w} << (4 * w);
+        std::memcpy(sum + m_hash_words, &order, sizeof order);
+      }
+      for (uint32_t w = 0; w < m_ways; ++w)
+        std::fill_n(record(set, w) + 1, m_sectors, kInvalid);
+    }
     if (c.writes)
       m_written.assign(static_cast<std::size_t>(m_sets * m_ways) * std::size_t(m_sectors), 0);
-    if (c.open_times)
-      m_open.assign(static_cast<std::size_t>(m_sets * m_ways) * std::size_t(m_sectors), 0);
   }
 
-  // The host memory a cache of configuration `c` takes (its blocks and, with writes, the bytes
-  // stores wrote).
+  // The host memory a cache of configuration `c` takes (its summaries and records and, with
+  // writes, the bytes stores wrote).
   static double state_bytes(const SectorCacheConfig &c) {
+    const Layout l = layout(c);
     const double ways = double(c.ways == 0 ? c.capacity_lines : c.ways);
     const double sets = double(c.capacity_lines) / ways;
-    const double words = 2 * ways + std::ceil(2 * ways / 4) + 1 + ways * c.sectors_per_line;
-    return sets * std::ceil(words / 16) * 64 +
-           (c.writes ? double(c.capacity_lines) * c.sectors_per_line * 4 : 0.0) +
-           (c.open_times ? double(c.capacity_lines) * c.sectors_per_line * 4 : 0.0);
+    return sets * 4.0 * (l.summary_words + ways * l.record_words) +
+           (c.writes ? double(c.capacity_lines) * c.sectors_per_line * 4 : 0.0);
   }
 
   SectorCache(const SectorCache &) = delete;
@@ -92,53 +97,54 @@ public:
     uint32_t *open = nullptr; // open_times: the line's open-until times, one per sector
   };
 
-  // Where line `line`'s set lives: fetching it ahead of a lookup hides the host's cache miss.
-  void prefetch(uint64_t line) const {
-    const uint32_t *block = m_base + m_index(line) * m_block;
-    __builtin_prefetch(block);
-    __builtin_prefetch(block + 16);
+  // Where line `line`'s way most likely lives: fetching it ahead of a lookup hides the host's
+  // cache miss.
+  void prefetch(uint64_t line64) const {
+    const uint64_t set = m_index(line64);
+    const uint32_t *sum = summary(set);
+    if (m_ways > 16) {
+      __builtin_prefetch(sum);
+      return;
+    }
+    const uint32_t m = byte_matches(sum, tag_byte(static_cast<uint32_t>(line64))) &
+                       used_mask(sum[m_hash_words + 2]);
+    if (m)
+      __builtin_prefetch(record(set, static_cast<uint32_t>(__builtin_ctz(m))));
   }
 
-  // A read of the sectors `sectors` (mask) of line `line` at time `now`.
+  // A read of the sectors `sectors` (mask) of line `line` at time `now`. The caller sets the
+  // fill time of every sector of `miss` (set_fill): until then they hold no data.
   [[gnu::always_inline]] Result lookup(uint64_t line64, uint32_t sectors, uint32_t now) {
     Result r;
     const uint32_t line = static_cast<uint32_t>(line64);
-    uint32_t *block = m_base + m_index(line64) * m_block;
-    const uint32_t stamp = ++block[m_clock_at];
-    uint32_t w = find(block, line);
+    const uint64_t set = m_index(line64);
+    uint32_t *sum = summary(set);
+    uint32_t w = find(set, sum, line);
     if (w < m_ways) {
-      block[m_stamps_at + w] = stamp;
-      uint8_t *valid = masks(block) + w;
-      uint8_t &partial = valid[m_ways];
+      touch(sum, w);
+      uint32_t *rec = record(set, w);
+      r.fill = rec + 1;
+      if (m_open_times)
+        r.open = rec + m_open_at;
+      uint32_t invalid = 0, late = 0;
+      states(r.fill, sectors, now, invalid, late);
       // A sector that stores wrote only in part holds no data to read: it misses, and the fetch
       // from below makes it whole.
-      const uint32_t readable = uint32_t{*valid} & ~uint32_t{partial};
-      r.fill = block + m_fill_at + w * static_cast<uint32_t>(m_sectors);
-      if (!m_open.empty())
-        r.open = &m_open[(static_cast<std::size_t>(m_index(line64)) * m_ways + w) *
-                         static_cast<std::size_t>(m_sectors)];
-      for (uint32_t m = sectors & readable; m; m &= m - 1) {
-        const int sec = __builtin_ctz(m);
-        if (r.fill[sec] <= now) {
-          r.hit |= 1u << sec;
-        } else {
-          r.pending |= 1u << sec;
-          r.pending_ready = std::max(r.pending_ready, r.fill[sec]);
-        }
+      if (m_partial_at) {
+        invalid |= rec[m_partial_at];
+        rec[m_partial_at] &= ~sectors;
       }
-      r.miss = sectors & ~readable;
-      *valid = static_cast<uint8_t>(*valid | sectors);
-      partial = static_cast<uint8_t>(partial & ~sectors);
+      r.miss = sectors & invalid;
+      r.hit = sectors & ~invalid & ~late;
+      r.pending = sectors & ~invalid & late;
+      for (uint32_t m = r.pending; m; m &= m - 1)
+        r.pending_ready = std::max(r.pending_ready, r.fill[__builtin_ctz(m)]);
       return r;
     }
-    w = allocate(block, line, stamp);
-    masks(block)[w] = static_cast<uint8_t>(sectors);
-    r.fill = block + m_fill_at + w * static_cast<uint32_t>(m_sectors);
-    if (!m_open.empty()) {
-      r.open = &m_open[(static_cast<std::size_t>(m_index(line64)) * m_ways + w) *
-                       static_cast<std::size_t>(m_sectors)];
-      std::fill_n(r.open, m_sectors, 0u);
-    }
+    uint32_t *rec = allocate(set, sum, line);
+    r.fill = rec + 1;
+    if (m_open_times)
+      r.open = rec + m_open_at;
     r.miss = sectors;
     return r;
   }
@@ -150,36 +156,32 @@ public:
   bool write(uint64_t line64, int sector, uint32_t bytes, uint32_t full, uint32_t now) {
     const uint32_t line = static_cast<uint32_t>(line64);
     const uint64_t set = m_index(line64);
-    uint32_t *block = m_base + set * m_block;
-    const uint32_t stamp = ++block[m_clock_at];
+    uint32_t *sum = summary(set);
     const uint32_t bit = 1u << sector;
-    uint32_t w = find(block, line);
-    uint8_t *valid = masks(block);
-    bool hit = false;
+    uint32_t w = find(set, sum, line);
+    uint32_t *rec = nullptr;
     if (w < m_ways) {
-      block[m_stamps_at + w] = stamp;
-      hit = valid[w] & bit;
+      touch(sum, w);
+      rec = record(set, w);
     } else {
-      w = allocate(block, line, stamp);
-      valid[w] = 0;
-      if (!m_open.empty())
-        std::fill_n(&m_open[static_cast<std::size_t>(set * m_ways + w) * std::size_t(m_sectors)],
-                    m_sectors, 0u);
+      rec = allocate(set, sum, line);
+      w = static_cast<uint32_t>((rec - record(set, 0)) / m_record_words);
     }
-    uint8_t &partial = valid[m_ways + w];
+    uint32_t &fill = rec[1 + sector];
+    const bool hit = fill != kInvalid;
+    uint32_t &partial = rec[m_partial_at];
     const std::size_t sec =
         static_cast<std::size_t>(set * m_ways + w) * std::size_t(m_sectors) + std::size_t(sector);
     if (!hit) {
-      valid[w] = static_cast<uint8_t>(valid[w] | bit);
-      block[m_fill_at + w * static_cast<uint32_t>(m_sectors) + static_cast<uint32_t>(sector)] = now;
+      fill = now;
       m_written[sec] = 0;
       if (bytes != full)
-        partial = static_cast<uint8_t>(partial | bit);
+        partial |= bit;
     }
     if (partial & bit) {
       m_written[sec] |= bytes;
       if (m_written[sec] == full)
-        partial = static_cast<uint8_t>(partial & ~bit);
+        partial &= ~bit;
     }
     return hit;
   }
@@ -188,63 +190,180 @@ public:
   static void set_fill(const Result &r, int sector, uint32_t when) { r.fill[sector] = when; }
 
 private:
-  static constexpr uint32_t kEmpty = ~uint32_t{0};
+  static constexpr uint32_t kInvalid = ~uint32_t{0}; // a fill time: the sector holds no data
 
-  uint8_t *masks(uint32_t *block) const { return reinterpret_cast<uint8_t *>(block + m_masks_at); }
-
-  // The way of set `block` that holds `line`, or m_ways: the ways compared four at a time where
-  // they come in fours and fit one mask, one by one otherwise (a fully associative L1).
-  [[gnu::always_inline]] uint32_t find(const uint32_t *block, uint32_t line) const {
-    if (m_ways == 16) {
-      const uint32_t hits = sim::detail::match_mask16(block, line);
-      return hits ? static_cast<uint32_t>(__builtin_ctz(hits)) : m_ways;
-    }
-    if (m_ways % 4 == 0 && m_ways <= 64) {
-      const uint64_t hits = sim::detail::match_mask(block, m_ways, line);
-      return hits ? static_cast<uint32_t>(__builtin_ctzll(hits)) : m_ways;
-    }
-    uint32_t w = 0;
-    while (w < m_ways && block[w] != line)
-      ++w;
-    return w;
+  // Per set a summary, small enough to stay in the host's caches for every SM's L1 (32 bytes for
+  // 16 ways): a byte of each way's tag (tag_byte), then for up to 16 ways the LRU order (4 bits
+  // a place, the most recent first) or for more the set's clock and a stamp per way, and the
+  // number of ways in use (the first ones: a set fills its ways in order). Per way a record of
+  // 32-bit words, a power of two of them (a record never spans two host lines where it fits one):
+  // its line, its sectors' fill times (kInvalid: no data), with open_times their open-until
+  // times, with writes the mask of its partial sectors. A lookup that hits reads its set's
+  // summary and one record, a host cache miss where the old layout had two to five
+  // (docs/results/gpu-model-speed.md).
+  struct Layout {
+    uint32_t hash_words, summary_words, record_words;
+  };
+  static Layout layout(const SectorCacheConfig &c) {
+    const uint32_t ways = static_cast<uint32_t>(c.ways == 0 ? c.capacity_lines : c.ways);
+    const uint32_t sectors = static_cast<uint32_t>(c.sectors_per_line);
+    Layout l;
+    l.hash_words = (ways + 15) / 16 * 4;
+    // [hash][order: 2 words][in use][clock][stamps] (order, clock and stamps where they apply)
+    const uint32_t stamps = !c.random_victims && ways > 16 ? ways + 1 : 0;
+    l.summary_words = (l.hash_words + 3 + stamps + 7) / 8 * 8;
+    const uint32_t words = 1 + sectors * (c.open_times ? 2 : 1) + (c.writes ? 1 : 0);
+    l.record_words = 8;
+    while (l.record_words < words)
+      l.record_words *= 2;
+    return l;
   }
 
-  // An empty way of the set `block`, else its least recently used way or (random_victims) a
-  // random one, takes `line`; returns the way.
-  uint32_t allocate(uint32_t *block, uint32_t line, uint32_t stamp) {
-    const uint32_t *stamps = block + m_stamps_at;
+  static uint32_t *aligned(std::vector<uint32_t> &data, uint64_t words) {
+    data.assign(static_cast<std::size_t>(words) + 16, 0);
+    const auto addr = reinterpret_cast<std::uintptr_t>(data.data());
+    return data.data() + ((64 - addr % 64) % 64) / 4;
+  }
+
+  uint32_t *summary(uint64_t set) const { return m_summary + set * m_summary_words; }
+  uint32_t *record(uint64_t set, uint32_t way) const {
+    return m_records + (set * m_ways + way) * m_record_words;
+  }
+
+  // A byte of the line's tag for the summary: bits of a multiplicative hash that the set index
+  // (its own hash, reduced mod the sets) does not fix.
+  static uint8_t tag_byte(uint32_t line) {
+    return static_cast<uint8_t>((line * 0x2545F491u) >> 24);
+  }
+  static uint32_t used_mask(uint32_t used) {
+    return used >= 16 ? 0xFFFFu : (uint32_t{1} << used) - 1;
+  }
+
+  // Bit w: byte w of the 16 at `hash` is `key`.
+  static uint32_t byte_matches(const uint32_t *hash, uint8_t key) {
+#if defined(__SSE2__)
+    const __m128i h = _mm_load_si128(reinterpret_cast<const __m128i *>(hash));
+    return static_cast<uint32_t>(
+        _mm_movemask_epi8(_mm_cmpeq_epi8(h, _mm_set1_epi8(static_cast<char>(key)))));
+#else
+    uint32_t m = 0;
+    const auto *b = reinterpret_cast<const uint8_t *>(hash);
+    for (int k = 0; k < 16; ++k)
+      m |= uint32_t{b[k] == key} << k;
+    return m;
+#endif
+  }
+
+  // The way of the set that holds `line`, or m_ways: the ways in use whose tag byte matches, then
+  // their records' lines.
+  [[gnu::always_inline]] uint32_t find(uint64_t set, const uint32_t *sum, uint32_t line) const {
+    const uint8_t key = tag_byte(line);
+    const uint32_t used = sum[m_hash_words + 2];
+    for (uint32_t base = 0; base < used; base += 16) {
+      for (uint32_t m = byte_matches(sum + base / 4, key) & used_mask(used - base); m; m &= m - 1) {
+        const uint32_t w = base + static_cast<uint32_t>(__builtin_ctz(m));
+        if (record(set, w)[0] == line)
+          return w;
+      }
+    }
+    return m_ways;
+  }
+
+  // Way w of the set is used now: the LRU order (or stamp) says so.
+  [[gnu::always_inline]] void touch(uint32_t *sum, uint32_t w) {
+    if (m_random)
+      return;
+    if (m_ways <= 16) {
+      uint64_t order;
+      std::memcpy(&order, sum + m_hash_words, sizeof order);
+      // w's place: the lowest nibble equal to w (the lowest flagged zero nibble is exact).
+      constexpr uint64_t kOnes = 0x1111111111111111ull, kHighs = 0x8888888888888888ull;
+      const uint64_t x = order ^ (uint64_t{w} * kOnes);
+      const int place = __builtin_ctzll((x - kOnes) & ~x & kHighs) >> 2;
+      const uint64_t low = place == 15 ? ~uint64_t{0} : (uint64_t{1} << (4 * place + 4)) - 1;
+      order = (order & ~low) | ((order << 4) & low) | w;
+      std::memcpy(sum + m_hash_words, &order, sizeof order);
+      return;
+    }
+    uint32_t *clock = sum + m_hash_words + 3;
+    clock[1 + w] = ++*clock;
+  }
+
+  // Of the sectors `sectors` of a way with fill times `fill`: those without data (`invalid`) and
+  // those whose data arrives after `now` (`late`). Four sectors (every device row) are compared at
+  // once, without a branch per sector.
+  [[gnu::always_inline]] void states(const uint32_t *fill, uint32_t sectors, uint32_t now,
+                                     uint32_t &invalid, uint32_t &late) const {
+#if defined(__SSE2__)
+    if (m_sectors == 4) {
+      const __m128i f = _mm_loadu_si128(reinterpret_cast<const __m128i *>(fill));
+      const __m128i sign = _mm_set1_epi32(INT32_MIN); // unsigned compare as signed
+      const __m128i after = _mm_cmpgt_epi32(
+          _mm_xor_si128(f, sign), _mm_xor_si128(_mm_set1_epi32(static_cast<int>(now)), sign));
+      invalid = static_cast<uint32_t>(
+          _mm_movemask_ps(_mm_castsi128_ps(_mm_cmpeq_epi32(f, _mm_set1_epi32(-1)))));
+      late = static_cast<uint32_t>(_mm_movemask_ps(_mm_castsi128_ps(after)));
+      return;
+    }
+#endif
+    for (uint32_t m = sectors; m; m &= m - 1) {
+      const int sec = __builtin_ctz(m);
+      if (fill[sec] == kInvalid)
+        invalid |= 1u << sec;
+      else if (fill[sec] > now)
+        late |= 1u << sec;
+    }
+  }
+
+  // The first way not in use, else the least recently used way or (random_victims) a random one,
+  // takes `line`; returns its record, its sectors without data. (The first empty way is what a
+  // scan for the lowest LRU stamp finds: 0, never used.)
+  uint32_t *allocate(uint64_t set, uint32_t *sum, uint32_t line) {
+    uint32_t &used = sum[m_hash_words + 2];
     uint32_t victim = 0;
-    for (uint32_t v = 1; v < m_ways; ++v)
-      if (stamps[v] < stamps[victim])
-        victim = v;
-    if (m_random && stamps[victim] != 0) {
+    if (used < m_ways) {
+      victim = used++;
+    } else if (m_random) {
       m_rng ^= m_rng << 13;
       m_rng ^= m_rng >> 7;
       m_rng ^= m_rng << 17;
       victim = static_cast<uint32_t>(m_rng % m_ways);
+    } else if (m_ways <= 16) {
+      uint64_t order;
+      std::memcpy(&order, sum + m_hash_words, sizeof order);
+      victim = static_cast<uint32_t>(order >> (4 * (m_ways - 1))) & 15;
+    } else {
+      const uint32_t *stamps = sum + m_hash_words + 4;
+      for (uint32_t v = 1; v < m_ways; ++v)
+        if (stamps[v] < stamps[victim])
+          victim = v;
     }
-    block[victim] = line;
-    block[m_stamps_at + victim] = stamp;
-    masks(block)[m_ways + victim] = 0; // partial
-    return victim;
+    reinterpret_cast<uint8_t *>(sum)[victim] = tag_byte(line);
+    touch(sum, victim);
+    uint32_t *rec = record(set, victim);
+    rec[0] = line;
+    std::fill_n(rec + 1, m_sectors, kInvalid);
+    if (m_open_times)
+      std::fill_n(rec + m_open_at, m_sectors, 0u);
+    if (m_partial_at)
+      rec[m_partial_at] = 0;
+    return rec;
   }
 
-  // Per set one block of 32-bit words (tags, stamps, masks, clock, fill times), so that a lookup
-  // touches a few neighbouring host cache lines rather than one line in each of six arrays
-  // (docs/results/gpu-model-speed.md). Limits, checked by the engine: line indices below 2^32 - 1
-  // (byte addresses below 512 GiB), times below 2^32 cycles.
+  // Limits, checked by the engine: line indices below 2^32 (byte addresses below 512 GiB), times
+  // below 2^32 - 1 cycles.
   uint32_t m_ways;
   uint64_t m_sets;
   int m_sectors;
   SetIndex m_index;
   bool m_random = false;
+  bool m_open_times = false;
   uint64_t m_rng = 0x9E3779B97F4A7C15ull; // xorshift64, fixed seed (random_victims)
-  uint32_t m_stamps_at = 0, m_masks_at = 0, m_clock_at = 0, m_fill_at = 0, m_block = 0;
-  // Stamps: the set's clock at the way's last use (LRU); 0 = never.
-  std::vector<uint32_t> m_data; // the blocks (m_base: the first, 64-byte aligned)
-  uint32_t *m_base = nullptr;
+  uint32_t m_hash_words = 0, m_summary_words = 0, m_record_words = 0;
+  uint32_t m_open_at = 0, m_partial_at = 0;            // in a record; m_partial_at 0: no writes
+  std::vector<uint32_t> m_summary_data, m_record_data; // m_summary, m_records: 64-byte aligned
+  uint32_t *m_summary = nullptr, *m_records = nullptr;
   std::vector<uint32_t> m_written; // per sector, caches with writes: the bytes stores wrote
-  std::vector<uint32_t> m_open;    // per sector, open_times: until when a read stays open
 };
 
 } // namespace cbi::sim::gpu
