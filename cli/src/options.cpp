@@ -15,6 +15,15 @@ namespace cbi::cli {
 // The options that name a file a command writes; each is checked before any work starts.
 static const char *const kOutputOptions[] = {"output", "json", "csv", "screenshot"};
 
+// "--a, --b, ..." : every long option of `desc`, in its order.
+static std::string long_option_names(const po::options_description &desc) {
+  std::string names;
+  for (const auto &o : desc.options())
+    if (!o->long_name().empty())
+      names += (names.empty() ? "--" : ", --") + o->long_name();
+  return names;
+}
+
 bool parse_args(int argc, char **argv, const po::options_description &desc, po::variables_map &vm,
                 const std::string &usage, const std::string &examples,
                 const std::vector<std::string> &files_only,
@@ -31,6 +40,9 @@ bool parse_args(int argc, char **argv, const po::options_description &desc, po::
                          "unexpected argument; allowed: --option value pairs (lists as a,b or by "
                          "repeating the option; see --help)");
     po::store(parsed, vm);
+  } catch (const po::unknown_option &e) { // name what the command does take
+    throw UsageError(e.get_option_name(), "not an option of this command; allowed: " +
+                                              long_option_names(all) + " (--help explains each)");
   } catch (const po::error_with_option_name &e) {
     const std::string name = e.get_option_name();
     throw UsageError(name.empty() ? "cbi" : name, e.what());

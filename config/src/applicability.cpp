@@ -81,16 +81,32 @@ struct WorkloadScope {
   const char *option;
   bool sim::WorkloadTraits::*takes;
   const char *why;
-  const char *allowed;
 };
 
 const std::vector<WorkloadScope> &workload_scopes() {
   static const std::vector<WorkloadScope> table = {
       {"block-order", &sim::WorkloadTraits::has_block_order,
-       "has no tiles to order (its thread order is --order)",
-       "--kernel sgemm-tiled or stencil-smem"},
+       "has no tiles to order (its thread order is --order)"},
+      {"stencil", &sim::WorkloadTraits::has_window, "has no stencil window"},
+      {"depth", &sim::WorkloadTraits::has_depth, "has no inner dimension or planes"},
+      {"boundary", &sim::WorkloadTraits::has_boundary, "has no edges to clamp or leave out"},
   };
   return table;
+}
+
+// "--workload stencil or stencil-smem": the workloads whose trait `takes` holds.
+std::string workloads_taking(bool sim::WorkloadTraits::*takes) {
+  std::vector<std::string> names;
+  sim::for_each_workload([&](auto tag) {
+    using W = typename decltype(tag)::type;
+    const sim::WorkloadTraits traits = sim::workload_traits(sim::kind_of<W>());
+    if (traits.*takes)
+      names.push_back(traits.name);
+  });
+  std::string text = "--workload ";
+  for (std::size_t k = 0; k < names.size(); ++k)
+    text += (k == 0 ? "" : k + 1 == names.size() ? " or " : ", ") + names[k];
+  return text;
 }
 
 // Given by the user: a bool_switch is always stored, with its default marked.
@@ -109,6 +125,10 @@ const char *model_name(unsigned engines) {
   return engines == kGpu ? "--model gpu" : "--model sequential";
 }
 
+const char *engine_name(Engine e) {
+  return e == Engine::gpu_model ? "GPU model" : "sequential simulator";
+}
+
 } // namespace
 
 Engine parse_model(const cli::po::variables_map &vm) {
@@ -125,11 +145,12 @@ void refuse_inapplicable(const cli::po::variables_map &vm, Engine engine,
   for (const Scope &s : scopes())
     if (for_command(s, command) && given(vm, s.option) &&
         !(s.engines & static_cast<unsigned>(engine)))
-      throw UsageError(
-          std::string("--") + s.option,
-          std::string("applies to ") + model_name(s.engines) + " only (" + s.why +
-              "); allowed: leave it out" +
-              (vm.count("model") ? std::string(" or ") + model_name(s.engines) : std::string()));
+      throw UsageError(std::string("--") + s.option,
+                       command == "simulate" // the one command with --model: name the model
+                           ? "applies to " + std::string(model_name(s.engines)) + " only (" +
+                                 s.why + "); allowed: leave it out or " + model_name(s.engines)
+                           : "does not apply: cbi " + command + " runs the " + engine_name(engine) +
+                                 " (" + s.why + "); allowed: leave it out");
   const bool own_workload = own != nullptr;
   if (given(vm, "trace") || own_workload)
     for (const Fixed &f : trace_fixes())
@@ -146,7 +167,8 @@ void refuse_inapplicable(const cli::po::variables_map &vm, sim::WorkloadKind kin
   for (const WorkloadScope &s : workload_scopes())
     if (given(vm, s.option) && !(traits.*s.takes))
       throw UsageError(std::string("--") + s.option, std::string(traits.name) + " " + s.why +
-                                                         "; allowed: leave it out or " + s.allowed);
+                                                         "; allowed: leave it out, or " +
+                                                         workloads_taking(s.takes));
 }
 
 std::string applicability_help(const cli::po::options_description &desc,

@@ -72,7 +72,7 @@ void add_workload_options(po::options_description &desc) {
     ("elem-bytes", po::value<std::string>(), "element size: 2 (half), 4 (float, default), 8 (double)")
     ("boundary", po::value<std::string>(), "stencil edges: clamp (listing 3, default) | none "
                                            "(unclamped, as the thesis diagrams)")
-    ("writes", po::bool_switch(), "also replay each task's output store (off by default)")
+    ("writes", po::bool_switch(), "also replay each task's output store (off by default; the GPU model always does, so it refuses the option)")
     ("kernel", po::value<std::string>(), kernel_help().c_str())
     ("block-order", list_value(), block_order_help().c_str());
   // clang-format on
@@ -318,6 +318,13 @@ Fields workload_fields(const sim::Workload &w) {
   if (sim::workload_traits(w.kind).has_block_order) // the tiled kernels' CTA order
     f.push_back({"block_order", remap::to_string(w.block_order)});
   return f;
+}
+
+Fields gpu_workload_fields(const sim::Workload &w) {
+  sim::Workload shown = w;
+  if (!shown.user)
+    shown.writes = true;
+  return workload_fields(shown);
 }
 
 std::vector<std::string> workload_fields_not_applying(const sim::Workload &w) {

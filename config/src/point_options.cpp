@@ -145,6 +145,15 @@ BenchPoints bench_points(const cli::po::variables_map &vm) {
                                       : "--type",
                      "empty list; allowed: one value or a comma list");
 
+  // A window or a depth that no listed kernel has is refused, not ignored.
+  const bool any_stencil = std::any_of(kinds.begin(), kinds.end(), kernels::is_stencil);
+  if (has(vm, "stencil") && !any_stencil)
+    throw UsageError("--stencil", "no listed kernel has a stencil window; allowed: leave it out, "
+                                  "or a stencil kernel (stencil, stencil-2d, stencil-smem)");
+  if (has(vm, "depth") && std::all_of(kinds.begin(), kinds.end(), kernels::is_stencil))
+    throw UsageError("--depth", "no listed kernel has an inner dimension; allowed: leave it out, "
+                                "or a matrix kernel (matmul, sgemm-tiled, cublas)");
+
   // --block N or WxH: 1D kernels take W*H threads, stencil-2d a W-wide block (32 for N).
   const bool two_d = block.find_first_of("xX") != std::string::npos;
   const auto [bx, by] = parse_extent(two_d ? block : "32x" + block, "--block", false, 1024);

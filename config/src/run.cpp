@@ -162,11 +162,8 @@ cli::Table gpu_table(const sim::GpuConfig &c, const sim::GpuResult &r) {
   t.columns.push_back("bound");
   row.emplace_back(r.time.bound);
   t.add_row(std::move(row));
-  sim::Workload shown = c.workload;
-  if (!shown.user)
-    shown.writes = true; // the GPU model always replays the output store, as the kernels do
-  t.config = workload_fields(shown);
-  t.table_omits = workload_fields_not_applying(shown);
+  t.config = gpu_workload_fields(c.workload);
+  t.table_omits = workload_fields_not_applying(c.workload);
   t.config.push_back({"order", remap::to_string(c.order)});
   t.config.push_back({"device", c.device.name});
   t.config.push_back({"block", int64_t{c.block_threads}});

@@ -140,7 +140,7 @@ cli::Table tune_table(const sim::TuneConfig &c, const sim::TuneResult &t) {
         row.push_back(std::move(value));
     table.add_row(std::move(row));
   }
-  table.config = workload_fields(base.workload);
+  table.config = gpu_workload_fields(base.workload);
   table.config.erase(std::remove_if(table.config.begin(), table.config.end(),
                                     [](const auto &f) { return f.first == "block_order"; }),
                      table.config.end()); // ranked, not fixed

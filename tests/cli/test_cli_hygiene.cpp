@@ -60,6 +60,23 @@ TEST(Hygiene, StrayPositionalArgumentsAreErrorsInEveryCommand) {
       expect_usage_error(args, "extra");
 }
 
+// An option the command does not have names itself and lists what the command takes.
+TEST(Hygiene, UnknownOptionsListWhatTheCommandTakes) {
+  const struct {
+    const char *args, *option, *taken;
+  } cases[] = {{"sweep --workload matmul", "--workload", "--grid"},
+               {"trace --format json", "--format", "--workload"},
+               {"analyze --model gpu", "--model", "--cache-bytes"}};
+  for (const auto &c : cases) {
+    expect_usage_error(c.args, std::string("cbi ") + std::string(c.args).substr(0, 5));
+    const CliRun r = cbi_run(c.args);
+    EXPECT_NE(r.err.find(std::string(c.option) + ": not an option of this command; allowed: --"),
+              std::string::npos)
+        << r.err;
+    EXPECT_NE(r.err.find(c.taken), std::string::npos) << c.args << ": " << r.err;
+  }
+}
+
 TEST(Hygiene, ListsAreCommasOrRepeatedOptions) {
   const CliRun commas = cbi_run("sweep --order linear,column:4 --size 16 --dry-run");
   const CliRun repeated = cbi_run("sweep --order linear --order column:4 --size 16 --dry-run");

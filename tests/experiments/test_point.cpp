@@ -306,6 +306,47 @@ TEST(PointOptions, OptionsThatDoNotApplyToTheEngineAreRefused) {
   EXPECT_NO_THROW(point_from(Args("--device v100 --block 128").vm, {Engine::gpu_model}));
 }
 
+// A workload option that the chosen workload has no use for is refused, naming the option and
+// the workloads that take it, never ignored (the window of a matmul, the depth of a stencil).
+TEST(PointOptions, WorkloadOptionsThatDoNotApplyAreRefused) {
+  const struct {
+    const char *args, *option, *allowed;
+  } cases[] = {
+      {"--workload matmul --stencil 3x3", "--stencil", "--workload stencil or stencil-smem"},
+      {"--workload stencil --depth 8", "--depth", "--workload matmul, stencil3d or sgemm-tiled"},
+      {"--workload matmul --boundary none", "--boundary", "--workload stencil"},
+      {"--workload stencil3d --size 8x6x5 --stencil 3x3", "--stencil", "stencil-smem"},
+      {"--kernel sgemm-tiled --size 256 --boundary clamp", "--boundary", "--workload stencil"},
+      {"--kernel matmul --block-order column:4", "--block-order", "sgemm-tiled or stencil-smem"}};
+  for (const auto &c : cases) {
+    try {
+      point_from(Args(c.args).vm, {});
+      ADD_FAILURE() << c.args << " was accepted";
+    } catch (const UsageError &e) {
+      EXPECT_EQ(e.option(), c.option) << c.args;
+      EXPECT_NE(std::string(e.what()).find("allowed: leave it out, or "), std::string::npos)
+          << e.what();
+      EXPECT_NE(std::string(e.what()).find(c.allowed), std::string::npos) << e.what();
+    }
+  }
+  for (const char *fine :
+       {"--workload stencil --stencil 3x3 --boundary none", "--workload matmul --depth 8",
+        "--kernel stencil-smem --stencil 5x5", "--workload stencil3d --size 8x6x5"})
+    EXPECT_NO_THROW(point_from(Args(fine).vm, {})) << fine;
+  // cbi bench takes kernel lists: a window or depth is refused only when no kernel has one.
+  for (const auto &[args, option] :
+       {std::pair<const char *, const char *>{"--kernel matmul,cublas --stencil 3x3", "--stencil"},
+        {"--kernel stencil,stencil-smem --depth 64", "--depth"}}) {
+    try {
+      bench_points(Args(args, true).vm);
+      ADD_FAILURE() << args << " was accepted";
+    } catch (const UsageError &e) {
+      EXPECT_EQ(e.option(), option) << args;
+    }
+  }
+  EXPECT_NO_THROW(bench_points(Args("--kernel matmul,stencil --stencil 3x3 --depth 64", true).vm));
+}
+
 TEST(PointOptions, SimulatePointFieldsAreTypedAndAbsentWhereTheyDoNotApply) {
   const Point m = point_from(Args("--workload matmul --size 32 --depth 8").vm, {});
   EXPECT_EQ(m.kernel, kernels::KernelKind::matmul);

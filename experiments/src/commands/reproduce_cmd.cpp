@@ -25,7 +25,7 @@ int cmd_reproduce(int argc, char **argv) {
                                        "every CSV already in the folder")
     ("tiny", po::bool_switch(), "CI smoke test: every size cut to tens of elements; the report "
                                 "gives no verdicts")
-    ("jobs", po::value<std::string>(), "simulator threads (default: all cores)")
+    ("jobs", po::value<std::string>(), "simulations replayed at once, one host thread each (default: all cores)")
     ("progress", po::bool_switch(), "progress bars on stderr (default on a terminal)");
   // clang-format on
   po::variables_map vm;

@@ -135,7 +135,9 @@ void add_sweep_options(po::options_description &desc) {
                  "to this file at the end")(
       "resume", po::bool_switch(),
       "continue an interrupted --output CSV: points already in it "
-      "are skipped")("jobs", po::value<std::string>(), "simulator threads (default: all cores)")(
+      "are skipped")("jobs", po::value<std::string>(),
+                     "simulations replayed at once, one host thread each (sequential or GPU model; "
+                     "default: all cores, one fewer while a GPU backend runs)")(
       "progress", po::bool_switch(), "progress bar with ETA on stderr (default on a terminal)")(
       "metrics", po::bool_switch(),
       "gpu: read hardware counters (L1/L2 hit rates, L2->L1 bytes) "

@@ -55,6 +55,9 @@ Fields workload_fields(const sim::Workload &w);
 // The keys of workload_fields that do not apply to `w`'s kind (a stencil's depth, matmul's and
 // stencil3d's window): Table::table_omits, so the terminal table shows only what applies.
 std::vector<std::string> workload_fields_not_applying(const sim::Workload &w);
+// workload_fields as the GPU model runs `w`: it always replays the output store, as the CUDA
+// kernels do (a trace keeps its own stores), so `writes` is true whatever --writes said.
+Fields gpu_workload_fields(const sim::Workload &w);
 Fields sim_config_fields(const sim::SimConfig &c);
 // The GPU model's counts under Nsight Compute's names, typed as ncu reports them (counts are
 // integers, ".pct" rates doubles), in GpuMetrics::named()'s order: the columns that simulate
