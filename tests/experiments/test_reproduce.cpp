@@ -108,6 +108,17 @@ TEST(ReproduceJudge, TheFastestOrderDecidesNotTheRankCorrelation) {
   EXPECT_NE(far.brief.find("naive, not column:32"), std::string::npos) << far.brief;
   model[{32, 256, "", ""}] = 1.05; // 5% behind: a tie within the model's error
   EXPECT_EQ(judge_rank(model, thesis, 256, "the thesis's").word, "holds");
+  // On a device row not validated on that GPU the model tests nothing, either way, and says what
+  // it predicts.
+  for (const Verdict &v : {far, judge_rank(model, thesis, 256, "the thesis's")}) {
+    const Verdict u = unvalidated_model(v, "Not validated.");
+    EXPECT_EQ(u.word, "not testable") << v.word;
+    EXPECT_EQ(u.why.rfind("Not validated. What the model says (" + v.word, 0), 0u) << u.why;
+    EXPECT_NE(u.why.find(v.why), std::string::npos) << u.why;
+    EXPECT_EQ(u.measure, "model: " + v.measure);
+  }
+  const Verdict none = judge_rank(model, thesis, 128, "the thesis's");
+  EXPECT_EQ(unvalidated_model(none, "Not validated.").why, none.why) << "already not testable";
   // Measured data: the same claim over every block, ties within kMeasuredTie.
   EXPECT_EQ(judge_fastest(thesis, 32, kMeasuredTie, "thesis").word, "holds");
   Values measured = thesis;

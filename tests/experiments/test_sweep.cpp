@@ -321,6 +321,47 @@ TEST(Sweep, OldCsvsWithDashCellsResumeAndMerge) {
   EXPECT_EQ(slurp(dir / "old2.csv"), today) << "rewritten with empty cells, rows unchanged";
 }
 
+// A model CSV written before the load-only L1 rate got its own name (as the CSVs of
+// docs/results/reproduce-h100, 2026-11-23) holds that rate under l1tex__t_sector_hit_rate.pct,
+// which now names the all-sector rate: read today, the number moves to the load-only column and
+// the all-sector one stays empty.
+TEST(Sweep, TheRenamedL1RateOfOldModelCsvsKeepsItsMeaning) {
+  TempDir dir;
+  const std::string grid = "sweep --model gpu --kernel matmul --size 64 --block 64 --order "
+                           "linear,column:8";
+  const CliRun today = cbi(grid + " --output " + (dir / "new.csv"));
+  ASSERT_EQ(today.exit_code, 0) << today.err;
+  const Csv now = parse_csv(slurp(dir / "new.csv"));
+  const std::string load = "l1tex__t_sector_pipe_lsu_mem_global_op_ld_hit_rate.pct_pred",
+                    all = "l1tex__t_sector_hit_rate.pct_pred",
+                    stores = "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum_pred";
+  // The same rows as the old version wrote them: the load-only rate under the old name, and
+  // neither new column.
+  std::string old;
+  for (std::size_t r = 0; r <= now.rows.size(); ++r) {
+    const std::vector<std::string> &cells = r == 0 ? now.header : now.rows[r - 1];
+    std::string line;
+    for (std::size_t c = 0; c < cells.size(); ++c) {
+      const std::string &name = now.header[c];
+      if (name == load || name == stores)
+        continue;
+      const std::string cell = r > 0 && name == all ? now.rows[r - 1][now.col(load)] : cells[c];
+      line += (line.empty() ? "" : ",") + cell;
+    }
+    old += line + "\n";
+  }
+  std::ofstream(dir / "old.csv") << old;
+  const CliRun merged = cbi("sweep merge " + (dir / "old.csv"));
+  ASSERT_EQ(merged.exit_code, 0) << merged.err;
+  const Csv read = parse_csv(merged.out);
+  ASSERT_EQ(read.rows.size(), 2u);
+  for (std::size_t r = 0; r < 2; ++r) {
+    EXPECT_EQ(read.at(r, load), now.at(r, load));
+    EXPECT_FALSE(read.at(r, load).empty());
+    EXPECT_EQ(read.at(r, all), "") << "a number that meant the load-only rate";
+  }
+}
+
 TEST(Sweep, JsonCarriesMetaAndRows) {
   TempDir dir;
   const CliRun r = cbi("sweep --grid table3.1-clamp-exact --output " + (dir / "t.csv") +
@@ -528,6 +569,11 @@ TEST(Reproduce, RebuildsTheCommittedH100ReportWithoutADevice) {
   const std::string md = slurp(out + "/report.md");
   EXPECT_NE(md.find("- device: NVIDIA H100 80GB HBM3"), std::string::npos);
   EXPECT_EQ(md.find("FAILED"), std::string::npos) << md;
+  // Nothing was measured now: the GPU rows do not carry this report's date as theirs.
+  EXPECT_NE(md.find("**Ours, GPU** (NVIDIA H100 80GB HBM3 (sm_90, 132 SMs), resumed from the CSVs: "
+                    "measured before this report's "),
+            std::string::npos)
+      << md;
   EXPECT_EQ(md.find("Stencil gains shrink"), std::string::npos);
   EXPECT_NE(md.find("The stencil never beats naive (no gain at any N, so none to shrink)"),
             std::string::npos)
@@ -549,10 +595,12 @@ TEST(Reproduce, RebuildsTheCommittedH100ReportWithoutADevice) {
   EXPECT_EQ(md.find("**Verdict (simulator):"), std::string::npos) << md;
   EXPECT_NE(md.find("so it tests none of chapter 5's claims"), std::string::npos);
   // Fig 5.1a's claim is that column:32 is fastest: the model's fastest is naive, more than its
-  // error ahead, so the claim does not hold there although the ranks correlate (rho 0.82).
+  // error ahead, but its rtx2080super row is not validated on that GPU, so the claim is not
+  // testable there; the row says what the model predicts.
   EXPECT_NE(md.find("| Fig 5.1a: the fastest order at block 256 (stencil) | column:32, 1.29 ms "
-                    "(naive 1.46) | fastest naive (column:32 +8.7%); rho 0.82 | GPU model, "
-                    "rtx2080super | **does not hold** |"),
+                    "(naive 1.46) | model: fastest naive (column:32 +8.7%); rho 0.82 | GPU model, "
+                    "rtx2080super | **not testable** | the device row is not validated; the model "
+                    "says the model's fastest is naive, not column:32"),
             std::string::npos)
       << md;
   // On the H100 itself column:32 is not the fastest stencil order either.

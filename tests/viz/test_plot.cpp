@@ -114,6 +114,18 @@ TEST(Plot, ScatterOfOneQuantityGivesTheMeanAbsoluteError) {
   EXPECT_NE(layout.caption[0].find("Pearson r = 0.985; NRMSE = 0.069 (RMSE / range of x)"),
             std::string::npos)
       << layout.caption[0];
+  // A constant x (every simulated rate equal) leaves r and NRMSE undefined: said in words.
+  PlotLayout flat;
+  plot(
+      parse_csv("kernel,order,l1tex__t_sector_hit_rate.pct_meas,"
+                "l1tex__t_sector_hit_rate.pct_pred\nmatmul,linear,43,50\nmatmul,column:32,43,90\n"),
+      compare_spec(), &flat);
+  ASSERT_FALSE(flat.caption.empty());
+  EXPECT_TRUE(std::isnan(flat.pearson_r));
+  EXPECT_EQ(flat.caption[0].find("nan"), std::string::npos) << flat.caption[0];
+  EXPECT_NE(flat.caption[0].find("Pearson r = undefined (x or y does not vary); NRMSE = undefined"),
+            std::string::npos)
+      << flat.caption[0];
   // Percentages have no relative error; the row without a prediction is named, not counted.
   EXPECT_EQ(layout.caption[0].find("y / x"), std::string::npos);
   ASSERT_EQ(layout.notes.size(), 1u);

@@ -84,10 +84,17 @@ std::string correlation(const std::vector<Pt> &pts, PlotLayout &out) {
   const double nan = std::numeric_limits<double>::quiet_NaN();
   out.pearson_r = sxx > 0 && syy > 0 ? sxy / std::sqrt(sxx * syy) : nan;
   out.nrmse = x_hi > x_lo ? std::sqrt(sq / double(pts.size())) / (x_hi - x_lo) : nan;
-  char buf[96];
-  std::snprintf(buf, sizeof buf, "; Pearson r = %.3f; NRMSE = %.3f (RMSE / range of x)",
-                out.pearson_r, out.nrmse);
-  return buf;
+  // Undefined statistics are said in words, never printed as "nan".
+  char r_text[64], nrmse_text[64];
+  if (std::isfinite(out.pearson_r))
+    std::snprintf(r_text, sizeof r_text, "%.3f", out.pearson_r);
+  else
+    std::snprintf(r_text, sizeof r_text, "undefined (x or y does not vary)");
+  if (std::isfinite(out.nrmse))
+    std::snprintf(nrmse_text, sizeof nrmse_text, "%.3f (RMSE / range of x)", out.nrmse);
+  else
+    std::snprintf(nrmse_text, sizeof nrmse_text, "undefined (x does not vary)");
+  return std::string("; Pearson r = ") + r_text + "; NRMSE = " + nrmse_text;
 }
 
 // The errors, overall and per series, and the caption under the plot (into `out`).

@@ -311,6 +311,14 @@ Verdict judge_rank(const Values &model, const Values &reference, int block,
               (rho >= 0.8 ? ", ranks agree" : ", but ranks differ (rho < 0.8)")};
 }
 
+Verdict unvalidated_model(const Verdict &v, const std::string &unvalidated) {
+  if (v.word == "not testable")
+    return v;
+  return {"not testable",
+          unvalidated + " What the model says (" + v.word + " on its own terms): " + v.why,
+          "model: " + v.measure, "the device row is not validated; the model says " + v.brief};
+}
+
 Verdict judge_double(double best_double_gain) {
   if (best_double_gain < 0)
     return {"not testable", "no double runs.", "", ""};

@@ -43,6 +43,8 @@ Verdict judge_trend(const Values &stencil, const Values &matmul, const std::stri
 // Result 4 (§5.2): naive -> column 32 counters.
 struct CounterPair {
   double l1_naive, l1_column32, bytes_naive, bytes_column32, l2_naive, l2_column32;
+  // The L1 rates count load sectors only: a model CSV written before the all-sector column.
+  bool l1_load_only = false;
 };
 Verdict judge_counters(const CounterPair &c);
 
@@ -61,6 +63,10 @@ double spearman(const Values &a, const Values &b, int block, int *n = nullptr);
 // target) and partly holds otherwise. A rank correlation alone never makes it hold.
 Verdict judge_rank(const Values &model, const Values &reference, int block,
                    const std::string &reference_name);
+// A verdict of the GPU model on a device whose row is not validated on that GPU (the thesis's RTX
+// 2080 Super): the model can neither confirm nor overturn a measurement there, so any verdict
+// but "not testable" becomes "not testable", saying `unvalidated` (why) and what the model says.
+Verdict unvalidated_model(const Verdict &v, const std::string &unvalidated);
 
 // Result 6: the model's bounds hold and its estimates are within 25% of the simulation.
 struct ModelRow {

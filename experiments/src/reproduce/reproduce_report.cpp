@@ -134,7 +134,7 @@ void section_multiples(std::ostream &md, Context &c) {
      << ms(32) << " ms, 31 " << ms(31) << " ms, 33 " << ms(33) << " ms, 4 " << ms(4) << " ms. "
      << judge_fastest(th51a, 32, kMeasuredTie, "thesis").why << "\n\n";
   if (!c.o.sim_only) {
-    md << "**Ours, GPU** (" << c.rec.device << ", " << c.rec.date << "), `"
+    md << "**Ours, GPU** (" << c.rec.device << ", " << c.rec.gpu_when << "), `"
        << command_for(c.rec.commands, "gpu-fig5.1a") << "`:\n\n"
        << value_table(g51a, "median ms", &tn.fig5_1a, 3) << "\n"
        << c.img("gpu-fig5.1a.png", "fig5.1a heatmap") << "Fig 5.2 (4037²), `gpu-fig5.2.csv`:\n\n"
@@ -168,7 +168,7 @@ void section_matmul(std::ostream &md, Context &c) {
      << thesis_line(thesis) << "\n";
   if (!c.o.sim_only) {
     const Values g51b = load(c.csv("gpu-fig5.1b"), "gpu_time_ms");
-    md << "**Ours, GPU** (" << c.rec.device << ", " << c.rec.date << "), `gpu-fig5.1b.csv`:\n\n"
+    md << "**Ours, GPU** (" << c.rec.device << ", " << c.rec.gpu_when << "), `gpu-fig5.1b.csv`:\n\n"
        << value_table(g51b, "median ms", &tn.fig5_1b, 3) << "\n"
        << c.img("gpu-fig5.1b.png", "fig5.1b heatmap");
     gpu_claim(md, c, "§5.1, Fig 5.1b: a matmul column of 32-128 beats naive at every block", thesis,
@@ -186,7 +186,7 @@ void section_trend(std::ostream &md, Context &c) {
      << "**Thesis:** stencils gain less on large inputs; matmul gains only from N = 2^8 and more "
         "on larger inputs, with diminishing returns after 2^10 (figures only, no table).\n\n";
   if (!c.o.sim_only) {
-    md << "**Ours, GPU** (" << c.rec.device << ", " << c.rec.date
+    md << "**Ours, GPU** (" << c.rec.device << ", " << c.rec.gpu_when
        << "), `gpu-fig5.3.csv`, `gpu-fig5.4.csv`:\n\n"
        << c.img("gpu-fig5.3.png", "fig5.3") << c.img("gpu-fig5.4.png", "fig5.4");
     gpu_claim(md, c, "§5.1, Figs 5.3, 5.4: stencil gains shrink and matmul gains grow with N",

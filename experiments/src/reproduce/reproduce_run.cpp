@@ -152,6 +152,7 @@ int run(const Options &o) {
   std::string &device = rec.device;
   device = "none (simulator only)";
   bool gpu_ran = false;
+  int64_t gpu_resumed = 0; // GPU points taken from the CSVs rather than measured now
   for (const Part &planned : parts) {
     Part p = planned;
     if (p.model_on_measured_device) {
@@ -201,7 +202,11 @@ int run(const Options &o) {
       device = s.device;
       gpu_ran = true;
     }
+    if (p.backends.gpu)
+      gpu_resumed += s.skipped;
   }
+  rec.gpu_when =
+      gpu_resumed == 0 ? date : "resumed from the CSVs: measured before this report's " + date;
   const std::string dir = o.out_dir;
   auto csv = [&](const std::string &name) { return (fs::path(dir) / (name + ".csv")).string(); };
   if (!gpu_ran) // a resumed run may have measured nothing new

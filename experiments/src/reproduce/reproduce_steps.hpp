@@ -19,8 +19,11 @@ std::string sweep_command(const Part &p, const std::string &csv);
 
 // What the run leaves for the report.
 struct RunRecord {
-  std::string date;                  // UTC, of this run
-  std::string device;                // the GPU that measured, or "none (simulator only)"
+  std::string date;   // UTC, of this run
+  std::string device; // the GPU that measured, or "none (simulator only)"
+  // When the GPU measured: this run's date, or, where points were resumed from the CSVs, a note
+  // that they were measured before it (a CSV row carries no date).
+  std::string gpu_when;
   std::vector<std::string> commands; // the sweep command of every part, in order
   std::vector<std::string> viz_log;  // one "- `cbi diagram ...`" line per drawing
   bool viz_built = false;            // cbi-viz was found next to this binary

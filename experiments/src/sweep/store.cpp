@@ -64,6 +64,19 @@ in_current_schema(std::vector<std::vector<std::string>> records) {
     const auto it = std::find(header.begin(), header.end(), c);
     from.push_back(it == header.end() ? -1 : static_cast<int>(it - header.begin()));
   }
+  // Columns renamed since: until 2026-11-26 the model's load-only L1 rate was written as
+  // l1tex__t_sector_hit_rate.pct, which now names Nsight's all-sector rate (docs/gpu-model.md). A
+  // file without the new name holds the load-only rate under the old one: it moves, and the
+  // all-sector column stays empty rather than take a number that means something else.
+  struct Renamed {
+    const char *now, *before;
+  };
+  for (const Renamed &r : {Renamed{"l1tex__t_sector_pipe_lsu_mem_global_op_ld_hit_rate.pct_pred",
+                                   "l1tex__t_sector_hit_rate.pct_pred"}}) {
+    const std::size_t now = column_index(r.now), before = column_index(r.before);
+    if (from[now] < 0 && from[before] >= 0)
+      std::swap(from[now], from[before]);
+  }
   const auto &model = model_columns();
   for (std::size_t c = 0; c < from.size(); ++c) {
     if (from[c] >= 0)
