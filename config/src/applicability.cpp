@@ -40,7 +40,6 @@ const std::vector<Scope> &scopes() {
       {"writes", kSequential,
        "the GPU model always replays each task's output store, as the CUDA kernels do",
        "simulate tune diagram view"}, // cbi trace --writes records the stores
-      {"progress", kSequential, "only the sequential replay reports progress", "simulate"},
       {"warp", kSequential, "the GPU model's diagram draws warp instructions already",
        "diagram view"},
       {"device", kGpu, "the sequential simulator has no device"},

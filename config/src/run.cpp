@@ -196,10 +196,12 @@ cli::Table simulate_result(const po::variables_map &vm, const sim::Progress &int
     cli::check_memory(sim::gpu_state_bytes(g), "the GPU model's state (L1s, L2, resident warps)",
                       "--device", "a device row with smaller caches, or --sample-sms N");
     // --progress: the threads of the CTAs done so far, with the elapsed time and an ETA.
-    cli::ProgressBar bar(g.workload.tasks(), asked, 0, "threads");
+    // On a terminal a long replay shows it unasked, as the sequential replay does.
+    const bool shown_bar = asked || (isatty(2) && g.workload.accesses() > (int64_t{1} << 30));
+    cli::ProgressBar bar(g.workload.tasks(), shown_bar, 0, "threads");
     const sim::Progress shown =
-        asked ? sim::Progress([&](int64_t done, int64_t) { bar.update(done, ""); })
-              : sim::Progress();
+        shown_bar ? sim::Progress([&](int64_t done, int64_t) { bar.update(done, ""); })
+                  : sim::Progress();
     return gpu_table(g, sim::simulate_gpu(g, both(shown, interrupt)));
   }
   const sim::SimConfig c = *sim_config(point);

@@ -87,6 +87,21 @@ TEST(GpuCli, WritesIsRefusedWhereStoresAlwaysRun) {
   EXPECT_EQ(run_program("cbi", "simulate --size 64 --writes --format json").exit_code, 0);
 }
 
+// Issue 18 §3: simulate --model gpu --progress shows the threads done, the elapsed time and an
+// ETA on stderr; the result on stdout is the same as without it.
+TEST(GpuCli, SimulateGpuShowsProgressWhenAsked) {
+  const std::string args = "simulate --model gpu --workload matmul --size 128 --block 128 --jobs 1";
+  const auto with = run_program("cbi", args + " --progress --format csv");
+  ASSERT_EQ(with.exit_code, 0) << with.err;
+  EXPECT_NE(with.err.find("16384/16384 threads"), std::string::npos) << with.err;
+  EXPECT_NE(with.err.find("elapsed"), std::string::npos) << with.err;
+  const auto without = run_program("cbi", args + " --format csv");
+  ASSERT_EQ(without.exit_code, 0) << without.err;
+  EXPECT_EQ(without.err, "") << "not a terminal, not asked";
+  auto body = [](const std::string &csv) { return csv.substr(csv.find('\n')); };
+  EXPECT_EQ(body(with.out), body(without.out));
+}
+
 TEST(GpuCli, DevicesListsTheTable) {
   const auto r = run_program("cbi", "devices --format csv");
   ASSERT_EQ(r.exit_code, 0) << r.err;
