@@ -22,6 +22,14 @@ struct HasLaneLoads<W, std::void_t<decltype(std::declval<const W &>().lane_loads
                            nullptr, 0, int64_t{0}, static_cast<uint64_t *>(nullptr)))>>
     : std::true_type {};
 
+// Workloads that say what their kernel stores (the tiled kernels: stores(), lane_stores()), in
+// place of one output element per task.
+template <class W, class = void> struct HasLaneStores : std::false_type {};
+template <class W>
+struct HasLaneStores<W, std::void_t<decltype(std::declval<const W &>().lane_stores(
+                            nullptr, 0, int64_t{0}, static_cast<uint64_t *>(nullptr),
+                            static_cast<uint32_t *>(nullptr)))>> : std::true_type {};
+
 // One line of a request: its index and the mask of the sectors asked for (a wavefront).
 struct LineRequest {
   uint64_t line = 0;
@@ -198,30 +206,48 @@ public:
     return store_bytes(addr, n, m_elem_bytes, out);
   }
 
+  // Store j of the workload's own stores (HasLaneStores) by the warp's `n` lanes: as store().
+  int workload_store(const remap::Task<int64_t> *lanes, int n, int64_t j, SectorWrite *out) const {
+    uint64_t addr[kMaxLanes];
+    uint32_t bytes[kMaxLanes];
+    const int active = m_program.lane_stores(lanes, n, j, addr, bytes);
+    return store_each(
+        addr, active, [&](int l) { return uint64_t{bytes[l]}; }, out);
+  }
+
   // A store of `n` lanes writing `bytes` each from addr[0..n): per L2 sector touched, ascending,
   // the bytes written in it, into `out` (room for n * (bytes / L2 sector bytes + 2)); returns the
   // count.
   int store_bytes(const uint64_t *addr, int n, uint64_t bytes, SectorWrite *out) const {
+    return store_each(
+        addr, n, [bytes](int) { return bytes; }, out);
+  }
+
+private:
+  // store_bytes with lane l writing bytes_of(l) bytes.
+  template <class BytesOf>
+  int store_each(const uint64_t *addr, int n, BytesOf &&bytes_of, SectorWrite *out) const {
     int count = 0;
     const uint64_t sector_bytes = uint64_t{1} << m_store_sector_shift;
     for (int l = 0; l < n; ++l) {
       const uint64_t first = addr[l];
+      const uint64_t bytes = bytes_of(l);
       for (uint64_t b = first; b < first + bytes;) {
         const uint64_t sector = b >> m_store_sector_shift;
         const uint64_t end = std::min(first + bytes, (sector + 1) << m_store_sector_shift);
         const uint64_t off = b & (sector_bytes - 1), len = end - b;
-        const uint32_t bytes =
+        const uint32_t mask =
             static_cast<uint32_t>((len >= 32 ? ~uint64_t{0} : ((uint64_t{1} << len) - 1)) << off);
         // Lanes mostly come in ascending order: insertion into the sorted prefix.
         int k = count;
         while (k > 0 && out[k - 1].sector > sector)
           --k;
         if (k > 0 && out[k - 1].sector == sector) {
-          out[k - 1].bytes |= bytes;
+          out[k - 1].bytes |= mask;
         } else {
           for (int m = count; m > k; --m)
             out[m] = out[m - 1];
-          out[k] = {sector, bytes};
+          out[k] = {sector, mask};
           ++count;
         }
         b = end;
@@ -230,7 +256,6 @@ public:
     return count;
   }
 
-private:
   // The lines of a load whose `n` lanes each touch one sector, named by the first byte at
   // addr[0..n), into `out` (room for kMaxLanes).
   int first_byte_lines(const uint64_t *addr, int n, LineRequest *out, int &sectors) const {

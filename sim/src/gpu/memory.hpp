@@ -45,8 +45,10 @@ public:
 
   // `sms`: the simulated SMs (one L1 each); `group`: device SMs one simulated SM stands for (its
   // share of DRAM bandwidth is 1/group; the L2 keeps its capacity, since the sampled SMs read the
-  // same shared data as all SMs together).
-  MemoryHierarchy(const GpuConfig &c, int sms, int64_t group) : m_d(c.device) {
+  // same shared data as all SMs together); `coalesce`: whether the L2 request coalescer merges
+  // the workload's reads (not the smem stencil's cp.async copies: StencilSmemWorkload).
+  MemoryHierarchy(const GpuConfig &c, int sms, int64_t group, bool coalesce = true)
+      : m_d(c.device), m_coalesce_cycles(coalesce ? c.device.l2_coalesce_cycles : 0) {
     const SectorCacheConfig l1 = l1_config(c), l2 = l2_config(c);
     m_l2 = std::make_unique<SectorCache>(l2);
     m_l1.reserve(static_cast<std::size_t>(sms));
@@ -175,7 +177,10 @@ public:
       const int sec = static_cast<int>(writes[k].sector & ((uint64_t{1} << spl_shift) - 1));
       ++m_m.l2_lookups;
       ++m_m.l2_write_sectors;
-      if (m_l2->write(line, sec, writes[k].bytes, m_l2_full, static_cast<uint32_t>(now)))
+      // Where the profiler counts every store as a hit (Device::l2_store_counts_as_hit), the
+      // store still allocates its sector as below.
+      if (m_l2->write(line, sec, writes[k].bytes, m_l2_full, static_cast<uint32_t>(now)) ||
+          m_d.l2_store_counts_as_hit)
         ++m_m.l2_hits;
     }
   }
@@ -210,14 +215,14 @@ private:
     const int n = popcount8(mask);
     m_m.l2_requested_sectors += n;
     uint32_t reach = mask;
-    if (m_d.l2_coalesce_cycles > 0) {
+    if (m_coalesce_cycles > 0) {
       const uint32_t t = static_cast<uint32_t>(now);
       for (uint32_t m = mask; m; m &= m - 1) {
         const int sec = __builtin_ctz(m);
         if (t < r.open[sec])
           reach &= ~(1u << sec);
         else
-          r.open[sec] = t + static_cast<uint32_t>(m_d.l2_coalesce_cycles);
+          r.open[sec] = t + static_cast<uint32_t>(m_coalesce_cycles);
       }
     }
     const int reached = popcount8(reach);
@@ -240,6 +245,7 @@ private:
   }
 
   const Device &m_d;
+  int m_coalesce_cycles = 0; // the L2 request coalescer's window for this workload's reads
   std::unique_ptr<SectorCache> m_l2;
   std::vector<SectorCache> m_l1;
   int m_sector_shift = 5, m_line_shift = 7, m_l2_sector_shift = 5, m_l2_line_shift = 7;
