@@ -16,6 +16,10 @@ Device h100() {
   d.max_threads_per_sm = 2048;
   d.max_warps_per_sm = 64;
   d.max_ctas_per_sm = 32;
+  // CUDA C Programming Guide, compute capability 9.0: 64 K registers and 228 KiB of shared memory
+  // an SM, 1 KiB of it kept by the runtime for each CTA.
+  d.shared_bytes_per_sm = 228 << 10;
+  d.shared_bytes_reserved_per_cta = 1 << 10;
   d.l1_bytes = 216 << 10; // measured: kernels/probes/l1_chase, all hits up to 216 KiB
   d.l1_ways = 16;
   // kernels/probes/l1_warps: past its capacity the L1 keeps part of a cyclic footprint (48-70% of
@@ -32,6 +36,10 @@ Device h100() {
   // own time resolution (32 cycles, engine.hpp's kWindow), chosen over 8, 128 and 276 on the
   // measured merge fractions (docs/results/tight/model-fix.md §2).
   d.l2_coalesce_cycles = 32;
+  // lts__t_sectors_srcunit_tex_op_write_lookup_miss is 0 in every kernel measured, also the smem
+  // stencil's 8.4 M store sectors at 8192 to an output the L2 never held: every store is a hit
+  // (kernels/probes/l2_count.sh on the H200, docs/results/tight/model-vs-tiled.md).
+  d.l2_store_counts_as_hit = true;
   d.dram_cycles = 600;       // not measured; L2 hit + about 320 cycles (assumed)
   d.cta_launch_cycles = 600; // kernels/probes/cta_sm: successors start 256-416 ns after an end
   d.cta_dispatch_cycles =
@@ -90,11 +98,13 @@ Device rtx2080super() {
   d.max_threads_per_sm = 1024;
   d.max_warps_per_sm = 32;
   d.max_ctas_per_sm = 16;
+  d.shared_bytes_per_sm = 64 << 10; // compute capability 7.5 table
   d.l1_bytes = 64 << 10; // thesis §5 and Turing tuning guide: 64 KiB L1 with 32 KiB shared
   d.l1_ways = 16;
   d.l2_bytes = 4 << 20;
   d.l2_partitions = 1;
-  d.sm_clock_mhz = 1815; // boost clock
+  d.l2_store_counts_as_hit = true; // NVIDIA's counting (the h100 row); not measured on Turing
+  d.sm_clock_mhz = 1815;           // boost clock
   d.l1_hit_cycles = 32;
   d.l2_hit_cycles = 190;
   d.dram_cycles = 450;
@@ -117,10 +127,13 @@ Device a100() {
   d.max_threads_per_sm = 2048;
   d.max_warps_per_sm = 64;
   d.max_ctas_per_sm = 32;
+  d.shared_bytes_per_sm = 164 << 10; // compute capability 8.0 table
+  d.shared_bytes_reserved_per_cta = 1 << 10;
   d.l1_bytes = 192 << 10; // 192 KiB L1/shared per SM (whitepaper); all of it L1 without shared
   d.l1_ways = 16;
   d.l2_bytes = 40 << 20;
   d.l2_partitions = 2;
+  d.l2_store_counts_as_hit = true; // NVIDIA's counting (the h100 row); not measured on the A100
   d.sm_clock_mhz = 1410;
   d.l1_hit_cycles = 33;
   d.l2_hit_cycles = 200;
@@ -144,10 +157,12 @@ Device v100() {
   d.max_threads_per_sm = 2048;
   d.max_warps_per_sm = 64;
   d.max_ctas_per_sm = 32;
-  d.l1_bytes = 128 << 10; // 128 KiB L1/shared per SM (whitepaper)
+  d.shared_bytes_per_sm = 96 << 10; // compute capability 7.0 table
+  d.l1_bytes = 128 << 10;           // 128 KiB L1/shared per SM (whitepaper)
   d.l1_ways = 16;
   d.l2_bytes = 6 << 20;
   d.l2_partitions = 1;
+  d.l2_store_counts_as_hit = true; // Accel-Sim's finding on Volta; not measured here
   d.sm_clock_mhz = 1530;
   d.l1_hit_cycles = 28;
   d.l2_hit_cycles = 193;

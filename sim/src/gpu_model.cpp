@@ -129,8 +129,10 @@ double gpu_state_bytes(const GpuConfig &c) {
   const Device &d = c.device;
   const int64_t group = c.sample_sms > 0 ? d.sms / c.sample_sms : 1;
   const double sms = double((d.sms + group - 1) / group);
-  const double warps = double(gpu::ctas_per_sm(d, c.block_threads) *
-                              ((c.block_threads + d.warp_size - 1) / d.warp_size));
+  const int64_t ctas = visit_workload(c.workload.kind, [&](auto tag) {
+    return gpu::ctas_per_sm_of<typename decltype(tag)::type>(c);
+  });
+  const double warps = double(ctas * ((c.block_threads + d.warp_size - 1) / d.warp_size));
   // Per warp slot: its lanes (16 bytes each), its sector sets (at most 2 classes x 8 residues x
   // 32 bytes) and its state; per SM the scheduler's wheel and the parallel replay's log.
   const double per_sm = warps * (double(d.warp_size) * 16 + 2 * 8 * 32 + 64) +
@@ -176,7 +178,11 @@ GpuResult simulate_gpu(const GpuConfig &c, const Progress &progress, const GpuOb
   // and the crossbar still delivers the data to each SM that asked.
   t.l2_ms = 1e3 * double(m.l2_requested_sectors * d.l1_sector_bytes) /
             (double(d.sms) * d.l2_to_l1_bytes_per_cycle * hz);
-  t.dram_ms = 1e3 * double(m.dram_read_bytes) / (d.dram_gbs * 1e9);
+  // DRAM carries the reads and, sooner or later, every sector the stores wrote (the L2 writes
+  // back what it holds; a kernel that writes as much as it reads, as the stencils do, is bound by
+  // both: the 9x9 smem stencil moves 537 MB at 8192, 268 MB of them written).
+  t.dram_ms =
+      1e3 * double(m.dram_read_bytes + m.l2_write_sectors * d.l2_sector_bytes) / (d.dram_gbs * 1e9);
   // Instruction issue: warp instructions / (SMs x issue_per_cycle). Per task: the workload's FMAs,
   // its loads, about int_ops_per_load address instructions per load, the remap's divisions
   // (about 20 instructions each without a hardware divider) and the output store.

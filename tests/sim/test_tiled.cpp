@@ -79,13 +79,14 @@ TEST(SgemmTiled, TwoCtasOfATileRowShareTheirATileThroughL2) {
   EXPECT_EQ(r.metrics.l2_read_sectors, 4096);
   EXPECT_EQ(r.metrics.l2_hits, 1024);
   EXPECT_EQ(r.metrics.dram_read_bytes, (1024 + 2048) * 32);
-  // The h100 row's coalescer: CTA 1 starts 2 cycles after CTA 0 and asks for each A sector within
-  // its window, so the two reads merge: the L2 reads A once, and no read hits.
+  // The h100 row's coalescer merges no SGEMM read (SgemmTiledWorkload::l2_coalescable: the H200
+  // merges 0.4-9% of them), though CTA 1 asks for each A sector within its window: the same
+  // counts. A naive matmul's reads it merges (test_gpu_model.cpp).
   const sim::GpuResult h = run_h100(sgemm(256, 128, 64));
   EXPECT_EQ(h.metrics.l1_sector_misses, 4096);
   EXPECT_EQ(h.metrics.l2_requested_sectors, 4096);
-  EXPECT_EQ(h.metrics.l2_read_sectors, 3072);
-  EXPECT_EQ(h.metrics.l2_hits, 0);
+  EXPECT_EQ(h.metrics.l2_read_sectors, 4096);
+  EXPECT_EQ(h.metrics.l2_hits, 1024);
   EXPECT_EQ(h.metrics.dram_read_bytes, (1024 + 2048) * 32);
 }
 
@@ -215,4 +216,88 @@ TEST(TiledWorkloads, TinyDeviceReplaysTheSequentialOrderWithTheSimulatorsCounts)
     EXPECT_EQ(r.metrics.l2_hits, q.levels[1].hits) << what;
     EXPECT_EQ(r.metrics.dram_read_bytes, q.levels[1].misses * 32) << what;
   }
+}
+
+namespace {
+
+sim::GpuResult run_h100_stores(const sim::Workload &w) {
+  sim::GpuConfig c;
+  c.workload = w;
+  c.device = sim::find_device("h100");
+  c.block_threads = 256;
+  return sim::simulate_gpu(c);
+}
+
+} // namespace
+
+TEST(TiledWorkloads, StoreTheirWholeOutputTile) {
+  // Stencil 64 x 32, one CTA: each thread stores 8 floats down column t%64 from row (t/64)*8; a
+  // warp's store covers 32 consecutive floats (4 sectors), 8 stores a warp: the 2048 outputs in 256
+  // sectors, written once each, after the 64 x 32 input (byte 8192 on).
+  const sim::Workload s = smem(64, 32, 9);
+  const sim::StencilSmemWorkload sp(s);
+  EXPECT_EQ(sim::StencilSmemWorkload::stores(), 8);
+  remap::Task<int64_t> lanes[2] = {{0, 0}, {65, 0}};
+  uint64_t addr[2];
+  uint32_t bytes[2];
+  ASSERT_EQ(sp.lane_stores(lanes, 2, 3, addr, bytes), 2);
+  EXPECT_EQ(addr[0], (64u * 32 + 3 * 64 + 0) * 4);  // thread 0: row 3, column 0
+  EXPECT_EQ(addr[1], (64u * 32 + 11 * 64 + 1) * 4); // thread 65: row 8 + 3, column 1
+  EXPECT_EQ(bytes[0], 4u);
+  const sim::GpuResult r = run_h100_stores(s);
+  EXPECT_EQ(r.metrics.l2_write_sectors, 256);
+  EXPECT_EQ(r.metrics.l1_store_sectors, 256);
+  // 72 x 32: a second tile with 8 columns in range (a 32-byte sector a row); its lanes past
+  // column 71 store nothing.
+  EXPECT_EQ(run_h100_stores(smem(72, 32, 3)).metrics.l2_write_sectors, 256 + 32);
+  // SGEMM 128 x 128: 16 float4 stores a thread, rows ty*4 + i%4 (+64), columns tx*4 (+64): a
+  // warp's store is two 256-byte row pieces, 16 sectors; the C tile's 2048 sectors once each.
+  const sim::Workload g = sgemm(128, 128, 8);
+  const sim::SgemmTiledWorkload gp(g);
+  remap::Task<int64_t> t37[1] = {{37, 0}};              // ty 2, tx 5
+  ASSERT_EQ(gp.lane_stores(t37, 1, 9, addr, bytes), 1); // i 4, part 1: row 64 + 8, column 84
+  EXPECT_EQ(addr[0], (2u * 128 * 8 + 72 * 128 + 84) * 4);
+  EXPECT_EQ(bytes[0], 16u);
+  EXPECT_EQ(run_h100_stores(g).metrics.l2_write_sectors, 2048);
+  // 130 wide: the second tile column's lanes with tx 0 store 2 floats, the others nothing.
+  const sim::SgemmTiledWorkload edge(sgemm(130, 128, 8));
+  remap::Task<int64_t> right[2] = {{0, 1}, {1, 1}};
+  ASSERT_EQ(edge.lane_stores(right, 2, 0, addr, bytes), 1);
+  EXPECT_EQ(bytes[0], 8u);
+}
+
+TEST(TiledWorkloads, StoresCountAsL2HitsAsNvidiaCountsThem) {
+  // The stencil's output is never read: on the h100 row every store sector is a hit of
+  // lts__t_sector_hit_rate.pct (l2_store_counts_as_hit), without it every one is a miss.
+  const sim::Workload s = smem(128, 64, 5);
+  sim::GpuConfig c;
+  c.workload = s;
+  c.device = sim::find_device("h100");
+  const sim::GpuResult counted = sim::simulate_gpu(c);
+  c.device.l2_store_counts_as_hit = false;
+  const sim::GpuResult missed = sim::simulate_gpu(c);
+  ASSERT_GT(counted.metrics.l2_write_sectors, 0);
+  EXPECT_EQ(counted.metrics.l2_hits - missed.metrics.l2_hits, counted.metrics.l2_write_sectors);
+  EXPECT_EQ(counted.metrics.dram_read_bytes, missed.metrics.dram_read_bytes);
+}
+
+TEST(TiledWorkloads, OccupancyIsTheKernelsRegistersAndSharedMemory) {
+  // SGEMM: 128 registers x 256 threads = 32 K of the SM's 64 K: two CTAs an SM, not the 8 that
+  // its threads allow. The 9x9 float stencil: 32 registers, 22080 + 1024 bytes of shared memory:
+  // 8. An 11x11 double stencil: 42 rows x 75 doubles + 42 x 65 sums = 47040 + 1024 bytes: 4 of
+  // 228 KiB.
+  EXPECT_EQ(run_h100(sgemm(512, 512, 8)).ctas_per_sm, 2);
+  EXPECT_EQ(sim::StencilSmemWorkload::shared_bytes_per_cta(smem(64, 32, 9)), 22080);
+  EXPECT_EQ(run_h100(smem(64, 32, 9)).ctas_per_sm, 8);
+  EXPECT_EQ(sim::StencilSmemWorkload::shared_bytes_per_cta(smem(64, 32, 11, 8)), 47040);
+  EXPECT_EQ(run_h100(smem(64, 32, 11, 8)).ctas_per_sm, 4);
+}
+
+TEST(TiledWorkloads, SgemmStepsArePacedByTheirArithmetic) {
+  // One CTA of SGEMM, D = 64: 8 steps. A step's next loads wait for the step's arithmetic on the
+  // SM: (544 FMAs and shared loads + 2 loads x 5) x 16 resident warps / 2.75 a cycle = 3223 cycles,
+  // far above the L2's latency, so the replay takes at least 8 of them.
+  const sim::GpuResult r = run_h100(sgemm(128, 128, 64));
+  EXPECT_GE(r.cycles, 8 * 3223);
+  EXPECT_LT(r.cycles, 8 * 3223 + 4000);
 }

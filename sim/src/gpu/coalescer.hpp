@@ -22,6 +22,14 @@ struct HasLaneLoads<W, std::void_t<decltype(std::declval<const W &>().lane_loads
                            nullptr, 0, int64_t{0}, static_cast<uint64_t *>(nullptr)))>>
     : std::true_type {};
 
+// Workloads that say what their kernel stores (the tiled kernels: stores(), lane_stores()), in
+// place of one output element per task.
+template <class W, class = void> struct HasLaneStores : std::false_type {};
+template <class W>
+struct HasLaneStores<W, std::void_t<decltype(std::declval<const W &>().lane_stores(
+                            nullptr, 0, int64_t{0}, static_cast<uint64_t *>(nullptr),
+                            static_cast<uint32_t *>(nullptr)))>> : std::true_type {};
+
 // One line of a request: its index and the mask of the sectors asked for (a wavefront).
 struct LineRequest {
   uint64_t line = 0;
@@ -52,6 +60,8 @@ public:
     if constexpr (HasAffine<W>::value) {
       if (c.device.l1_sector_bytes % c.workload.elem_bytes == 0) {
         m_residues = static_cast<int>(c.device.l1_sector_bytes / c.workload.elem_bytes);
+        // The element divides the (power-of-two) sector: a power of two itself.
+        m_elem_shift = __builtin_ctzll(m_elem_bytes);
         const std::size_t sets =
             static_cast<std::size_t>(warp_slots) * Affine<W>::kClasses * std::size_t(m_residues);
         m_affine.assign(static_cast<std::size_t>(warp_slots), 0);
@@ -88,7 +98,7 @@ public:
         const int cls = Affine<W>::class_of(j);
         const int64_t offset = m_affine_of.offset(j);
         const int64_t r = offset & ((int64_t{1} << m_sector_shift) - 1);
-        const std::size_t at = set_index(key, cls, static_cast<int>(r / int64_t(m_elem_bytes)));
+        const std::size_t at = set_index(key, cls, static_cast<int>(r >> m_elem_shift));
         SectorSet &set = m_sets[at];
         if (set.word == kUnknown)
           fill(set, at, lanes, n, cls, r);
@@ -132,6 +142,19 @@ public:
       }
     }
     return load_lanes(lanes, n, j, out, sectors);
+  }
+
+  // Fetches into the host's caches the sector set that load j of the warp in slot `key` reads on
+  // the fast path (the replay calls it a window ahead, so that the set's host cache miss overlaps
+  // other SMs' work).
+  void prefetch(int key, int64_t j) const {
+    if constexpr (HasAffine<W>::value) {
+      if (m_residues > 0) {
+        const int64_t r = m_affine_of.offset(j) & ((int64_t{1} << m_sector_shift) - 1);
+        __builtin_prefetch(
+            &m_sets[set_index(key, Affine<W>::class_of(j), static_cast<int>(r >> m_elem_shift))]);
+      }
+    }
   }
 
   // load() lane by lane: each lane's address from the workload, then coalesced.
@@ -183,30 +206,48 @@ public:
     return store_bytes(addr, n, m_elem_bytes, out);
   }
 
+  // Store j of the workload's own stores (HasLaneStores) by the warp's `n` lanes: as store().
+  int workload_store(const remap::Task<int64_t> *lanes, int n, int64_t j, SectorWrite *out) const {
+    uint64_t addr[kMaxLanes];
+    uint32_t bytes[kMaxLanes];
+    const int active = m_program.lane_stores(lanes, n, j, addr, bytes);
+    return store_each(
+        addr, active, [&](int l) { return uint64_t{bytes[l]}; }, out);
+  }
+
   // A store of `n` lanes writing `bytes` each from addr[0..n): per L2 sector touched, ascending,
   // the bytes written in it, into `out` (room for n * (bytes / L2 sector bytes + 2)); returns the
   // count.
   int store_bytes(const uint64_t *addr, int n, uint64_t bytes, SectorWrite *out) const {
+    return store_each(
+        addr, n, [bytes](int) { return bytes; }, out);
+  }
+
+private:
+  // store_bytes with lane l writing bytes_of(l) bytes.
+  template <class BytesOf>
+  int store_each(const uint64_t *addr, int n, BytesOf &&bytes_of, SectorWrite *out) const {
     int count = 0;
     const uint64_t sector_bytes = uint64_t{1} << m_store_sector_shift;
     for (int l = 0; l < n; ++l) {
       const uint64_t first = addr[l];
+      const uint64_t bytes = bytes_of(l);
       for (uint64_t b = first; b < first + bytes;) {
         const uint64_t sector = b >> m_store_sector_shift;
         const uint64_t end = std::min(first + bytes, (sector + 1) << m_store_sector_shift);
         const uint64_t off = b & (sector_bytes - 1), len = end - b;
-        const uint32_t bytes =
+        const uint32_t mask =
             static_cast<uint32_t>((len >= 32 ? ~uint64_t{0} : ((uint64_t{1} << len) - 1)) << off);
         // Lanes mostly come in ascending order: insertion into the sorted prefix.
         int k = count;
         while (k > 0 && out[k - 1].sector > sector)
           --k;
         if (k > 0 && out[k - 1].sector == sector) {
-          out[k - 1].bytes |= bytes;
+          out[k - 1].bytes |= mask;
         } else {
           for (int m = count; m > k; --m)
             out[m] = out[m - 1];
-          out[k] = {sector, bytes};
+          out[k] = {sector, mask};
           ++count;
         }
         b = end;
@@ -215,7 +256,6 @@ public:
     return count;
   }
 
-private:
   // The lines of a load whose `n` lanes each touch one sector, named by the first byte at
   // addr[0..n), into `out` (room for kMaxLanes).
   int first_byte_lines(const uint64_t *addr, int n, LineRequest *out, int &sectors) const {
@@ -300,6 +340,7 @@ private:
   uint64_t m_output_base;
   int m_sector_shift, m_line_shift, m_store_sector_shift;
   int m_residues = 0;               // sector bytes / element bytes; 0: no fast path
+  int m_elem_shift = 0;             // log2 of the element bytes (fast path)
   std::vector<uint8_t> m_affine;    // per warp slot: its lanes take the fast path
   std::vector<SectorSet> m_sets;    // per warp slot, class and residue
   std::vector<Listed> m_listed;     // per set: a wider set's sectors

@@ -88,12 +88,48 @@ struct alignas(64) Sm { // aligned: SMs on different host threads share no cache
   int64_t last_event = 0;
 };
 
-// Occupancy: CTAs of `block` threads resident on one SM of `d` at once.
-inline int64_t ctas_per_sm(const Device &d, int64_t block) {
+// Occupancy: CTAs of `block` threads resident on one SM of `d` at once. A kernel that says what
+// it takes, `regs` registers a thread and `shared` bytes of shared memory a CTA (0: not said),
+// fits fewer where the SM's registers or shared memory run out first (CUDA's occupancy
+// calculator, without its allocation granularities).
+inline int64_t ctas_per_sm(const Device &d, int64_t block, int64_t regs = 0, int64_t shared = 0) {
   const int64_t warps_per_cta = (block + d.warp_size - 1) / d.warp_size;
-  return std::max<int64_t>(
-      1, std::min<int64_t>({d.max_threads_per_sm / block, d.max_warps_per_sm / warps_per_cta,
-                            int64_t{d.max_ctas_per_sm}}));
+  int64_t n = std::min<int64_t>({d.max_threads_per_sm / block, d.max_warps_per_sm / warps_per_cta,
+                                 int64_t{d.max_ctas_per_sm}});
+  if (regs > 0 && d.registers_per_sm > 0)
+    n = std::min(n, d.registers_per_sm / (regs * warps_per_cta * d.warp_size));
+  if (shared > 0 && d.shared_bytes_per_sm > 0)
+    n = std::min(n, d.shared_bytes_per_sm / (shared + d.shared_bytes_reserved_per_cta));
+  return std::max<int64_t>(1, n);
+}
+
+// Workloads whose kernel's registers and shared memory are known (the tiled kernels).
+template <class W, class = void> struct HasKernelResources : std::false_type {};
+template <class W>
+struct HasKernelResources<W, std::void_t<decltype(W::registers_per_thread),
+                                         decltype(W::shared_bytes_per_cta(Workload{}))>>
+    : std::true_type {};
+
+// Workloads whose kernel loads in steps with arithmetic between them (the tiled kernels'
+// loads_per_step: the loads before a barrier that needs their data).
+template <class W, class = void> struct HasSteps : std::false_type {};
+template <class W>
+struct HasSteps<W, std::void_t<decltype(W::loads_per_step(Workload{}))>> : std::true_type {};
+
+// Whether the L2 request coalescer merges the workload's reads: a workload may say it does not
+// (l2_coalescable = false: the smem stencil's cp.async copies).
+template <class W, class = void> struct L2Coalescable : std::true_type {};
+template <class W>
+struct L2Coalescable<W, std::void_t<decltype(W::l2_coalescable)>>
+    : std::bool_constant<W::l2_coalescable> {};
+
+// The occupancy of configuration `c`, whose workload is a W.
+template <class W> int64_t ctas_per_sm_of(const GpuConfig &c) {
+  if constexpr (HasKernelResources<W>::value)
+    return ctas_per_sm(c.device, c.block_threads, W::registers_per_thread,
+                       W::shared_bytes_per_cta(c.workload));
+  else
+    return ctas_per_sm(c.device, c.block_threads);
 }
 
 template <class W, class Order> class Engine {
@@ -104,15 +140,31 @@ public:
         m_block(c.block_threads), m_warp_size(c.device.warp_size),
         m_warps_per_cta(static_cast<int>((c.block_threads + m_warp_size - 1) / m_warp_size)),
         m_loads(program.loads()), m_group(c.sample_sms > 0 ? c.device.sms / c.sample_sms : 1),
-        m_dispatch((m_threads + m_block - 1) / m_block, c.device.sms,
-                   ctas_per_sm(c.device, c.block_threads), m_group),
+        m_dispatch((m_threads + m_block - 1) / m_block, c.device.sms, ctas_per_sm_of<W>(c),
+                   m_group),
         m_coalescer(program, c, m_shape,
-                    m_dispatch.simulated_sms() *
-                        static_cast<int>(ctas_per_sm(c.device, c.block_threads)) * m_warps_per_cta),
-        m_memory(c, m_dispatch.simulated_sms(), m_group),
+                    m_dispatch.simulated_sms() * static_cast<int>(ctas_per_sm_of<W>(c)) *
+                        m_warps_per_cta),
+        m_memory(c, m_dispatch.simulated_sms(), m_group, L2Coalescable<W>::value),
         m_events(observer, m_group, __builtin_ctzll(static_cast<uint64_t>(c.device.l1_line_bytes)),
                  __builtin_ctzll(static_cast<uint64_t>(c.device.l1_sector_bytes))) {
-    m_ctas_per_sm = ctas_per_sm(m_d, m_block);
+    m_ctas_per_sm = ctas_per_sm_of<W>(c);
+    m_loads_per_wait = m_d.loads_in_flight_per_warp;
+    if constexpr (HasSteps<W>::value) {
+      // A kernel that loads in steps: a warp waits for each step's loads, and its next step starts
+      // no sooner than the SM can issue the step's arithmetic for all its resident warps (the
+      // instructions that the issue bound counts, gpu_model.cpp, spread over the steps).
+      const Workload &w = c.workload;
+      // A device that takes one load at a time (the tiny device's sequential replay) keeps that.
+      if (m_d.loads_in_flight_per_warp > 1)
+        m_loads_per_wait = static_cast<int>(W::loads_per_step(w));
+      const double steps = double(W::loads_per_task(w)) / double(W::loads_per_step(w));
+      const double per_step = (double(W::fp_ops_per_task(w)) +
+                               double(W::loads_per_task(w)) * (1.0 + W::address_ops_per_load)) /
+                              steps;
+      m_step_cycles = static_cast<int64_t>(per_step * double(m_ctas_per_sm * m_warps_per_cta) /
+                                           m_d.issue_per_cycle);
+    }
     m_jobs = static_cast<int>(std::clamp<int64_t>(c.jobs, 1, m_dispatch.simulated_sms()));
     if constexpr (kUser)
       m_user_writes.resize(static_cast<std::size_t>(Coalescer<W>::kMaxLanes) *
@@ -170,9 +222,11 @@ public:
       run_parallel(now, next_window);
     } else {
       for (; next_window(); now += kWindow)
-        for (std::size_t s = 0; s < m_sms.size(); ++s)
+        for (std::size_t s = 0; s < m_sms.size(); ++s) {
+          prefetch(static_cast<int>(s), static_cast<int>(m_sms.size()));
           for (int64_t t = now; t < now + kWindow; t = next_cycle(m_sms[s], t, now + kWindow))
             cycle(static_cast<int>(s), t);
+        }
     }
     for (const Sm &sm : m_sms)
       m_last_event = std::max(m_last_event, sm.last_event);
@@ -201,7 +255,7 @@ private:
         break;
       const int id = slot * m_warps_per_cta + w;
       sm.warps[static_cast<std::size_t>(id)] =
-          Warp{0, now, cta, slot, static_cast<int>(last - first), m_d.loads_in_flight_per_warp};
+          Warp{0, now, cta, slot, static_cast<int>(last - first), m_loads_per_wait};
       remap::Task<int64_t> *t = &sm.tasks[static_cast<std::size_t>(id) * m_warp_size];
       for (int64_t i = first; i < last; ++i)
         t[i - first] = m_order.map(i, m_shape);
@@ -274,6 +328,19 @@ private:
     return next;
   }
 
+  // Fetches into the host's caches what SM s + 1's window will likely read first: its L1's set
+  // summaries and its warps' next sector sets. The replay calls it as SM s's window begins, so
+  // that the next SM's host cache misses overlap this one's work. A hint: it changes nothing.
+  void prefetch(int s, int end) const {
+    if (s + 1 >= end)
+      return;
+    const Sm &next = m_sms[static_cast<std::size_t>(s + 1)];
+    m_memory.prefetch_l1(s + 1);
+    for (std::size_t id = 0; id < next.warps.size(); ++id)
+      if (next.warps[id].next < m_loads)
+        m_coalescer.prefetch(key(s + 1, static_cast<int>(id)), next.warps[id].next);
+  }
+
   // One cycle of SM s: dispatch due CTAs, wake the warps whose wait ends now, issue the picked
   // ready warp's next memory instruction if the L1 can take a request.
   [[gnu::always_inline]] void cycle(int s, int64_t now) {
@@ -331,19 +398,28 @@ private:
       // Loads do not block: a warp issues up to loads_in_flight of them, then waits for all.
       const bool wait = --warp.until_wait == 0;
       if (wait)
-        warp.until_wait = m_d.loads_in_flight_per_warp;
-      sm.scheduler.schedule(id, wait ? warp.group_end : now + m_d.issue_cycles, now);
+        warp.until_wait = m_loads_per_wait;
+      sm.scheduler.schedule(
+          id, wait ? std::max(warp.group_end, now + m_step_cycles) : now + m_d.issue_cycles, now);
       return;
     }
     finish_warp(sm, id, now);
   }
 
-  // Warp `id` of SM `sm` issued its last load at `now`: its output store, and its CTA's end.
+  // Warp `id` of SM `sm` issued its last load at `now`: its output store, and its CTA's end (a
+  // kernel that loads in steps computes its last step first).
   void finish_warp(Sm &sm, int id, int64_t now) {
     Warp &warp = sm.warps[static_cast<std::size_t>(id)];
-    if (!kUser && m_c.stores) {
-      const int n = m_coalescer.store(&sm.tasks[static_cast<std::size_t>(id) * m_warp_size],
-                                      warp.lanes, m_writes);
+    warp.group_end = std::max(warp.group_end, now + m_step_cycles);
+    sm.last_event = std::max(sm.last_event, warp.group_end);
+    const remap::Task<int64_t> *lanes = &sm.tasks[static_cast<std::size_t>(id) * m_warp_size];
+    if constexpr (HasLaneStores<W>::value) { // the kernel's own stores (the tiled kernels)
+      for (int64_t j = 0; m_c.stores && j < m_program.stores(); ++j) {
+        const int n = m_coalescer.workload_store(lanes, warp.lanes, j, m_writes);
+        m_memory.store(m_writes, n, warp.group_end);
+      }
+    } else if (!kUser && m_c.stores) {
+      const int n = m_coalescer.store(lanes, warp.lanes, m_writes);
       m_memory.store(m_writes, n, warp.group_end);
     }
     int &left = sm.cta_live_warps[static_cast<std::size_t>(warp.cta_slot)];
@@ -427,11 +503,12 @@ private:
     if (++warp.next < m_loads) {
       const bool wait = --warp.until_wait == 0;
       if (wait)
-        warp.until_wait = m_d.loads_in_flight_per_warp;
+        warp.until_wait = m_loads_per_wait;
       if (wait && warp.unresolved) {
         rec.then = Sm::Then::schedule_group_end;
       } else {
-        const int64_t when = wait ? warp.group_end : now + m_d.issue_cycles;
+        const int64_t when =
+            wait ? std::max(warp.group_end, now + m_step_cycles) : now + m_d.issue_cycles;
         if (WarpScheduler::due(when, now) < window_end) {
           sm.scheduler.schedule(id, when, now);
         } else {
@@ -456,6 +533,8 @@ private:
     // (which cycle() makes inside the window, at the record's cycle), since the order of the list
     // is the order in which CTAs due at one cycle start.
     sm.launches = sm.window_launches;
+    m_memory.prefetch_l2(static_cast<int>(sm.tickets.size()),
+                         [&](int k) { return sm.tickets[static_cast<std::size_t>(k)].line; });
     std::size_t d = 0;
     const auto dispatched_until = [&](int64_t t) {
       for (; d < sm.dispatched.size() && sm.dispatched[d] <= t; ++d)
@@ -483,7 +562,7 @@ private:
       sm.last_event = std::max(sm.last_event, ready);
       warp.group_end = std::max(warp.group_end, ready);
       if (rec.then == Sm::Then::schedule_group_end)
-        sm.scheduler.schedule(rec.warp, warp.group_end, rec.now);
+        sm.scheduler.schedule(rec.warp, std::max(warp.group_end, rec.now + m_step_cycles), rec.now);
       else if (rec.then == Sm::Then::schedule_at)
         sm.scheduler.schedule(rec.warp, rec.when, rec.now);
       if (rec.last)
@@ -533,6 +612,7 @@ private:
       for (int64_t window = 0;; ++window) {
         const int64_t start = window * kWindow;
         for (int s = lo; s < hi; ++s) {
+          prefetch(s, hi);
           Sm &sm = m_sms[static_cast<std::size_t>(s)];
           sm.window_launches = sm.launches;
           sm.dispatched.clear();
@@ -620,6 +700,8 @@ private:
   SectorEvents m_events;
   std::vector<Sm> m_sms;
   int64_t m_ctas_per_sm = 0;
+  int m_loads_per_wait = 1;  // loads a warp issues before it waits for them
+  int64_t m_step_cycles = 0; // a kernel that loads in steps: the least cycles from step to step
   int64_t m_last_event = 0;
   int m_jobs = 1;
   std::vector<LineRequest> m_sm_lines; // parallel replay: each SM's request being coalesced

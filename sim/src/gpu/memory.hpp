@@ -45,8 +45,10 @@ public:
 
   // `sms`: the simulated SMs (one L1 each); `group`: device SMs one simulated SM stands for (its
   // share of DRAM bandwidth is 1/group; the L2 keeps its capacity, since the sampled SMs read the
-  // same shared data as all SMs together).
-  MemoryHierarchy(const GpuConfig &c, int sms, int64_t group) : m_d(c.device) {
+  // same shared data as all SMs together); `coalesce`: whether the L2 request coalescer merges
+  // the workload's reads (not the smem stencil's cp.async copies: StencilSmemWorkload).
+  MemoryHierarchy(const GpuConfig &c, int sms, int64_t group, bool coalesce = true)
+      : m_d(c.device), m_coalesce_cycles(coalesce ? c.device.l2_coalesce_cycles : 0) {
     const SectorCacheConfig l1 = l1_config(c), l2 = l2_config(c);
     m_l2 = std::make_unique<SectorCache>(l2);
     m_l1.reserve(static_cast<std::size_t>(sms));
@@ -69,6 +71,8 @@ public:
   int64_t load(int sm, const LineRequest *lines, int n, int sectors, int64_t now,
                OnLine &&on_line) {
     int64_t ready = now + m_d.l1_hit_cycles;
+    if (n > 1) // the lines of a wide request mostly miss together (a tiled kernel's tiles)
+      prefetch_l2(n, [&](int k) { return lines[k].line; });
     l1_lookups(sm, lines, n, sectors, now, [&](int k, const SectorCache::Result &r) {
       if (r.pending)
         ready = std::max<int64_t>(ready, r.pending_ready);
@@ -115,6 +119,21 @@ public:
     c.l1_sector_misses += missed;
   }
 
+  // Fetches SM `sm`'s L1 summaries into the host's caches, ahead of its turn.
+  void prefetch_l1(int sm) const { m_l1[static_cast<std::size_t>(sm)].prefetch_summaries(); }
+
+  // Fetches into the host's caches the L2 state that fetches of the L1 lines `lines` (n of them)
+  // will read, in two passes (the sets' summaries, then the ways they name), so that the host
+  // cache misses of one batch of L2 lookups overlap. A hint: it changes nothing.
+  template <class LineOf> void prefetch_l2(int n, LineOf &&line_of) const {
+    if (m_line_shift != m_l2_line_shift)
+      return;
+    for (int k = 0; k < n; ++k)
+      m_l2->prefetch_summary(line_of(k));
+    for (int k = 0; k < n; ++k)
+      m_l2->prefetch(line_of(k));
+  }
+
   // The missing sectors `mask` of L1 line `line`, as L2 lines and sectors, read from L2 at
   // `now`; returns when they reach the L1. `l2_miss` gets the L1 sectors of which some part
   // missed in L2.
@@ -158,7 +177,10 @@ public:
       const int sec = static_cast<int>(writes[k].sector & ((uint64_t{1} << spl_shift) - 1));
       ++m_m.l2_lookups;
       ++m_m.l2_write_sectors;
-      if (m_l2->write(line, sec, writes[k].bytes, m_l2_full, static_cast<uint32_t>(now)))
+      // Where the profiler counts every store as a hit (Device::l2_store_counts_as_hit), the
+      // store still allocates its sector as below.
+      if (m_l2->write(line, sec, writes[k].bytes, m_l2_full, static_cast<uint32_t>(now)) ||
+          m_d.l2_store_counts_as_hit)
         ++m_m.l2_hits;
     }
   }
@@ -193,14 +215,14 @@ private:
     const int n = popcount8(mask);
     m_m.l2_requested_sectors += n;
     uint32_t reach = mask;
-    if (m_d.l2_coalesce_cycles > 0) {
+    if (m_coalesce_cycles > 0) {
       const uint32_t t = static_cast<uint32_t>(now);
       for (uint32_t m = mask; m; m &= m - 1) {
         const int sec = __builtin_ctz(m);
         if (t < r.open[sec])
           reach &= ~(1u << sec);
         else
-          r.open[sec] = t + static_cast<uint32_t>(m_d.l2_coalesce_cycles);
+          r.open[sec] = t + static_cast<uint32_t>(m_coalesce_cycles);
       }
     }
     const int reached = popcount8(reach);
@@ -223,6 +245,7 @@ private:
   }
 
   const Device &m_d;
+  int m_coalesce_cycles = 0; // the L2 request coalescer's window for this workload's reads
   std::unique_ptr<SectorCache> m_l2;
   std::vector<SectorCache> m_l1;
   int m_sector_shift = 5, m_line_shift = 7, m_l2_sector_shift = 5, m_l2_line_shift = 7;

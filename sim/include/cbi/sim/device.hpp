@@ -30,6 +30,13 @@ struct Device {
   int max_threads_per_block = 1024; // CUDA's limit on every device since compute capability 2.0
   int max_warps_per_sm = 64;
   int max_ctas_per_sm = 32;
+  // What an SM holds for its resident CTAs: registers, and shared memory (of which the runtime
+  // keeps shared_bytes_reserved_per_cta for each CTA). Where a workload says what its kernel
+  // takes (the tiled kernels: registers a thread, shared memory a CTA), they limit the CTAs
+  // resident on an SM as CUDA's occupancy calculator does; 0 = no limit.
+  int64_t registers_per_sm = 65536;
+  int64_t shared_bytes_per_sm = 0;
+  int64_t shared_bytes_reserved_per_cta = 0;
   // L1 as a kernel without shared memory sees it (per SM): sectored lines.
   int64_t l1_bytes = 0;
   int64_t l1_line_bytes = 128;
@@ -52,6 +59,12 @@ struct Device {
   // before, or its data still on its way from DRAM) is merged with that read and never reaches
   // the L2's tags. 0: no coalescer (every L1 miss sector is an L2 read).
   int l2_coalesce_cycles = 0;
+  // How the profiler counts a store in lts__t_sector_hit_rate.pct: true where every store sector
+  // that reaches the L2 counts as a hit, also one the L2 did not hold (it allocates the sector
+  // without reading it: NVIDIA counts a write-allocating store as a hit, Accel-Sim's finding;
+  // measured on the H100 and H200 in docs/results/tight/model-vs-tiled.md); false counts a store
+  // to an absent sector as a miss (the sequential simulator's rule).
+  bool l2_store_counts_as_hit = false;
   // Clocks, latencies (cycles of the SM clock) and throughputs.
   double sm_clock_mhz = 1000;
   int l1_hit_cycles = 40;

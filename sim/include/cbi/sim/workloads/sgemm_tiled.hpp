@@ -8,11 +8,14 @@
 // (t, k) is thread t of CTA k, so the thread order is linear and the block order is the
 // workload's (Workload::block_order).
 //
-// What the replay leaves out: the arithmetic between the loads (counted in fp_ops_per_task), the
-// shared-memory traffic and the barrier that keeps a CTA's warps in step, and the C tile's 64
-// stores per thread (the GPU model's one store per task writes one float per thread). Edge tiles
-// clamp an out-of-range row or column to the last element in range (the kernel loads zeros there
-// without touching memory): the lanes then share a sector with their neighbours.
+// After its last load each thread stores its 8 x 8 part of the C tile (C after B, M x N floats):
+// 16 float4 stores, rows ty*4 + i%4 (+ 64 for i >= 4) and columns tx*4 (+ 64), ty = t/16,
+// tx = t%16 (stores(), lane_stores()). What the replay leaves out: the arithmetic between the
+// loads (counted in fp_ops_per_task), the shared-memory traffic and the barrier that keeps a
+// CTA's warps in step. Its occupancy is the kernel's: 128 registers a thread (cbi bench's
+// resources on the H100 and H200; __launch_bounds__(256, 2) caps it there), two CTAs an SM. Edge
+// tiles clamp an out-of-range row or column to the last element in range (the kernel loads zeros
+// there without touching memory): the lanes then share a sector with their neighbours.
 #pragma once
 
 #include "cbi/error.hpp"
@@ -45,6 +48,13 @@ public:
   // Address instructions per load (kernels/src/matmul.cu's load lambda): the row and column
   // bounds tests and the two pointers' offsets, about 4 per float4.
   static constexpr double address_ops_per_load = 4.0;
+  // What the kernel takes (the GPU model's occupancy): registers a thread, as cbi bench reports
+  // them (docs/results/tight/h100/tiled/sgemm-*.json), and the two buffers of As (8 x (128 + 4))
+  // and Bs (8 x 128) floats.
+  static constexpr int64_t registers_per_thread = 128;
+  static int64_t shared_bytes_per_cta(const Workload &) {
+    return 2 * kTileK * (kTileM + 4) * 4 + 2 * kTileK * kTileN * 4;
+  }
 
   static void validate(const Workload &w) {
     if (w.elem_bytes != 4)
@@ -63,6 +73,15 @@ public:
   // Threads x CTAs: task (t, k) is thread t of CTA k.
   static remap::Shape<int64_t> task_shape(const Workload &w) { return {kThreads, ctas(w)}; }
   static int64_t loads_per_task(const Workload &w) { return 2 * steps(w); }
+  // Hopper's L2 request coalescer merges few of its reads: 0.4-9% of its L1 misses on the H200
+  // (lrc__request_sectors_op_read_coalescing_achieved_type_hardware: 9% at 2048 linear, 1.2-1.4%
+  // at 6144x4096, 0.3-0.5% at 8192), where the model's coalescer merged 21-38% before the steps
+  // were paced and 47-75% after (CTAs that share a tile row or column in exact step):
+  // kernels/probes/l2_count.sh, docs/results/tight/model-vs-tiled.md.
+  static constexpr bool l2_coalescable = false;
+  // A step's loads (one float4 of A, one of B) go to shared memory before the barrier, and the
+  // step's arithmetic runs while the next step's loads are on their way.
+  static int64_t loads_per_step(const Workload &) { return 2; }
   // Per thread and step: 8 x 8 FMAs for each of the 8 k, and 4 float4 shared-memory loads each.
   static int64_t fp_ops_per_task(const Workload &w) { return steps(w) * kTileK * (64 + 4); }
   static int64_t input_bytes(const Workload &w) {
@@ -87,7 +106,8 @@ public:
   }
 
   explicit SgemmTiledWorkload(const Workload &w)
-      : m_m(w.height), m_n(w.width), m_k(w.depth), m_b_base(w.height * w.depth), m_steps(steps(w)),
+      : m_m(w.height), m_n(w.width), m_k(w.depth), m_b_base(w.height * w.depth),
+        m_c_base(m_b_base + w.depth * w.width), m_steps(steps(w)),
         m_tiles(static_cast<std::size_t>(ctas(w))) {
     const remap::Shape<int64_t> grid = tile_grid(w);
     for (int64_t k = 0; k < ctas(w); ++k)
@@ -100,6 +120,28 @@ public:
   void lane_loads(const remap::Task<int64_t> *lanes, int n, int64_t j, uint64_t *byte_addr) const {
     for (int l = 0; l < n; ++l)
       byte_addr[l] = addr(lanes[l], j);
+  }
+
+  // The C tile's stores: 16 a thread.
+  static constexpr int64_t stores() { return 16; }
+  // Store j of the `n` lanes: the active ones' byte addresses and bytes (a float4, fewer floats at
+  // the right edge) into addr and bytes, in lane order; returns their count.
+  int lane_stores(const remap::Task<int64_t> *lanes, int n, int64_t j, uint64_t *byte_addr,
+                  uint32_t *bytes) const {
+    int active = 0;
+    const int64_t i = j / 2, part = j % 2;
+    for (int l = 0; l < n; ++l) {
+      const remap::Task<int64_t> tile = m_tiles[static_cast<std::size_t>(lanes[l].y)];
+      const int64_t ty = lanes[l].x / 16, tx = lanes[l].x % 16;
+      const int64_t m = tile.y * kTileM + (i < 4 ? 0 : 64) + ty * 4 + i % 4;
+      const int64_t col = tile.x * kTileN + part * 64 + tx * 4;
+      if (m >= m_m || col >= m_n)
+        continue;
+      byte_addr[active] = static_cast<uint64_t>((m_c_base + m * m_n + col) * 4);
+      bytes[active] = static_cast<uint32_t>(std::min<int64_t>(4, m_n - col) * 4);
+      ++active;
+    }
+    return active;
   }
 
 private:
@@ -119,8 +161,8 @@ private:
     return static_cast<uint64_t>(elem * 4);
   }
 
-  int64_t m_m, m_n, m_k, m_b_base, m_steps;
-  std::vector<remap::Task<int64_t>> m_tiles; // CTA k's tile (x: tile column, y: tile row)
+  int64_t m_m, m_n, m_k, m_b_base, m_c_base, m_steps; // C's first element after B's last
+  std::vector<remap::Task<int64_t>> m_tiles;          // CTA k's tile (x: tile column, y: tile row)
 };
 
 } // namespace cbi::sim

@@ -10,10 +10,11 @@
 // A thread's loads are the kernel's loop unrolled into ceil(rows/8) x ceil(columns/32) slots.
 // Lanes past the last column load what lane 0 of the same slot loads (no sector of their own);
 // a slot past the warp's last row repeats the thread's first load (an L1 hit, one request more
-// than the kernel makes when 8 does not divide the rows). What the replay leaves out: the sums in
-// shared memory (counted in fp_ops_per_task), the barriers, and the tile's 8 stores per thread
-// (the GPU model's one store per task writes one element per thread). The kernel's loads are
-// cp.async copies (LDGSTS): Nsight counts them under ..._op_ldgsts, not ..._op_ld.
+// than the kernel makes when 8 does not divide the rows). After its loads each thread stores 8
+// outputs, column t%64 of the tile, rows (t/64)*8 .. +7 (the output after the input; stores(),
+// lane_stores()). What the replay leaves out: the sums in shared memory (counted in
+// fp_ops_per_task) and the barriers. Its occupancy is the kernel's: 32 registers a thread
+// (__launch_bounds__(256, 8)) and its shared tile and sums (shared_bytes_per_cta).
 #pragma once
 
 #include "cbi/error.hpp"
@@ -45,6 +46,16 @@ public:
   // Address instructions per load (the row loop: clamp, row pointer, column clamp, shared
   // address), about 6.
   static constexpr double address_ops_per_load = 6.0;
+  // What the kernel takes (the GPU model's occupancy): registers a thread (cbi bench's resources:
+  // 32) and kernels/src/stencil.cu's SmemLayout, the input tile (odd pitch; half in pairs) then
+  // the horizontal sums (64 + 1 a row, in the accumulator: float for half and float).
+  static constexpr int64_t registers_per_thread = 32;
+  static int64_t shared_bytes_per_cta(const Workload &w) {
+    const int64_t acc = w.elem_bytes == 8 ? 8 : 4;
+    const int64_t pitch = pairs(w) ? ((cols_in(w) / 2) | 1) * 2 : cols_in(w) | 1;
+    const int64_t tile = (rows_in(w) * pitch * w.elem_bytes + acc - 1) / acc * acc;
+    return tile + rows_in(w) * (kTileW + 1) * acc;
+  }
 
   static void validate(const Workload &w) {
     if (w.boundary != Boundary::clamp)
@@ -68,6 +79,14 @@ public:
   static int64_t row_slots(const Workload &w) { return (rows_in(w) + kWarps - 1) / kWarps; }
   static remap::Shape<int64_t> task_shape(const Workload &w) { return {kThreads, ctas(w)}; }
   static int64_t loads_per_task(const Workload &w) { return row_slots(w) * col_slots(w); }
+  // Its loads are cp.async copies (LDGSTS), which Hopper's L2 request coalescer does not merge:
+  // on the H200 lrc__request_sectors_op_read_coalescing_achieved_type_hardware is 0-0.3% of its
+  // L1 misses where the model's coalescer merged 19% (the halo sectors that neighbouring CTAs read
+  // at once), against 7-9% of the SGEMM's plain loads (kernels/probes/l2_count.sh,
+  // docs/results/tight/model-vs-tiled.md).
+  static constexpr bool l2_coalescable = false;
+  // One step: every load of the tile is in flight at once (cp.async), then the sums.
+  static int64_t loads_per_step(const Workload &w) { return loads_per_task(w); }
   // Per thread: the horizontal running sums of its ceil(rows * 8 / 256) row runs (S_w + 7 x 2
   // reads and adds, 8 stores each) and one vertical run (S_h + 7 x 2, 8 scaled stores).
   static int64_t fp_ops_per_task(const Workload &w) {
@@ -110,6 +129,26 @@ public:
   void lane_loads(const remap::Task<int64_t> *lanes, int n, int64_t j, uint64_t *byte_addr) const {
     for (int l = 0; l < n; ++l)
       byte_addr[l] = addr(lanes[l], j);
+  }
+
+  // The output tile's stores: 8 a thread.
+  static constexpr int64_t stores() { return kRun; }
+  // Store j of the `n` lanes: the active ones' (inside the output) byte addresses and bytes into
+  // addr and bytes, in lane order; returns their count.
+  int lane_stores(const remap::Task<int64_t> *lanes, int n, int64_t j, uint64_t *byte_addr,
+                  uint32_t *bytes) const {
+    int active = 0;
+    for (int l = 0; l < n; ++l) {
+      const remap::Task<int64_t> tile = m_tiles[static_cast<std::size_t>(lanes[l].y)];
+      const int64_t gx = tile.x * kTileW + lanes[l].x % kTileW;
+      const int64_t gy = tile.y * kTileH + lanes[l].x / kTileW * kRun + j;
+      if (gx >= m_width || gy >= m_height)
+        continue;
+      byte_addr[active] = static_cast<uint64_t>((m_width * m_height + gy * m_width + gx) * m_elem);
+      bytes[active] = static_cast<uint32_t>(m_elem);
+      ++active;
+    }
+    return active;
   }
 
 private:
