@@ -84,6 +84,14 @@ std::string why_slower(const GpuConfig &c, const GpuResult &r, const GpuConfig &
          pct(bm.l1_hit_pct()) + ")";
 }
 
+// Why a row of the best's predicted time ranks below it: more DRAM traffic, or nothing.
+std::string same_time(const GpuResult &r, const GpuResult &best) {
+  const int64_t d = r.metrics.dram_read_bytes, bd = best.metrics.dram_read_bytes;
+  return d > bd ? "the same predicted time; DRAM bytes " + times(double(d), double(bd)) +
+                      " the fastest's"
+                : "the same predicted time";
+}
+
 // Thrown inside a replay that is stopped because another thread's interrupt fired.
 struct Stopped {};
 
@@ -238,8 +246,11 @@ TuneResult tune(const TuneConfig &c, const TuneProgress &progress, const Progres
   const std::vector<remap::Order> orders =
       t.tiled ? once : distinct_orders(once, c.base.workload, &t.dropped);
   // Staged when it saves work: more orders than finalists, and a sample smaller than the device.
+  // Never for the tiled kernels: a sampled SM's CTAs miss the L2 data that their neighbouring
+  // tiles' CTAs, on SMs not simulated, bring in (the smem stencil's DRAM bytes 49-55% high with 4
+  // SMs: docs/results/tight/model-vs-tiled.md), so stage one would rank them on wrong traffic.
   const int64_t stage_sample = c.sample_sms > 0 ? c.sample_sms : stage_one_sample(c.base.device);
-  t.staged = c.staged && stage_sample > 0 &&
+  t.staged = c.staged && !t.tiled && stage_sample > 0 &&
              stage_sample<c.base.device.sms &&static_cast<int64_t>(orders.size())> c.finalists;
   const int64_t sample = t.staged ? stage_sample : c.sample_sms;
   t.configs = candidates(c, orders, t.tiled, sample);
@@ -344,8 +355,13 @@ std::vector<Ranked> rank_orders(const std::vector<GpuConfig> &configs,
                                 const std::vector<GpuResult> &results, double ln_error) {
   std::vector<std::size_t> order(results.size());
   std::iota(order.begin(), order.end(), std::size_t{0});
+  // By predicted time; orders of the same time by their DRAM bytes (the tiled SGEMM's orders are
+  // all bound by its arithmetic, and differ in traffic alone).
   std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
-    return results[a].time.predicted_ms < results[b].time.predicted_ms;
+    const GpuTime &ta = results[a].time, &tb = results[b].time;
+    if (ta.predicted_ms != tb.predicted_ms)
+      return ta.predicted_ms < tb.predicted_ms;
+    return results[a].metrics.dram_read_bytes < results[b].metrics.dram_read_bytes;
   });
   std::vector<Ranked> out;
   if (order.empty())
@@ -368,7 +384,7 @@ std::vector<Ranked> rank_orders(const std::vector<GpuConfig> &configs,
     x.bound = r.time.bound;
     if (k > 0)
       x.why = r.time.predicted_ms == best.time.predicted_ms
-                  ? "the same predicted time"
+                  ? same_time(r, best)
                   : why_slower(configs[order[k]], r, configs[order[0]], best);
     out.push_back(std::move(x));
   }

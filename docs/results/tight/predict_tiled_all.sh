@@ -20,9 +20,9 @@ one() { # label cbi kernel size depth order -> a row in $outdir/label.rows
   [ "$kernel" = stencil-smem ] && args+=(--stencil 9x9)
   [ "$depth" != 0 ] && args+=(--depth "$depth")
   local start csv secs
-  start=$(date +%s.%N)
+  start=$(date +%s%N)
   csv=$("$bin" "${args[@]}") || { echo "failed: $label ${args[*]}" >&2; return; }
-  secs=$(echo "$(date +%s.%N) - $start" | bc)
+  secs=$(awk -v a="$start" -v b="$(date +%s%N)" 'BEGIN { printf "%.3f", (b - a) / 1e9 }') # no bc there
   echo "kernel,size,depth,block_order,sample_sms,model_seconds,$(head -1 <<<"$csv")" > "$outdir/$label.header"
   echo "$kernel,$size,$depth,$o,0,$secs,$(tail -1 <<<"$csv")" >> "$outdir/$label.rows"
   echo "$label $kernel $size $o: $secs s"

@@ -55,7 +55,7 @@ def rows_of(meas, pred):
                          dram_pred=float(p[DRAM]), dram_meas=m["metrics"][DRAM],
                          l2_pred=float(p[L2HIT]), l2_meas=m["metrics"][L2HIT],
                          time_pred=float(p["predicted_ms"]), time_meas=m["median_ms"],
-                         bound=p["bound"], seconds=float(p["model_seconds"] or "nan")))
+                         bound=p["bound"], seconds=float(p["model_seconds"]) if p["model_seconds"].replace(".", "", 1).isdigit() else float("nan")))
     rows.sort(key=lambda r: (r["kernel"], SIZE_ORDER.index(r["size"]), ORDERS.index(r["order"])))
     return rows
 

@@ -7,6 +7,7 @@
 #include "cbi/sim/workloads.hpp"
 
 #include <cstdint>
+#include <vector>
 
 namespace cbi::sim::gpu {
 
@@ -39,7 +40,19 @@ template <> struct Affine<MatmulWorkload> {
 // base + offset without a boundary, and with clamping when no lane's window reaches past an edge.
 template <> struct Affine<StencilWorkload> {
   static constexpr int kClasses = 1;
-  explicit Affine(const Workload &w) : m_w(w) {}
+  explicit Affine(const Workload &w) : m_w(w) {
+    // Load j's offset, a table: no division per request.
+    const int64_t rx = w.stencil_w / 2, ry = w.stencil_h / 2;
+    m_offsets.resize(static_cast<std::size_t>(w.stencil_w * w.stencil_h));
+    for (int64_t j = 0; j < w.stencil_w * w.stencil_h; ++j) {
+      int64_t dy = j / w.stencil_w - ry, dx = j % w.stencil_w - rx;
+      if (w.boundary == Boundary::none) {
+        dy += ry;
+        dx += rx;
+      }
+      m_offsets[static_cast<std::size_t>(j)] = (dy * w.width + dx) * w.elem_bytes;
+    }
+  }
   bool applies(const remap::Task<int64_t> *lanes, int n) const {
     if (m_w.boundary == Boundary::none)
       return true;
@@ -51,19 +64,12 @@ template <> struct Affine<StencilWorkload> {
     return true;
   }
   static int class_of(int64_t) { return 0; }
-  int64_t offset(int64_t j) const {
-    const int64_t rx = m_w.stencil_w / 2, ry = m_w.stencil_h / 2;
-    int64_t dy = j / m_w.stencil_w - ry, dx = j % m_w.stencil_w - rx;
-    if (m_w.boundary == Boundary::none) {
-      dy += ry;
-      dx += rx;
-    }
-    return (dy * m_w.width + dx) * m_w.elem_bytes;
-  }
+  int64_t offset(int64_t j) const { return m_offsets[static_cast<std::size_t>(j)]; }
   int64_t base(const remap::Task<int64_t> &t, int) const {
     return (t.y * m_w.width + t.x) * m_w.elem_bytes;
   }
   Workload m_w;
+  std::vector<int64_t> m_offsets; // per load j
 };
 
 } // namespace cbi::sim::gpu

@@ -60,6 +60,8 @@ public:
     if constexpr (HasAffine<W>::value) {
       if (c.device.l1_sector_bytes % c.workload.elem_bytes == 0) {
         m_residues = static_cast<int>(c.device.l1_sector_bytes / c.workload.elem_bytes);
+        // The element divides the (power-of-two) sector: a power of two itself.
+        m_elem_shift = __builtin_ctzll(m_elem_bytes);
         const std::size_t sets =
             static_cast<std::size_t>(warp_slots) * Affine<W>::kClasses * std::size_t(m_residues);
         m_affine.assign(static_cast<std::size_t>(warp_slots), 0);
@@ -96,7 +98,7 @@ public:
         const int cls = Affine<W>::class_of(j);
         const int64_t offset = m_affine_of.offset(j);
         const int64_t r = offset & ((int64_t{1} << m_sector_shift) - 1);
-        const std::size_t at = set_index(key, cls, static_cast<int>(r / int64_t(m_elem_bytes)));
+        const std::size_t at = set_index(key, cls, static_cast<int>(r >> m_elem_shift));
         SectorSet &set = m_sets[at];
         if (set.word == kUnknown)
           fill(set, at, lanes, n, cls, r);
@@ -140,6 +142,19 @@ public:
       }
     }
     return load_lanes(lanes, n, j, out, sectors);
+  }
+
+  // Fetches into the host's caches the sector set that load j of the warp in slot `key` reads on
+  // the fast path (the replay calls it a window ahead, so that the set's host cache miss overlaps
+  // other SMs' work).
+  void prefetch(int key, int64_t j) const {
+    if constexpr (HasAffine<W>::value) {
+      if (m_residues > 0) {
+        const int64_t r = m_affine_of.offset(j) & ((int64_t{1} << m_sector_shift) - 1);
+        __builtin_prefetch(
+            &m_sets[set_index(key, Affine<W>::class_of(j), static_cast<int>(r >> m_elem_shift))]);
+      }
+    }
   }
 
   // load() lane by lane: each lane's address from the workload, then coalesced.
@@ -325,6 +340,7 @@ private:
   uint64_t m_output_base;
   int m_sector_shift, m_line_shift, m_store_sector_shift;
   int m_residues = 0;               // sector bytes / element bytes; 0: no fast path
+  int m_elem_shift = 0;             // log2 of the element bytes (fast path)
   std::vector<uint8_t> m_affine;    // per warp slot: its lanes take the fast path
   std::vector<SectorSet> m_sets;    // per warp slot, class and residue
   std::vector<Listed> m_listed;     // per set: a wider set's sectors

@@ -112,6 +112,16 @@ public:
       __builtin_prefetch(record(set, static_cast<uint32_t>(__builtin_ctz(m))));
   }
 
+  // Fetches the summary of line `line`'s set into the host's caches, without waiting for it.
+  void prefetch_summary(uint64_t line64) const { __builtin_prefetch(summary(m_index(line64))); }
+
+  // Fetches every set's summary into the host's caches (an L1's: 3.4 KB on the H100).
+  void prefetch_summaries() const {
+    const uint32_t *end = m_summary + m_sets * m_summary_words;
+    for (const uint32_t *p = m_summary; p < end; p += 16)
+      __builtin_prefetch(p);
+  }
+
   // A read of the sectors `sectors` (mask) of line `line` at time `now`. The caller sets the
   // fill time of every sector of `miss` (set_fill): until then they hold no data.
   [[gnu::always_inline]] Result lookup(uint64_t line64, uint32_t sectors, uint32_t now) {
