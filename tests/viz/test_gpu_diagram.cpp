@@ -133,7 +133,7 @@ TEST(GpuDiagram, RendersBandsAndNoResidency) {
   EXPECT_GT(dram_px, 0);
   const std::vector<std::string> stats = stats_lines(grids[1]);
   ASSERT_EQ(stats.size(), 4u);
-  EXPECT_EQ(stats[0].rfind("SM 0: 512 warp instructions of 1 CTAs", 0), 0u) << stats[0];
+  EXPECT_EQ(stats[0].rfind("SM 0: 512 warp instructions of 1 CTA (", 0), 0u) << stats[0];
 }
 
 TEST(GpuDiagramCli, WritesAPngAndRejectsBadOptions) {

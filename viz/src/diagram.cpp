@@ -201,21 +201,22 @@ namespace {
 std::vector<std::string> gpu_stats_lines(const Grid &g) {
   const GpuView &v = *g.gpu;
   const sim::CacheStats &l1 = g.result.levels.at(0), &l2 = g.result.levels.at(1);
-  return {
-      "SM " + std::to_string(v.sm) + ": " + group_digits(v.requests) + " warp instructions of " +
-          group_digits(v.ctas) + " CTAs (" + std::to_string(v.config.block_threads) + " threads, " +
-          std::to_string(v.warps_per_cta) + " warps each)",
-      "L1 of SM " + std::to_string(v.sm) + ": sectors " + group_digits(l1.accesses) +
-          " \u00b7 hits " + group_digits(l1.hits) + " (" + group_digits(v.pending_hits) +
-          " on their way) \u00b7 misses " + group_digits(l1.misses) +
-          " \u00b7 hit rate per sector " + percent(l1.hit_rate()),
-      "L2, this SM's misses: sectors " + group_digits(l2.accesses) + " \u00b7 hits " +
-          group_digits(l2.hits) + " \u00b7 from DRAM " + group_digits(l2.misses) +
-          " \u00b7 hit rate per sector " + percent(l2.hit_rate()),
-      "whole device: l1tex__t_sector_pipe_lsu_mem_global_op_ld_hit_rate.pct " +
-          percent(v.result.metrics.l1_hit_pct() / 100) + " \u00b7 lts__t_sector_hit_rate.pct " +
-          percent(v.result.metrics.l2_hit_pct() / 100) + " \u00b7 predicted " +
-          short_number(v.result.time.predicted_ms, 3) + " ms (" + v.result.time.bound + " bound)"};
+  return {"SM " + std::to_string(v.sm) + ": " + group_digits(v.requests) +
+              " warp instructions of " + group_digits(v.ctas) +
+              (v.ctas == 1 ? " CTA (" : " CTAs (") + std::to_string(v.config.block_threads) +
+              " threads, " + std::to_string(v.warps_per_cta) + " warps each)",
+          "L1 of SM " + std::to_string(v.sm) + ": sectors " + group_digits(l1.accesses) +
+              " \u00b7 hits " + group_digits(l1.hits) + " (" + group_digits(v.pending_hits) +
+              " on their way) \u00b7 misses " + group_digits(l1.misses) +
+              " \u00b7 hit rate per sector " + percent(l1.hit_rate()),
+          "L2, this SM's misses: sectors " + group_digits(l2.accesses) + " \u00b7 hits " +
+              group_digits(l2.hits) + " \u00b7 from DRAM " + group_digits(l2.misses) +
+              " \u00b7 hit rate per sector " + percent(l2.hit_rate()),
+          "whole device: l1tex__t_sector_pipe_lsu_mem_global_op_ld_hit_rate.pct " +
+              percent(v.result.metrics.l1_hit_pct() / 100) + " \u00b7 lts__t_sector_hit_rate.pct " +
+              percent(v.result.metrics.l2_hit_pct() / 100) + " \u00b7 predicted " +
+              short_number(v.result.time.predicted_ms, 3) + " ms (" + v.result.time.bound +
+              " bound)"};
 }
 
 } // namespace
