@@ -60,7 +60,17 @@ sim::TuneConfig tune_config(const po::variables_map &vm) {
   if (search != "staged" && search != "full")
     throw UsageError("--search", "'" + search + "' is not a search; allowed: staged, full");
   if (vm.count("finalists") && search != "staged")
-    throw UsageError("--finalists", "applies to --search staged only");
+    throw UsageError("--finalists",
+                     "applies to --search staged only; allowed: leave it out, or --search staged");
+  // The tiled kernels are ranked on the full device only (sim/src/tune.cpp says why): asking for
+  // the staged search there is refused, not ignored.
+  if (tiled && (vm.count("search") || vm.count("finalists")) && search == "staged")
+    throw UsageError(vm.count("search") ? "--search" : "--finalists",
+                     std::string(sim::workload_traits(c.base.workload.kind).name) +
+                         "'s block orders are ranked on the full device (a sampled SM's CTAs miss "
+                         "the L2 data of their neighbours' tiles: "
+                         "docs/results/tight/model-vs-tiled.md); allowed: --search full, or leave "
+                         "it out");
   c.staged = search == "staged";
   if (vm.count("finalists"))
     c.finalists = parse_positive(vm["finalists"].as<std::string>(), "--finalists", 1000);

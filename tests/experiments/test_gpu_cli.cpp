@@ -233,6 +233,9 @@ TEST(GpuCli, TiledKernelsTakeABlockOrderInSimulateAndTune) {
            {"simulate --model gpu --kernel stencil-2d", "--kernel"},
            {"simulate --kernel matmul --workload matmul", "--kernel"},
            {"tune --kernel sgemm-tiled --orders linear", "--orders"},
+           // The tiled kernels are ranked on the full device: the staged search is refused.
+           {"tune --kernel sgemm-tiled --size 256 --search staged", "--search"},
+           {"tune --kernel stencil-smem --size 256 --finalists 2", "--finalists"},
            {"tune --workload matmul --block-order column:8", "--block-order"},
            // Refused even at its default value, and by the sequential engine too (applicability
            // table): an option that does not apply is never accepted and ignored.
