@@ -189,6 +189,10 @@ cli::Table simulate_result(const po::variables_map &vm, const sim::Progress &int
   const Engine engine = parse_model(vm);
   const Point point = point_from(vm, {engine, "simulate"}, own);
   const bool asked = vm.count("progress") && vm["progress"].as<bool>();
+  // Progress when asked, and unasked on a terminal for a long replay, in either engine.
+  auto show_progress = [&](const sim::Workload &w) {
+    return asked || (isatty(2) && w.accesses() > (int64_t{1} << 30));
+  };
   if (engine == Engine::gpu_model) {
     sim::GpuConfig g = gpu_config(point);
     if (!point.jobs)
@@ -196,8 +200,7 @@ cli::Table simulate_result(const po::variables_map &vm, const sim::Progress &int
     cli::check_memory(sim::gpu_state_bytes(g), "the GPU model's state (L1s, L2, resident warps)",
                       "--device", "a device row with smaller caches, or --sample-sms N");
     // --progress: the threads of the CTAs done so far, with the elapsed time and an ETA.
-    // On a terminal a long replay shows it unasked, as the sequential replay does.
-    const bool shown_bar = asked || (isatty(2) && g.workload.accesses() > (int64_t{1} << 30));
+    const bool shown_bar = show_progress(g.workload);
     cli::ProgressBar bar(g.workload.tasks(), shown_bar, 0, "threads");
     const sim::Progress shown =
         shown_bar ? sim::Progress([&](int64_t done, int64_t) { bar.update(done, ""); })
@@ -205,7 +208,7 @@ cli::Table simulate_result(const po::variables_map &vm, const sim::Progress &int
     return gpu_table(g, sim::simulate_gpu(g, both(shown, interrupt)));
   }
   const sim::SimConfig c = *sim_config(point);
-  const bool progress = asked || (isatty(2) && c.workload.accesses() > (int64_t{1} << 30));
+  const bool progress = show_progress(c.workload);
   const sim::Progress shown = progress ? cli::thread_counter() : sim::Progress();
   return simulation_table(c, sim::simulate(c, both(shown, interrupt)));
 }
