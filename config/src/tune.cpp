@@ -37,7 +37,8 @@ void add_tune_options(po::options_description &desc) {
                                        "on any count")
     ("sample-sms", po::value<std::string>(), "simulate N SMs (a divisor of the device's), each "
                                              "standing for SMs/N: stage one of the staged "
-                                             "search, every order with --search full")
+                                             "search, every order with --search full; not for the "
+                                             "tiled kernels (ranked on the full device)")
     ("progress", po::bool_switch(), "progress on stderr even when it is not a terminal (on a "
                                     "terminal it is always shown)");
   // clang-format on
