@@ -1,7 +1,7 @@
 // A hint to the host CPU: fetch the cache line at `p` into its caches, without waiting for it.
-// Written as an asm statement rather than __builtin_prefetch, which GCC 12 deleted from the
-// replay's prefetch loops as code without effect (docs/results/gpu-model-speed.md, 2026-11-26
-// 21:30): the result stays the same either way, only the time changes.
+// Written as an asm statement rather than __builtin_prefetch: GCC 12.2 at -O3 left the replay's
+// __builtin_prefetch loops out of the binary (docs/results/gpu-model-speed.md, "the prefetches
+// that were not there"). The result stays the same either way, only the time changes.
 #pragma once
 
 namespace cbi::sim::gpu {
