@@ -14,13 +14,6 @@
 namespace cbi::sim {
 namespace {
 
-// Workloads whose kernel's warp instructions per task were measured (under the linear order):
-// instructions_per_task(w).
-template <class W, class = void> struct HasInstructionCount : std::false_type {};
-template <class W>
-struct HasInstructionCount<W, std::void_t<decltype(W::instructions_per_task(Workload{}))>>
-    : std::true_type {};
-
 // Warp instructions per thread of configuration `c` that issued `loads` loads per thread: the
 // measured count and the order's measured remap beyond linear's, or, for a workload without a
 // measured count, its FMAs, its loads with their address instructions, the remap's estimate and
@@ -28,8 +21,8 @@ struct HasInstructionCount<W, std::void_t<decltype(W::instructions_per_task(Work
 double instructions_per_thread(const GpuConfig &c, double loads) {
   return visit_workload(c.workload.kind, [&](auto tag) {
     using W = typename decltype(tag)::type;
-    if constexpr (HasInstructionCount<W>::value)
-      return W::instructions_per_task(c.workload) + remap_instructions_per_thread(c);
+    if constexpr (gpu::HasInstructionCount<W>::value)
+      return gpu::measured_instructions_per_task<W>(c);
     else
       return double(W::fp_ops_per_task(c.workload)) + loads * (1.0 + W::address_ops_per_load) +
              remap_instructions_per_thread(c) + 3.0;
@@ -40,7 +33,7 @@ double instructions_per_thread(const GpuConfig &c, double loads) {
 
 double remap_instructions_per_thread(const GpuConfig &c) {
   return visit_workload(c.workload.kind, [&](auto tag) {
-    if constexpr (HasInstructionCount<typename decltype(tag)::type>::value)
+    if constexpr (gpu::HasInstructionCount<typename decltype(tag)::type>::value)
       return remap::fast_remap_instructions(c.order);
     else
       return remap::remap_instructions(c.order);
