@@ -63,10 +63,10 @@ Device h100() {
   // 25.5 bytes per cycle per SM from L2 (6.7 TB/s device-wide): fitted on the fig5.1a/fig5.1b
   // times (204 configurations, docs/results/gpu-model-h100/fit_time.py: the mean
   // |ln(predicted/measured)| is least). The issue rate: 2.4 warp instructions per SM per cycle, of
-  // the 4 schedulers' ceiling. The naive kernels issue at 1.8-2.5 (ncu, the instructions the
-  // stencil and matmul workloads now count: docs/results/tight/sm.md §2); 2.4 has the least mean
-  // |ln(predicted/measured)| of 2.2-2.75 over the time data that chose it (sm.md §3; 2.75 before,
-  // fitted with instruction counts 1.4-1.9x the stencils' own).
+  // the 4 schedulers' ceiling. The naive stencils issue at 1.4-2.5, the matmuls at 0.5-2.4 (ncu,
+  // the instructions the stencil and matmul workloads now count: docs/results/tight/sm.md §2);
+  // 2.4 has the least mean |ln(predicted/measured)| of 2.2-2.75 over the time data that chose it
+  // (sm.md §1; 2.75 before, fitted with instruction counts 1.4-1.9x the stencils' own).
   d.issue_per_cycle = 2.4;
   d.sources =
       "occupancy: CUDA C Programming Guide, compute capability 9.0 table; SMs, L2: "
