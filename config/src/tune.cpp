@@ -37,7 +37,8 @@ void add_tune_options(po::options_description &desc) {
                                        "on any count")
     ("sample-sms", po::value<std::string>(), "simulate N SMs (a divisor of the device's), each "
                                              "standing for SMs/N: stage one of the staged "
-                                             "search, every order with --search full")
+                                             "search, every order with --search full; not for the "
+                                             "tiled kernels (ranked on the full device)")
     ("progress", po::bool_switch(), "progress on stderr even when it is not a terminal (on a "
                                     "terminal it is always shown)");
   // clang-format on
@@ -174,8 +175,8 @@ cli::Table tune_table(const sim::TuneConfig &c, const sim::TuneResult &t) {
     table.meta.push_back({"runner_up", t.order_of(next->index)});
     table.meta.push_back({"margin_pct", next->margin_pct});
   }
-  table.notes = {"predicted by the GPU model (docs/gpu-model.md); validation against the H100: "
-                 "docs/results/gpu-model-h100.md"};
+  table.notes = {"predicted by the GPU model (docs/gpu-model.md); its validation on the H100 and "
+                 "H200: docs/results/tight/README.md"};
   if (tied.size() > 1)
     table.notes.push_back(std::to_string(tied.size()) +
                           " orders are indistinguishable by the model (tie group 1, within its "

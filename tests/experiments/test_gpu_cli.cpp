@@ -236,6 +236,9 @@ TEST(GpuCli, TiledKernelsTakeABlockOrderInSimulateAndTune) {
            // The tiled kernels are ranked on the full device: the staged search is refused.
            {"tune --kernel sgemm-tiled --size 256 --search staged", "--search"},
            {"tune --kernel stencil-smem --size 256 --finalists 2", "--finalists"},
+           // ... and so is a sampled device, whose CTAs miss their neighbours' tiles in the L2.
+           {"tune --kernel sgemm-tiled --size 256 --sample-sms 4", "--sample-sms"},
+           {"simulate --model gpu --kernel stencil-smem --size 256 --sample-sms 4", "--sample-sms"},
            {"tune --workload matmul --block-order column:8", "--block-order"},
            // Refused even at its default value, and by the sequential engine too (applicability
            // table): an option that does not apply is never accepted and ignored.

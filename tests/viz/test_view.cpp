@@ -55,8 +55,12 @@ TEST(View, ScriptedSessionUnderXvfb) {
                              zoom_png + ";key:RBracket;quit";
   // Under the sanitizer build, Mesa's software GL keeps 112 bytes from JIT-compiled code until
   // exit, which LeakSanitizer reports; leaks in viz itself are covered by the headless tests.
-  const std::string cmd = "ASAN_OPTIONS=detect_leaks=0 xvfb-run -a -s '-screen 0 1400x900x24' " +
-                          bin_dir() +
+  // xvfb-run -a takes the first display number without a lock file, from 99 by default, which two
+  // test runs started at once (several checkouts on one machine) can both take: each starts its
+  // search at its own number.
+  const std::string display = std::to_string(100 + getpid() % 20000);
+  const std::string cmd = "ASAN_OPTIONS=detect_leaks=0 xvfb-run -a -n " + display +
+                          " -s '-screen 0 1400x900x24' " + bin_dir() +
                           "/cbi view --preset fig3.1 --order linear --order column:4 "
                           "--window 1200x700 --script '" +
                           script + "' 2>/dev/null";

@@ -6,6 +6,7 @@
 
 #include "affine.hpp"
 #include "cbi/sim/gpu_model.hpp"
+#include "host_prefetch.hpp"
 
 #include <algorithm>
 #include <cstdint>
@@ -151,7 +152,7 @@ public:
     if constexpr (HasAffine<W>::value) {
       if (m_residues > 0) {
         const int64_t r = m_affine_of.offset(j) & ((int64_t{1} << m_sector_shift) - 1);
-        __builtin_prefetch(
+        host_prefetch(
             &m_sets[set_index(key, Affine<W>::class_of(j), static_cast<int>(r >> m_elem_shift))]);
       }
     }

@@ -12,6 +12,7 @@
 
 #include "../engine.hpp" // detail::match_mask, sim::Cache's tag compare
 #include "cbi/sim/set_hash.hpp"
+#include "host_prefetch.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -103,23 +104,23 @@ public:
     const uint64_t set = m_index(line64);
     const uint32_t *sum = summary(set);
     if (m_ways > 16) {
-      __builtin_prefetch(sum);
+      host_prefetch(sum);
       return;
     }
     const uint32_t m = byte_matches(sum, tag_byte(static_cast<uint32_t>(line64))) &
                        used_mask(sum[m_hash_words + 2]);
     if (m)
-      __builtin_prefetch(record(set, static_cast<uint32_t>(__builtin_ctz(m))));
+      host_prefetch(record(set, static_cast<uint32_t>(__builtin_ctz(m))));
   }
 
   // Fetches the summary of line `line`'s set into the host's caches, without waiting for it.
-  void prefetch_summary(uint64_t line64) const { __builtin_prefetch(summary(m_index(line64))); }
+  void prefetch_summary(uint64_t line64) const { host_prefetch(summary(m_index(line64))); }
 
   // Fetches every set's summary into the host's caches (an L1's: 3.4 KB on the H100).
   void prefetch_summaries() const {
     const uint32_t *end = m_summary + m_sets * m_summary_words;
     for (const uint32_t *p = m_summary; p < end; p += 16)
-      __builtin_prefetch(p);
+      host_prefetch(p);
   }
 
   // A read of the sectors `sectors` (mask) of line `line` at time `now`. The caller sets the
