@@ -29,6 +29,16 @@ double instructions_per_thread(const GpuConfig &c, double loads) {
   });
 }
 
+// Warp instructions an SM issues per cycle for configuration `c`: the device's rate for a measured
+// instruction count, or the one fitted with the estimated counts (Device).
+double issue_per_cycle_of(const GpuConfig &c) {
+  return visit_workload(c.workload.kind, [&](auto tag) {
+    return gpu::HasInstructionCount<typename decltype(tag)::type>::value
+               ? c.device.issue_per_cycle
+               : c.device.estimated_issue_per_cycle;
+  });
+}
+
 } // namespace
 
 double remap_instructions_per_thread(const GpuConfig &c) {
@@ -201,11 +211,12 @@ GpuResult simulate_gpu(const GpuConfig &c, const Progress &progress, const GpuOb
   // both: the 9x9 smem stencil moves 537 MB at 8192, 268 MB of them written).
   t.dram_ms =
       1e3 * double(m.dram_read_bytes + m.l2_write_sectors * d.l2_sector_bytes) / (d.dram_gbs * 1e9);
-  // Instruction issue: warp instructions / (SMs x issue_per_cycle) (instructions_per_thread).
+  // Instruction issue: warp instructions / (SMs x issue rate) (instructions_per_thread), at the
+  // rate that goes with a measured count or with an estimated one.
   const double loads = double(r.metrics.l1_requests) * d.warp_size / double(r.threads);
   const double instructions = instructions_per_thread(c, loads);
   t.arithmetic_ms = 1e3 * double(r.threads) / d.warp_size * instructions /
-                    (double(d.sms) * d.issue_per_cycle * hz);
+                    (double(d.sms) * issue_per_cycle_of(c) * hz);
   const std::pair<double, const char *> terms[] = {{t.simulated_ms, "replay"},
                                                    {t.l1_ms, "L1 wavefronts"},
                                                    {t.l2_ms, "L2->L1 bandwidth"},

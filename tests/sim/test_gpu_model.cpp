@@ -632,9 +632,18 @@ TEST(GpuModel, TheIssueBoundCountsTheMeasuredInstructions) {
   EXPECT_DOUBLE_EQ(r.time.arithmetic_ms,
                    1e3 * 512 * per_thread / (132 * c.device.issue_per_cycle * 1980e6));
   EXPECT_EQ(sim::remap_instructions_per_thread(c), 16.5);
-  // A workload whose count was not measured keeps the estimate (20 instructions a division).
+  // A workload whose count was not measured keeps the estimate (20 instructions a division), at
+  // the rate fitted with the estimates: the measured counts' rate does not move its bound.
   c.workload.kind = sim::kind_of<sim::Stencil3dWorkload>();
+  c.workload.depth = 4;
+  c.workload.stencil_w = c.workload.stencil_h = 3;
   EXPECT_EQ(sim::remap_instructions_per_thread(c), 100.0);
+  ASSERT_EQ(c.device.estimated_issue_per_cycle, 2.75); // the h100 row
+  const double estimated = sim::simulate_gpu(c).time.arithmetic_ms;
+  c.device.issue_per_cycle = 1;
+  EXPECT_EQ(sim::simulate_gpu(c).time.arithmetic_ms, estimated);
+  c.device.estimated_issue_per_cycle = 1.375;
+  EXPECT_DOUBLE_EQ(sim::simulate_gpu(c).time.arithmetic_ms, 2 * estimated);
 }
 
 TEST(GpuModel, SampledModeStandsForTheWholeDevice) {

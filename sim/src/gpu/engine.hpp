@@ -177,7 +177,7 @@ public:
                                double(W::loads_per_task(w)) * (1.0 + W::address_ops_per_load)) /
                               steps;
       m_step_cycles = static_cast<int64_t>(per_step * double(m_ctas_per_sm * m_warps_per_cta) /
-                                           m_d.issue_per_cycle);
+                                           m_d.estimated_issue_per_cycle);
     }
     m_jobs = static_cast<int>(std::clamp<int64_t>(c.jobs, 1, m_dispatch.simulated_sms()));
     if constexpr (kUser)
