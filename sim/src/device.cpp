@@ -3,6 +3,8 @@
 #include "cbi/error.hpp"
 
 #include <cctype>
+#include <initializer_list>
+#include <utility>
 
 namespace cbi::sim {
 namespace {
@@ -28,6 +30,16 @@ Device h100() {
   d.l1_random_replacement = true;
   d.l2_bytes = 52428800; // cudaGetDeviceProperties l2CacheSize (50 MiB), two partitions
   d.l2_partitions = 2;
+  // The partitions, their fabric and the GPCs: kernels/probes/l2_parts on the H200 (the same
+  // GH100 die; no H100 was lent to probe them), docs/results/tight/l2-partitions.md. A line homed
+  // in the other partition takes 457 cycles to a hit against 274 in the near one (median); the
+  // first wave deals CTAs a GPC at a time, 8-18 SMs, and the GPCs of CTAs 0-131 are these, of
+  // which GPCs 0-2 and 7 (66 SMs) are near partition 0 and GPCs 3-6 (66 SMs) near partition 1.
+  d.l2_fabric_cycles = 183;
+  for (const auto &[count, gpc] : std::initializer_list<std::pair<int, int>>{
+           {8, 0}, {16, 1}, {18, 2}, {18, 3}, {8, 0}, {16, 4}, {8, 0}, {16, 5}, {16, 6}, {8, 7}})
+    d.sm_gpc.insert(d.sm_gpc.end(), static_cast<std::size_t>(count), gpc);
+  d.gpc_l2_partition = {0, 0, 0, 1, 1, 1, 1, 0};
   d.sm_clock_mhz = 1980;
   d.l1_hit_cycles = 40;  // l1_chase: 40 cycles per dependent load below 216 KiB
   d.l2_hit_cycles = 276; // l1_chase: 276 cycles per load above 288 KiB (L2 hits)

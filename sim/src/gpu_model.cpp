@@ -191,7 +191,7 @@ GpuResult simulate_gpu(const GpuConfig &c, const Progress &progress, const GpuOb
     for (int64_t *v :
          {&m.l1_requests, &m.l1_sectors, &m.l1_sector_hits, &m.l1_sector_misses, &m.l1_wavefronts,
           &m.l1_pending_hits, &m.l2_read_sectors, &m.l2_requested_sectors, &m.l2_write_sectors,
-          &m.l2_hits, &m.l2_lookups, &m.dram_read_bytes, &m.l1_store_sectors})
+          &m.l2_hits, &m.l2_lookups, &m.l2_fabric_sectors, &m.dram_read_bytes, &m.l1_store_sectors})
       *v = static_cast<int64_t>(double(*v) * scale + 0.5);
   }
 

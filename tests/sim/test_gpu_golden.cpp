@@ -103,10 +103,20 @@ struct Golden {
 // data stage's 2 cycles equal the tag stage's), the one-warp rows (no stores, issue 21) and the
 // a100, rtx2080super, v100 and tiny rows (oldest CTA first, no data stage). New last row: a
 // double matmul on the h100 row, whose A loads are 8-byte broadcasts (the data stage's case).
+// Printed again by the model of docs/results/tight/l2-partitions.md (2026-11-26): the L2 of the
+// h100 and a100 rows is two partitions (a sector missing in the SM's near partition and homed in
+// the other is looked up there too, a second lookup and hit or miss of the hit rate; the near
+// partition keeps a copy), and the h100 row's L2 request coalescer merges only reads of SMs of one
+// GPC. What moved: the L2 lookups and hits of every h100 and a100 row (the fabric's lookups); the
+// L2 reads, pending hits and cycles of the h100 rows with SMs in more than one GPC or a line homed
+// far (fewer merges, reads that take the fabric's 183 cycles longer); the L1 hits and misses of
+// matmul 256 and the 8-SM stencil (warps wait longer for far lines, so they meet other warps' L1
+// lines at other times); the sampled matmul's DRAM bytes (B in two 2 MiB partitions: copies). The
+// rtx2080super, v100 and tiny rows (one L2, no coalescer) are unchanged.
 // Changed by docs/results/tight/sm.md (2026-11-26): the instruction-issue bound counts the stencil
 // and matmul kernels' warp instructions as ncu measured them on the H200 and the h100 row issues
 // 2.4 a cycle (2.75 before): only the predicted time of the row bound by instruction issue moved
-// (stencil9 512x64 linear b256 8 SMs: 0.0162 ms to 0.0104); no count and no cycle moved.
+// (stencil9 512x64 linear b256 8 SMs); no count and no cycle moved.
 
 const Golden kGolden[] = {
 #include "gpu_golden.inc"

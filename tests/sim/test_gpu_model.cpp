@@ -30,6 +30,16 @@ sim::GpuConfig config(WorkloadKind kind, int64_t width, int64_t height, const ch
   return c;
 }
 
+// Two SMs of the h100 row, one CTA each: rows 0 and 1 of a 32-wide matmul, depth 64. Both read
+// B[k][0..31], one line of 4 sectors, at the same cycles (256 B sectors in all), and their own row
+// of A (8 sectors each).
+sim::GpuConfig two_sms_read_b() {
+  sim::GpuConfig c = config(sim::kind_of<sim::MatmulWorkload>(), 32, 2, "linear", 32);
+  c.workload.depth = 64;
+  c.device.sms = 2;
+  return c;
+}
+
 // A tiny-device configuration drawn at random: L1 and L2 sizes, workload, size (at least
 // min_width x min_height), element size and order.
 sim::GpuConfig random_tiny(std::mt19937_64 &rng, int64_t min_width, int64_t min_height) {
@@ -61,6 +71,14 @@ TEST(Devices, TableHasTheIssuesRowsWithSourcesAndRejectsUnknownNames) {
   EXPECT_EQ(h.max_ctas_per_sm, 32);
   EXPECT_EQ(h.l2_bytes, 52428800);
   EXPECT_EQ(h.l2_partitions, 2);
+  // The first wave's SMs in 8 GPCs, 66 near each partition (kernels/probes/l2_parts on the H200).
+  ASSERT_EQ(h.sm_gpc.size(), std::size_t(h.sms));
+  ASSERT_EQ(h.gpc_l2_partition.size(), 8u);
+  EXPECT_EQ(*std::max_element(h.sm_gpc.begin(), h.sm_gpc.end()), 7);
+  EXPECT_EQ(std::count_if(h.sm_gpc.begin(), h.sm_gpc.end(),
+                          [&](int g) { return h.gpc_l2_partition[std::size_t(g)] == 0; }),
+            66);
+  EXPECT_GT(h.l2_fabric_cycles, 0);
   EXPECT_EQ(h.l1_line_bytes, 128);
   EXPECT_EQ(h.l1_sector_bytes, 32);
   EXPECT_LE(h.l1_bytes, 256 << 10); // part of the 256 KiB unified L1/shared memory
@@ -685,9 +703,7 @@ TEST(GpuModel, TheL2RequestCoalescerMergesTwoSmsReadsOfOneSectorInFlight) {
   // line of 4 sectors, at the same cycles, and their own row of A (8 sectors each). The second
   // SM's B reads find the first's on their way from DRAM and merge: the L2 reads 256 B sectors and
   // 2 x 8 A sectors, where the L1s ask for 2 x (256 + 8). Without the coalescer it reads them all.
-  sim::GpuConfig c = config(sim::kind_of<sim::MatmulWorkload>(), 32, 2, "linear", 32);
-  c.workload.depth = 64;
-  c.device.sms = 2;
+  sim::GpuConfig c = two_sms_read_b();
   ASSERT_GT(c.device.l2_coalesce_cycles, 0); // the h100 row has the coalescer
   const sim::GpuMetrics m = sim::simulate_gpu(c).metrics;
   EXPECT_EQ(m.l1_sector_misses, 2 * (256 + 8));
@@ -699,6 +715,79 @@ TEST(GpuModel, TheL2RequestCoalescerMergesTwoSmsReadsOfOneSectorInFlight) {
   EXPECT_EQ(off.l2_requested_sectors, 2 * (256 + 8));
   EXPECT_EQ(off.l2_read_sectors, 2 * (256 + 8));
   EXPECT_EQ(off.dram_read_bytes, m.dram_read_bytes);
+}
+
+TEST(GpuModel, TheL2RequestCoalescerMergesOnlyTheReadsOfOneGpc) {
+  // The case above with the two SMs in two GPCs: kernels/probes/l2_parts finds no merging between
+  // SMs of different GPCs (docs/results/tight/l2-partitions.md), so every read reaches the L2; in
+  // one GPC the second SM's B reads merge as above.
+  sim::GpuConfig c = two_sms_read_b();
+  c.device.l2_partitions = 1;
+  c.device.sm_gpc = {0, 1};
+  c.device.gpc_l2_partition.clear();
+  const sim::GpuMetrics apart = sim::simulate_gpu(c).metrics;
+  EXPECT_EQ(apart.l2_requested_sectors, 2 * (256 + 8));
+  EXPECT_EQ(apart.l2_read_sectors, 2 * (256 + 8));
+  c.device.sm_gpc = {3, 3};
+  const sim::GpuMetrics together = sim::simulate_gpu(c).metrics;
+  EXPECT_EQ(together.l2_read_sectors, 256 + 2 * 8);
+  EXPECT_EQ(together.dram_read_bytes, apart.dram_read_bytes);
+}
+
+TEST(GpuModel, AnSmReadsTheOtherPartitionsLinesOverTheFabricAndKeepsACopy) {
+  // Two SMs near different partitions (no coalescer) read all of B (256 sectors) at the same time.
+  // Each B sector is looked up over the fabric exactly once, whatever its home: by the SM of the
+  // other side, once (its near partition keeps the copy). Each SM's own row of A (8 sectors) goes
+  // over the fabric where it is homed far. DRAM reads every sector once; the hit rate's lookups
+  // are the tex reads and the fabric's. With one partition, no fabric.
+  sim::GpuConfig c = two_sms_read_b();
+  c.device.l2_coalesce_cycles = 0;
+  c.device.sm_gpc = {0, 1};
+  c.device.gpc_l2_partition = {0, 1};
+  ASSERT_EQ(c.device.l2_partitions, 2);
+  const sim::GpuMetrics two = sim::simulate_gpu(c).metrics;
+  EXPECT_EQ(two.l2_read_sectors, 2 * (256 + 8));
+  EXPECT_GE(two.l2_fabric_sectors, 256);
+  EXPECT_LE(two.l2_fabric_sectors, 256 + 2 * 8);
+  EXPECT_GT(two.l2_fabric_sectors, 256); // some A sector of 16 is homed far (a hash, half each)
+  EXPECT_EQ(two.dram_read_bytes, (256 + 2 * 8) * 32);
+  EXPECT_EQ(two.l2_lookups, two.l2_read_sectors + two.l2_fabric_sectors + two.l2_write_sectors);
+  c.device.l2_partitions = 1;
+  const sim::GpuMetrics one = sim::simulate_gpu(c).metrics;
+  EXPECT_EQ(one.l2_fabric_sectors, 0);
+  EXPECT_EQ(one.dram_read_bytes, two.dram_read_bytes);
+  EXPECT_EQ(one.l2_lookups, one.l2_read_sectors + one.l2_write_sectors);
+}
+
+TEST(GpuModel, DataReadFromBothSidesTakesRoomInBothPartitions) {
+  // A 64-wide matmul, depth 96, one CTA (a row) at a time on each of two SMs: every CTA reads all
+  // of B, 24 KiB, through a 2 KiB L1. In one L2 of 32 KiB, B stays: DRAM reads it once. In two
+  // partitions of 16 KiB with the SMs on different sides, each SM's near partition keeps a copy
+  // of all of B (24 KiB in 16), so B leaves the L2 between rows and is read again from DRAM. With
+  // both SMs on one side, half of B is homed in the far partition and the near one still has to
+  // hold all of it: as little room. The L2 a kernel sees is the near partition, not the sum.
+  sim::GpuConfig c = config(sim::kind_of<sim::MatmulWorkload>(), 64, 16, "linear", 64);
+  c.workload.depth = 96;
+  c.device.sms = 2;
+  c.device.max_ctas_per_sm = 1;
+  c.device.l2_coalesce_cycles = 0;
+  c.device.l2_bytes = 32 << 10;
+  c.device.l2_ways = 16;
+  c.device.l2_set_hash = sim::SetHash::none; // A and B spread evenly over the sets
+  c.l1_bytes = 2 << 10;
+  c.stores = false;
+  c.device.sm_gpc = {0, 1};
+  c.device.gpc_l2_partition = {0, 1};
+  const int64_t compulsory = (96 * 64 + 16 * 96) * 4;
+  c.device.l2_partitions = 1;
+  const sim::GpuMetrics one = sim::simulate_gpu(c).metrics;
+  EXPECT_EQ(one.dram_read_bytes, compulsory);
+  c.device.l2_partitions = 2;
+  const sim::GpuMetrics two = sim::simulate_gpu(c).metrics;
+  EXPECT_GT(two.dram_read_bytes, 2 * compulsory);
+  c.device.gpc_l2_partition = {0, 0};
+  const sim::GpuMetrics one_side = sim::simulate_gpu(c).metrics;
+  EXPECT_GT(one_side.dram_read_bytes, 2 * compulsory);
 }
 
 TEST(GpuModel, PastItsCapacityARandomVictimL1KeepsPartOfACyclicFootprintWhereLruKeepsNone) {

@@ -9,7 +9,8 @@ predicted against measured DRAM bytes and time over the 8 block orders, and the 
 predicted time (tune's pick) with its measured time over the measured best.
 
 usage: tiled_score.py MEASURED_DIR LABEL=PRED.csv[,PRED.csv...] ...
-  MEASURED_DIR: h100/tiled (cbi bench --metrics JSONs; the rep2 files are left out);
+  MEASURED_DIR: h100/tiled or h200/l2parts/fresh (cbi bench --metrics JSONs; the rep2 files are
+  left out);
   PRED.csv: predict_tiled.sh / predict_tiled_all.sh rows (full device only: sample_sms 0).
 """
 import csv, json, os, sys
@@ -18,7 +19,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from heldout_score import pearson, avg_rank, metric_stats
 
 DRAM, L2HIT = "dram__bytes_read.sum", "lts__t_sector_hit_rate.pct"
-SIZE_ORDER = ["2048", "4096", "6144x4096", "8192", "12000x4000"]
+SIZE_ORDER = ["2048", "3072", "4096", "5120x2560", "6144x4096", "7168", "8192", "10240", "12000x4000"]
 ORDERS = ["linear", "column:4", "column:8", "column:16", "column:64", "tile:8", "tile:1x8", "zigzag:16"]
 
 

@@ -18,10 +18,9 @@
 #include "memory.hpp"
 #include "observer.hpp"
 #include "scheduler.hpp"
+#include "turns.hpp"
 
 #include <algorithm>
-#include <atomic>
-#include <chrono>
 #include <cstdint>
 #include <thread>
 #include <type_traits>
@@ -387,7 +386,7 @@ private:
     if constexpr (kUser) {
       // A workload of your own: the stores before its next load go now; a warp with no load left
       // takes this turn to finish, with no request.
-      user_drain(lanes, warp);
+      user_drain(s, lanes, warp);
       if (warp.next < m_loads) {
         const uint64_t bytes = static_cast<uint64_t>(m_user_kind.bytes);
         const std::size_t room =
@@ -424,7 +423,7 @@ private:
     warp.group_end = std::max(warp.group_end, arrives);
     ++warp.next;
     if constexpr (kUser)
-      user_drain(lanes, warp); // the stores after this load issue with it, as the output store
+      user_drain(s, lanes, warp); // the stores after this load issue with it, as the output store
     if (warp.next < m_loads) {
       // Loads do not block: a warp issues up to loads_in_flight of them, then waits for all.
       const bool wait = --warp.until_wait == 0;
@@ -447,11 +446,11 @@ private:
     if constexpr (HasLaneStores<W>::value) { // the kernel's own stores (the tiled kernels)
       for (int64_t j = 0; m_c.stores && j < m_program.stores(); ++j) {
         const int n = m_coalescer.workload_store(lanes, warp.lanes, j, m_writes);
-        m_memory.store(m_writes, n, warp.group_end);
+        m_memory.store(sm_index(sm), m_writes, n, warp.group_end);
       }
     } else if (!kUser && m_c.stores) {
       const int n = m_coalescer.store(lanes, warp.lanes, m_writes);
-      m_memory.store(m_writes, n, warp.group_end);
+      m_memory.store(sm_index(sm), m_writes, n, warp.group_end);
     }
     int &left = sm.cta_live_warps[static_cast<std::size_t>(warp.cta_slot)];
     int64_t cta = 0;
@@ -564,7 +563,7 @@ private:
     // (which cycle() makes inside the window, at the record's cycle), since the order of the list
     // is the order in which CTAs due at one cycle start.
     sm.launches = sm.window_launches;
-    m_memory.prefetch_l2(static_cast<int>(sm.tickets.size()),
+    m_memory.prefetch_l2(s, static_cast<int>(sm.tickets.size()),
                          [&](int k) { return sm.tickets[static_cast<std::size_t>(k)].line; });
     std::size_t d = 0;
     const auto dispatched_until = [&](int64_t t) {
@@ -576,7 +575,7 @@ private:
       for (int t = rec.tickets_begin; t < rec.tickets_end; ++t) {
         Sm::Ticket &k = sm.tickets[static_cast<std::size_t>(t)];
         uint32_t l2_miss = 0;
-        k.arrives = m_memory.fetch(k.line, k.mask, k.now, l2_miss);
+        k.arrives = m_memory.fetch(s, k.line, k.mask, k.now, l2_miss);
         const uint32_t placeholder = kTicketBase + static_cast<uint32_t>(t);
         for (uint32_t m = k.mask; m; m &= m - 1) {
           uint32_t &f = k.fill[__builtin_ctz(m)];
@@ -607,6 +606,14 @@ private:
       w.unresolved = false;
   }
 
+  // Fetches into the host's caches the L1 fill times that resolve() writes for SM `sm`'s tickets
+  // (the SM's own L1: only the thread that owns the SM calls it), one SM ahead. A hint: it changes
+  // nothing. (Fetching the window log's vectors too gave nothing: its misses are the L1's.)
+  static void prefetch_fills(const Sm &sm) {
+    for (const Sm::Ticket &k : sm.tickets)
+      host_prefetch(k.fill);
+  }
+
   // The parallel replay. Thread j owns a fixed range of SMs (thread 0 the last): per window it
   // runs its SMs' cycles (cycle_logged), then resolves them one by one, each when the SM before it
   // is resolved (a token passed from thread to thread), so that the L2, DRAM and the dispatcher
@@ -619,18 +626,7 @@ private:
     m_sm_lines.resize(static_cast<std::size_t>(sms) * Coalescer<W>::kMaxLanes);
     if (!next_window())
       return;
-    struct alignas(64) Shared {
-      std::atomic<int64_t> resolved{0}; // (window, SM) pairs resolved: window * SMs + SM
-      std::atomic<bool> stop{false};
-    } shared;
-    const auto pause = [](int &spins) {
-      if (++spins < 256)
-        return;
-      if (spins < 4096)
-        std::this_thread::yield();
-      else
-        std::this_thread::sleep_for(std::chrono::microseconds(20));
-    };
+    Turns turns; // (window, SM) pairs resolved: window * SMs + SM
     // Thread j's SMs: j - 1's share for the workers, the last share for thread 0.
     const auto range = [&](int j) {
       const int64_t part = j == 0 ? m_jobs - 1 : j - 1;
@@ -652,12 +648,12 @@ private:
         }
         for (int s = lo; s < hi; ++s) {
           const int64_t turn = window * sms + s;
-          int spins = 0;
-          while (shared.resolved.load(std::memory_order_acquire) != turn) {
-            if (shared.stop.load(std::memory_order_acquire))
-              return window;
-            pause(spins);
-          }
+          if (s == lo)
+            prefetch_fills(m_sms[static_cast<std::size_t>(s)]);
+          if (!turns.wait(turn))
+            return window;
+          if (s + 1 < hi)
+            prefetch_fills(m_sms[static_cast<std::size_t>(s + 1)]);
           resolve(s);
           if (s == sms - 1) { // thread 0: the window's end
             now = start + kWindow;
@@ -665,15 +661,15 @@ private:
             try {
               more = next_window();
             } catch (...) {
-              shared.stop.store(true, std::memory_order_release);
+              turns.stop();
               throw;
             }
             if (!more) {
-              shared.stop.store(true, std::memory_order_release);
+              turns.stop();
               return window;
             }
           }
-          shared.resolved.store(turn + 1, std::memory_order_release);
+          turns.pass(turn + 1);
         }
       }
     };
@@ -694,7 +690,7 @@ private:
   // A workload of your own: from instruction warp.next on, issues the stores (into L2 at
   // warp.group_end, as the built-ins' output store) and skips the instructions that no lane runs,
   // up to the next load, whose active lanes' addresses it leaves in m_user_addr.
-  void user_drain(const remap::Task<int64_t> *lanes, Warp &warp) {
+  void user_drain(int s, const remap::Task<int64_t> *lanes, Warp &warp) {
     if constexpr (kUser) {
       for (; warp.next < m_loads; ++warp.next) {
         InstructionKind &kind = m_user_kind;
@@ -704,7 +700,7 @@ private:
         if (m_user_lanes > 0) {
           const int n = m_coalescer.store_bytes(
               m_user_addr, m_user_lanes, static_cast<uint64_t>(kind.bytes), m_user_writes.data());
-          m_memory.store(m_user_writes.data(), n, warp.group_end);
+          m_memory.store(s, m_user_writes.data(), n, warp.group_end);
         }
       }
     }
@@ -716,6 +712,9 @@ private:
     return std::max(m_busy_cycles[static_cast<std::size_t>(lines)],
                     m_data_cycles[static_cast<std::size_t>(lanes)]);
   }
+
+  // The index of SM `sm` in m_sms.
+  int sm_index(const Sm &sm) const { return static_cast<int>(&sm - m_sms.data()); }
 
   // The coalescer's key of warp slot `id` of SM s.
   int key(int s, int id) const {

@@ -49,17 +49,26 @@ struct Device {
   // H100's L1 keeps 48-70% of a cyclic footprint 1.2 times its capacity, where LRU keeps none:
   // kernels/probes/l1_warps, docs/results/tight/probes.md §2).
   bool l1_random_replacement = false;
-  // One L2 for the device.
+  // The L2: l2_bytes in l2_partitions partitions (sim/src/gpu/memory.hpp). With two, each SM is
+  // near one partition, each line homed in one; a sector an SM misses in its near partition and
+  // homed in the other is looked up there over the fabric (l2_fabric_cycles more), and the near
+  // partition keeps a copy.
   int64_t l2_bytes = 0;
   int64_t l2_line_bytes = 128;
   int64_t l2_sector_bytes = 32;
   int64_t l2_ways = 16;
   int l2_partitions = 1;
+  int l2_fabric_cycles = 0;
+  // Per SM, in the order in which the first wave's CTAs are dealt to them (the SM that takes CTA
+  // s of the first wave: dispatch.hpp), its GPC; per GPC, the L2 partition it is near. Empty: one
+  // GPC, and the SMs split evenly in order among the partitions.
+  std::vector<int> sm_gpc;
+  std::vector<int> gpc_l2_partition;
   SetHash l2_set_hash = SetHash::fibonacci; // none: line mod sets, for exact comparisons
   // The L2 request coalescer (Hopper's LRC, between the crossbar and the L2): an L1's read of an
-  // L2 sector that another read of it is still waiting for (sent less than this many cycles
-  // before, or its data still on its way from DRAM) is merged with that read and never reaches
-  // the L2's tags. 0: no coalescer (every L1 miss sector is an L2 read).
+  // L2 sector that another SM of its GPC (sm_gpc) read less than this many cycles before is merged
+  // with that read and never reaches the L2's tags. 0: no coalescer (every L1 miss sector is an
+  // L2 read).
   int l2_coalesce_cycles = 0;
   // How the profiler counts a store in lts__t_sector_hit_rate.pct: true where every store sector
   // that reaches the L2 counts as a hit, also one the L2 did not hold (it allocates the sector

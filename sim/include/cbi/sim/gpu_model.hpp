@@ -71,9 +71,10 @@ struct GpuMetrics {
   int64_t l2_requested_sectors = 0; // L2 sectors the L1s' misses ask for, before the coalescer
   int64_t l2_write_sectors = 0;     // global stores that reach L2
   int64_t l2_hits = 0;              // read and write sector hits
-  int64_t l2_lookups = 0;
-  int64_t dram_read_bytes = 0;  // dram__bytes_read.sum
-  int64_t l1_store_sectors = 0; // l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum (all misses)
+  int64_t l2_lookups = 0;           // lts__t_sectors.sum: the tex unit's and the fabric's
+  int64_t l2_fabric_sectors = 0;    // lts__t_sectors_srcunit_ltcfabric.sum (between partitions)
+  int64_t dram_read_bytes = 0;      // dram__bytes_read.sum
+  int64_t l1_store_sectors = 0;     // l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum (all misses)
   // The load-sector hit rate: l1tex__t_sector_pipe_lsu_mem_global_op_ld_hit_rate.pct.
   double l1_hit_pct() const {
     return l1_sectors ? 100.0 * double(l1_sector_hits) / double(l1_sectors) : 0.0;
