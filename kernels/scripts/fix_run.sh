@@ -7,7 +7,8 @@
 #   DIR holds cbi (built from the branch with the fix: measures, and predicts "after"), cbi-before
 #   (main before the fix, CPU only: predicts "before") and fix_groups.sh (or the file that
 #   GROUPS_FILE names in DIR, as tails_groups.sh for docs/results/tight/tails.md); STEPS: any of measure,
-#   after, before (default all three, in that order); GROUPS: a regex over the group names.
+#   after, before (default all three, in that order) or another name STEP, which predicts with
+#   DIR/cbi-STEP (a variant of the model, as sm.md's); GROUPS: a regex over the group names.
 #   Results in $OUT/fix.tar.gz (re-packed after each group) and $OUT/log.txt. No step starts a
 #   group after $DEADLINE seconds (default 540), so that the call ends inside its limit.
 set -uo pipefail
@@ -38,7 +39,7 @@ args_of() { # group entry -> cbi sweep axes
 }
 step "device, $jobs CPU cores"
 nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.sm,clocks.max.sm,clocks.mem,power.limit --format=csv
-$dir/cbi --version | head -1; $dir/cbi-before --version | head -1
+for b in $dir/cbi $dir/cbi-*; do [ -x "$b" ] && echo "$b: $($b --version | head -1)"; done
 for s in $steps; do
   step "$s"
   for g in "${groups[@]}"; do
@@ -51,7 +52,7 @@ for s in $steps; do
       timeout 100 $dir/cbi sweep --backend gpu --metrics --no-check --max-seconds 0.2 $a \
         --output $w/meas-$name.csv 2> $w/meas-$name.log
     else
-      bin=$dir/cbi; [ $s = before ] && bin=$dir/cbi-before
+      bin=$dir/cbi; [ $s != after ] && bin=$dir/cbi-$s # before: cbi-before; any other: cbi-STEP
       # shellcheck disable=SC2086
       timeout 150 $bin sweep --model gpu --device h200 --jobs $jobs $a \
         --output $w/pred-$s-$name.csv 2> $w/pred-$s-$name.log

@@ -14,13 +14,41 @@
 namespace cbi::sim {
 namespace {
 
-// Address instructions per load, counted from the kernels' source: each workload's
-// address_ops_per_load (sim/include/cbi/sim/workloads/).
-double int_ops_per_load(WorkloadKind kind) {
-  return visit_workload(kind, [](auto tag) { return decltype(tag)::type::address_ops_per_load; });
+// Warp instructions per thread of configuration `c` that issued `loads` loads per thread: the
+// measured count and the order's measured remap beyond linear's, or, for a workload without a
+// measured count, its FMAs, its loads with their address instructions, the remap's estimate and
+// the output store.
+double instructions_per_thread(const GpuConfig &c, double loads) {
+  return visit_workload(c.workload.kind, [&](auto tag) {
+    using W = typename decltype(tag)::type;
+    if constexpr (gpu::HasInstructionCount<W>::value)
+      return gpu::measured_instructions_per_task<W>(c);
+    else
+      return double(W::fp_ops_per_task(c.workload)) + loads * (1.0 + W::address_ops_per_load) +
+             remap_instructions_per_thread(c) + 3.0;
+  });
+}
+
+// Warp instructions an SM issues per cycle for configuration `c`: the device's rate for a measured
+// instruction count, or the one fitted with the estimated counts (Device).
+double issue_per_cycle_of(const GpuConfig &c) {
+  return visit_workload(c.workload.kind, [&](auto tag) {
+    return gpu::HasInstructionCount<typename decltype(tag)::type>::value
+               ? c.device.issue_per_cycle
+               : c.device.estimated_issue_per_cycle;
+  });
 }
 
 } // namespace
+
+double remap_instructions_per_thread(const GpuConfig &c) {
+  return visit_workload(c.workload.kind, [&](auto tag) {
+    if constexpr (gpu::HasInstructionCount<typename decltype(tag)::type>::value)
+      return remap::fast_remap_instructions(c.order);
+    else
+      return remap::remap_instructions(c.order);
+  });
+}
 
 int coalesce_sectors(const uint64_t *byte_addrs, int lanes, int sector_shift, uint64_t *sectors) {
   int count = 0;
@@ -183,16 +211,12 @@ GpuResult simulate_gpu(const GpuConfig &c, const Progress &progress, const GpuOb
   // both: the 9x9 smem stencil moves 537 MB at 8192, 268 MB of them written).
   t.dram_ms =
       1e3 * double(m.dram_read_bytes + m.l2_write_sectors * d.l2_sector_bytes) / (d.dram_gbs * 1e9);
-  // Instruction issue: warp instructions / (SMs x issue_per_cycle). Per task: the workload's FMAs,
-  // its loads, about int_ops_per_load address instructions per load, the remap's divisions
-  // (about 20 instructions each without a hardware divider) and the output store.
-  const double fma = double(visit_workload(
-      c.workload.kind, [&](auto tag) { return decltype(tag)::type::fp_ops_per_task(c.workload); }));
+  // Instruction issue: warp instructions / (SMs x issue rate) (instructions_per_thread), at the
+  // rate that goes with a measured count or with an estimated one.
   const double loads = double(r.metrics.l1_requests) * d.warp_size / double(r.threads);
-  const double instructions = fma + loads * (1.0 + int_ops_per_load(c.workload.kind)) +
-                              remap::remap_instructions(c.order) + 3.0;
+  const double instructions = instructions_per_thread(c, loads);
   t.arithmetic_ms = 1e3 * double(r.threads) / d.warp_size * instructions /
-                    (double(d.sms) * d.issue_per_cycle * hz);
+                    (double(d.sms) * issue_per_cycle_of(c) * hz);
   const std::pair<double, const char *> terms[] = {{t.simulated_ms, "replay"},
                                                    {t.l1_ms, "L1 wavefronts"},
                                                    {t.l2_ms, "L2->L1 bandwidth"},

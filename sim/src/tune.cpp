@@ -52,8 +52,10 @@ std::string pct(double v) {
   return s;
 }
 
-// Integer instructions of the remap per thread (as the time model counts them: gpu_model.cpp).
-int divisions(const remap::Order &o) { return static_cast<int>(remap::remap_instructions(o)); }
+// Instructions of the remap per thread (as the time model counts them: gpu_model.cpp).
+int divisions(const GpuConfig &c) {
+  return static_cast<int>(remap_instructions_per_thread(c) + 0.5);
+}
 
 // Why `r` is slower than the fastest `best`, from the bound that sets r's time.
 std::string why_slower(const GpuConfig &c, const GpuResult &r, const GpuConfig &bc,
@@ -61,9 +63,9 @@ std::string why_slower(const GpuConfig &c, const GpuResult &r, const GpuConfig &
   const GpuMetrics &m = r.metrics, &bm = best.metrics;
   const std::string &bound = r.time.bound;
   if (bound == "instruction issue") {
-    if (divisions(c.order) != divisions(bc.order))
-      return "the remap's integer work (about " + std::to_string(divisions(c.order)) +
-             " instructions per thread against " + std::to_string(divisions(bc.order)) +
+    if (divisions(c) != divisions(bc))
+      return "the remap's integer work (about " + std::to_string(divisions(c)) +
+             " instructions per thread against " + std::to_string(divisions(bc)) +
              "), not cache misses";
     return "instruction issue: " + times(r.time.arithmetic_ms, best.time.arithmetic_ms) +
            " the fastest's";

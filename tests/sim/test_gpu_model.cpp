@@ -612,6 +612,58 @@ TEST(GpuModel, TheL1DataStageTakesTwoCyclesForADoubleWarpsBroadcast) {
   EXPECT_EQ(first_issue(c, 1), 1);
 }
 
+TEST(GpuModel, InstructionCountsAreTheKernelsAsTheH200ExecutesThem) {
+  // ncu's smsp__inst_executed.sum per warp on the H200 (kernels/scripts/sm_inst.sh,
+  // docs/results/tight/sm.md §2), linear order and fast remap.
+  sim::Workload w;
+  w.stencil_w = w.stencil_h = 5;
+  w.elem_bytes = 4;
+  EXPECT_EQ(sim::StencilWorkload::instructions_per_task(w), 148.0);
+  w.stencil_w = w.stencil_h = 3;
+  w.elem_bytes = 2;
+  EXPECT_EQ(sim::StencilWorkload::instructions_per_task(w), 86.0);
+  w.stencil_w = w.stencil_h = 11;
+  w.elem_bytes = 8;
+  EXPECT_EQ(sim::StencilWorkload::instructions_per_task(w), 557.0);
+  w.depth = 512;
+  w.elem_bytes = 4;
+  EXPECT_EQ(sim::MatmulWorkload::instructions_per_task(w), 2389.0);
+  w.depth = 128;
+  w.elem_bytes = 2;
+  EXPECT_EQ(sim::MatmulWorkload::instructions_per_task(w), 1068.0);
+  // The fast maps beyond linear's: stencil 5x5 float column 163 - 148 = 15, matmul 18; zigzag 19;
+  // tile 31 and 37; hilbert:64 237 and 246.
+  EXPECT_EQ(remap::fast_remap_instructions(remap::parse_order("linear")), 0.0);
+  EXPECT_EQ(remap::fast_remap_instructions(remap::parse_order("column:4")), 16.5);
+  EXPECT_EQ(remap::fast_remap_instructions(remap::parse_order("column:256")), 16.5);
+  EXPECT_EQ(remap::fast_remap_instructions(remap::parse_order("zigzag:32")), 19.0);
+  EXPECT_EQ(remap::fast_remap_instructions(remap::parse_order("tile:32x8")), 34.0);
+  EXPECT_EQ(remap::fast_remap_instructions(remap::parse_order("hilbert:64")), 244.0);
+}
+
+TEST(GpuModel, TheIssueBoundCountsTheMeasuredInstructions) {
+  // 256 x 64 threads of a 9x9 float stencil, column:32: (4 * 81 + 4 * 9 + 28 + 16.5) warp
+  // instructions per thread, 512 warps, over 132 SMs issuing issue_per_cycle at 1980 MHz.
+  auto c = config(sim::kind_of<sim::StencilWorkload>(), 256, 64, "column:32", 256);
+  const sim::GpuResult r = sim::simulate_gpu(c);
+  const double per_thread = 4.0 * 81 + 4.0 * 9 + 28 + 16.5;
+  EXPECT_DOUBLE_EQ(r.time.arithmetic_ms,
+                   1e3 * 512 * per_thread / (132 * c.device.issue_per_cycle * 1980e6));
+  EXPECT_EQ(sim::remap_instructions_per_thread(c), 16.5);
+  // A workload whose count was not measured keeps the estimate (20 instructions a division), at
+  // the rate fitted with the estimates: the measured counts' rate does not move its bound.
+  c.workload.kind = sim::kind_of<sim::Stencil3dWorkload>();
+  c.workload.depth = 4;
+  c.workload.stencil_w = c.workload.stencil_h = 3;
+  EXPECT_EQ(sim::remap_instructions_per_thread(c), 100.0);
+  ASSERT_EQ(c.device.estimated_issue_per_cycle, 2.75); // the h100 row
+  const double estimated = sim::simulate_gpu(c).time.arithmetic_ms;
+  c.device.issue_per_cycle = 1;
+  EXPECT_EQ(sim::simulate_gpu(c).time.arithmetic_ms, estimated);
+  c.device.estimated_issue_per_cycle = 1.375;
+  EXPECT_DOUBLE_EQ(sim::simulate_gpu(c).time.arithmetic_ms, 2 * estimated);
+}
+
 TEST(GpuModel, SampledModeStandsForTheWholeDevice) {
   auto c = config(sim::kind_of<sim::MatmulWorkload>(), 1024, 128, "linear", 256);
   c.workload.depth = 256;

@@ -11,6 +11,7 @@
 #pragma once
 
 #include "cbi/error.hpp"
+#include "cbi/remap/dispatch.hpp"
 #include "cbi/sim/gpu_model.hpp"
 #include "coalescer.hpp"
 #include "dispatch.hpp"
@@ -122,6 +123,19 @@ template <class W>
 struct L2Coalescable<W, std::void_t<decltype(W::l2_coalescable)>>
     : std::bool_constant<W::l2_coalescable> {};
 
+// Workloads whose kernel's warp instructions per task were measured under the linear order
+// (instructions_per_task(w): stencil, matmul); the remap of another order adds its
+// fast_remap_instructions (remap/order_traits.hpp).
+template <class W, class = void> struct HasInstructionCount : std::false_type {};
+template <class W>
+struct HasInstructionCount<W, std::void_t<decltype(W::instructions_per_task(Workload{}))>>
+    : std::true_type {};
+
+// Warp instructions per task of configuration `c` whose workload W has a measured count.
+template <class W> double measured_instructions_per_task(const GpuConfig &c) {
+  return W::instructions_per_task(c.workload) + remap::fast_remap_instructions(c.order);
+}
+
 // The occupancy of configuration `c`, whose workload is a W.
 template <class W> int64_t ctas_per_sm_of(const GpuConfig &c) {
   if constexpr (HasKernelResources<W>::value)
@@ -162,7 +176,7 @@ public:
                                double(W::loads_per_task(w)) * (1.0 + W::address_ops_per_load)) /
                               steps;
       m_step_cycles = static_cast<int64_t>(per_step * double(m_ctas_per_sm * m_warps_per_cta) /
-                                           m_d.issue_per_cycle);
+                                           m_d.estimated_issue_per_cycle);
     }
     m_jobs = static_cast<int>(std::clamp<int64_t>(c.jobs, 1, m_dispatch.simulated_sms()));
     if constexpr (kUser)

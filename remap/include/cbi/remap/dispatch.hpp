@@ -118,14 +118,16 @@ struct HasTraits<
                    decltype(std::declval<const O &>().model_shape()),
                    decltype(std::declval<const O &>().group(Task<long long>{}, Shape<long long>{})),
                    decltype(std::declval<const O &>().exact_math_fits(1LL, 1LL)),
-                   decltype(std::declval<const O &>().remap_instructions())>> : std::true_type {};
+                   decltype(std::declval<const O &>().remap_instructions()),
+                   decltype(std::declval<const O &>().fast_remap_instructions())>>
+    : std::true_type {};
 template <class... Os> constexpr bool all_have_traits(OrderList<Os...>) {
   return (HasTraits<Os>::value && ...);
 }
 } // namespace detail
 static_assert(detail::all_have_traits(Orders{}),
               "every order in OrderList declares rule, groups, valid, model_shape, group, "
-              "exact_math_fits and remap_instructions (order_traits.hpp)");
+              "exact_math_fits, remap_instructions and fast_remap_instructions (order_traits.hpp)");
 
 // The traits of a runtime order (host side).
 inline bool valid(const Order &o) {
@@ -145,6 +147,9 @@ inline bool exact_math_fits(const Order &o, long long width, long long height) {
 }
 inline double remap_instructions(const Order &o) {
   return visit(o, [](auto order) { return order.remap_instructions(); });
+}
+inline double fast_remap_instructions(const Order &o) {
+  return visit(o, [](auto order) { return order.fast_remap_instructions(); });
 }
 
 } // namespace cbi::remap

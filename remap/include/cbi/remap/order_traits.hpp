@@ -10,6 +10,10 @@
 //   group(task, shape)         the group (task row, column, tile) a task belongs to, for diagrams
 //   exact_math_fits(I_w, I_h)  whether listing 5's 32-bit exact map cannot overflow
 //   remap_instructions()       integer instructions per thread for the remap (GPU model's cost)
+//   fast_remap_instructions()  warp instructions per thread that the kernels' fast map (Params,
+//                              cbi bench's default --remap-math) executes beyond the linear
+//                              order's, as measured on the H200 (ncu smsp__inst_executed.sum,
+//                              kernels/scripts/sm_inst.sh; docs/results/tight/sm.md §2)
 #pragma once
 
 #include "cbi/remap/fast_divmod.hpp"

@@ -94,7 +94,12 @@ struct Device {
   double l2_to_l1_bytes_per_cycle = 64; // per SM
   double dram_gbs = 100;                // measured copy bandwidth where we have it
   double issue_per_cycle = 4;           // warp instructions an SM issues per cycle (4 schedulers)
-  std::string sources;                  // one line per group: where the numbers come from
+  // The same for a kernel whose instruction count the model estimates (the tiled kernels' steps
+  // and issue bound, stencil3d, your own workloads) rather than takes from a measurement (the
+  // naive stencil and matmul: their workloads' instructions_per_task). The two differ where the
+  // rate was fitted together with the estimate (h100, h200).
+  double estimated_issue_per_cycle = 4;
+  std::string sources; // one line per group: where the numbers come from
 };
 
 // The device table: h100, h200, rtx2080super, a100, v100, and `tiny` (warp size 1, one SM, one

@@ -54,6 +54,11 @@ void validate(const GpuConfig &c);
 // against the free memory (exit 2 with the GiB it needs).
 double gpu_state_bytes(const GpuConfig &c);
 
+// The remap's instructions per thread in the model's instruction count: beyond the linear
+// order's, as measured, for a workload whose kernel's count was measured (instructions_per_task:
+// stencil, matmul); the order's estimate (remap_instructions, about 20 a division) for the others.
+double remap_instructions_per_thread(const GpuConfig &c);
+
 // Counts named as Nsight Compute names them (`cbi bench --metrics` reads the same names).
 struct GpuMetrics {
   int64_t l1_requests = 0;          // l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum
@@ -95,7 +100,7 @@ struct GpuTime {
   double l1_ms = 0;         // wavefronts / (SMs x wavefronts per cycle)
   double l2_ms = 0;         // L2->L1 bytes / (SMs x bytes per cycle)
   double dram_ms = 0;       // DRAM bytes / measured bandwidth
-  double arithmetic_ms = 0; // FMAs and the remap's integer work / lanes
+  double arithmetic_ms = 0; // warp instructions / (SMs x issue per cycle)
   std::string bound;        // the name of the largest term
 };
 

@@ -34,6 +34,8 @@ struct Linear {
   CBI_HD constexpr bool exact_math_fits(long long, long long) const { return true; }
   // i mod I_w and i div I_w, about 20 instructions each without a hardware divider.
   CBI_HD constexpr double remap_instructions() const { return 20.0 * 2; }
+  // The other orders' fast maps are counted beyond this one's (order_traits.hpp).
+  CBI_HD constexpr double fast_remap_instructions() const { return 0.0; }
 
   struct Params;
 };

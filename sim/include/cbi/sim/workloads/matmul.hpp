@@ -31,8 +31,16 @@ public:
   // A workload without one takes the mean over every family.
   static constexpr double validated_time_error = 0.1083;
   // The GPU model's address instructions per load (kernels/, listing 4): two pointers step once
-  // per k, one instruction per load.
+  // per k, one instruction per load. The time model counts instructions_per_task instead.
   static constexpr double address_ops_per_load = 1.0;
+  // Warp instructions per task of listing 4's kernel (kernels/src/matmul.cu, its k loop unrolled
+  // by 4) under the linear order with cbi bench's fast remap, as the H200 executes them (ncu
+  // smsp__inst_executed.sum per warp, kernels/scripts/sm_inst.sh, docs/results/tight/sm.md §2):
+  // 4.5625 D + 53 for float and double (D 128 and 512; the H100's D 512-2048 agree exactly,
+  // heldout-scores.md §3.3), 8 D + 44 for half (each element converted to float).
+  static double instructions_per_task(const Workload &w) {
+    return w.elem_bytes == 2 ? 8.0 * double(w.depth) + 44.0 : 4.5625 * double(w.depth) + 53.0;
+  }
 
   static void validate(const Workload &w) {
     if (w.depth < 1)

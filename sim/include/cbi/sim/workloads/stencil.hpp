@@ -36,8 +36,22 @@ public:
   // A workload without one takes the mean over every family.
   static constexpr double validated_time_error = 0.0934;
   // The GPU model's address instructions per load (kernels/, listing 3): x clamped (an add and two
-  // min/max), y * I_w + x (one IMAD) and a 64-bit pointer (two).
+  // min/max), y * I_w + x (one IMAD) and a 64-bit pointer (two). The time model counts
+  // instructions_per_task instead (measured); this estimate was 1.4-1.9x too many.
   static constexpr double address_ops_per_load = 6.0;
+  // Warp instructions per task of the kernel (kernels/src/stencil.cu, the window a compile-time
+  // constant) under the linear order with cbi bench's fast remap, as the H200 executes them (ncu
+  // smsp__inst_executed.sum per warp, kernels/scripts/sm_inst.sh, docs/results/tight/sm.md §2):
+  // 4 S^2 + 4 S + 28 (float), + 1 (double), + S^2 + 1 (half) for windows 3x3 to 11x11, exact on
+  // all 15; the H100's 12 (heldout-scores.md §3.3) agree. Per window element a load, its IMAD and
+  // 64-bit IMAD.WIDE and the add (half: and its conversion); per row and column of the window a
+  // clamp (two min/max). Other windows (the run-time fallback) are counted alike, not measured.
+  static double instructions_per_task(const Workload &w) {
+    const double elements = double(w.stencil_w) * double(w.stencil_h);
+    const double per_element = w.elem_bytes == 2 ? 5.0 : 4.0;
+    return per_element * elements + 2.0 * double(w.stencil_w + w.stencil_h) +
+           (w.elem_bytes == 4 ? 28.0 : 29.0);
+  }
 
   static void validate(const Workload &w) {
     if (w.stencil_w < 1 || w.stencil_h < 1 || w.stencil_w % 2 == 0 || w.stencil_h % 2 == 0)
