@@ -46,10 +46,10 @@ public:
   static constexpr const char *kernel = "sgemm-tiled";
   static constexpr bool has_boundary = false;
   // The GPU model's validated time error (cbi tune's tie groups): the mean error of the predicted
-  // ratio of two orders' times, |ln(pred_a / pred_b) - ln(meas_a / meas_b)|, over the 112 pairs of
-  // orders measured together in 32 sgemm-tiled configurations
+  // ratio of two orders' times, |ln(pred_a / pred_b) - ln(meas_a / meas_b)|, over the 196 pairs of
+  // orders measured together in 56 sgemm-tiled configurations
   // (docs/results/tight/tie-tolerance.md). A workload without one takes the mean over every family.
-  static constexpr double validated_time_error = 0.0249;
+  static constexpr double validated_time_error = 0.0441;
   // Address instructions per load (kernels/src/matmul.cu's load lambda): the row and column
   // bounds tests and the two pointers' offsets, about 4 per float4.
   static constexpr double address_ops_per_load = 4.0;
