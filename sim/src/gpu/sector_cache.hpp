@@ -40,9 +40,6 @@ struct SectorCacheConfig {
   // The victim when a set is full: the least recently used way, or (random) a way drawn from the
   // cache's own fixed-seed generator, so that a replay gives the same victims every time.
   bool random_victims = false;
-  // Per sector, until when a read of it stays open for merging (the L2 request coalescer's: a
-  // time the caller sets through Result::open; 0 when the sector's way is allocated).
-  bool open_times = false;
 };
 
 class SectorCache {
@@ -50,14 +47,12 @@ public:
   explicit SectorCache(const SectorCacheConfig &c)
       : m_ways(static_cast<uint32_t>(c.ways == 0 ? c.capacity_lines : c.ways)),
         m_sets(static_cast<uint64_t>(c.capacity_lines / (c.ways == 0 ? c.capacity_lines : c.ways))),
-        m_sectors(c.sectors_per_line), m_index(c.hash, m_sets), m_random(c.random_victims),
-        m_open_times(c.open_times) {
+        m_sectors(c.sectors_per_line), m_index(c.hash, m_sets), m_random(c.random_victims) {
     const Layout l = layout(c);
     m_hash_words = l.hash_words;
     m_summary_words = l.summary_words;
     m_record_words = l.record_words;
-    m_open_at = 1 + static_cast<uint32_t>(m_sectors);
-    m_partial_at = c.writes ? m_open_at + (c.open_times ? static_cast<uint32_t>(m_sectors) : 0) : 0;
+    m_partial_at = c.writes ? 1 + static_cast<uint32_t>(m_sectors) : 0;
     m_summary = aligned(m_summary_data, m_sets * m_summary_words);
     m_records = aligned(m_record_data, m_sets * m_ways * m_record_words);
     for (uint64_t set = 0; set < m_sets; ++set) {
@@ -95,7 +90,6 @@ public:
     uint32_t miss = 0;    // sectors allocated now: the caller fetches them and sets their fill
     uint32_t pending_ready = 0;
     uint32_t *fill = nullptr; // the line's fill times, one per sector (set_fill)
-    uint32_t *open = nullptr; // open_times: the line's open-until times, one per sector
   };
 
   // Where line `line`'s way most likely lives: fetching it ahead of a lookup hides the host's
@@ -135,8 +129,6 @@ public:
       touch(sum, w);
       uint32_t *rec = record(set, w);
       r.fill = rec + 1;
-      if (m_open_times)
-        r.open = rec + m_open_at;
       uint32_t invalid = 0, late = 0;
       states(r.fill, sectors, now, invalid, late);
       // A sector that stores wrote only in part holds no data to read: it misses, and the fetch
@@ -154,8 +146,6 @@ public:
     }
     uint32_t *rec = allocate(set, sum, line);
     r.fill = rec + 1;
-    if (m_open_times)
-      r.open = rec + m_open_at;
     r.miss = sectors;
     return r;
   }
@@ -208,10 +198,9 @@ private:
   // a place, the most recent first) or for more the set's clock and a stamp per way, and the
   // number of ways in use (the first ones: a set fills its ways in order). Per way a record of
   // 32-bit words, a power of two of them (a record never spans two host lines where it fits one):
-  // its line, its sectors' fill times (kInvalid: no data), with open_times their open-until
-  // times, with writes the mask of its partial sectors. A lookup that hits reads its set's
-  // summary and one record, a host cache miss where the old layout had two to five
-  // (docs/results/gpu-model-speed.md).
+  // its line, its sectors' fill times (kInvalid: no data), with writes the mask of its partial
+  // sectors. A lookup that hits reads its set's summary and one record, a host cache miss where the
+  // old layout had two to five (docs/results/gpu-model-speed.md).
   struct Layout {
     uint32_t hash_words, summary_words, record_words;
   };
@@ -223,7 +212,7 @@ private:
     // [hash][order: 2 words][in use][clock][stamps] (order, clock and stamps where they apply)
     const uint32_t stamps = !c.random_victims && ways > 16 ? ways + 1 : 0;
     l.summary_words = (l.hash_words + 3 + stamps + 7) / 8 * 8;
-    const uint32_t words = 1 + sectors * (c.open_times ? 2 : 1) + (c.writes ? 1 : 0);
+    const uint32_t words = 1 + sectors + (c.writes ? 1 : 0);
     l.record_words = 8;
     while (l.record_words < words)
       l.record_words *= 2;
@@ -354,8 +343,6 @@ private:
     uint32_t *rec = record(set, victim);
     rec[0] = line;
     std::fill_n(rec + 1, m_sectors, kInvalid);
-    if (m_open_times)
-      std::fill_n(rec + m_open_at, m_sectors, 0u);
     if (m_partial_at)
       rec[m_partial_at] = 0;
     return rec;
@@ -368,10 +355,9 @@ private:
   int m_sectors;
   SetIndex m_index;
   bool m_random = false;
-  bool m_open_times = false;
   uint64_t m_rng = 0x9E3779B97F4A7C15ull; // xorshift64, fixed seed (random_victims)
   uint32_t m_hash_words = 0, m_summary_words = 0, m_record_words = 0;
-  uint32_t m_open_at = 0, m_partial_at = 0;            // in a record; m_partial_at 0: no writes
+  uint32_t m_partial_at = 0;                           // in a record; m_partial_at 0: no writes
   std::vector<uint32_t> m_summary_data, m_record_data; // m_summary, m_records: 64-byte aligned
   uint32_t *m_summary = nullptr, *m_records = nullptr;
   std::vector<uint32_t> m_written; // per sector, caches with writes: the bytes stores wrote
