@@ -18,7 +18,7 @@ cbi=$1; outdir=$2; device=$3; jobs=$4; before=${5:-}; set=${6:-}
 orders="linear column:4 column:8 column:16 column:64 tile:8x8 tile:1x8 zigzag:16"
 one() { # label cbi kernel size depth order -> a row in $outdir/label.rows
   local label=$1 bin=$2 kernel=$3 size=$4 depth=$5 o=$6
-  local args=(simulate --model gpu --device "$device" --kernel "$kernel" --size "$size"
+  local args=(simulate --model gpu --jobs 1 --device "$device" --kernel "$kernel" --size "$size"
     --block-order "$o" --format csv)
   [ "$kernel" = stencil-smem ] && args+=(--stencil 9x9)
   [ "$depth" != 0 ] && args+=(--depth "$depth")
