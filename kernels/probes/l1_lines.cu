@@ -9,8 +9,10 @@
 // from a 64 KiB buffer that stays in every SM's L1 after a first pass (all hits): per load, the
 // warp's 32 lanes form `groups` groups of 32/groups consecutive elements; group g starts at byte
 // g x 256 + `shift` of the load's 1 KiB-aligned block, so a group covers its own line or straddles
-// two when shift + its bytes cross 128. Loads are asm volatile (not merged, not hoisted); their
-// values are summed so that each is used. Thread 0 of each CTA reads clock64 before and after the
+// two when shift + its bytes cross 128. Each of the 16 pointers moves by its own loaded value (the
+// buffer holds zeros), so no load can be hoisted out of the timed loop (a first version with
+// asm volatile loads and fixed addresses made 24 requests a warp in ncu: the compiler hoisted
+// them) and 16 chains a warp keep the L1 busy. Thread 0 of each CTA reads clock64 before and after the
 // timed loop (after a __syncthreads); per SM, cycles a request = the SM's longest CTA span / the
 // requests of its 4 CTAs.
 //
@@ -30,17 +32,9 @@ namespace {
 
 constexpr int kThreads = 512, kCtasPerSm = 4, kUnroll = 16, kBufferBytes = 64 << 10;
 
-template <typename T> __device__ inline T load(const T *p);
-template <> __device__ inline float load(const float *p) {
-  float v;
-  asm volatile("ld.global.f32 %0, [%1];" : "=f"(v) : "l"(p));
-  return v;
-}
-template <> __device__ inline double load(const double *p) {
-  double v;
-  asm volatile("ld.global.f64 %0, [%1];" : "=d"(v) : "l"(p));
-  return v;
-}
+// The loaded value's bits as an element offset (0: the buffer holds zeros).
+__device__ inline long long bits(float v) { return __float_as_int(v); }
+__device__ inline long long bits(double v) { return __double_as_longlong(v); }
 
 template <typename T>
 __global__ void __launch_bounds__(kThreads)
@@ -56,7 +50,7 @@ __global__ void __launch_bounds__(kThreads)
         buf + (((u * 5 + warp * 3) % 64) * 1024 + lane_bytes) % kBufferBytes);
   T sum = 0;
   for (int b = threadIdx.x * 16; b < kBufferBytes; b += kThreads * 16) // warm: the whole buffer
-    sum += load(reinterpret_cast<const T *>(buf + b));
+    sum += *reinterpret_cast<const T *>(buf + b);
   __syncthreads();
   long long start = 0;
   if (threadIdx.x == 0)
@@ -64,13 +58,16 @@ __global__ void __launch_bounds__(kThreads)
   for (int r = 0; r < rounds; ++r) {
 #pragma unroll
     for (int u = 0; u < kUnroll; ++u)
-      sum += load(p[u]);
+      p[u] += bits(*p[u]);
   }
   __syncthreads();
   if (threadIdx.x == 0) {
     span[blockIdx.x] = clock64() - start;
     sm_of[blockIdx.x] = smid();
   }
+#pragma unroll
+  for (int u = 0; u < kUnroll; ++u)
+    sum += *p[u];
   if (sum == T(-1)) // never (the buffer holds zeros): keeps the loads
     *sink = sum;
 }

@@ -11,6 +11,7 @@ exec > >(tee -a $out/log.txt) 2>&1
 echo "=== device ($(date -u +%H:%M:%S))"
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm --format=csv
 echo "=== l1_lines ($(date -u +%H:%M:%S))"
+command -v cuobjdump >/dev/null && cuobjdump -sass $dir/l1_lines | grep -c LDG
 timeout 120 $dir/l1_lines > $out/lines.csv; echo "exit $?"
 cat $out/lines.csv
 echo "=== ncu ($(date -u +%H:%M:%S))"
