@@ -131,7 +131,7 @@ LevelSpec spec_of(const sim::CacheConfig &c) {
   l.policy = c.policy;
   if (c.sector_bytes)
     l.sector_bytes = c.sector_bytes;
-  if (c.seed != 1)
+  if (c.seed != 1 && sim::policy_uses_seed(c.policy)) // lru and fifo draw nothing: no seed
     l.seed = c.seed;
   return l;
 }
