@@ -199,7 +199,7 @@ static std::string single_level_option(const std::string &field, const po::varia
 std::vector<sim::CacheConfig> levels_from(const po::variables_map &vm, const sim::Workload &w) {
   if (has(vm, "level")) {
     for (const char *single :
-         {"line-bytes", "lines", "cache-bytes", "ways", "policy", "sector-bytes"})
+         {"line-bytes", "lines", "cache-bytes", "ways", "policy", "sector-bytes", "seed"})
       if (has(vm, single))
         throw UsageError(
             std::string("--") + single,
@@ -227,7 +227,7 @@ std::vector<sim::CacheConfig> levels_from(const po::variables_map &vm, const sim
                                         : sim::workload_traits(w.kind).table_lines;
   }
   const std::string ways = get(vm, "ways", "0");
-  c.ways = ways == "0" ? 0 : parse_positive(ways, "--ways", 1LL << 31);
+  c.ways = parse_count(ways, "--ways", 1LL << 31, "fully associative");
   if (c.ways > c.capacity_lines || (c.ways && c.capacity_lines % c.ways != 0))
     throw UsageError("--ways", std::to_string(c.capacity_lines) +
                                    " lines do not divide into whole "
@@ -238,8 +238,13 @@ std::vector<sim::CacheConfig> levels_from(const po::variables_map &vm, const sim
   c.policy = sim::parse_policy(get(vm, "policy", "lru"), "--policy");
   if (has(vm, "sector-bytes"))
     c.sector_bytes = parse_positive(get(vm, "sector-bytes", ""), "--sector-bytes", 1 << 20);
-  if (has(vm, "seed"))
+  if (has(vm, "seed")) {
+    if (!sim::policy_uses_seed(c.policy))
+      throw UsageError("--seed", std::string("--policy ") + sim::to_string(c.policy) +
+                                     " draws no random numbers; allowed: leave it out, or "
+                                     "--policy random or volta");
     c.seed = static_cast<uint64_t>(parse_positive(get(vm, "seed", ""), "--seed", 1LL << 62));
+  }
   try {
     sim::validate(c);
   } catch (const UsageError &e) {

@@ -96,7 +96,10 @@ Point point_from(const cli::po::variables_map &vm, const PointRequest &request,
                              "'s block orders are replayed on the full device (a sampled SM's "
                              "CTAs miss the L2 data of their neighbours' tiles: "
                              "docs/results/tight/model-vs-tiled.md); allowed: leave it out");
-      p.sample_sms = parse_positive(get(vm, "sample-sms", ""), "--sample-sms", 1 << 20);
+      const int64_t sample =
+          parse_count(get(vm, "sample-sms", ""), "--sample-sms", 1 << 20, "all SMs");
+      if (sample > 0) // 0 is the default, the full device: the same point as leaving it out
+        p.sample_sms = sample;
     }
     if (has(vm, "jobs"))
       p.jobs = int(parse_positive(get(vm, "jobs", ""), "--jobs", 1024));
