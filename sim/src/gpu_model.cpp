@@ -71,34 +71,28 @@ int coalesce_sectors(const uint64_t *byte_addrs, int lanes, int sector_shift, ui
 }
 
 int l1_bank_wavefronts(const uint64_t *byte_addrs, int lanes, uint64_t bytes) {
-  // The distinct words, ascending (lanes mostly arrive so: insertion into the sorted prefix).
+  // Every 4-byte word each lane reads, then the distinct words (the coalescer's sort with 4-byte
+  // "sectors"), then the most of them on one bank.
+  const uint64_t span = std::max<uint64_t>(bytes, 1);
   constexpr int kRoom = 512;
-  uint64_t buf[kRoom];
+  uint64_t buf[2 * kRoom];
   std::vector<uint64_t> more;
-  const uint64_t per_lane = (std::max<uint64_t>(bytes, 1) + 3) / 4 + 1;
   uint64_t *words = buf;
-  if (static_cast<uint64_t>(lanes) * per_lane > kRoom) {
-    more.resize(static_cast<std::size_t>(lanes) * per_lane);
+  const uint64_t room = static_cast<uint64_t>(lanes) * ((span + 3) / 4 + 1);
+  if (room > kRoom) {
+    more.resize(2 * static_cast<std::size_t>(room));
     words = more.data();
   }
-  int count = 0;
+  uint64_t *distinct = words + (room > kRoom ? room : kRoom);
+  int n = 0;
   for (int l = 0; l < lanes; ++l)
-    for (uint64_t w = byte_addrs[l] >> 2; w <= (byte_addrs[l] + std::max<uint64_t>(bytes, 1) - 1) >> 2;
-         ++w) {
-      int k = count;
-      while (k > 0 && words[k - 1] > w)
-        --k;
-      if (k > 0 && words[k - 1] == w)
-        continue;
-      for (int m = count; m > k; --m)
-        words[m] = words[m - 1];
-      words[k] = w;
-      ++count;
-    }
+    for (uint64_t w = byte_addrs[l] >> 2; w <= (byte_addrs[l] + span - 1) >> 2; ++w)
+      words[n++] = w << 2;
+  const int count = coalesce_sectors(words, n, 2, distinct);
   int per_bank[32] = {};
   int most = 0;
   for (int k = 0; k < count; ++k)
-    most = std::max(most, ++per_bank[words[k] & 31]);
+    most = std::max(most, ++per_bank[distinct[k] & 31]);
   return most;
 }
 
