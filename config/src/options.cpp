@@ -311,16 +311,22 @@ Fields workload_fields(const sim::Workload &w) {
             {"width", w.width},
             {"height", w.height},
             {"elem_bytes", int64_t{w.elem_bytes}}};
-  Fields f = {{"workload", std::string(sim::to_string(w.kind))},
-              {"width", w.width},
-              {"height", w.height},
-              {"stencil_w", w.stencil_w},
-              {"stencil_h", w.stencil_h},
-              {"depth", w.depth},
-              {"elem_bytes", int64_t{w.elem_bytes}},
-              {"boundary", std::string(w.boundary == sim::Boundary::clamp ? "clamp" : "none")},
-              {"writes", w.writes}};
-  if (sim::workload_traits(w.kind).has_block_order) // the tiled kernels' CTA order
+  // A field the kind does not have is missing (an empty cell: JSON null, an empty CSV cell), not
+  // the struct's default: matmul has no stencil window and no boundary, a stencil no depth.
+  const sim::WorkloadTraits traits = sim::workload_traits(w.kind);
+  const auto applies = [](bool has, Cell value) { return has ? value : Cell{std::string()}; };
+  Fields f = {
+      {"workload", std::string(sim::to_string(w.kind))},
+      {"width", w.width},
+      {"height", w.height},
+      {"stencil_w", applies(traits.has_window, w.stencil_w)},
+      {"stencil_h", applies(traits.has_window, w.stencil_h)},
+      {"depth", applies(traits.has_depth, w.depth)},
+      {"elem_bytes", int64_t{w.elem_bytes}},
+      {"boundary", applies(traits.has_boundary,
+                           std::string(w.boundary == sim::Boundary::clamp ? "clamp" : "none"))},
+      {"writes", w.writes}};
+  if (traits.has_block_order) // the tiled kernels' CTA order
     f.push_back({"block_order", remap::to_string(w.block_order)});
   return f;
 }
@@ -339,6 +345,8 @@ std::vector<std::string> workload_fields_not_applying(const sim::Workload &w) {
     omit.insert(omit.end(), {"stencil_w", "stencil_h"});
   if (!traits.has_depth)
     omit.push_back("depth");
+  if (!traits.has_boundary)
+    omit.push_back("boundary");
   return omit;
 }
 

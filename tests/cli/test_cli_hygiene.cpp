@@ -290,6 +290,30 @@ TEST(FilesForTools, JsonIsTypedAndCarriesTheContext) {
   EXPECT_TRUE(an["rows"][0]["simulated"].is_null()) << an["rows"][0];
 }
 
+// A configuration field the workload does not have is null (an empty CSV cell), never the
+// default of another workload: matmul had "stencil_w": 7 and "boundary": "clamp", the stencil
+// "depth": 1024, as if they had been set.
+TEST(FilesForTools, FieldsThatDoNotApplyAreNull) {
+  const nlohmann::json mm = nlohmann::json::parse(
+      cbi_run("simulate --workload matmul --size 32 --format json").out)["config"];
+  EXPECT_TRUE(mm["stencil_w"].is_null() && mm["stencil_h"].is_null()) << mm;
+  EXPECT_TRUE(mm["boundary"].is_null()) << mm;
+  EXPECT_EQ(mm["depth"], 32) << mm;
+  const nlohmann::json st = nlohmann::json::parse(
+      cbi_run("simulate --model gpu --size 32 --stencil 3x3 --format json").out)["config"];
+  EXPECT_TRUE(st["depth"].is_null()) << st;
+  EXPECT_EQ(st["stencil_w"], 3) << st;
+  EXPECT_EQ(st["boundary"], "clamp") << st;
+  const nlohmann::json tiled = nlohmann::json::parse(
+      cbi_run("tune --kernel sgemm-tiled --size 256 --block-order linear,column:2 --format json")
+          .out)["config"];
+  EXPECT_TRUE(tiled["stencil_w"].is_null()) << tiled;
+  // The terminal table leaves them out.
+  const CliRun table = cbi_run("simulate --workload matmul --size 32");
+  for (const char *key : {"stencil_w:", "boundary:"})
+    EXPECT_EQ(table.out.find(key), std::string::npos) << key << table.out;
+}
+
 TEST(FilesForTools, CsvsOfSeveralRunsConcatenate) {
   const CliRun a = cbi_run("simulate --format csv");
   const CliRun b = cbi_run("simulate --workload matmul --order column:8 --sector-bytes 8 "
