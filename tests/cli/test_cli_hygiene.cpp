@@ -314,6 +314,20 @@ TEST(FilesForTools, FieldsThatDoNotApplyAreNull) {
     EXPECT_EQ(table.out.find(key), std::string::npos) << key << table.out;
 }
 
+// One name, one fact: the device row's name (config) and its description (meta) were both
+// "device", printed twice in the table with two different values.
+TEST(FilesForTools, TheDeviceRowAndItsDescriptionHaveTwoNames) {
+  for (const char *args : {"simulate --model gpu --size 32", "tune --size 32 --orders linear"}) {
+    const CliRun r = cbi_run(args);
+    ASSERT_EQ(r.exit_code, 0) << args << r.err;
+    EXPECT_EQ(r.out.find("device:"), r.out.rfind("device:")) << args << "\n" << r.out;
+    const nlohmann::json j =
+        nlohmann::json::parse(cbi_run(std::string(args) + " --format json").out);
+    EXPECT_EQ(j["config"]["device"], "h100") << args;
+    EXPECT_NE(j["meta"]["device_description"].get<std::string>().find("H100"), std::string::npos);
+  }
+}
+
 TEST(FilesForTools, CsvsOfSeveralRunsConcatenate) {
   const CliRun a = cbi_run("simulate --format csv");
   const CliRun b = cbi_run("simulate --workload matmul --order column:8 --sector-bytes 8 "
