@@ -308,6 +308,13 @@ TEST(FilesForTools, FieldsThatDoNotApplyAreNull) {
       cbi_run("tune --kernel sgemm-tiled --size 256 --block-order linear,column:2 --format json")
           .out)["config"];
   EXPECT_TRUE(tiled["stencil_w"].is_null()) << tiled;
+  // cbi presets likewise: Table 3.2's matmul has no boundary.
+  for (const nlohmann::json &row :
+       nlohmann::json::parse(cbi_run("presets --format json").out)["rows"]) {
+    if (row["name"] == "table3.2") {
+      EXPECT_TRUE(row["boundary"].is_null()) << row;
+    }
+  }
   // The terminal table leaves them out.
   const CliRun table = cbi_run("simulate --workload matmul --size 32");
   for (const char *key : {"stencil_w:", "boundary:"})
