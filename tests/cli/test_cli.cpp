@@ -80,6 +80,8 @@ TEST(Cli, CountsThatTakeZeroAndSeedsThatApplyNowhere) {
       {"simulate --level size=1KiB,line=16 --seed 5", "--seed", "inside each --level"},
       {"simulate --level size=1KiB,line=16,seed=5", "--level", "policy=random"},
       {"analyze --seed 5", "--seed", "--policy random"},
+      {"simulate --kernel cublas", "--kernel", "runs on a GPU only (cbi bench)"},
+      {"simulate --kernel fft", "--kernel", "'fft' is not a kernel; allowed: stencil, matmul"},
   };
   for (const auto &[args, option, allowed] : cases) {
     const CliRun r = cbi_run(args);
