@@ -390,7 +390,8 @@ std::string device_help() {
 }
 
 std::string block_help() {
-  return "threads per block, default " + std::to_string(kDefaultBlockThreads);
+  return "threads per block, default " + std::to_string(kDefaultBlockThreads) +
+         " (or the device's largest block where that is smaller: tiny's 1)";
 }
 
 std::string option_for_field(const std::string &field) {
