@@ -79,10 +79,13 @@ Point point_from(const cli::po::variables_map &vm, const PointRequest &request,
                                                         : kDefaultOrder);
   if (request.engine == Engine::gpu_model) {
     p.device = get(vm, "device", kDefaultDevice);
-    sim::find_device(*p.device); // UsageError naming --device
+    const sim::Device &device = sim::find_device(*p.device); // UsageError naming --device
+    // The default block, or the device's largest where that is smaller (tiny: 1 thread), so that
+    // --device tiny alone is not refused for a --block the user never gave.
     p.block_threads = has(vm, "block")
                           ? int(parse_positive(get(vm, "block", ""), "--block", 1 << 20))
-                          : kDefaultBlockThreads;
+                          : std::min({kDefaultBlockThreads, device.max_threads_per_block,
+                                      device.max_threads_per_sm});
     if (p.user && p.user->block_threads() > 0)
       p.block_threads = int(p.user->block_threads()); // the traced launch's blocks
     if (has(vm, "sample-sms")) {

@@ -169,7 +169,7 @@ cli::Table gpu_table(const sim::GpuConfig &c, const sim::GpuResult &r) {
   t.config.push_back({"order", remap::to_string(c.order)});
   t.config.push_back({"device", c.device.name});
   t.config.push_back({"block", int64_t{c.block_threads}});
-  t.meta = {{"device", c.device.description},
+  t.meta = {{"device_description", c.device.description},
             {"ctas", int64_t{r.ctas}},
             {"ctas_per_sm", int64_t{r.ctas_per_sm}},
             {"simulated_sms", int64_t{r.simulated_sms}},

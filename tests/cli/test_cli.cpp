@@ -80,6 +80,8 @@ TEST(Cli, CountsThatTakeZeroAndSeedsThatApplyNowhere) {
       {"simulate --level size=1KiB,line=16 --seed 5", "--seed", "inside each --level"},
       {"simulate --level size=1KiB,line=16,seed=5", "--level", "policy=random"},
       {"analyze --seed 5", "--seed", "--policy random"},
+      {"simulate --kernel cublas", "--kernel", "runs on a GPU only (cbi bench)"},
+      {"simulate --kernel fft", "--kernel", "'fft' is not a kernel; allowed: stencil, matmul"},
   };
   for (const auto &[args, option, allowed] : cases) {
     const CliRun r = cbi_run(args);
@@ -90,6 +92,11 @@ TEST(Cli, CountsThatTakeZeroAndSeedsThatApplyNowhere) {
   }
   // 0 means the full device, as leaving it out does; seeds still apply where they are drawn.
   EXPECT_EQ(cbi_run("simulate --model gpu --size 32 --sample-sms 0").exit_code, 0);
+  // A device whose blocks are smaller than the default block runs at its largest block, not
+  // refused for a --block the user never gave.
+  EXPECT_EQ(cbi_run("simulate --model gpu --device tiny --size 8").exit_code, 0);
+  EXPECT_EQ(cbi_run("tune --device tiny --size 8 --orders linear,column:4").exit_code, 0);
+  EXPECT_EQ(cbi_run("simulate --model gpu --device tiny --size 8 --block 2").exit_code, 2);
   EXPECT_EQ(cbi_run("simulate --policy random --seed 5").exit_code, 0);
   EXPECT_EQ(cbi_run("simulate --level size=1KiB,line=16,policy=volta,seed=5").exit_code, 0);
 }
