@@ -12,9 +12,9 @@
 // two when shift + its bytes cross 128. Each of the 16 pointers moves by its own loaded value (the
 // buffer holds zeros), so no load can be hoisted out of the timed loop (a first version with
 // asm volatile loads and fixed addresses made 24 requests a warp in ncu: the compiler hoisted
-// them) and 16 chains a warp keep the L1 busy. Thread 0 of each CTA reads clock64 before and after the
-// timed loop (after a __syncthreads); per SM, cycles a request = the SM's longest CTA span / the
-// requests of its 4 CTAs.
+// them) and 16 chains a warp keep the L1 busy. Thread 0 of each CTA reads clock64 before and after
+// the timed loop (after a __syncthreads); per SM, cycles a request = the SM's longest CTA span /
+// the requests of its 4 CTAs.
 //
 // usage: l1_lines > lines.csv   (columns: elem_bytes, groups, shift, lines, sectors,
 //                                model_cycles, cycles_per_request median/min/max over SMs)
@@ -46,8 +46,8 @@ __global__ void __launch_bounds__(kThreads)
   const T *p[kUnroll];
 #pragma unroll
   for (int u = 0; u < kUnroll; ++u) // 1 KiB blocks, spread over the buffer, a warp its own start
-    p[u] = reinterpret_cast<const T *>(
-        buf + (((u * 5 + warp * 3) % 64) * 1024 + lane_bytes) % kBufferBytes);
+    p[u] = reinterpret_cast<const T *>(buf + (((u * 5 + warp * 3) % 64) * 1024 + lane_bytes) %
+                                                 kBufferBytes);
   T sum = 0;
   for (int b = threadIdx.x * 16; b < kBufferBytes; b += kThreads * 16) // warm: the whole buffer
     sum += *reinterpret_cast<const T *>(buf + b);

@@ -394,8 +394,8 @@ private:
             static_cast<std::size_t>(m_coalescer.max_lines(m_user_lanes, bytes));
         if (m_user_lines.size() < room)
           m_user_lines.resize(room);
-        lines = m_coalescer.lines_of(m_user_addr, m_user_lanes, bytes, m_user_lines.data(),
-                                     sectors, wavefronts);
+        lines = m_coalescer.lines_of(m_user_addr, m_user_lanes, bytes, m_user_lines.data(), sectors,
+                                     wavefronts);
       } else {
         lines = -1;
       }
@@ -496,28 +496,29 @@ private:
     rec.tickets_begin = static_cast<int>(sm.tickets.size());
     rec.deps_begin = static_cast<int>(sm.deps.size());
     int64_t known = now + m_d.l1_hit_cycles;
-    m_memory.l1_lookups(s, req, lines, sectors, wavefronts, now, [&](int k, const SectorCache::Result &r) {
-      if (r.pending) {
-        if (r.pending_ready < kTicketBase) {
-          known = std::max<int64_t>(known, r.pending_ready);
-        } else {
-          for (uint32_t m = r.pending; m; m &= m - 1) {
-            const uint32_t f = r.fill[__builtin_ctz(m)];
-            if (f >= kTicketBase)
-              sm.deps.push_back(static_cast<int>(f - kTicketBase));
-            else
-              known = std::max<int64_t>(known, f);
+    m_memory.l1_lookups(
+        s, req, lines, sectors, wavefronts, now, [&](int k, const SectorCache::Result &r) {
+          if (r.pending) {
+            if (r.pending_ready < kTicketBase) {
+              known = std::max<int64_t>(known, r.pending_ready);
+            } else {
+              for (uint32_t m = r.pending; m; m &= m - 1) {
+                const uint32_t f = r.fill[__builtin_ctz(m)];
+                if (f >= kTicketBase)
+                  sm.deps.push_back(static_cast<int>(f - kTicketBase));
+                else
+                  known = std::max<int64_t>(known, f);
+              }
+            }
           }
-        }
-      }
-      if (r.miss) {
-        const int t = static_cast<int>(sm.tickets.size());
-        sm.tickets.push_back({req[k].line, r.fill, now, 0, r.miss});
-        for (uint32_t m = r.miss; m; m &= m - 1)
-          SectorCache::set_fill(r, __builtin_ctz(m), kTicketBase + static_cast<uint32_t>(t));
-        sm.deps.push_back(t);
-      }
-    });
+          if (r.miss) {
+            const int t = static_cast<int>(sm.tickets.size());
+            sm.tickets.push_back({req[k].line, r.fill, now, 0, r.miss});
+            for (uint32_t m = r.miss; m; m &= m - 1)
+              SectorCache::set_fill(r, __builtin_ctz(m), kTicketBase + static_cast<uint32_t>(t));
+            sm.deps.push_back(t);
+          }
+        });
     rec.tickets_end = static_cast<int>(sm.tickets.size());
     rec.deps_end = static_cast<int>(sm.deps.size());
     rec.known = known;
@@ -709,9 +710,10 @@ private:
   // (kernels/probes/l1_lines on the H100, docs/results/tight/h100-fresh.md §3), and at least its
   // lanes' bytes at the data stage's rate.
   int64_t busy_cycles(int wavefronts, int lanes) const {
-    const int64_t tag = wavefronts <= Coalescer<W>::kMaxLanes
-                            ? m_busy_cycles[static_cast<std::size_t>(wavefronts)]
-                            : static_cast<int64_t>(wavefronts / m_d.l1_wavefronts_per_cycle + 0.999);
+    const int64_t tag =
+        wavefronts <= Coalescer<W>::kMaxLanes
+            ? m_busy_cycles[static_cast<std::size_t>(wavefronts)]
+            : static_cast<int64_t>(wavefronts / m_d.l1_wavefronts_per_cycle + 0.999);
     return std::max(tag, m_data_cycles[static_cast<std::size_t>(lanes)]);
   }
 

@@ -123,8 +123,8 @@ public:
   // line k. What a missing sector needs from L2 is the caller's (fetch): the parallel replay
   // (engine.hpp) defers it to the window's end. Touches only SM `sm`'s L1 and counts.
   template <class OnResult>
-  void l1_lookups(int sm, const LineRequest *lines, int n, int sectors, int wavefronts,
-                  int64_t now, OnResult &&on_result) {
+  void l1_lookups(int sm, const LineRequest *lines, int n, int sectors, int wavefronts, int64_t now,
+                  OnResult &&on_result) {
     GpuMetrics &c = m_l1_counts[static_cast<std::size_t>(sm)].m;
     ++c.l1_requests;
     c.l1_sectors += sectors;
