@@ -38,7 +38,9 @@ Table devices_table() {
                std::string(d.l1_random_replacement ? "random" : "lru"),
                int64_t{d.l1_data_bytes_per_cycle},
                std::string(d.scheduler == sim::WarpScheduler::round_robin ? "ready_longest"
-                                                                          : "oldest_cta"),
+                           : d.scheduler == sim::WarpScheduler::oldest_issues_first
+                               ? "oldest_issues"
+                               : "oldest_cta"),
                d.l2_bytes, int64_t{d.l2_partitions}, int64_t{d.l2_coalesce_cycles}, d.sm_clock_mhz,
                int64_t{d.l1_hit_cycles}, int64_t{d.l2_hit_cycles}, int64_t{d.dram_cycles},
                d.dram_gbs, d.description});
