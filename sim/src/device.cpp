@@ -57,9 +57,10 @@ Device h100() {
   d.cta_dispatch_cycles =
       2; // kernels/probes/cta_sm: the first wave's 1056 CTAs start within 1.1 us
   // kernels/probes/cta_steps on the H200: the CTAs that refill one SM's slots after the first wave
-  // start 0.16-0.54 us a slot apart (median 0.32 us, 634 cycles; the p50 spread of an SM's
-  // second-wave starts over its slots less one, five launches: docs/results/tight/tail-float.md).
-  d.cta_refill_round_cycles = 634;
+  // start 0.16-0.72 us a slot apart (per launch the median over SMs of the spread of an SM's
+  // second-wave starts over its slots less one; median of 13 launches 0.42 us, 832 cycles:
+  // docs/results/tight/refill_table.py, tail-float.md).
+  d.cta_refill_round_cycles = 832;
   d.l1_wavefronts_per_cycle = 1;
   // 128 bytes of lane data per cycle from the L1 to the registers (one line's width, as the tag
   // stage's one line a cycle): a double matmul's warp, its A element a broadcast of 256 bytes and

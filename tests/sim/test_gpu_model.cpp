@@ -679,10 +679,10 @@ TEST(GpuModel, SlotsOfOneSmFreedTogetherRefillALauncherRoundApart) {
   c.workload.elem_bytes = 4;
   c.device.sms = 1;
   c.device.scheduler = sim::WarpScheduler::round_robin;
-  ASSERT_EQ(c.device.cta_refill_round_cycles, 634); // the h100 row
+  ASSERT_EQ(c.device.cta_refill_round_cycles, 832); // the h100 row
   const int64_t second = cta_first_load(c, 3) - cta_first_load(c, 2);
-  EXPECT_GE(second, 634);
-  EXPECT_LT(second, 634 + 64);
+  EXPECT_GE(second, 832);
+  EXPECT_LT(second, 832 + 64);
   c.device.cta_refill_round_cycles = 0;
   EXPECT_LT(cta_first_load(c, 3) - cta_first_load(c, 2), 64);
 }
@@ -763,7 +763,16 @@ TEST(GpuModel, SampledModeStandsForTheWholeDevice) {
   // turns and the L1 picks random victims, docs/results/tight/model-fix.md: the full replay's
   // co-resident CTAs k and k + 24 read the same B columns, a sampled SM's drawn CTAs mostly do
   // not; a fixed stride gave 17). docs/results/gpu-model-speed.md measures it on the H100.
-  EXPECT_NEAR(some.metrics.l1_hit_pct(), full.metrics.l1_hit_pct(), 10.0);
+  // Since the h100 row issues oldest CTA first (docs/results/tight/tail-float.md) the younger of
+  // the full replay's co-resident CTAs fall behind and lose part of that sharing (57.3% full);
+  // the sampled SMs' drawn CTAs had little of it to lose (69.7%): 12.5 points. With the warp ready
+  // longest first, 64.9% and 69.2%.
+  EXPECT_NEAR(some.metrics.l1_hit_pct(), full.metrics.l1_hit_pct(), 13.0);
+  c.device.scheduler = sim::WarpScheduler::round_robin;
+  const double some_in_step = sim::simulate_gpu(c).metrics.l1_hit_pct();
+  c.sample_sms = 0;
+  const double full_in_step = sim::simulate_gpu(c).metrics.l1_hit_pct();
+  EXPECT_NEAR(some_in_step, full_in_step, 5.0);
   c.sample_sms = 7;
   try {
     sim::simulate_gpu(c);
