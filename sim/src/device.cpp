@@ -97,9 +97,9 @@ Device h100() {
       "CTA launcher rate: kernels/probes/cta_sm; L2->L1 bandwidth: fitted on the fig5.1a/fig5.1b "
       "times (docs/results/gpu-model-h100); issue rate: chosen over the naive kernels' times with "
       "their ncu-measured instruction counts (docs/results/tight/sm.md); L1 ways, DRAM latency, L1 "
-      "throughput: model choices; L1 data stage (128 bytes per cycle), warp scheduler (issue oldest "
-      "CTA first, the L1 in issue order) and the launcher's refill round: kernels/probes/cta_steps "
-      "on the H200 (docs/results/tight/tails.md, tail-float.md)";
+      "throughput: model choices; L1 data stage (128 bytes per cycle), warp scheduler (issue "
+      "oldest CTA first, the L1 in issue order) and the launcher's refill round: "
+      "kernels/probes/cta_steps on the H200 (docs/results/tight/tails.md, tail-float.md)";
   return d;
 }
 

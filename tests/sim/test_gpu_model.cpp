@@ -601,7 +601,7 @@ TEST(GpuModel, TheL1DataStageTakesTwoCyclesForADoubleWarpsBroadcast) {
   c.workload.depth = 4;
   c.workload.elem_bytes = 8;
   c.device.sms = 1;
-  ASSERT_EQ(c.device.l1_data_bytes_per_cycle, 128); // the h100 row
+  ASSERT_EQ(c.device.l1_data_bytes_per_cycle, 128);     // the h100 row
   c.device.scheduler = sim::WarpScheduler::round_robin; // no issue stage before the first load
   EXPECT_EQ(first_issue(c, 0), 0);
   EXPECT_EQ(first_issue(c, 1), 2);

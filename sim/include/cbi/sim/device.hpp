@@ -88,8 +88,8 @@ struct Device {
   int l1_hit_cycles = 40;
   int l2_hit_cycles = 270;
   int dram_cycles = 500;
-  int cta_launch_cycles = 600;      // from a CTA's end to its successor's start on that SM
-  int cta_dispatch_cycles = 2;      // the device's CTA launcher: one CTA per this many cycles
+  int cta_launch_cycles = 600; // from a CTA's end to its successor's start on that SM
+  int cta_dispatch_cycles = 2; // the device's CTA launcher: one CTA per this many cycles
   // After the first wave, cycles between two of the launcher's visits to one SM, each visit
   // starting at most one CTA there (0: a freed slot's CTA starts cta_launch_cycles after the end).
   int cta_refill_round_cycles = 0;
