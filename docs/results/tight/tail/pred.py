@@ -2,7 +2,9 @@
 """pred.py MEASDIR GROUPS OUTDIR TAG [ORDERS]: sampled (12 SMs) predictions of the measured rows of
 MEASDIR/meas-G.csv for each G in GROUPS (comma list), as OUTDIR/pred-TAG-G.csv (the columns that
 fix_score.py reads), with meas-G.csv linked beside. Env passes to cbi (CBI_EXP_*). ORDERS: comma
-list to keep (default all). SMS env: sample size (0: full device)."""
+list to keep (default all). SMS env: sample size (0: full device); CBI env: the cbi binary (default: cbi on PATH);
+CBI_EXP_SCHED / CBI_EXP_RATE / CBI_EXP_ROUND / CBI_EXP_CEIL: the candidates of tail-float.md §3 (an
+experimental binary, not main)."""
 import csv, json, os, subprocess, sys
 from concurrent.futures import ThreadPoolExecutor
 md, groups, od, tag = sys.argv[1:5]
@@ -14,7 +16,7 @@ names = ["l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum", "l1tex__t_sectors_pi
          "l1tex__t_sector_hit_rate.pct", "lts__t_sectors_srcunit_tex_op_read.sum", "dram__bytes_read.sum"]
 def run(r):
     eb = {'half': '2', 'float': '4', 'double': '8'}[r['type']]
-    a = [os.environ.get('CBI','/work/wt-tail/build/bin/cbi'), 'simulate', '--model', 'gpu', '--device', dev, '--workload', r['kernel'],
+    a = [os.environ.get('CBI', 'cbi'), 'simulate', '--model', 'gpu', '--device', dev, '--workload', r['kernel'],
          '--size', r['size'], '--block', r['block'], '--order', r['order'], '--elem-bytes', eb, '--jobs', '1', '--format', 'json']
     if sms != '0': a += ['--sample-sms', sms]
     if r['stencil']: a += ['--stencil', r['stencil']]
