@@ -64,7 +64,7 @@ const std::vector<AxisDef> kDefs = {
      }},
     {"depth",
      [](const std::string &v, const std::string &opt) -> AxisValue {
-       return v == "0" ? int64_t{0} : int64_t{parse_positive(v, opt, 1LL << 20)};
+       return int64_t{parse_count(v, opt, 1LL << 20, "the width")};
      },
      [](const AxisValue &v) { return std::to_string(std::get<int64_t>(v)); },
      [](const AxisValue &v, Point &p) {

@@ -50,7 +50,7 @@ LevelSpec parse_level_spec(const std::string &spec, const std::string &option) {
     else if (key == "line")
       l.line_bytes = parse_positive(value, option, 1 << 20);
     else if (key == "ways")
-      l.ways = value == "0" ? 0 : parse_positive(value, option, 1LL << 31);
+      l.ways = parse_count(value, option, 1LL << 31, "ways=0: fully associative");
     else if (key == "policy")
       l.policy = sim::parse_policy(value, option);
     else if (key == "sector")
@@ -61,6 +61,11 @@ LevelSpec parse_level_spec(const std::string &spec, const std::string &option) {
       throw UsageError(option, "unknown key '" + key + "' in '" + spec +
                                    "'; allowed: size, lines, line, ways, policy, sector, seed");
   }
+  const sim::Policy policy = l.policy.value_or(sim::Policy::lru);
+  if (l.seed && !sim::policy_uses_seed(policy))
+    throw UsageError(option, "'" + spec + "' gives a seed, and policy " + sim::to_string(policy) +
+                                 " draws no random numbers; allowed: seed=N with "
+                                 "policy=random or policy=volta, or no seed");
   return l;
 }
 
@@ -126,7 +131,7 @@ LevelSpec spec_of(const sim::CacheConfig &c) {
   l.policy = c.policy;
   if (c.sector_bytes)
     l.sector_bytes = c.sector_bytes;
-  if (c.seed != 1)
+  if (c.seed != 1 && sim::policy_uses_seed(c.policy)) // lru and fifo draw nothing: no seed
     l.seed = c.seed;
   return l;
 }

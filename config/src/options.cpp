@@ -4,6 +4,7 @@
 #include "cbi/config/cache.hpp"
 
 #include "cbi/cli/command.hpp"
+#include "cbi/kernels/config.hpp"
 
 #include "cbi/sim/workloads.hpp"
 
@@ -89,7 +90,24 @@ sim::Workload workload_from(const po::variables_map &vm) {
   if (has(vm, "kernel")) {
     if (has(vm, "workload"))
       throw UsageError("--kernel", "give --kernel or --workload, not both; allowed: one of them");
-    w.kind = sim::parse_workload_kind(get(vm, "kernel", ""), "--kernel");
+    const std::string kernel = get(vm, "kernel", "");
+    try {
+      w.kind = sim::parse_workload_kind(kernel, "--kernel");
+    } catch (const UsageError &) {
+      // A kernel that cbi bench runs (cublas, stencil-2d) but the simulator has no model of is
+      // not an "unknown workload"; and the allowed names are kernels, not every workload.
+      bool benched = true;
+      try {
+        kernels::parse_kernel(kernel);
+      } catch (const UsageError &) {
+        benched = false;
+      }
+      throw UsageError("--kernel", "'" + kernel + "' " +
+                                       (benched ? "runs on a GPU only (cbi bench): the simulator "
+                                                  "has no model of it"
+                                                : "is not a kernel") +
+                                       "; allowed: " + sim::kernel_workload_names());
+    }
     const char *name = sim::to_string(w.kind);
     if (!sim::workload_traits(w.kind).kernel)
       throw UsageError("--kernel", std::string(name) + " has no CUDA kernel; allowed: " +
@@ -199,7 +217,7 @@ static std::string single_level_option(const std::string &field, const po::varia
 std::vector<sim::CacheConfig> levels_from(const po::variables_map &vm, const sim::Workload &w) {
   if (has(vm, "level")) {
     for (const char *single :
-         {"line-bytes", "lines", "cache-bytes", "ways", "policy", "sector-bytes"})
+         {"line-bytes", "lines", "cache-bytes", "ways", "policy", "sector-bytes", "seed"})
       if (has(vm, single))
         throw UsageError(
             std::string("--") + single,
@@ -227,7 +245,7 @@ std::vector<sim::CacheConfig> levels_from(const po::variables_map &vm, const sim
                                         : sim::workload_traits(w.kind).table_lines;
   }
   const std::string ways = get(vm, "ways", "0");
-  c.ways = ways == "0" ? 0 : parse_positive(ways, "--ways", 1LL << 31);
+  c.ways = parse_count(ways, "--ways", 1LL << 31, "fully associative");
   if (c.ways > c.capacity_lines || (c.ways && c.capacity_lines % c.ways != 0))
     throw UsageError("--ways", std::to_string(c.capacity_lines) +
                                    " lines do not divide into whole "
@@ -238,8 +256,13 @@ std::vector<sim::CacheConfig> levels_from(const po::variables_map &vm, const sim
   c.policy = sim::parse_policy(get(vm, "policy", "lru"), "--policy");
   if (has(vm, "sector-bytes"))
     c.sector_bytes = parse_positive(get(vm, "sector-bytes", ""), "--sector-bytes", 1 << 20);
-  if (has(vm, "seed"))
+  if (has(vm, "seed")) {
+    if (!sim::policy_uses_seed(c.policy))
+      throw UsageError("--seed", std::string("--policy ") + sim::to_string(c.policy) +
+                                     " draws no random numbers; allowed: leave it out, or "
+                                     "--policy random or volta");
     c.seed = static_cast<uint64_t>(parse_positive(get(vm, "seed", ""), "--seed", 1LL << 62));
+  }
   try {
     sim::validate(c);
   } catch (const UsageError &e) {
@@ -306,16 +329,22 @@ Fields workload_fields(const sim::Workload &w) {
             {"width", w.width},
             {"height", w.height},
             {"elem_bytes", int64_t{w.elem_bytes}}};
-  Fields f = {{"workload", std::string(sim::to_string(w.kind))},
-              {"width", w.width},
-              {"height", w.height},
-              {"stencil_w", w.stencil_w},
-              {"stencil_h", w.stencil_h},
-              {"depth", w.depth},
-              {"elem_bytes", int64_t{w.elem_bytes}},
-              {"boundary", std::string(w.boundary == sim::Boundary::clamp ? "clamp" : "none")},
-              {"writes", w.writes}};
-  if (sim::workload_traits(w.kind).has_block_order) // the tiled kernels' CTA order
+  // A field the kind does not have is missing (an empty cell: JSON null, an empty CSV cell), not
+  // the struct's default: matmul has no stencil window and no boundary, a stencil no depth.
+  const sim::WorkloadTraits traits = sim::workload_traits(w.kind);
+  const auto applies = [](bool has, Cell value) { return has ? value : Cell{std::string()}; };
+  Fields f = {
+      {"workload", std::string(sim::to_string(w.kind))},
+      {"width", w.width},
+      {"height", w.height},
+      {"stencil_w", applies(traits.has_window, w.stencil_w)},
+      {"stencil_h", applies(traits.has_window, w.stencil_h)},
+      {"depth", applies(traits.has_depth, w.depth)},
+      {"elem_bytes", int64_t{w.elem_bytes}},
+      {"boundary", applies(traits.has_boundary,
+                           std::string(w.boundary == sim::Boundary::clamp ? "clamp" : "none"))},
+      {"writes", w.writes}};
+  if (traits.has_block_order) // the tiled kernels' CTA order
     f.push_back({"block_order", remap::to_string(w.block_order)});
   return f;
 }
@@ -334,6 +363,8 @@ std::vector<std::string> workload_fields_not_applying(const sim::Workload &w) {
     omit.insert(omit.end(), {"stencil_w", "stencil_h"});
   if (!traits.has_depth)
     omit.push_back("depth");
+  if (!traits.has_boundary)
+    omit.push_back("boundary");
   return omit;
 }
 
@@ -359,7 +390,8 @@ std::string device_help() {
 }
 
 std::string block_help() {
-  return "threads per block, default " + std::to_string(kDefaultBlockThreads);
+  return "threads per block, default " + std::to_string(kDefaultBlockThreads) +
+         " (or the device's largest block where that is smaller: tiny's 1)";
 }
 
 std::string option_for_field(const std::string &field) {

@@ -79,10 +79,13 @@ Point point_from(const cli::po::variables_map &vm, const PointRequest &request,
                                                         : kDefaultOrder);
   if (request.engine == Engine::gpu_model) {
     p.device = get(vm, "device", kDefaultDevice);
-    sim::find_device(*p.device); // UsageError naming --device
+    const sim::Device &device = sim::find_device(*p.device); // UsageError naming --device
+    // The default block, or the device's largest where that is smaller (tiny: 1 thread), so that
+    // --device tiny alone is not refused for a --block the user never gave.
     p.block_threads = has(vm, "block")
                           ? int(parse_positive(get(vm, "block", ""), "--block", 1 << 20))
-                          : kDefaultBlockThreads;
+                          : std::min({kDefaultBlockThreads, device.max_threads_per_block,
+                                      device.max_threads_per_sm});
     if (p.user && p.user->block_threads() > 0)
       p.block_threads = int(p.user->block_threads()); // the traced launch's blocks
     if (has(vm, "sample-sms")) {
@@ -96,7 +99,10 @@ Point point_from(const cli::po::variables_map &vm, const PointRequest &request,
                              "'s block orders are replayed on the full device (a sampled SM's "
                              "CTAs miss the L2 data of their neighbours' tiles: "
                              "docs/results/tight/model-vs-tiled.md); allowed: leave it out");
-      p.sample_sms = parse_positive(get(vm, "sample-sms", ""), "--sample-sms", 1 << 20);
+      const int64_t sample =
+          parse_count(get(vm, "sample-sms", ""), "--sample-sms", 1 << 20, "all SMs");
+      if (sample > 0) // 0 is the default, the full device: the same point as leaving it out
+        p.sample_sms = sample;
     }
     if (has(vm, "jobs"))
       p.jobs = int(parse_positive(get(vm, "jobs", ""), "--jobs", 1024));

@@ -169,7 +169,9 @@ Table presets_table() {
     t.add_row({p.name, std::string(sim::to_string(w.kind)), w.width, w.height,
                traits.has_window ? Cell(window_text(w)) : Cell(),
                traits.has_depth ? Cell(w.depth) : Cell(), int64_t{w.elem_bytes},
-               std::string(w.boundary == sim::Boundary::none ? "none" : "clamp"),
+               traits.has_boundary
+                   ? Cell(std::string(w.boundary == sim::Boundary::none ? "none" : "clamp"))
+                   : Cell(),
                std::string(granularity_name(p.config.granularity)), levels, orders_text(p.orders),
                describe_config(p.config), p.source});
   }

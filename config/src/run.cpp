@@ -42,7 +42,7 @@ void add_simulate_options(po::options_description &desc) {
     ("device", po::value<std::string>(), ("--model gpu: " + device_help()).c_str())
     ("block", po::value<std::string>(), ("--model gpu: " + block_help()).c_str())
     ("sample-sms", po::value<std::string>(), "--model gpu: simulate N SMs (a divisor of the "
-                                             "device's), each standing for SMs/N; default all; not for "
+                                             "device's), each standing for SMs/N; 0 or left out: all; not for "
                                              "the tiled kernels (their block orders need every SM)")
     ("jobs", po::value<std::string>(), "--model gpu: host threads in all, for the one replay "
                                        "(default: all cores): the SMs of each 32-cycle window "
@@ -168,7 +168,7 @@ cli::Table gpu_table(const sim::GpuConfig &c, const sim::GpuResult &r) {
   t.config.push_back({"order", remap::to_string(c.order)});
   t.config.push_back({"device", c.device.name});
   t.config.push_back({"block", int64_t{c.block_threads}});
-  t.meta = {{"device", c.device.description},
+  t.meta = {{"device_description", c.device.description},
             {"ctas", int64_t{r.ctas}},
             {"ctas_per_sm", int64_t{r.ctas_per_sm}},
             {"simulated_sms", int64_t{r.simulated_sms}},

@@ -159,7 +159,7 @@ cli::Table tune_table(const sim::TuneConfig &c, const sim::TuneResult &t) {
   table.config.push_back({"device", base.device.name});
   table.config.push_back({"block", int64_t{base.block_threads}});
   table.config.push_back({"search", t.staged ? std::string("staged") : std::string("full")});
-  table.meta = {{"device", base.device.description},
+  table.meta = {{"device_description", base.device.description},
                 {"winner", t.order_of(t.rows[0].index)},
                 {"tie_tolerance_pct", 100.0 * (std::exp(t.ln_error) - 1.0)}};
   std::string tied_list;

@@ -5,6 +5,7 @@
 #include "cbi/sim/user_workload.hpp"
 
 #include <boost/program_options.hpp>
+#include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 
 #include <memory>
@@ -27,10 +28,16 @@ struct Workload {
 };
 
 // argv of `cbi <command>` from keyword arguments: '_' for '-', True for a switch, a list for a
-// repeated option, a (w, h) pair for an extent; an unknown keyword is a ValueError naming it
-// (commands.cpp). `takes_preset`: preset= is allowed though `desc` lacks it (the command adds it).
+// repeated option, a tuple of whole numbers for an extent, None for "left out"; an unknown
+// keyword, an empty list, a switch given a value or an option given True/False is a ValueError
+// naming it (commands.cpp). `takes_preset`: preset= is allowed though `desc` lacks it (the command
+// adds it).
 std::vector<std::string> argv_of(const std::string &command, const py::kwargs &kw,
                                  const boost::program_options::options_description &desc,
                                  bool takes_preset);
+
+// Thread ids, tasks and addresses are whole numbers: a float array (np.arange(8.0) + 0.5) is a
+// ValueError naming `name`, never truncated by NumPy's cast (orders.cpp).
+void require_integers(const py::array &a, const char *name);
 
 } // namespace cbi::python

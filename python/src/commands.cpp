@@ -1,6 +1,7 @@
 // cbi.simulate, cbi.simulate_gpu, cbi.mrc and cbi.tune: the commands of the same names, run
 // in-process. The keyword arguments become the command's options (name with '-' for '_'; True for a
-// switch; a list for a repeated option; a (w, h) pair for an extent such as size=(1024, 512)),
+// switch; a list for a repeated option; a tuple of whole numbers for an extent such as
+// size=(1024, 512) or (64, 32, 8); None for "left out"),
 // parsed by the command's own option groups (presets included) into the same configuration, and run
 // by the same function as the commands (cbi/config/run.hpp: point_from, then the engine) with the
 // GIL released and Ctrl-C checked every few million threads. The result is the command's JSON
@@ -34,12 +35,26 @@ using Run = cli::Table (*)(const po::variables_map &, const sim::Progress &,
 // already set.
 struct Interrupted {};
 
+// A tuple of whole numbers: an extent, (w, h) -> "WxH", (w, h, d) -> "WxHxD".
+bool is_extent(const py::handle &v) {
+  if (!py::isinstance<py::tuple>(v) || py::len(v) == 0)
+    return false;
+  const py::object integer = py::module_::import("numpy").attr("integer");
+  for (const py::handle d : v)
+    if (py::isinstance<py::bool_>(d) ||
+        !(py::isinstance<py::int_>(d) || py::isinstance(d, integer)))
+      return false;
+  return true;
+}
+
 // A value as the command line spells it.
 std::string text_of(const py::handle &v) {
-  if (py::isinstance<py::tuple>(v) && py::len(v) == 2) // an extent: (w, h) -> "WxH"
-    return py::str(v[py::int_(0)]).cast<std::string>() + "x" +
-           py::str(v[py::int_(1)]).cast<std::string>();
-  return py::str(v);
+  if (!is_extent(v))
+    return py::str(v);
+  std::string extent;
+  for (const py::handle d : v)
+    extent += (extent.empty() ? "" : "x") + py::str(d).cast<std::string>();
+  return extent;
 }
 
 // Runs `cbi command` with these keyword arguments: parsed by the command's option groups (and
@@ -146,18 +161,36 @@ std::vector<std::string> argv_of(const std::string &command, const py::kwargs &k
       throw UsageError(py::str(key), "is not an option of cbi " + command +
                                          "; allowed: the options of `cbi " + command +
                                          " --help` with _ for -");
+    if (value.is_none()) // key=None: as if left out, Python's spelling of "the default"
+      continue;
     const std::string option = "--" + name;
-    if (py::isinstance<py::bool_>(value)) {
+    const po::option_description *d = desc.find_nothrow(name, false);
+    const bool is_switch = d != nullptr && d->semantic()->max_tokens() == 0;
+    if (is_switch != py::isinstance<py::bool_>(value))
+      throw UsageError(py::str(key), is_switch
+                                         ? "is a switch; allowed: True or False"
+                                         : "takes a value, not True or False; allowed: "
+                                           "what --" +
+                                               name + " takes in `cbi " + command + " --help`");
+    py::object items = py::reinterpret_borrow<py::object>(value);
+    if (py::isinstance<py::array>(value)) // np.array([64, 256]): a list of values
+      items = value.attr("tolist")();
+    else if (py::isinstance<py::tuple>(value) && !is_extent(value)) // ("linear", "column:4")
+      items = py::list(py::reinterpret_borrow<py::object>(value));
+    if (is_switch) {
       if (value.cast<bool>())
         argv.push_back(option);
-    } else if (py::isinstance<py::list>(value)) {
-      for (const py::handle item : value) {
+    } else if (py::isinstance<py::list>(items)) {
+      if (py::len(items) == 0) // the command line refuses an empty list, and so does this
+        throw UsageError(py::str(key), "is an empty list; allowed: one value, or a list of "
+                                       "values (the option given once each)");
+      for (const py::handle item : items) {
         argv.push_back(option);
         argv.push_back(text_of(item));
       }
     } else {
       argv.push_back(option);
-      argv.push_back(text_of(value));
+      argv.push_back(text_of(items));
     }
   }
   return argv;

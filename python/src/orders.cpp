@@ -20,6 +20,13 @@ namespace {
 
 using Ids = py::array_t<int64_t, py::array::c_style | py::array::forcecast>;
 
+// Any array-like of whole numbers (a NumPy array, a list, a scalar) as int64 ids.
+Ids integer_ids(const py::object &v, const char *name) {
+  const py::array a = py::module_::import("numpy").attr("asarray")(v);
+  require_integers(a, name);
+  return Ids::ensure(a);
+}
+
 // shape: (width, height) in tasks, I_w x I_h, or one number for a square.
 remap::Shape<int64_t> shape_of(const py::object &shape) {
   int64_t w = 0, h = 0;
@@ -37,7 +44,9 @@ remap::Shape<int64_t> shape_of(const py::object &shape) {
 }
 
 // (x, y) of each thread id: arrays of the ids' shape.
-py::tuple map_ids(const remap::Order &order, const Ids &ids, const py::object &shape_arg) {
+py::tuple map_ids(const remap::Order &order, const py::object &ids_arg,
+                  const py::object &shape_arg) {
+  const Ids ids = integer_ids(ids_arg, "i");
   const remap::Shape<int64_t> shape = shape_of(shape_arg);
   const int64_t tasks = shape.width * shape.height;
   const int64_t n = ids.size();
@@ -64,8 +73,9 @@ py::tuple map_ids(const remap::Order &order, const Ids &ids, const py::object &s
 }
 
 // The thread id of each task (x, y).
-py::array_t<int64_t> inverse_tasks(const remap::Order &order, const Ids &xs, const Ids &ys,
-                                   const py::object &shape_arg) {
+py::array_t<int64_t> inverse_tasks(const remap::Order &order, const py::object &x_arg,
+                                   const py::object &y_arg, const py::object &shape_arg) {
+  const Ids xs = integer_ids(x_arg, "x"), ys = integer_ids(y_arg, "y");
   const remap::Shape<int64_t> shape = shape_of(shape_arg);
   if (xs.size() != ys.size())
     throw UsageError("y", "has " + std::to_string(ys.size()) + " elements, x has " +
@@ -92,6 +102,13 @@ py::array_t<int64_t> inverse_tasks(const remap::Order &order, const Ids &xs, con
 }
 
 } // namespace
+
+void require_integers(const py::array &a, const char *name) {
+  const char kind = a.dtype().kind();
+  if (a.size() > 0 && kind != 'i' && kind != 'u')
+    throw UsageError(name, "is an array of " + py::str(a.dtype()).cast<std::string>() +
+                               "; allowed: an integer array (NumPy would truncate other values)");
+}
 
 void bind_orders(py::module_ &m) {
   py::class_<remap::Order>(m, "Order", R"(A thread order, spelled as the command line spells it.

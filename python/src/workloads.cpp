@@ -112,6 +112,7 @@ std::vector<T> per_instruction(const py::object &v, int64_t k, const char *name)
 
 Workload from_addresses(const py::array &array, const py::object &bytes, const py::object &stores,
                         int elem_bytes, const py::object &name) {
+  require_integers(array, "addresses");
   Addresses a = Addresses::ensure(array);
   if (!a || a.ndim() < 2)
     throw UsageError("addresses", "an array of " + std::to_string(array.ndim()) +

@@ -10,6 +10,7 @@
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <tuple>
 
 namespace {
 
@@ -63,6 +64,41 @@ TEST(Cli, BadValuesExitTwoWithOneLineNamingTheOption) {
   EXPECT_NE(cbi_run("simulate --policy mru").err.find("lru, fifo, random, volta"),
             std::string::npos);
   EXPECT_NE(cbi_run("simulate --order spiral").err.find("column:W"), std::string::npos);
+}
+
+// Where 0 is allowed (it means something), a bad count's message says so; an option that the
+// chosen configuration does not use is refused, not ignored (--seed without a random policy).
+TEST(Cli, CountsThatTakeZeroAndSeedsThatApplyNowhere) {
+  const std::tuple<const char *, const char *, const char *> cases[] = {
+      {"simulate --ways -1", "--ways", "0 (fully associative)"},
+      {"simulate --level size=1KiB,line=16,ways=x", "--level", "fully associative"},
+      {"simulate --model gpu --size 32 --sample-sms -1", "--sample-sms", "0 (all SMs)"},
+      {"sweep --dry-run --shard -1/4", "--shard", "k/n"},
+      {"simulate --order tile:3x", "--order", "'tile:3x'"},
+      {"simulate --seed 5", "--seed", "--policy random or volta"},
+      {"simulate --policy fifo --seed 5", "--seed", "fifo"},
+      {"simulate --level size=1KiB,line=16 --seed 5", "--seed", "inside each --level"},
+      {"simulate --level size=1KiB,line=16,seed=5", "--level", "policy=random"},
+      {"analyze --seed 5", "--seed", "--policy random"},
+      {"simulate --kernel cublas", "--kernel", "runs on a GPU only (cbi bench)"},
+      {"simulate --kernel fft", "--kernel", "'fft' is not a kernel; allowed: stencil, matmul"},
+  };
+  for (const auto &[args, option, allowed] : cases) {
+    const CliRun r = cbi_run(args);
+    EXPECT_EQ(r.exit_code, 2) << args << "\n" << r.err;
+    EXPECT_EQ(count_lines(r.err), 1) << args << "\n" << r.err;
+    EXPECT_NE(r.err.find(std::string(": ") + option + ":"), std::string::npos) << args << r.err;
+    EXPECT_NE(r.err.find(allowed), std::string::npos) << args << "\n" << r.err;
+  }
+  // 0 means the full device, as leaving it out does; seeds still apply where they are drawn.
+  EXPECT_EQ(cbi_run("simulate --model gpu --size 32 --sample-sms 0").exit_code, 0);
+  // A device whose blocks are smaller than the default block runs at its largest block, not
+  // refused for a --block the user never gave.
+  EXPECT_EQ(cbi_run("simulate --model gpu --device tiny --size 8").exit_code, 0);
+  EXPECT_EQ(cbi_run("tune --device tiny --size 8 --orders linear,column:4").exit_code, 0);
+  EXPECT_EQ(cbi_run("simulate --model gpu --device tiny --size 8 --block 2").exit_code, 2);
+  EXPECT_EQ(cbi_run("simulate --policy random --seed 5").exit_code, 0);
+  EXPECT_EQ(cbi_run("simulate --level size=1KiB,line=16,policy=volta,seed=5").exit_code, 0);
 }
 
 TEST(Cli, UnknownCommandAndNoArgumentsAreUsageErrors) {

@@ -290,6 +290,51 @@ TEST(FilesForTools, JsonIsTypedAndCarriesTheContext) {
   EXPECT_TRUE(an["rows"][0]["simulated"].is_null()) << an["rows"][0];
 }
 
+// A configuration field the workload does not have is null (an empty CSV cell), never the
+// default of another workload: matmul had "stencil_w": 7 and "boundary": "clamp", the stencil
+// "depth": 1024, as if they had been set.
+TEST(FilesForTools, FieldsThatDoNotApplyAreNull) {
+  const nlohmann::json mm = nlohmann::json::parse(
+      cbi_run("simulate --workload matmul --size 32 --format json").out)["config"];
+  EXPECT_TRUE(mm["stencil_w"].is_null() && mm["stencil_h"].is_null()) << mm;
+  EXPECT_TRUE(mm["boundary"].is_null()) << mm;
+  EXPECT_EQ(mm["depth"], 32) << mm;
+  const nlohmann::json st = nlohmann::json::parse(
+      cbi_run("simulate --model gpu --size 32 --stencil 3x3 --format json").out)["config"];
+  EXPECT_TRUE(st["depth"].is_null()) << st;
+  EXPECT_EQ(st["stencil_w"], 3) << st;
+  EXPECT_EQ(st["boundary"], "clamp") << st;
+  const nlohmann::json tiled = nlohmann::json::parse(
+      cbi_run("tune --kernel sgemm-tiled --size 256 --block-order linear,column:2 --format json")
+          .out)["config"];
+  EXPECT_TRUE(tiled["stencil_w"].is_null()) << tiled;
+  // cbi presets likewise: Table 3.2's matmul has no boundary.
+  for (const nlohmann::json &row :
+       nlohmann::json::parse(cbi_run("presets --format json").out)["rows"]) {
+    if (row["name"] == "table3.2") {
+      EXPECT_TRUE(row["boundary"].is_null()) << row;
+    }
+  }
+  // The terminal table leaves them out.
+  const CliRun table = cbi_run("simulate --workload matmul --size 32");
+  for (const char *key : {"stencil_w:", "boundary:"})
+    EXPECT_EQ(table.out.find(key), std::string::npos) << key << table.out;
+}
+
+// One name, one fact: the device row's name (config) and its description (meta) were both
+// "device", printed twice in the table with two different values.
+TEST(FilesForTools, TheDeviceRowAndItsDescriptionHaveTwoNames) {
+  for (const char *args : {"simulate --model gpu --size 32", "tune --size 32 --orders linear"}) {
+    const CliRun r = cbi_run(args);
+    ASSERT_EQ(r.exit_code, 0) << args << r.err;
+    EXPECT_EQ(r.out.find("device:"), r.out.rfind("device:")) << args << "\n" << r.out;
+    const nlohmann::json j =
+        nlohmann::json::parse(cbi_run(std::string(args) + " --format json").out);
+    EXPECT_EQ(j["config"]["device"], "h100") << args;
+    EXPECT_NE(j["meta"]["device_description"].get<std::string>().find("H100"), std::string::npos);
+  }
+}
+
 TEST(FilesForTools, CsvsOfSeveralRunsConcatenate) {
   const CliRun a = cbi_run("simulate --format csv");
   const CliRun b = cbi_run("simulate --workload matmul --order column:8 --sector-bytes 8 "

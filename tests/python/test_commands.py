@@ -103,6 +103,31 @@ def test_an_unknown_keyword_is_a_value_error_naming_it():
         cbi.simulate(cache_size=1024)
 
 
+@pytest.mark.parametrize("options, message", [
+    ({"sizes": []}, r"^sizes: is an empty list; allowed: one value"),
+    ({"orders": []}, r"^orders: is an empty list"),
+    ({"writes": 1}, r"^writes: is a switch; allowed: True or False"),
+    ({"writes": "yes"}, r"^writes: is a switch; allowed: True or False"),
+    ({"ways": True}, r"^ways: takes a value, not True or False"),
+])
+def test_keywords_the_cli_would_refuse_are_value_errors_naming_them(options, message):
+    # The command line refuses `--sizes ""` and has no `--writes yes`: neither may be ignored here.
+    command = cbi.tune if "orders" in options else cbi.mrc if "sizes" in options else cbi.simulate
+    with pytest.raises(ValueError, match=message):
+        command(size=16, **options)
+
+
+def test_tuples_of_numbers_are_extents_and_none_is_left_out():
+    three = cbi.simulate(size=(16, 8, 4), stencil="3x3")  # as --size 16x8x4: 16 x 32 folded
+    assert (three["config"]["width"], three["config"]["height"]) == (16, 32)
+    assert cbi.simulate(size=(np.int64(16), 8))["config"]["height"] == 8
+    assert cbi.simulate(order=None)["config"]["order"] == "linear"
+    # A tuple of words and a NumPy array are lists, as a Python list is.
+    assert cbi.mrc(size=16, sizes=np.array([4, 8]))["capacity_lines"].tolist() == [4, 8]
+    ranked = cbi.tune(size=64, orders=("linear", "column:4"), search="full")
+    assert sorted(r["order"] for r in ranked["ranking"]) == ["column:4", "linear"]
+
+
 LONG = {"size": 8192, "stencil": "9x9", "line_bytes": 128, "cache_bytes": "32KiB", "ways": 8}
 
 

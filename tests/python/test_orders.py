@@ -43,9 +43,16 @@ def test_spelling_round_trips():
 def test_bad_values_are_value_errors_naming_the_argument():
     with pytest.raises(ValueError, match=r"^order: unknown order 'diagonal'; allowed: linear"):
         cbi.Order("diagonal")
-    with pytest.raises(ValueError, match=r"^order: .0. is out of range; allowed: a positive integer"):
+    with pytest.raises(ValueError, match=r"^order: 'column:0' has a bad parameter; allowed: column:W with "
+                       r"positive integers"):
         cbi.Order("column:0")
     with pytest.raises(ValueError, match=r"thread id 16 at index 1 is outside the grid"):
         cbi.Order("linear").map(np.array([0, 16]), (4, 4))
+    # Thread ids are whole numbers: floats are refused, not truncated by NumPy's cast.
+    with pytest.raises(ValueError, match=r"^i: is an array of float64; allowed: an integer"):
+        cbi.Order("linear").map(np.arange(4) + 0.5, (4, 4))
+    with pytest.raises(ValueError, match=r"^x: is an array of float64"):
+        cbi.Order("linear").inverse(np.array([0.5]), np.array([0]), (4, 4))
+    assert cbi.Order("column:2").map([0, 1, 2], (4, 4))[0].tolist() == [0, 1, 0]
     with pytest.raises(ValueError, match=r"^shape: "):
         cbi.Order("linear").map(np.arange(3), (0, 4))

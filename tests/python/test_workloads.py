@@ -108,6 +108,8 @@ def test_errors_are_value_errors_with_the_cli_message():
         cbi.Workload(a, bytes=[4, 4, 4])
     with pytest.raises(ValueError, match=r"^addresses: an array of 1 axes"):
         cbi.Workload(np.arange(10, dtype=np.uint64))
+    with pytest.raises(ValueError, match=r"^addresses: is an array of float64; allowed: an integer"):
+        cbi.Workload(a.astype(np.float64) + 0.5)  # not truncated to whole bytes
     with tempfile.TemporaryDirectory() as d:
         bad = os.path.join(d, "bad.trace")
         with open(bad, "w") as f:

@@ -165,6 +165,24 @@ TEST(Orders, ParseAndPrintRoundTrip) {
     EXPECT_THROW(parse_order(bad), cbi::UsageError) << bad;
 }
 
+// A malformed parameter names the whole order the user typed and its spelling, never the bare
+// fragment that failed to parse ("'' is not a positive integer" for tile:3x).
+TEST(Orders, BadParameterNamesTheWholeOrder) {
+  for (const char *bad :
+       {"tile:3x", "tile:x4", "tile:4x4x4", "column:abc", "column:", "column:4:5", "zigzag:-2"}) {
+    try {
+      parse_order(bad);
+      ADD_FAILURE() << bad << " parsed";
+    } catch (const cbi::UsageError &e) {
+      const std::string what = e.what();
+      EXPECT_EQ(e.option(), "--order");
+      EXPECT_NE(what.find(std::string("'") + bad + "'"), std::string::npos) << what;
+      EXPECT_NE(what.find("allowed: "), std::string::npos) << what;
+      EXPECT_EQ(what.find("''"), std::string::npos) << what;
+    }
+  }
+}
+
 TEST(Fold, NDimensionalFoldingRoundTrips) {
   const int64_t dims[] = {8, 4, 3};
   const Shape<int64_t> s = fold(dims, 3);

@@ -33,12 +33,22 @@ template <std::size_t... I> std::string order_rules(std::index_sequence<I...>) {
 }
 
 // Parses the text after "name:" by the order's parameter form.
+// A malformed parameter ("tile:3x", "column:abc", "column:0") names the whole order and its
+// spelling, not the bare fragment that failed ("'' is not a positive integer").
 template <class O> Order parse_params(const std::string &arg, const std::string &option) {
   long long w = 0, h = 0;
-  if constexpr (O::form == ParamForm::extent)
-    std::tie(w, h) = parse_extent(arg, option, /*square_ok=*/true);
-  else
-    w = parse_positive(arg, option);
+  const long long max = O::form == ParamForm::extent ? 1LL << 30 : (1LL << 31) - 1;
+  try {
+    if constexpr (O::form == ParamForm::extent)
+      std::tie(w, h) = parse_extent(arg, option, /*square_ok=*/true, max);
+    else
+      w = parse_positive(arg, option, max);
+  } catch (const UsageError &) {
+    throw UsageError(option, std::string("'") + O::name + ":" + arg +
+                                 "' has a bad parameter; allowed: " + O::syntax +
+                                 " with positive integers from 1 to " + std::to_string(max) +
+                                 (*O::rule ? std::string("; ") + O::rule : std::string()));
+  }
   if (!O::valid(w, h))
     throw UsageError(option, std::string("'") + O::name + ":" + arg +
                                  "' is not allowed; allowed: " + O::syntax + " with " + O::rule);

@@ -30,6 +30,21 @@ inline long long parse_positive(const std::string &text, const std::string &opti
   return value;
 }
 
+// A count where 0 has a meaning of its own (`zero_means`: "fully associative", "all SMs"): 0 or
+// an integer in [1, max]. The error names both, so that "--ways -1" is not told "a positive
+// integer" when 0 is allowed.
+inline long long parse_count(const std::string &text, const std::string &option, long long max,
+                             const std::string &zero_means) {
+  if (text == "0")
+    return 0;
+  try {
+    return parse_positive(text, option, max);
+  } catch (const UsageError &) {
+    throw UsageError(option, "'" + text + "' is not allowed; allowed: 0 (" + zero_means +
+                                 ") or an integer from 1 to " + std::to_string(max));
+  }
+}
+
 // "WxH" (or a single "N" meaning NxN when square_ok). Both parts positive.
 inline std::pair<long long, long long> parse_extent(const std::string &text,
                                                     const std::string &option, bool square_ok,

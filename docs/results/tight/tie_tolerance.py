@@ -16,7 +16,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 
 def naive_groups(mdir, pdir, prefix):
-    key = lambda r: tuple(r[c] for c in ("kernel", "size", "stencil", "depth", "type", "block", "order"))
+    from heldout_score import key  # one row key for every score of the sweeps' CSVs
     out = {}
     for m in sorted(glob.glob(os.path.join(mdir, "meas-*.csv"))):
         g = os.path.basename(m)[5:-4]

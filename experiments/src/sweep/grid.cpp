@@ -89,8 +89,12 @@ Shard parse_shard(const std::string &text, const std::string &option) {
     throw UsageError(option, "'" + text + "' is not k/n; " + allowed);
   Shard s;
   const std::string k = text.substr(0, slash);
-  s.count = parse_positive(text.substr(slash + 1), option, 1 << 20);
-  s.index = k == "0" ? 0 : parse_positive(k, option, 1 << 20);
+  try {
+    s.count = parse_positive(text.substr(slash + 1), option, 1 << 20);
+    s.index = parse_count(k, option, 1 << 20, "the first shard");
+  } catch (const UsageError &) {
+    throw UsageError(option, "'" + text + "' is not k/n; " + allowed);
+  }
   if (s.index >= s.count)
     throw UsageError(option, "shard " + text + " does not exist; " + allowed);
   return s;

@@ -46,7 +46,8 @@ struct Table {
   // blocks.
   bool wide = false;
   // Config keys that do not apply to this run (a stencil's depth, matmul's window): CSV and JSON
-  // keep them, so that files of several workloads line up; the terminal table leaves them out.
+  // keep the keys, so that files of several workloads line up, with empty cells (an empty CSV
+  // cell, JSON null); the terminal table leaves them out.
   std::vector<std::string> table_omits;
 
   void add_row(std::vector<Cell> row) { rows.push_back(std::move(row)); }

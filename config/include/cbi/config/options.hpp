@@ -50,10 +50,12 @@ void validate(const sim::SimConfig &c, const po::variables_map &vm);
 
 // The configuration as typed fields (Table::config), the same columns for every workload so that
 // CSVs concatenate: workload, width, height, stencil_w, stencil_h, depth, elem_bytes, boundary,
-// writes; sim_config_fields adds order and granularity (the cache levels are each row's own).
+// writes; sim_config_fields adds order and granularity (the cache levels are each row's own). A
+// field that does not apply to the kind is an empty cell (JSON null), never a default value.
 Fields workload_fields(const sim::Workload &w);
 // The keys of workload_fields that do not apply to `w`'s kind (a stencil's depth, matmul's and
-// stencil3d's window): Table::table_omits, so the terminal table shows only what applies.
+// stencil3d's window, matmul's boundary): Table::table_omits, so the terminal table shows only
+// what applies.
 std::vector<std::string> workload_fields_not_applying(const sim::Workload &w);
 // workload_fields as the GPU model runs `w`: it always replays the output store, as the CUDA
 // kernels do (a trace keeps its own stores), so `writes` is true whatever --writes said.

@@ -41,6 +41,8 @@ double state_bytes(const CacheConfig &c);
 // "lru", "fifo", "random", "volta"; UsageError naming `field` otherwise.
 Policy parse_policy(const std::string &text, const std::string &field = "cache.policy");
 const char *to_string(Policy p);
+// The policies that draw random numbers, and so take a seed (CacheConfig::seed).
+constexpr bool policy_uses_seed(Policy p) { return p == Policy::random || p == Policy::volta; }
 
 // Counts in the level's units (lines, or sectors if sectored) unless named _bytes.
 struct CacheStats {
