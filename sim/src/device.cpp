@@ -56,6 +56,11 @@ Device h100() {
   d.cta_launch_cycles = 600; // kernels/probes/cta_sm: successors start 256-416 ns after an end
   d.cta_dispatch_cycles =
       2; // kernels/probes/cta_sm: the first wave's 1056 CTAs start within 1.1 us
+  // kernels/probes/cta_steps on the H200: the CTAs that refill one SM's slots after the first wave
+  // start 0.16-0.72 us a slot apart (per launch the median over SMs of the spread of an SM's
+  // second-wave starts over its slots less one; median of 13 launches 0.42 us, 832 cycles:
+  // docs/results/tight/refill_table.py, tail-float.md).
+  d.cta_refill_round_cycles = 832;
   d.l1_wavefronts_per_cycle = 1;
   // 128 bytes of lane data per cycle from the L1 to the registers (one line's width, as the tag
   // stage's one line a cycle): a double matmul's warp, its A element a broadcast of 256 bytes and
@@ -63,13 +68,14 @@ Device h100() {
   // double matmuls run at 4.0-4.6 cycles per warp and k step, the float ones at 2.1-2.3
   // (kernels/probes/cta_steps, docs/results/tight/tails.md §1).
   d.l1_data_bytes_per_cycle = 128;
-  // The warp ready longest issues first: on the H200 the CTAs that share an SM reach every k of
-  // a double matmul together in every wave (kernels/probes/cta_steps: 100% of pairs in step in
-  // the first wave, 63-100% after it; docs/results/tight/tails.md §1), where oldest CTA first let
-  // the oldest CTA take the L1 and the younger fall behind (V2 linear 11.7% L1 hits against 55.5%
-  // measured). Float and half CTAs are in step in the first wave and drift apart after it (7-36% of
-  // pairs), which neither policy gives: tails.md §3.
-  d.scheduler = WarpScheduler::round_robin;
+  // Issue oldest CTA first, the L1 in issue order (oldest_issues_first; the issue stage at
+  // issue_per_cycle with the measured instruction counts): on the H200 the CTAs that share an SM
+  // reach every k of a double matmul together in every wave (the L1's data stage is the
+  // bottleneck: its queue is in order), and those of a float matmul only in the first: after it
+  // the older CTA runs at its own pace and the younger 20% slower (kernels/probes/cta_steps:
+  // docs/results/tight/tails.md §1, tail-float.md). Ready longest first before (2026-11-26):
+  // over-predicted the float and half matmuls' wide and linear orders by up to 37 points.
+  d.scheduler = WarpScheduler::oldest_issues_first;
   d.l2_to_l1_bytes_per_cycle = 25.5;
   d.dram_gbs = 2985; // cbi bench: measured device-to-device copy (docs/results/kernels-h100)
   // 25.5 bytes per cycle per SM from L2 (6.7 TB/s device-wide): fitted on the fig5.1a/fig5.1b
@@ -91,8 +97,9 @@ Device h100() {
       "CTA launcher rate: kernels/probes/cta_sm; L2->L1 bandwidth: fitted on the fig5.1a/fig5.1b "
       "times (docs/results/gpu-model-h100); issue rate: chosen over the naive kernels' times with "
       "their ncu-measured instruction counts (docs/results/tight/sm.md); L1 ways, DRAM latency, L1 "
-      "throughput: model choices; L1 data stage (128 bytes per cycle) and warp scheduler (ready "
-      "longest first): kernels/probes/cta_steps on the H200 (docs/results/tight/tails.md)";
+      "throughput: model choices; L1 data stage (128 bytes per cycle), warp scheduler (issue "
+      "oldest CTA first, the L1 in issue order) and the launcher's refill round: "
+      "kernels/probes/cta_steps on the H200 (docs/results/tight/tails.md, tail-float.md)";
   return d;
 }
 

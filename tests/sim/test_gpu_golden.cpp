@@ -117,6 +117,15 @@ struct Golden {
 // and matmul kernels' warp instructions as ncu measured them on the H200 and the h100 row issues
 // 2.4 a cycle (2.75 before): only the predicted time of the row bound by instruction issue moved
 // (stencil9 512x64 linear b256 8 SMs); no count and no cycle moved.
+// Printed again by the model of docs/results/tight/tail-float.md (2026-11-28): the h100 rows issue
+// a warp's measured instructions up to each load oldest CTA first at 2.4 a cycle, the L1 taking
+// the loads in issue order (oldest_issues_first), and the launcher refills one SM's freed slots
+// 832 cycles apart. What moved: the pending hits, L2 reads and hits and cycles of every h100 row
+// but the round-robin one (its scheduler is set by the case); the L1 hits of matmul 256, the
+// sampled matmul and the 8-SM stencil (younger CTAs fall behind the oldest and miss B or halo
+// lines); the predicted time of every h100 row (the replay's cycles; the 8-SM stencil is now
+// bound by its replay, which issues at the rate of the issue bound). The a100, rtx2080super,
+// v100, tiny and round-robin rows are unchanged.
 
 const Golden kGolden[] = {
 #include "gpu_golden.inc"

@@ -45,8 +45,8 @@ struct Warp {
 };
 
 struct alignas(64) Sm { // aligned: SMs on different host threads share no cache line
-  Sm(sim::WarpScheduler policy, int warps, int warps_per_cta)
-      : scheduler(policy, warps, warps_per_cta) {}
+  Sm(sim::WarpScheduler policy, int warps, int warps_per_cta, double issue_cycles_per_load)
+      : scheduler(policy, warps, warps_per_cta, issue_cycles_per_load) {}
   std::vector<Warp> warps;
   std::vector<remap::Task<int64_t>> tasks; // warp w's lanes at [w * warp_size, ...)
   std::vector<int> cta_live_warps;         // per CTA slot
@@ -86,6 +86,7 @@ struct alignas(64) Sm { // aligned: SMs on different host threads share no cache
   std::vector<Launch> window_launches; // `launches` as the window began
   std::vector<int64_t> dispatched;     // the cycles of the window at which CTAs started
   int64_t last_event = 0;
+  int64_t launcher_visit = -1; // the last of the launcher's visits that started a CTA here
 };
 
 // Occupancy: CTAs of `block` threads resident on one SM of `d` at once. A kernel that says what
@@ -195,9 +196,16 @@ public:
               : 0;
     const int sms = m_dispatch.simulated_sms();
     const int warps = static_cast<int>(m_ctas_per_sm * m_warps_per_cta);
+    // The issue stage of oldest_issues_first: a warp's measured instructions per load at the
+    // device's issue rate (the rate of the issue bound, gpu_model.cpp). Workloads without a
+    // measured count have none (the scheduler then takes the warp ready longest).
+    double issue_cycles_per_load = 0;
+    if constexpr (HasInstructionCount<W>::value)
+      issue_cycles_per_load =
+          measured_instructions_per_task<W>(c) / double(m_loads) / m_d.issue_per_cycle;
     m_sms.reserve(static_cast<std::size_t>(sms));
     for (int s = 0; s < sms; ++s) {
-      m_sms.emplace_back(m_d.scheduler, warps, m_warps_per_cta);
+      m_sms.emplace_back(m_d.scheduler, warps, m_warps_per_cta, issue_cycles_per_load);
       Sm &sm = m_sms.back();
       sm.warps.resize(static_cast<std::size_t>(warps));
       sm.tasks.resize(static_cast<std::size_t>(warps) * static_cast<std::size_t>(m_warp_size));
@@ -322,6 +330,7 @@ private:
   // L1 is still busy with the last request.
   [[gnu::always_inline]] int pick(Sm &sm, int64_t now) {
     sm.scheduler.wake(now);
+    sm.scheduler.issue(now);
     return sm.pipe_free > now ? -1 : sm.scheduler.pick();
   }
 
@@ -340,7 +349,7 @@ private:
     const bool ready = sm.scheduler.has_ready();
     if (ready && sm.pipe_free <= t + 1) // a busy SM: the next cycle, without a look at the wheel
       return t + 1;
-    int64_t next = sm.scheduler.next_wake(t + 1, end);
+    int64_t next = std::min(sm.scheduler.next_wake(t + 1, end), sm.scheduler.next_issue(t + 1));
     if (sm.dispatch_at < next)
       next = std::max(t + 1, sm.dispatch_at);
     if (ready)
@@ -455,12 +464,31 @@ private:
     int &left = sm.cta_live_warps[static_cast<std::size_t>(warp.cta_slot)];
     int64_t cta = 0;
     if (--left == 0 && m_dispatch.refill(cta)) {
-      // The freed slot's next CTA starts cta_launch_cycles later. A sampled SM's group takes
+      // The freed slot's next CTA starts cta_launch_cycles later, at the launcher's next visit to
+      // the SM (launcher_visit). A sampled SM's group takes
       // `group` CTAs: the SMs it stands for take the rest.
-      const int64_t at = std::max(warp.group_end, now) + m_d.cta_launch_cycles;
+      const int64_t at = launcher_visit(sm, std::max(warp.group_end, now) + m_d.cta_launch_cycles);
       sm.launches.push_back({at, cta, warp.cta_slot});
       sm.dispatch_at = std::min(sm.dispatch_at, at);
     }
+  }
+
+  // The first of the CTA launcher's visits to SM `sm` at or after `at` that has not started a CTA
+  // yet (cta_refill_round_cycles; 0: `at`). After the first wave the launcher visits the SMs in
+  // turn, device SM d at d / SMs of each round, and starts one CTA a visit: slots of one SM freed
+  // together (the co-resident CTAs of a wave that ran in step) refill a round apart, as on the
+  // H200 (kernels/probes/cta_steps: docs/results/tight/tail-float.md). Per SM: the parallel
+  // replay's resolve() and cycle() call it in the same order.
+  int64_t launcher_visit(Sm &sm, int64_t at) const {
+    const int64_t round = m_d.cta_refill_round_cycles;
+    if (round <= 0)
+      return at;
+    const int64_t offset = int64_t{sm_index(sm)} * m_group * round / m_d.sms;
+    int64_t visit = offset + std::max<int64_t>(0, (at - offset + round - 1) / round) * round;
+    if (visit <= sm.launcher_visit)
+      visit = sm.launcher_visit + round;
+    sm.launcher_visit = visit;
+    return visit;
   }
 
   // Whether the parallel replay gives what cycle() gives, bit for bit: no L2 answer arrives

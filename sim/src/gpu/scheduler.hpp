@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <vector>
@@ -21,9 +22,15 @@ public:
 
   // `warps`: resident warp slots (CTA slot * warps_per_cta + warp); oldest-CTA-first keeps the
   // ready warps in one 64-bit mask, so more than 64 slots fall back to the longest-ready order.
-  WarpScheduler(sim::WarpScheduler policy, int warps, int warps_per_cta)
-      : m_oldest_first(policy == sim::WarpScheduler::oldest_cta_first && warps <= 64),
-        m_warps_per_cta(warps_per_cta) {
+  // `issue_cycles_per_load` (oldest_issues_first only; 0: no issue stage): the SM-cycles its warp
+  // schedulers take to issue a warp's instructions up to and including its next load.
+  WarpScheduler(sim::WarpScheduler policy, int warps, int warps_per_cta,
+                double issue_cycles_per_load = 0)
+      : m_issue_stage(policy == sim::WarpScheduler::oldest_issues_first && warps <= 64 &&
+                      issue_cycles_per_load > 0),
+        m_oldest_first((policy == sim::WarpScheduler::oldest_cta_first && warps <= 64) ||
+                       m_issue_stage),
+        m_warps_per_cta(warps_per_cta), m_issue_cycles(issue_cycles_per_load) {
     if (warps > INT16_MAX)
       throw UsageError("gpu.block_threads", "more than 32767 resident warps per SM");
     m_wheel_next.assign(static_cast<std::size_t>(warps), -1);
@@ -73,8 +80,44 @@ public:
     head = -1;
   }
 
-  // Whether a warp is ready to issue.
-  bool has_ready() const { return m_oldest_first ? m_ready != 0 : m_fifo_size > 0; }
+  // Whether a warp is ready to issue (the issue stage: whose load waits for the L1).
+  bool has_ready() const {
+    return m_oldest_first && !m_issue_stage ? m_ready != 0 : m_fifo_size > 0;
+  }
+
+  // The issue stage (oldest_issues_first): at `now`, the warp whose instructions were being issued
+  // passes its load to the L1's queue if they are done, and the oldest CTA's ready warp starts
+  // issuing if the schedulers are free, as many as finish by `now`. Call after wake(now), at every
+  // cycle that next_issue() names.
+  [[gnu::always_inline]] void issue(int64_t now) {
+    if (!m_issue_stage)
+      return;
+    for (;;) {
+      if (m_issuing >= 0) {
+        if (m_issue_done > now)
+          return;
+        m_fifo[(m_fifo_head + m_fifo_size++) % m_fifo.size()] = m_issuing;
+        m_issuing = -1;
+      }
+      if (!m_ready)
+        return;
+      // Back to back with the warp before (its instructions ended in the last cycle, a warp
+      // waiting) or, the schedulers idle, from now.
+      m_issuing = pick_oldest();
+      m_issue_end = (m_issue_end > double(now - 1) ? m_issue_end : double(now)) + m_issue_cycles;
+      m_issue_done = static_cast<int64_t>(std::ceil(m_issue_end));
+    }
+  }
+
+  // The issue stage's next event at or after `from`: a warp's instructions done, or a ready warp
+  // that can start issuing (INT64_MAX: none).
+  int64_t next_issue(int64_t from) const {
+    if (!m_issue_stage)
+      return INT64_MAX;
+    if (m_issuing >= 0)
+      return std::max(from, m_issue_done);
+    return m_ready ? from : INT64_MAX;
+  }
 
   // The first cycle in [from, end) at which warps wake, or `end` (end - from < kWheel).
   int64_t next_wake(int64_t from, int64_t end) const {
@@ -89,7 +132,7 @@ public:
   }
 
   void make_ready(int id) {
-    if (m_oldest_first)
+    if (m_oldest_first) // the issue stage: ready to issue, in age order
       m_ready |= uint64_t{1} << m_place[static_cast<std::size_t>(id)];
     else
       m_fifo[(m_fifo_head + m_fifo_size++) % m_fifo.size()] = id;
@@ -115,7 +158,7 @@ public:
   // The next warp to issue, or -1: the one ready longest (loose round-robin), or a ready warp of
   // the oldest CTA (oldest-CTA-first, as greedy-then-oldest schedulers prefer old warps).
   [[gnu::always_inline]] int pick() {
-    if (!m_oldest_first) {
+    if (!m_oldest_first || m_issue_stage) { // the issue stage: the L1 takes loads in issue order
       if (m_fifo_size == 0)
         return -1;
       const int id = m_fifo[m_fifo_head];
@@ -129,6 +172,12 @@ public:
     // its run time: docs/results/tight/probes.md §4).
     if (!m_ready)
       return -1;
+    return pick_oldest();
+  }
+
+private:
+  // A ready warp of the oldest CTA, its warps taking turns (m_ready not empty).
+  [[gnu::always_inline]] int pick_oldest() {
     const int lowest = __builtin_ctzll(m_ready);
     const int base = m_cta_base[static_cast<std::size_t>(lowest)];
     const uint64_t cta = m_warps_per_cta >= 64
@@ -142,7 +191,6 @@ public:
     return m_warp_at[static_cast<std::size_t>(place)];
   }
 
-private:
   // Oldest-CTA-first: the places of the warps, the slots of m_age first (oldest first), then the
   // slots that have not started a CTA yet (their warps become ready just before cta_started).
   void place_warps() {
@@ -164,9 +212,17 @@ private:
         place(slot);
   }
 
+  bool m_issue_stage;
   bool m_oldest_first;
   int m_slots = 0;
   int m_warps_per_cta;
+  // The issue stage: SM-cycles a warp's instructions up to its next load take; the warp being
+  // issued (-1: none), when its instructions are issued (m_issue_end, exactly) and the first cycle
+  // at or after that (m_issue_done).
+  double m_issue_cycles = 0;
+  int m_issuing = -1;
+  double m_issue_end = 0;
+  int64_t m_issue_done = 0;
   // 16-bit warp ids (real SMs hold at most 64 warps; the constructor refuses 2^15): the wheels of
   // an H100's SMs take 1 MB instead of 2, most of it cold in the host's caches.
   std::vector<int16_t> m_wheel; // kWheel slots: first warp that becomes ready then

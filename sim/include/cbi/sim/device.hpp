@@ -16,8 +16,15 @@ namespace cbi::sim {
 // apart, as the H100's float matmuls do after the first wave (docs/results/gpu-model-h100.md).
 // round_robin: the warp that has been ready longest, which keeps co-resident CTAs in step, as
 // the H200's double matmuls are in every wave (docs/results/tight/tails.md §1): the h100 and h200
-// rows' choice since 2026-11-26.
-enum class WarpScheduler { oldest_cta_first, round_robin };
+// rows' choice from 2026-11-26 to 2026-11-28.
+// oldest_issues_first: two stages. The SM's warp schedulers issue a ready warp's instructions up
+// to its next load at the device's issue rate, a warp of the oldest CTA first; the L1 takes the
+// loads in the order they were issued. Where the L1 is the bottleneck (double matmuls: 4 cycles a
+// warp and k step) loads wait in its queue in order and co-resident CTAs stay in step; where issue
+// is (float and half matmuls) the oldest CTA runs at its own pace and the younger take what is
+// left (kernels/probes/cta_steps: docs/results/tight/tail-float.md). Workloads without a measured
+// instruction count (the tiled kernels, your own) have no issue stage: the warp ready longest.
+enum class WarpScheduler { oldest_cta_first, round_robin, oldest_issues_first };
 
 struct Device {
   std::string name;        // "h100"
@@ -81,11 +88,14 @@ struct Device {
   int l1_hit_cycles = 40;
   int l2_hit_cycles = 270;
   int dram_cycles = 500;
-  int cta_launch_cycles = 600;      // from a CTA's end to its successor's start on that SM
-  int cta_dispatch_cycles = 2;      // the device's CTA launcher: one CTA per this many cycles
+  int cta_launch_cycles = 600; // from a CTA's end to its successor's start on that SM
+  int cta_dispatch_cycles = 2; // the device's CTA launcher: one CTA per this many cycles
+  // After the first wave, cycles between two of the launcher's visits to one SM, each visit
+  // starting at most one CTA there (0: a freed slot's CTA starts cta_launch_cycles after the end).
+  int cta_refill_round_cycles = 0;
   int issue_cycles = 4;             // between two loads of one warp that do not wait
   int loads_in_flight_per_warp = 8; // loads a warp issues before it waits for their data
-  WarpScheduler scheduler = WarpScheduler::oldest_cta_first; // h100, h200: round_robin
+  WarpScheduler scheduler = WarpScheduler::oldest_cta_first; // h100, h200: oldest_issues_first
   double l1_wavefronts_per_cycle = 1; // 128-byte lines an SM's L1 serves per cycle
   // Bytes of lane data the L1 returns to the registers per cycle (0: no such limit): a request
   // takes at least its lanes' bytes over this many cycles, also where one line serves them all (a
