@@ -82,6 +82,8 @@ TEST(Cli, CountsThatTakeZeroAndSeedsThatApplyNowhere) {
       {"analyze --seed 5", "--seed", "--policy random"},
       {"simulate --kernel cublas", "--kernel", "runs on a GPU only (cbi bench)"},
       {"simulate --kernel fft", "--kernel", "'fft' is not a kernel; allowed: stencil, matmul"},
+      {"sweep --kernel cublas --size 64", "--kernel", "cublas runs on a GPU only"},
+      {"sweep --kernel stencil,stencil-2d --size 64 --dry-run", "--kernel", "--backend gpu"},
   };
   for (const auto &[args, option, allowed] : cases) {
     const CliRun r = cbi_run(args);

@@ -178,13 +178,13 @@ std::string slurp_file(const std::string &path) {
 TEST(SweepStore, CsvsWrittenBeforeAnAxisExistedStillReadAndResume) {
   const std::string path = "/tmp/cbi_test_store_" + std::to_string(getpid()) + ".csv";
   sweep::Grid g = sweep::default_grid();
-  g.set("kernel", {"stencil", "cublas"});
+  g.set("kernel", {"stencil", "matmul"});
   g.set("size", {"32"});
   g.set("cache", {"size=2KiB,line=128"});
   sweep::RunOptions ro;
   ro.output = path;
   ro.jobs = 1;
-  sweep::run(g, ro); // cublas: no simulation, no GPU measurement asked for
+  sweep::run(g, ro); // (the sim backend refuses cublas, which it cannot simulate)
   const cli::Table now = sweep::read_csv(path);
   // The file as a sweep wrote it before remap_math and block_order existed.
   std::string old;

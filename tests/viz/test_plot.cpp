@@ -449,6 +449,15 @@ TEST(PlotCli, ScatterPrintsTheCaptionAndNamesBadColumns) {
   EXPECT_EQ(label.exit_code, 2);
   EXPECT_EQ(label.err.find("cbi plot: --label: no column 'nope'"), 0u) << label.err;
   EXPECT_EQ(run_status("lines --input " + csv + " --output " + png + " --label order"), 2);
+  // Options a plot has no use for are refused, not ignored.
+  const test::CliRun series =
+      test::cbi_run("plot heatmap --input " + csv + " --output " + png + " --series order");
+  EXPECT_EQ(series.exit_code, 2);
+  EXPECT_EQ(series.err.find("cbi plot: --series: applies to lines and scatter"), 0u) << series.err;
+  const test::CliRun value =
+      test::cbi_run("plot scatter --input " + csv + " --output " + png + cols + " --value order");
+  EXPECT_EQ(value.exit_code, 2);
+  EXPECT_EQ(value.err.find("cbi plot: --value: applies to heatmap and lines"), 0u) << value.err;
   EXPECT_NE(access(png.c_str(), F_OK), 0);
 }
 

@@ -98,6 +98,14 @@ int cmd_plot(int argc, char **argv) {
   if (spec.kind != viz::PlotKind::scatter && !spec.same_quantity)
     throw UsageError("--free-axes", "applies to scatter only; allowed: cbi plot scatter "
                                     "--free-axes");
+  // A heatmap's cells are column width by block (no series); a scatter plots --x against --y (no
+  // value column): given to them, these would be ignored.
+  if (spec.kind == viz::PlotKind::heatmap && cli::has(vm, "series"))
+    throw UsageError("--series", "applies to lines and scatter; allowed: cbi plot lines|scatter "
+                                 "--series COL");
+  if (spec.kind == viz::PlotKind::scatter && cli::has(vm, "value"))
+    throw UsageError("--value", "applies to heatmap and lines; allowed: cbi plot scatter --x COL "
+                                "--y COL");
   viz::PlotLayout layout;
   const viz::Canvas c = viz::plot(viz::parse_csv(ss.str()), spec, &layout);
   c.save_png(output);

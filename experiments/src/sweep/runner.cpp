@@ -188,6 +188,14 @@ std::vector<std::optional<sim::SimConfig>> validate(const std::vector<Point> &po
       sim::validate(gpu_config(points[i]));
       configs[i] = sim_config(points[i]); // the workload's own checks; the model replays it
     } else if (b.sim) {
+      // A kernel with no simulation (cublas, stencil-2d) and no hardware backend would be a row
+      // of empty cells counted as "measured": refused, as the GPU model refuses it.
+      if (!sim_workload(points[i]) && !b.gpu)
+        throw UsageError("--kernel", std::string(kernels::to_string(points[i].kernel)) +
+                                         " runs on a GPU only: the sim backend has nothing to "
+                                         "replay; allowed: " +
+                                         sim::kernel_workload_names() +
+                                         ", or --backend gpu (or sim,gpu) to time it");
       configs[i] = sim_config(points[i]);
       if (configs[i]) // before any point runs: a cache larger than memory names --cache
         cli::check_memory(sim::state_bytes(*configs[i]),
