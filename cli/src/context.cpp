@@ -8,6 +8,7 @@
 #include "cbi/cli/command.hpp"
 #include "cbi/error.hpp"
 
+#include <algorithm>
 #include <fstream>
 #include <iomanip>
 #include <sstream>
@@ -67,6 +68,27 @@ std::vector<std::pair<std::string, Cell>> run_context() {
 } // namespace cbi::cli
 
 namespace cbi::cli {
+
+int idle_cores_of(unsigned cores, const std::string &loadavg) {
+  const int all = static_cast<int>(std::max(1u, cores));
+  std::istringstream in(loadavg);
+  std::string one, five, fifteen, tasks;
+  if (!(in >> one >> five >> fifteen >> tasks) || tasks.find('/') == std::string::npos)
+    return all;
+  try {
+    const int runnable = std::stoi(tasks.substr(0, tasks.find('/')));
+    return std::clamp(all - std::max(0, runnable - 1), 1, all);
+  } catch (const std::exception &) {
+    return all;
+  }
+}
+
+int idle_cores() {
+  std::ifstream f("/proc/loadavg");
+  std::string line;
+  std::getline(f, line);
+  return idle_cores_of(std::thread::hardware_concurrency(), line);
+}
 
 int64_t available_memory_bytes() {
   std::ifstream f("/proc/meminfo");

@@ -45,7 +45,8 @@ void add_simulate_options(po::options_description &desc) {
                                              "device's), each standing for SMs/N; 0 or left out: all; not for "
                                              "the tiled kernels (their block orders need every SM)")
     ("jobs", po::value<std::string>(), "--model gpu: host threads in all, for the one replay "
-                                       "(default: all cores): the SMs of each 32-cycle window "
+                                       "(default: the idle cores, the cores less the tasks "
+                                       "running at the start): the SMs of each 32-cycle window "
                                        "run in parallel; the prediction is the same on any count")
     ("classify-misses", po::bool_switch(), "also sort every level's misses into compulsory, "
                                            "capacity and conflict (3C; slower, off by default)");
@@ -197,7 +198,7 @@ cli::Table simulate_result(const po::variables_map &vm, const sim::Progress &int
   if (engine == Engine::gpu_model) {
     sim::GpuConfig g = gpu_config(point);
     if (!point.jobs)
-      g.jobs = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+      g.jobs = cli::idle_cores();
     cli::check_memory(sim::gpu_state_bytes(g), "the GPU model's state (L1s, L2, resident warps)",
                       "--device", "a device row with smaller caches, or --sample-sms N");
     // --progress: the threads of the CTAs done so far, with the elapsed time and an ETA.

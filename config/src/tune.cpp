@@ -31,7 +31,7 @@ void add_tune_options(po::options_description &desc) {
     ("finalists", po::value<std::string>(), "orders the staged search replays on the full "
                                             "device, default 4")
     ("jobs", po::value<std::string>(), "host threads in all, as for simulate --model gpu "
-                                       "(default: all cores): orders replay side by side, one "
+                                       "(default: the idle cores): orders replay side by side, one "
                                        "thread each, and a replay takes several where fewer "
                                        "orders than threads are left; the ranking is the same "
                                        "on any count")
@@ -86,7 +86,7 @@ sim::TuneConfig tune_config(const po::variables_map &vm) {
     throw UsageError(option, "no order given; allowed: a comma list such as linear,column:32");
   c.jobs = static_cast<int>(vm.count("jobs")
                                 ? parse_positive(vm["jobs"].as<std::string>(), "--jobs", 256)
-                                : std::max(1u, std::thread::hardware_concurrency()));
+                                : cli::idle_cores());
   return c;
 }
 

@@ -9,6 +9,7 @@
 #   GROUPS_FILE names in DIR, as tails_groups.sh for docs/results/tight/tails.md); STEPS: any of measure,
 #   after, before (default all three, in that order) or another name STEP, which predicts with
 #   DIR/cbi-STEP (a variant of the model, as sm.md's); GROUPS: a regex over the group names.
+#   DEVICE (default h200): the device row the predictions use.
 #   Results in $OUT/fix.tar.gz (re-packed after each group) and $OUT/log.txt. No step starts a
 #   group after $DEADLINE seconds (default 540), so that the call ends inside its limit.
 set -uo pipefail
@@ -54,7 +55,7 @@ for s in $steps; do
     else
       bin=$dir/cbi; [ $s != after ] && bin=$dir/cbi-$s # before: cbi-before; any other: cbi-STEP
       # shellcheck disable=SC2086
-      timeout 150 $bin sweep --model gpu --device h200 --jobs $jobs $a \
+      timeout 150 $bin sweep --model gpu --device "${DEVICE:-h200}" --jobs $jobs $a \
         --output $w/pred-$s-$name.csv 2> $w/pred-$s-$name.log
     fi
     echo "$s $name: exit $? $(($(date +%s) - t)) s ($a)"

@@ -5,6 +5,7 @@
 # measured with cbi bench --metrics, and two fresh naive groups (fix_run.sh's measure step).
 #
 # usage: bash l2parts_run.sh DIR   (DIR holds l2_parts, cbi, fix_run.sh, l2part_groups.sh)
+#   TILED, NAIVE_GROUPS (a groups file in DIR) override the fresh sets: h100_fresh_run.sh.
 # Results: $OUT/l2parts.tar.gz (re-packed after each step), $OUT/log.txt, and fix_run.sh's
 # $OUT/fix.tar.gz. No step starts after $DEADLINE seconds (default 480).
 set -uo pipefail
@@ -119,9 +120,10 @@ pack
 
 step "fresh tiled set (cbi bench --metrics)"
 orders=linear,column:4,column:8,column:16,column:64,tile:8x8,tile:1x8,zigzag:16
-for k in "sgemm-tiled --size 3072|sgemm-3072" "sgemm-tiled --size 5120x2560 --depth 2048|sgemm-5120x2560d2048" \
-  "sgemm-tiled --size 7168|sgemm-7168" "stencil-smem --size 3072 --stencil 9x9|smem-3072" \
-  "stencil-smem --size 5120x2560 --stencil 9x9|smem-5120x2560" "stencil-smem --size 10240 --stencil 9x9|smem-10240"; do
+# TILED (optional): the set as "ARGS|NAME;ARGS|NAME;..." (default: the H200 set of 2026-11-26).
+tiled=${TILED:-"sgemm-tiled --size 3072|sgemm-3072;sgemm-tiled --size 5120x2560 --depth 2048|sgemm-5120x2560d2048;sgemm-tiled --size 7168|sgemm-7168;stencil-smem --size 3072 --stencil 9x9|smem-3072;stencil-smem --size 5120x2560 --stencil 9x9|smem-5120x2560;stencil-smem --size 10240 --stencil 9x9|smem-10240"}
+IFS=';' read -ra tiled_set <<<"$tiled"
+for k in "${tiled_set[@]}"; do
   late "bench $k" && break
   IFS='|' read -r args name <<<"$k"
   # shellcheck disable=SC2086
@@ -132,6 +134,6 @@ done
 
 step "fresh naive groups"
 rest=$((deadline + 60 - ($(date +%s) - t0)))
-[ $rest -gt 60 ] && DEADLINE=$((rest - 60)) GROUPS_FILE=l2part_groups.sh bash $dir/fix_run.sh $dir measure
+[ $rest -gt 60 ] && DEADLINE=$((rest - 60)) GROUPS_FILE=${NAIVE_GROUPS:-l2part_groups.sh} bash $dir/fix_run.sh $dir measure
 step "done"
 pack

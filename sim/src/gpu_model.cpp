@@ -70,6 +70,32 @@ int coalesce_sectors(const uint64_t *byte_addrs, int lanes, int sector_shift, ui
   return count;
 }
 
+int l1_bank_wavefronts(const uint64_t *byte_addrs, int lanes, uint64_t bytes) {
+  // Every 4-byte word each lane reads, then the distinct words (the coalescer's sort with 4-byte
+  // "sectors"), then the most of them on one bank.
+  const uint64_t span = std::max<uint64_t>(bytes, 1);
+  constexpr int kRoom = 512;
+  uint64_t buf[2 * kRoom];
+  std::vector<uint64_t> more;
+  uint64_t *words = buf;
+  const uint64_t room = static_cast<uint64_t>(lanes) * ((span + 3) / 4 + 1);
+  if (room > kRoom) {
+    more.resize(2 * static_cast<std::size_t>(room));
+    words = more.data();
+  }
+  uint64_t *distinct = words + (room > kRoom ? room : kRoom);
+  int n = 0;
+  for (int l = 0; l < lanes; ++l)
+    for (uint64_t w = byte_addrs[l] >> 2; w <= (byte_addrs[l] + span - 1) >> 2; ++w)
+      words[n++] = w << 2;
+  const int count = coalesce_sectors(words, n, 2, distinct);
+  int per_bank[32] = {};
+  int most = 0;
+  for (int k = 0; k < count; ++k)
+    most = std::max(most, ++per_bank[distinct[k] & 31]);
+  return most;
+}
+
 WarpRequest warp_request(const GpuConfig &c, int64_t warp, int64_t j) {
   validate(c);
   const Device &d = c.device;
@@ -85,7 +111,8 @@ WarpRequest warp_request(const GpuConfig &c, int64_t warp, int64_t j) {
     // Every sector each active lane's bytes touch (a workload of your own may leave lanes out and
     // cross sectors), as the engine's coalescer asks for them.
     const int sector_shift = __builtin_ctzll(static_cast<uint64_t>(d.l1_sector_bytes));
-    std::vector<uint64_t> sectors;
+    std::vector<uint64_t> sectors, addrs;
+    uint64_t lane_bytes = 1;
     WarpRequest r;
     remap::visit(c.order, [&](auto order) {
       for (int64_t i = first; i < last; ++i) {
@@ -94,6 +121,8 @@ WarpRequest warp_request(const GpuConfig &c, int64_t warp, int64_t j) {
           continue;
         ++r.lanes;
         const uint64_t bytes = static_cast<uint64_t>(std::max(1, a.bytes));
+        addrs.push_back(a.byte_addr);
+        lane_bytes = std::max(lane_bytes, bytes);
         for (uint64_t s = a.byte_addr >> sector_shift;
              s <= (a.byte_addr + bytes - 1) >> sector_shift; ++s)
           sectors.push_back(s);
@@ -107,6 +136,7 @@ WarpRequest warp_request(const GpuConfig &c, int64_t warp, int64_t j) {
         __builtin_ctzll(static_cast<uint64_t>(d.l1_line_bytes / d.l1_sector_bytes));
     for (int k = 0; k < r.sectors; ++k)
       r.lines += k == 0 || (sectors[k] >> spl_shift) != (sectors[k - 1] >> spl_shift);
+    r.wavefronts = l1_bank_wavefronts(addrs.data(), r.lanes, lane_bytes);
     return r;
   });
 }

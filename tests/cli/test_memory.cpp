@@ -18,6 +18,17 @@ namespace {
 
 using namespace cbi;
 
+// --jobs's default for the GPU model (simulate, tune): the cores less the other runnable tasks.
+TEST(Cores, IdleCoresAreTheCoresLessTheOtherRunnableTasks) {
+  EXPECT_EQ(cli::idle_cores_of(16, "0.50 0.40 0.30 1/345 999"), 16); // this process alone
+  EXPECT_EQ(cli::idle_cores_of(16, "9.00 9.00 4.00 7/345 999"), 10);
+  EXPECT_EQ(cli::idle_cores_of(16, "15.0 9.00 4.00 16/345 999"), 1);
+  EXPECT_EQ(cli::idle_cores_of(2, "30.0 30.0 30.0 40/345 999"), 1); // never below one
+  EXPECT_EQ(cli::idle_cores_of(8, ""), 8);                          // unknown: all cores
+  EXPECT_EQ(cli::idle_cores_of(8, "1 2 3 x/y 4"), 8);
+  EXPECT_EQ(cli::idle_cores_of(0, "0.1 0.1 0.1 1/10 5"), 1);
+}
+
 TEST(Memory, EstimateCountsEveryLevel) {
   sim::CacheConfig full; // fully associative
   full.capacity_lines = 10'000'000;

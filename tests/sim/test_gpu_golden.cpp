@@ -6,7 +6,12 @@
 // test_sim_gpu_golden prints the new rows. Changed since: l2_hits on the NVIDIA rows with stores
 // (every store sector a hit, Device::l2_store_counts_as_hit, issue 20 §3: the H200 reports no
 // store miss; docs/results/tight/model-vs-tiled.md); the tiny row and the row without stores keep
-// theirs, and no other count or time moved.
+// theirs, and no other count or time moved. 2026-11-27: the L1's wavefronts are its banks'
+// conflicts (l1_bank_wavefronts, kernels/probes/l1_lines on the H100), no longer its lines: the
+// wavefront count and with it the cycles and time move on the stencil rows, the 3-D stencil's and
+// matmul column:33's (whose A loads span lines); the 8-SM stencil's L1 hits move by 0.15% (its
+// requests leave the L1 sooner); matmul linear, tile:32x8, the sampled and the tiny rows keep
+// theirs.
 #include "cbi/sim/gpu_model.hpp"
 #include "gpu_test_config.hpp"
 
@@ -125,7 +130,8 @@ struct Golden {
 // sampled matmul and the 8-SM stencil (younger CTAs fall behind the oldest and miss B or halo
 // lines); the predicted time of every h100 row (the replay's cycles; the 8-SM stencil is now
 // bound by its replay, which issues at the rate of the issue bound). The a100, rtx2080super,
-// v100, tiny and round-robin rows are unchanged.
+// v100, tiny and round-robin rows are unchanged. Printed again with that model and the L1's
+// wavefronts as its banks' conflicts together (the note at the top of this file, 2026-11-27).
 
 const Golden kGolden[] = {
 #include "gpu_golden.inc"

@@ -191,6 +191,40 @@ TEST(Coalescing, ThirtyTwoConsecutiveFloatsAreOneRequestOfFourSectorsInOneLine) 
   EXPECT_EQ(b.lines, 1);
 }
 
+// The L1's data stage gives each of its 32 banks (4 bytes wide) one word a wavefront: a load takes
+// as many wavefronts as the most distinct words one bank holds, whatever its lines. The cases of
+// kernels/probes/l1_lines, whose wavefronts ncu counted on the H100 (h100-fresh.md §3).
+TEST(Coalescing, TheL1sWavefrontsAreItsBanksConflictsNotItsLines) {
+  uint64_t addr[32];
+  const auto groups = [&](int n, uint64_t shift, uint64_t elem) { // n runs 256 bytes apart
+    for (int l = 0; l < 32; ++l)
+      addr[l] = 4096 + static_cast<uint64_t>(l / (32 / n)) * 256 + shift +
+                static_cast<uint64_t>(l % (32 / n)) * elem;
+    return sim::l1_bank_wavefronts(addr, 32, elem);
+  };
+  EXPECT_EQ(groups(1, 0, 4), 1);   // one line
+  EXPECT_EQ(groups(1, 100, 4), 1); // two lines, every bank once
+  EXPECT_EQ(groups(2, 0, 4), 2);   // two runs on the same 16 banks
+  EXPECT_EQ(groups(32, 4, 4), 32);
+  EXPECT_EQ(groups(1, 8, 8), 2); // 32 doubles: 64 words, two a bank, over three lines
+  EXPECT_EQ(groups(2, 8, 8), 2); // a double column 16 wide on two rows: four lines
+  EXPECT_EQ(groups(4, 0, 8), 4);
+  // Two half-warps on other banks of two lines: no conflict. A broadcast: one word.
+  for (int l = 0; l < 32; ++l)
+    addr[l] = l < 16 ? 4 * static_cast<uint64_t>(l) : 192 + 4 * static_cast<uint64_t>(l - 16);
+  EXPECT_EQ(sim::l1_bank_wavefronts(addr, 32, 4), 1);
+  for (uint64_t &a : addr)
+    a = 4100;
+  EXPECT_EQ(sim::l1_bank_wavefronts(addr, 32, 8), 1);
+  // Through a workload: column:33's matmul warp 1 reads B words 0..30 and 32 (bank 0 twice) and
+  // A words 1 and 1025 (bank 1 twice); column:32's B row is one wavefront.
+  const auto c33 = config(sim::kind_of<sim::MatmulWorkload>(), 1024, 1024, "column:33", 256);
+  EXPECT_EQ(sim::warp_request(c33, 1, 0).wavefronts, 2);
+  EXPECT_EQ(sim::warp_request(c33, 1, 1).wavefronts, 2);
+  const auto c32 = config(sim::kind_of<sim::MatmulWorkload>(), 1024, 1024, "column:32", 256);
+  EXPECT_EQ(sim::warp_request(c32, 1, 1).wavefronts, 1);
+}
+
 TEST(Coalescing, Column33SplitsAMatmulWarpsLoadsOverTwoRows) {
   // Warp 1 of column:33 holds thread 32 = task (32, 0) and threads 33..63 = tasks (0..30, 1).
   // B[i*1024 + x] for x in {32, 0..30}: bytes 0..123 and 128..131 of the row, sectors 0-3 and 4,
@@ -214,6 +248,9 @@ TEST(GpuModel, RequestCountsAreWarpsTimesInstructions) {
   const sim::GpuResult s =
       sim::simulate_gpu(config(sim::kind_of<sim::StencilWorkload>(), 256, 256, "column:32", 256));
   EXPECT_EQ(s.metrics.l1_requests, 256 * 256 / 32 * 81);
+  // Each warp reads 32 floats of one row, shifted by the window's column (two lines for most
+  // shifts): one L1 wavefront a request (l1_bank_wavefronts), not one a line.
+  EXPECT_EQ(s.metrics.l1_wavefronts, s.metrics.l1_requests);
   const sim::GpuResult m =
       sim::simulate_gpu(config(sim::kind_of<sim::MatmulWorkload>(), 128, 128, "linear", 128));
   EXPECT_EQ(m.metrics.l1_requests, 128 * 128 / 32 * 2 * 128);

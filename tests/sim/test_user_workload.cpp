@@ -201,10 +201,13 @@ TEST(UserWorkload, AWarpAsksForEverySectorItsActiveLanesTouch) {
   EXPECT_EQ(w.lanes, 24);
   EXPECT_EQ(w.sectors, 17);
   EXPECT_EQ(w.lines, 5);
+  // Lane x reads words 4x+2..4x+5; lanes 8 apart share banks, so each bank holds the words of the
+  // 4 active lanes of one class x mod 8: 4 wavefronts (l1_bank_wavefronts), not the 5 lines.
+  EXPECT_EQ(w.wavefronts, 4);
   const sim::GpuResult r = sim::simulate_gpu(g); // the engine's coalescer agrees
   EXPECT_EQ(r.metrics.l1_requests, 1);
   EXPECT_EQ(r.metrics.l1_sectors, 17);
-  EXPECT_EQ(r.metrics.l1_wavefronts, 5);
+  EXPECT_EQ(r.metrics.l1_wavefronts, 4);
 }
 
 TEST(UserWorkload, RefusesWhatItCannotRun) {

@@ -2,7 +2,7 @@
 """Scores the GPU model before and after the model fix on the fresh validation set (issue 20;
 docs/results/tight/model-fix.md).
 
-usage: fix_score.py DIR [OUT_CSV]
+usage: fix_score.py DIR [OUT_CSV] [--tags T1,T2,...] [--device NAME]
   DIR/meas-G.csv: cbi sweep --backend gpu --metrics (kernels/scripts/fix_run.sh, on the H200);
   DIR/pred-before-G.csv, DIR/pred-after-G.csv: cbi sweep --model gpu --device h200 over the same
   axes with cbi built before the fix (main cef6081) and after it.
@@ -65,14 +65,25 @@ def stats_hitall(rows):
 
 
 def main():
+    args, tags, device = [], ("before", "after"), "H200"
+    argv = sys.argv[1:]
+    while argv:
+        a = argv.pop(0)
+        if a == "--tags":
+            tags = tuple(argv.pop(0).split(","))
+        elif a == "--device":
+            device = argv.pop(0)
+        else:
+            args.append(a)
+    sys.argv = [sys.argv[0]] + args
     d = sys.argv[1]
     out = []
-    for tag in ("before", "after"):
+    for tag in tags:
         rows, groups = load(d, tag)
         if not rows:
             continue
         out += rows
-        print(f"\n### {tag} the fix (H200, {len(rows)} configurations)\n")
+        print(f"\n### {tag} the fix ({device}, {len(rows)} configurations)\n")
         print("| metric | n | MAE | worst | Pearson r | NRMSE | within ±20% (hit rates: ±6 points) |")
         print("| --- | --- | --- | --- | --- | --- | --- |")
         for short, label in METRICS:

@@ -9,13 +9,16 @@
 # columns), appended to OUTDIR/LABEL.rows as each replay ends (so that a call cut short keeps what
 # ended), and OUTDIR/LABEL.csv with the header once all have ended.
 #
-# usage: predict_tiled_all.sh CBI OUTDIR DEVICE JOBS [CBI_BEFORE]
+# usage: predict_tiled_all.sh CBI OUTDIR DEVICE JOBS [CBI_BEFORE [SET]]
+#   SET: a file of "kernel size depth" lines, longest first, predicted with CBI (and with CBI_BEFORE
+#   where given and not "-") instead of tiled.md's H100 set (h100-fresh.md's set: h100_fresh_tiled.txt).
 set -uo pipefail
-cbi=$1; outdir=$2; device=$3; jobs=$4; before=${5:-}
+cbi=$1; outdir=$2; device=$3; jobs=$4; before=${5:-}; set=${6:-}
+[ "$before" = - ] && before=""
 orders="linear column:4 column:8 column:16 column:64 tile:8x8 tile:1x8 zigzag:16"
 one() { # label cbi kernel size depth order -> a row in $outdir/label.rows
   local label=$1 bin=$2 kernel=$3 size=$4 depth=$5 o=$6
-  local args=(simulate --model gpu --device "$device" --kernel "$kernel" --size "$size"
+  local args=(simulate --model gpu --jobs 1 --device "$device" --kernel "$kernel" --size "$size"
     --block-order "$o" --format csv)
   [ "$kernel" = stencil-smem ] && args+=(--stencil 9x9)
   [ "$depth" != 0 ] && args+=(--depth "$depth")
@@ -33,7 +36,10 @@ list() { # label cbi, then "kernel size depth" lines on stdin
     for o in $orders; do echo "$1 $2 $kernel $size $depth $o"; done
   done
 }
-{
+if [ -n "$set" ]; then
+  { list after "$cbi" <"$set"; [ -n "$before" ] && list before "$before" <"$set"; } |
+    xargs -P "$jobs" -L 1 bash -c 'one "$@"' _
+else {
   list after "$cbi" <<<"sgemm-tiled 8192 0"
   list after "$cbi" <<<"sgemm-tiled 6144x4096 3072
 sgemm-tiled 4096 0
@@ -45,6 +51,7 @@ stencil-smem 2048 0"
   [ -n "$before" ] && list before "$before" <<<"sgemm-tiled 4096 0
 sgemm-tiled 6144x4096 3072"
 } | xargs -P "$jobs" -L 1 bash -c 'one "$@"' _
+fi
 for label in after before; do
   [ -s "$outdir/$label.rows" ] && cat "$outdir/$label.header" "$outdir/$label.rows" > "$outdir/$label.csv"
 done

@@ -86,14 +86,15 @@ public:
 
   // Instruction j of the warp in slot `key`, whose active lanes hold `lanes`: its lines in
   // ascending order, each with its sector mask, into `out` (room for kMaxLanes); returns the line
-  // count. `sectors` gets the number of distinct sectors.
+  // count. `sectors` gets the number of distinct sectors, `wavefronts` the L1 data stage's
+  // wavefronts (l1_bank_wavefronts: the same for {base_l + r} shifted by whole sectors).
   //
   // Fast path: where every lane's address is base_l + offset_j (affine.hpp), the sectors of the
   // instruction are those of {base_l + r} shifted by q sectors (offset_j = 32q + r, 0 <= r < 32),
   // and {base_l + r} is coalesced once per warp and residue r: a 9x9 stencil warp coalesces at most
   // 8 sets for its 81 loads, a matmul warp 16 for its 2D.
   [[gnu::always_inline]] int load(int key, const remap::Task<int64_t> *lanes, int n, int64_t j,
-                                  LineRequest *out, int &sectors) {
+                                  LineRequest *out, int &sectors, int &wavefronts) {
     if constexpr (HasAffine<W>::value) {
       if (m_residues > 0 && m_affine[static_cast<std::size_t>(key)]) {
         const int cls = Affine<W>::class_of(j);
@@ -107,9 +108,11 @@ public:
         const int count = static_cast<int>(word >> kCountShift);
         if (count != 0) { // not too wide
           sectors = count;
+          wavefronts = static_cast<int>(static_cast<uint64_t>(set.first) >> kFirstBits);
           const int spl_shift = m_line_shift - m_sector_shift;
           const uint64_t sector_mask = (uint64_t{1} << spl_shift) - 1;
-          const uint64_t first = static_cast<uint64_t>(set.first + (offset >> m_sector_shift));
+          const uint64_t first = (static_cast<uint64_t>(set.first) & kFirstMask) +
+                                 static_cast<uint64_t>(offset >> m_sector_shift);
           const uint64_t narrow = word & kNarrowBits;
           if (narrow) {
             // The sectors as bits from the first one's line start, taken a line at a time.
@@ -142,7 +145,7 @@ public:
         }
       }
     }
-    return load_lanes(lanes, n, j, out, sectors);
+    return load_lanes(lanes, n, j, out, sectors, wavefronts);
   }
 
   // Fetches into the host's caches the sector set that load j of the warp in slot `key` reads on
@@ -160,7 +163,7 @@ public:
 
   // load() lane by lane: each lane's address from the workload, then coalesced.
   [[gnu::noinline]] int load_lanes(const remap::Task<int64_t> *lanes, int n, int64_t j,
-                                   LineRequest *out, int &sectors) {
+                                   LineRequest *out, int &sectors, int &wavefronts) {
     uint64_t addr[kMaxLanes];
     if constexpr (HasLaneLoads<W>::value) {
       m_program.lane_loads(lanes, n, j, addr);
@@ -168,6 +171,7 @@ public:
       for (int l = 0; l < n; ++l)
         addr[l] = m_program.load(lanes[l], j).byte_addr;
     }
+    wavefronts = l1_bank_wavefronts(addr, n, m_elem_bytes);
     return first_byte_lines(addr, n, out, sectors);
   }
 
@@ -179,8 +183,10 @@ public:
   // The lines of a load whose `n` lanes read `bytes` each at addr[0..n) (a workload of your own:
   // the addresses its instruction gives), as load() returns them, into `out` (room for
   // max_lines(n, bytes)). A lane asks for every sector its bytes touch: a 16-byte load at byte 24
-  // is two sectors.
-  int lines_of(const uint64_t *addr, int n, uint64_t bytes, LineRequest *out, int &sectors) {
+  // is two sectors. `wavefronts`: as load()'s.
+  int lines_of(const uint64_t *addr, int n, uint64_t bytes, LineRequest *out, int &sectors,
+               int &wavefronts) {
+    wavefronts = l1_bank_wavefronts(addr, n, bytes);
     bool crosses = false;
     for (int l = 0; l < n && !crosses; ++l)
       crosses = (addr[l] >> m_sector_shift) != ((addr[l] + bytes - 1) >> m_sector_shift);
@@ -287,12 +293,15 @@ private:
   // sector count (top 7 bits) and, for a set spanning fewer than 57 sectors (narrow), the sectors
   // as bits from `first` (shifted to the line start, at most 7 sectors further, they still fit 64
   // bits); a wider set lists its sectors' distances in m_listed. Word 0: not coalesced yet; count
-  // 0: no fast path.
+  // 0: no fast path. `first`'s top 8 bits hold the set's L1 wavefronts (l1_bank_wavefronts, at
+  // most kMaxLanes x 2), its other bits the first sector.
   static constexpr uint64_t kUnknown = 0, kTooWide = 1;
   static constexpr int kInline = 8;
   static constexpr int kCountShift = 57;
   static constexpr uint64_t kNarrowSpan = 57;
   static constexpr uint64_t kNarrowBits = (uint64_t{1} << kCountShift) - 1;
+  static constexpr int kFirstBits = 56;
+  static constexpr uint64_t kFirstMask = (uint64_t{1} << kFirstBits) - 1;
   struct SectorSet {
     int64_t first = 0;
     uint64_t word = kUnknown;
@@ -315,7 +324,8 @@ private:
         addr[l] = static_cast<uint64_t>(m_affine_of.base(lanes[l], cls) + r);
       uint64_t buf[kMaxLanes];
       const int count = coalesce_sectors(addr, n, m_sector_shift, buf);
-      set.first = static_cast<int64_t>(buf[0]);
+      const auto wavefronts = static_cast<uint64_t>(l1_bank_wavefronts(addr, n, m_elem_bytes));
+      set.first = static_cast<int64_t>((buf[0] & kFirstMask) | (wavefronts << kFirstBits));
       const uint64_t counted = static_cast<uint64_t>(count) << kCountShift;
       if (buf[count - 1] - buf[0] < kNarrowSpan) {
         uint64_t bits = 0;

@@ -183,7 +183,7 @@ public:
     if constexpr (kUser)
       m_user_writes.resize(static_cast<std::size_t>(Coalescer<W>::kMaxLanes) *
                            static_cast<std::size_t>(128 / m_d.l2_sector_bytes + 2));
-    // Cycles the L1 is busy with a request of n lines (wavefronts).
+    // Cycles the L1 is busy with a request of n wavefronts (l1_bank_wavefronts).
     for (int n = 0; n <= Coalescer<W>::kMaxLanes; ++n)
       m_busy_cycles[static_cast<std::size_t>(n)] =
           static_cast<int64_t>(n / m_d.l1_wavefronts_per_cycle + 0.999);
@@ -335,10 +335,11 @@ private:
   }
 
   // Warp `id` of SM s's next load as lines into `out`; returns the line count.
-  [[gnu::always_inline]] int coalesce(Sm &sm, int s, int id, LineRequest *out, int &sectors) {
+  [[gnu::always_inline]] int coalesce(Sm &sm, int s, int id, LineRequest *out, int &sectors,
+                                      int &wavefronts) {
     const Warp &warp = sm.warps[static_cast<std::size_t>(id)];
     return m_coalescer.load(key(s, id), &sm.tasks[static_cast<std::size_t>(id) * m_warp_size],
-                            warp.lanes, warp.next, out, sectors);
+                            warp.lanes, warp.next, out, sectors, wavefronts);
   }
 
   // The next cycle after `t` (at most `end`) at which SM `sm` does something: a CTA starts, warps
@@ -390,7 +391,7 @@ private:
       return;
     Warp &warp = sm.warps[static_cast<std::size_t>(id)];
     const remap::Task<int64_t> *lanes = &sm.tasks[static_cast<std::size_t>(id) * m_warp_size];
-    int sectors = 0;
+    int sectors = 0, wavefronts = 0;
     int lines = 0;
     if constexpr (kUser) {
       // A workload of your own: the stores before its next load go now; a warp with no load left
@@ -402,13 +403,13 @@ private:
             static_cast<std::size_t>(m_coalescer.max_lines(m_user_lanes, bytes));
         if (m_user_lines.size() < room)
           m_user_lines.resize(room);
-        lines =
-            m_coalescer.lines_of(m_user_addr, m_user_lanes, bytes, m_user_lines.data(), sectors);
+        lines = m_coalescer.lines_of(m_user_addr, m_user_lanes, bytes, m_user_lines.data(), sectors,
+                                     wavefronts);
       } else {
         lines = -1;
       }
     } else {
-      lines = coalesce(sm, s, id, m_lines, sectors);
+      lines = coalesce(sm, s, id, m_lines, sectors, wavefronts);
     }
     int64_t arrives = now;
     const LineRequest *request = kUser ? m_user_lines.data() : m_lines;
@@ -417,17 +418,14 @@ private:
       lines = 0;
     } else if (m_events.watches(s)) {
       m_events.begin(now, s, warp.cta, id % m_warps_per_cta, warp.next);
-      arrives = m_memory.load(s, request, lines, sectors, now,
+      arrives = m_memory.load(s, request, lines, sectors, wavefronts, now,
                               [&](uint64_t line, uint32_t mask, const SectorCache::Result &r,
                                   uint32_t l2_miss) { m_events.line(line, mask, r, l2_miss); });
     } else {
-      arrives = m_memory.load(s, request, lines, sectors, now,
+      arrives = m_memory.load(s, request, lines, sectors, wavefronts, now,
                               [](uint64_t, uint32_t, const SectorCache::Result &, uint32_t) {});
     }
-    if (kUser && lines > Coalescer<W>::kMaxLanes) // lanes crossing sectors: more lines than lanes
-      sm.pipe_free = now + static_cast<int64_t>(lines / m_d.l1_wavefronts_per_cycle + 0.999);
-    else
-      sm.pipe_free = now + busy_cycles(lines, warp.lanes);
+    sm.pipe_free = now + busy_cycles(wavefronts, warp.lanes);
     m_last_event = std::max(m_last_event, arrives);
     warp.group_end = std::max(warp.group_end, arrives);
     ++warp.next;
@@ -517,41 +515,42 @@ private:
     if (id < 0)
       return;
     Warp &warp = sm.warps[static_cast<std::size_t>(id)];
-    int sectors = 0;
+    int sectors = 0, wavefronts = 0;
     LineRequest *req = &m_sm_lines[static_cast<std::size_t>(s) * Coalescer<W>::kMaxLanes];
-    const int lines = coalesce(sm, s, id, req, sectors);
+    const int lines = coalesce(sm, s, id, req, sectors, wavefronts);
     Sm::Record rec;
     rec.now = now;
     rec.warp = id;
     rec.tickets_begin = static_cast<int>(sm.tickets.size());
     rec.deps_begin = static_cast<int>(sm.deps.size());
     int64_t known = now + m_d.l1_hit_cycles;
-    m_memory.l1_lookups(s, req, lines, sectors, now, [&](int k, const SectorCache::Result &r) {
-      if (r.pending) {
-        if (r.pending_ready < kTicketBase) {
-          known = std::max<int64_t>(known, r.pending_ready);
-        } else {
-          for (uint32_t m = r.pending; m; m &= m - 1) {
-            const uint32_t f = r.fill[__builtin_ctz(m)];
-            if (f >= kTicketBase)
-              sm.deps.push_back(static_cast<int>(f - kTicketBase));
-            else
-              known = std::max<int64_t>(known, f);
+    m_memory.l1_lookups(
+        s, req, lines, sectors, wavefronts, now, [&](int k, const SectorCache::Result &r) {
+          if (r.pending) {
+            if (r.pending_ready < kTicketBase) {
+              known = std::max<int64_t>(known, r.pending_ready);
+            } else {
+              for (uint32_t m = r.pending; m; m &= m - 1) {
+                const uint32_t f = r.fill[__builtin_ctz(m)];
+                if (f >= kTicketBase)
+                  sm.deps.push_back(static_cast<int>(f - kTicketBase));
+                else
+                  known = std::max<int64_t>(known, f);
+              }
+            }
           }
-        }
-      }
-      if (r.miss) {
-        const int t = static_cast<int>(sm.tickets.size());
-        sm.tickets.push_back({req[k].line, r.fill, now, 0, r.miss});
-        for (uint32_t m = r.miss; m; m &= m - 1)
-          SectorCache::set_fill(r, __builtin_ctz(m), kTicketBase + static_cast<uint32_t>(t));
-        sm.deps.push_back(t);
-      }
-    });
+          if (r.miss) {
+            const int t = static_cast<int>(sm.tickets.size());
+            sm.tickets.push_back({req[k].line, r.fill, now, 0, r.miss});
+            for (uint32_t m = r.miss; m; m &= m - 1)
+              SectorCache::set_fill(r, __builtin_ctz(m), kTicketBase + static_cast<uint32_t>(t));
+            sm.deps.push_back(t);
+          }
+        });
     rec.tickets_end = static_cast<int>(sm.tickets.size());
     rec.deps_end = static_cast<int>(sm.deps.size());
     rec.known = known;
-    sm.pipe_free = now + busy_cycles(lines, warp.lanes);
+    sm.pipe_free = now + busy_cycles(wavefronts, warp.lanes);
     if (rec.deps_end > rec.deps_begin) {
       warp.unresolved = true;
     } else {
@@ -734,11 +733,16 @@ private:
     }
   }
 
-  // Cycles the L1 is busy with a request of `lines` wavefronts for `lanes` active lanes: a
-  // cycle per wavefront (tag stage), and at least its lanes' bytes at the data stage's rate.
-  int64_t busy_cycles(int lines, int lanes) const {
-    return std::max(m_busy_cycles[static_cast<std::size_t>(lines)],
-                    m_data_cycles[static_cast<std::size_t>(lanes)]);
+  // Cycles the L1 is busy with a request of `wavefronts` wavefronts (l1_bank_wavefronts: the
+  // banks' conflicts, not its lines) for `lanes` active lanes: a cycle per wavefront
+  // (kernels/probes/l1_lines on the H100, docs/results/tight/h100-fresh.md §3), and at least its
+  // lanes' bytes at the data stage's rate.
+  int64_t busy_cycles(int wavefronts, int lanes) const {
+    const int64_t tag =
+        wavefronts <= Coalescer<W>::kMaxLanes
+            ? m_busy_cycles[static_cast<std::size_t>(wavefronts)]
+            : static_cast<int64_t>(wavefronts / m_d.l1_wavefronts_per_cycle + 0.999);
+    return std::max(tag, m_data_cycles[static_cast<std::size_t>(lanes)]);
   }
 
   // The index of SM `sm` in m_sms.

@@ -93,17 +93,18 @@ public:
     m_dram_bytes_per_cycle = m_d.dram_gbs * 1e9 / (m_d.sm_clock_mhz * 1e6) / double(group);
   }
 
-  // One warp load of SM `sm` at `now`: its `n` lines (wavefronts) looked up in the SM's L1, the
+  // One warp load of SM `sm` at `now`: its `n` lines looked up in the SM's L1 (in `wavefronts`
+  // wavefronts of its data stage: l1_bank_wavefronts), the
   // missing sectors fetched from L2. on_line(line, mask, l1 result, l2_miss) per line (the
   // observer; l2_miss: the L1 sectors of which some part missed in L2). Returns when the last
   // sector is there.
   template <class OnLine>
-  int64_t load(int sm, const LineRequest *lines, int n, int sectors, int64_t now,
+  int64_t load(int sm, const LineRequest *lines, int n, int sectors, int wavefronts, int64_t now,
                OnLine &&on_line) {
     int64_t ready = now + m_d.l1_hit_cycles;
     if (n > 1) // the lines of a wide request mostly miss together (a tiled kernel's tiles)
       prefetch_l2(sm, n, [&](int k) { return lines[k].line; });
-    l1_lookups(sm, lines, n, sectors, now, [&](int k, const SectorCache::Result &r) {
+    l1_lookups(sm, lines, n, sectors, wavefronts, now, [&](int k, const SectorCache::Result &r) {
       if (r.pending)
         ready = std::max<int64_t>(ready, r.pending_ready);
       uint32_t l2_miss = 0;
@@ -122,12 +123,12 @@ public:
   // line k. What a missing sector needs from L2 is the caller's (fetch): the parallel replay
   // (engine.hpp) defers it to the window's end. Touches only SM `sm`'s L1 and counts.
   template <class OnResult>
-  void l1_lookups(int sm, const LineRequest *lines, int n, int sectors, int64_t now,
+  void l1_lookups(int sm, const LineRequest *lines, int n, int sectors, int wavefronts, int64_t now,
                   OnResult &&on_result) {
     GpuMetrics &c = m_l1_counts[static_cast<std::size_t>(sm)].m;
     ++c.l1_requests;
     c.l1_sectors += sectors;
-    c.l1_wavefronts += n;
+    c.l1_wavefronts += wavefronts;
     SectorCache &l1 = m_l1[static_cast<std::size_t>(sm)];
     for (int k = 1; k < n; ++k)
       l1.prefetch(lines[k].line);

@@ -63,6 +63,15 @@ int64_t available_memory_bytes();
 void check_memory(double needed_bytes, const std::string &what, const std::string &option,
                   const std::string &allowed);
 
+// The cores a command's threads should take by default: the cores less the other tasks that are
+// runnable now (the 4th field of /proc/loadavg, "runnable/total", counts this process too), at
+// least 1; all cores when that is unknown. Replays whose threads wait for one another (the GPU
+// model's parallel replay) make no progress when they outnumber the cores: 16 replays of 16
+// threads each on 16 cores did not finish one in 570 s (docs/results/tight/h100-fresh.md).
+int idle_cores();
+// idle_cores for a machine of `cores` cores whose /proc/loadavg reads `loadavg`.
+int idle_cores_of(unsigned cores, const std::string &loadavg);
+
 // The folder of the running binary (/proc/self/exe), "." when unknown.
 std::string self_dir();
 

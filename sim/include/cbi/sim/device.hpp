@@ -96,7 +96,7 @@ struct Device {
   int issue_cycles = 4;             // between two loads of one warp that do not wait
   int loads_in_flight_per_warp = 8; // loads a warp issues before it waits for their data
   WarpScheduler scheduler = WarpScheduler::oldest_cta_first; // h100, h200: oldest_issues_first
-  double l1_wavefronts_per_cycle = 1; // 128-byte lines an SM's L1 serves per cycle
+  double l1_wavefronts_per_cycle = 1; // wavefronts (l1_bank_wavefronts) an SM's L1 serves a cycle
   // Bytes of lane data the L1 returns to the registers per cycle (0: no such limit): a request
   // takes at least its lanes' bytes over this many cycles, also where one line serves them all (a
   // warp's 8-byte broadcast of one A element returns 256 bytes, two cycles at 128).

@@ -65,7 +65,7 @@ struct GpuMetrics {
   int64_t l1_sectors = 0;           // l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum
   int64_t l1_sector_hits = 0;       // l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_hit.sum
   int64_t l1_sector_misses = 0;     // l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_miss.sum
-  int64_t l1_wavefronts = 0;        // 128-byte lines per request, summed (L1 data-stage work)
+  int64_t l1_wavefronts = 0;        // the loads' L1 data-stage wavefronts (l1_bank_wavefronts)
   int64_t l1_pending_hits = 0;      // hits on sectors still on their way (another warp's miss)
   int64_t l2_read_sectors = 0;      // lts__t_sectors_srcunit_tex_op_read.sum (after the coalescer)
   int64_t l2_requested_sectors = 0; // L2 sectors the L1s' misses ask for, before the coalescer
@@ -151,13 +151,26 @@ GpuResult simulate_gpu(const GpuConfig &c, const Progress &progress = {},
 // Example: 32 lanes reading consecutive floats from byte 0 touch sectors 0..3.
 int coalesce_sectors(const uint64_t *byte_addrs, int lanes, int sector_shift, uint64_t *sectors);
 
+// The wavefronts one warp load takes in the L1's data stage (what ncu counts as
+// l1tex__data_pipe_lsu_wavefronts): the L1's 32 banks of 4 bytes each give one word a wavefront,
+// so a load takes as many wavefronts as the most distinct 4-byte words that any one bank holds
+// (lanes reading the same word share it). `lanes` lanes read `bytes` bytes each from
+// byte_addrs[0..lanes). Not the number of 128-byte lines: 32 floats from byte 100 touch two lines
+// in one wavefront, and a double column 16 wide on two rows four lines in two.
+// kernels/probes/l1_lines on the H100 (docs/results/tight/h100-fresh.md §3): ncu's wavefronts are
+// this count on all 48 patterns, and the SM's cycles a request are one a wavefront.
+// Examples: 32 consecutive floats: 1; 32 consecutive doubles: 2; 32 floats 256 bytes apart: 32.
+int l1_bank_wavefronts(const uint64_t *byte_addrs, int lanes, uint64_t bytes);
+
 // What instruction j of warp `warp` (counted over the whole launch) requests: one request of
-// `sectors` sectors in `lines` 128-byte lines (wavefronts), from `lanes` active lanes (a workload
-// of your own may leave lanes out); each lane asks for every sector its bytes touch.
+// `sectors` sectors in `lines` 128-byte lines and `wavefronts` L1 wavefronts (l1_bank_wavefronts),
+// from `lanes` active lanes (a workload of your own may leave lanes out); each lane asks for every
+// sector its bytes touch.
 struct WarpRequest {
   int lanes = 0;
   int sectors = 0;
   int lines = 0;
+  int wavefronts = 0;
 };
 WarpRequest warp_request(const GpuConfig &c, int64_t warp, int64_t j);
 
