@@ -799,10 +799,12 @@ private:
 
 std::unique_ptr<Format> detect(LineReader &r) {
   std::string_view line;
+  bool any = false;
   while (r.next(line)) {
     line = trim(line);
     if (line.empty())
       continue;
+    any = true;
     if (std::memchr(line.data(), '\0', line.size()))
       break;
     if (line == "cbi-trace 1")
@@ -817,8 +819,11 @@ std::unique_ptr<Format> detect(LineReader &r) {
     }
     break;
   }
-  r.fail("a trace: 'cbi-trace 1' or an Accel-Sim kernel trace ('-kernel name = ...'); this "
-         "file is neither");
+  const std::string expected =
+      "a trace: 'cbi-trace 1' or an Accel-Sim kernel trace ('-kernel name = ...'); ";
+  if (!any) // an empty file has no line 0 to point at
+    r.fail_at(std::max<int64_t>(r.line_no(), 1), expected + "this file is empty");
+  r.fail(expected + "this file is neither");
 }
 
 // A thread block's place in the file.

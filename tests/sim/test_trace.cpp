@@ -257,7 +257,9 @@ TEST(Trace, BadTracesAreOneLineWithFileLineAndWhatWasExpected) {
   EXPECT_NE(error_of("hello world\n").find("neither"), std::string::npos);
   EXPECT_NE(error_of("cbi-trace 2\n").find("cbi-trace 1"), std::string::npos);
   EXPECT_NE(error_of(std::string("\x89PNG\r\n\x1a\n\0\0", 10)).find("neither"), std::string::npos);
-  EXPECT_NE(error_of("").find("neither"), std::string::npos);
+  EXPECT_EQ(error_of("").substr(0, 3), ":1:") << error_of(""); // no line 0
+  EXPECT_NE(error_of("").find("this file is empty"), std::string::npos);
+  EXPECT_NE(error_of("\n  \n").find("this file is empty"), std::string::npos);
   // Accel-Sim: truncated inside a warp, an unread version, a bad address mode, a foreign line.
   const std::string a = accel_sim_text();
   EXPECT_NE(error_of(a.substr(0, a.find("0050 ffffffff"))).find("truncated"), std::string::npos);

@@ -16,8 +16,9 @@ int cmd_simulate(int argc, char **argv) {
   if (!config::parse_preset_args(
           argc, argv, desc, vm,
           "usage: cbi simulate [--preset NAME] [options]\n\n"
-          "Replays every memory access of a stencil (listing 3) or matmul (listing 4) kernel "
-          "in the order a\nthread order visits the tasks, through an exact cache model, and "
+          "Replays every memory access of a kernel (--workload: the stencil of listing 3, the "
+          "matmul\nof listing 4, the 3-D stencil, the tiled kernels; or --trace FILE) in the "
+          "order a thread order\nvisits the tasks, through an exact cache model, and "
           "prints per-level counts.\nDefaults are the preset table3.1-clamp-exact: Table "
           "3.1's 16x16 input, 7x7 stencil, 24 lines of\n4 elements, fully associative "
           "LRU, with listing 3's clamped edges and every access counted\n(hit rates per "
