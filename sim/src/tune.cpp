@@ -42,7 +42,7 @@ bool same_mapping(const remap::Order &a, const remap::Order &b, remap::Shape<int
 // How many times b is a, as "1.8x".
 std::string times(double a, double b) {
   char s[32];
-  std::snprintf(s, sizeof s, "%.2gx", b > 0 ? a / b : 0.0);
+  std::snprintf(s, sizeof s, "%.3gx", b > 0 ? a / b : 0.0); // 1.01x, not 1x
   return s;
 }
 
