@@ -96,10 +96,14 @@ std::string get(const po::variables_map &vm, const std::string &name, const std:
   return vm.count(name) ? vm[name].as<std::string>() : fallback;
 }
 
-void add_output_options(po::options_description &desc) {
+void add_output_options(po::options_description &desc, const std::string &default_format) {
+  std::string formats;
+  for (const char *name : {"table", "json", "csv", "markdown"})
+    formats += (formats.empty() ? "" : " | ") + std::string(name) +
+               (name == default_format ? " (default)" : "");
   // clang-format off
   desc.add_options()
-    ("format", po::value<std::string>(), "table (default) | json | csv | markdown")
+    ("format", po::value<std::string>(), formats.c_str())
     ("wide", po::bool_switch(), "table format: show every column (all-zero ones too) at full "
                                 "precision, without thousands separators or wrapping; the default "
                                 "table fits 100 columns")

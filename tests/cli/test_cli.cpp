@@ -152,6 +152,14 @@ TEST(Cli, HelpTeachesWithExamples) {
   }
 }
 
+// cbi sweep merge writes CSV without --format, and its help says so (it said "table (default)").
+TEST(Cli, SweepMergeHelpNamesItsDefaultFormat) {
+  const CliRun help = cbi_run("sweep merge --help");
+  EXPECT_NE(help.out.find("csv (default)"), std::string::npos) << help.out;
+  EXPECT_EQ(help.out.find("table (default)"), std::string::npos) << help.out;
+  EXPECT_NE(cbi_run("simulate --help").out.find("table (default)"), std::string::npos);
+}
+
 TEST(Cli, CsvMatchesGoldenFiles) {
   // Reviewed outputs: a format or count change shows up here as a visible diff.
   const char *source = std::getenv("CBI_SOURCE") ? std::getenv("CBI_SOURCE") : CBI_SOURCE_DIR;

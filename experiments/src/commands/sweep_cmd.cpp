@@ -32,7 +32,7 @@ int cmd_sweep_merge(int argc, char **argv) {
     ("partial", po::bool_switch(), "merge even when shards or points are missing (listed on "
                                    "stderr); without it a gap is an error");
   // clang-format on
-  add_output_options(desc);
+  add_output_options(desc, "csv");
   po::options_description all = desc;
   all.add_options()("help,h", "show this help");
   po::positional_options_description positional;
@@ -67,6 +67,9 @@ int cmd_sweep_merge(int argc, char **argv) {
     throw UsageError("--wide", "applies to the terminal table only; allowed: --wide with "
                                "--format table (merge writes CSV by default)");
   Table t = sweep::merge(vm["input"].as<std::vector<std::string>>(), vm["partial"].as<bool>());
+  t.title =
+      "cbi sweep merge: " + std::to_string(vm["input"].as<std::vector<std::string>>().size()) +
+      " CSVs"; // JSON's "title" was empty
   t.wide = wide_from(vm);
   std::ostringstream os;
   format.print(os, t);

@@ -44,8 +44,9 @@ constexpr const char *kOutputHelp = "write the result to this file instead of st
 std::string get(const po::variables_map &vm, const std::string &name, const std::string &fallback);
 bool has(const po::variables_map &vm, const std::string &name);
 
-// --format --wide --output
-void add_output_options(po::options_description &desc);
+// --format --wide --output; `default_format` is what the command writes without --format (its
+// help says so: cbi sweep merge writes CSV, every other command the table).
+void add_output_options(po::options_description &desc, const std::string &default_format = "table");
 const Printer &format_from(const po::variables_map &vm); // --format, default table
 bool wide_from(const po::variables_map &vm);             // --wide (false where not declared)
 // Prints `t` in the chosen format to --output (atomically) or stdout.
