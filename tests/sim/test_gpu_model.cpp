@@ -616,13 +616,13 @@ TEST(GpuModel, OldestCtaFirstLetsCoResidentCtasDriftApart) {
   EXPECT_GT(in_step, drifting + 10.0);
 }
 
-// The cycle at which warp `warp` of CTA 0 on SM 0 issues its instruction j = 0 (A's load).
-int64_t first_issue(const sim::GpuConfig &c, int warp) {
+// The cycle at which warp `warp` of CTA `cta` on SM 0 issues its instruction j = 0 (A's load).
+int64_t first_load(const sim::GpuConfig &c, int64_t cta, int warp) {
   int64_t at = -1;
   sim::GpuObserver obs;
   obs.sm = 0;
   obs.on_sector = [&](const sim::GpuSectorEvent &e) {
-    if (e.cta == 0 && e.warp == warp && e.instruction == 0 && at < 0)
+    if (e.cta == cta && e.warp == warp && e.instruction == 0 && at < 0)
       at = e.cycle;
   };
   sim::simulate_gpu(c, {}, &obs);
@@ -640,26 +640,13 @@ TEST(GpuModel, TheL1DataStageTakesTwoCyclesForADoubleWarpsBroadcast) {
   c.device.sms = 1;
   ASSERT_EQ(c.device.l1_data_bytes_per_cycle, 128);     // the h100 row
   c.device.scheduler = sim::WarpScheduler::round_robin; // no issue stage before the first load
-  EXPECT_EQ(first_issue(c, 0), 0);
-  EXPECT_EQ(first_issue(c, 1), 2);
+  EXPECT_EQ(first_load(c, 0, 0), 0);
+  EXPECT_EQ(first_load(c, 0, 1), 2);
   c.device.l1_data_bytes_per_cycle = 0;
-  EXPECT_EQ(first_issue(c, 1), 1);
+  EXPECT_EQ(first_load(c, 0, 1), 1);
   c.device.l1_data_bytes_per_cycle = 128;
   c.workload.elem_bytes = 4;
-  EXPECT_EQ(first_issue(c, 1), 1);
-}
-
-// The cycle at which CTA `cta` on SM 0 first issues a load (its warp 0's A load, j = 0).
-int64_t cta_first_load(const sim::GpuConfig &c, int64_t cta) {
-  int64_t at = -1;
-  sim::GpuObserver obs;
-  obs.sm = 0;
-  obs.on_sector = [&](const sim::GpuSectorEvent &e) {
-    if (e.cta == cta && e.warp == 0 && e.instruction == 0 && at < 0)
-      at = e.cycle;
-  };
-  sim::simulate_gpu(c, {}, &obs);
-  return at;
+  EXPECT_EQ(first_load(c, 0, 1), 1);
 }
 
 TEST(GpuModel, TheOldestCtaIssuesFirstAndItsLoadReachesTheL1WhenItsInstructionsAreIssued) {
@@ -675,11 +662,11 @@ TEST(GpuModel, TheOldestCtaIssuesFirstAndItsLoadReachesTheL1WhenItsInstructionsA
   c.device.cta_dispatch_cycles = 0;
   ASSERT_EQ(c.device.scheduler, sim::WarpScheduler::oldest_issues_first); // the h100 row
   ASSERT_DOUBLE_EQ(c.device.issue_per_cycle, 2.4);
-  EXPECT_EQ(cta_first_load(c, 0), 4);
-  EXPECT_EQ(cta_first_load(c, 1), 8);
+  EXPECT_EQ(first_load(c, 0, 0), 4);
+  EXPECT_EQ(first_load(c, 1, 0), 8);
   c.device.scheduler = sim::WarpScheduler::round_robin;
-  EXPECT_EQ(cta_first_load(c, 0), 0);
-  EXPECT_EQ(cta_first_load(c, 1), 1);
+  EXPECT_EQ(first_load(c, 0, 0), 0);
+  EXPECT_EQ(first_load(c, 1, 0), 1);
 }
 
 TEST(GpuModel, IssueOldestFirstLetsFloatCtasDriftApartAndKeepsDoubleOnesInStep) {
@@ -717,11 +704,11 @@ TEST(GpuModel, SlotsOfOneSmFreedTogetherRefillALauncherRoundApart) {
   c.device.sms = 1;
   c.device.scheduler = sim::WarpScheduler::round_robin;
   ASSERT_EQ(c.device.cta_refill_round_cycles, 832); // the h100 row
-  const int64_t second = cta_first_load(c, 3) - cta_first_load(c, 2);
+  const int64_t second = first_load(c, 3, 0) - first_load(c, 2, 0);
   EXPECT_GE(second, 832);
   EXPECT_LT(second, 832 + 64);
   c.device.cta_refill_round_cycles = 0;
-  EXPECT_LT(cta_first_load(c, 3) - cta_first_load(c, 2), 64);
+  EXPECT_LT(first_load(c, 3, 0) - first_load(c, 2, 0), 64);
 }
 
 TEST(GpuModel, InstructionCountsAreTheKernelsAsTheH200ExecutesThem) {
