@@ -10,18 +10,10 @@ pace of the oldest and the youngest CTA an SM runs at once: for each later CTA t
 eighth of the k loop over the eighths during which an older CTA of its SM was still running (the
 younger's pace) or a younger one was running (the older's), median over the CTAs.
 """
-import collections, csv, glob, os, statistics, sys
+import collections, glob, os, statistics, sys
 
-
-def ctas_of(path):
-    per = collections.defaultdict(list)
-    for r in csv.DictReader(open(path)):
-        per[int(r['cta'])].append(r)
-    out = {}
-    for c, ws in per.items():
-        marks = [statistics.median(int(w['ns%d' % k]) for w in ws) for k in range(9)]
-        out[c] = (int(ws[0]['smid']), marks)
-    return out
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from steps_table import ctas_of  # per CTA: its SM and the median stamps of its warps
 
 
 def main():

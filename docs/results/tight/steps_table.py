@@ -97,4 +97,5 @@ def main(d):
             f(tl[False]), spread))
 
 
-main(sys.argv[1])
+if __name__ == '__main__':
+    main(sys.argv[1])
