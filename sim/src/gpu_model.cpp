@@ -74,6 +74,17 @@ int l1_bank_wavefronts(const uint64_t *byte_addrs, int lanes, uint64_t bytes) {
   // Every 4-byte word each lane reads, then the distinct words (the coalescer's sort with 4-byte
   // "sectors"), then the most of them on one bank.
   const uint64_t span = std::max<uint64_t>(bytes, 1);
+  if (lanes <= 0)
+    return 0;
+  // Words within 32 consecutive ones lie on distinct banks: one wavefront, without the sort (a
+  // warp's 128 bytes, shifted or not, and a broadcast, the loads of most requests).
+  uint64_t lo = ~uint64_t{0}, hi = 0;
+  for (int l = 0; l < lanes; ++l) {
+    lo = std::min(lo, byte_addrs[l] >> 2);
+    hi = std::max(hi, (byte_addrs[l] + span - 1) >> 2);
+  }
+  if (hi - lo < 32)
+    return 1;
   constexpr int kRoom = 512;
   uint64_t buf[2 * kRoom];
   std::vector<uint64_t> more;
