@@ -235,5 +235,10 @@ int main(int argc, char **argv) {
       run({false, s[0], s[1], 16, active, 64}, sms, buf, d_span, d_sm, d_sink);
   for (int mib : {4, 8, 32}) // buffer size: the L2's near and far halves
     run({false, 4, 1, mib, sms, 64}, sms, buf, d_span, d_sm, d_sink);
+  // Shapes that the fit of 2026-11-28 (4 sectors and 1 sector a line) did not see: 2 sectors of
+  // each of 4 and 8 lines, 1 sector of each of 16.
+  const int more[][2] = {{8, 4}, {16, 8}, {16, 16}};
+  for (auto s : more)
+    run({false, s[0], s[1], 16, sms, 64}, sms, buf, d_span, d_sm, d_sink);
   return 0;
 }
