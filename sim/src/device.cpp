@@ -77,15 +77,14 @@ Device h100() {
   // over-predicted the float and half matmuls' wide and linear orders by up to 37 points.
   d.scheduler = WarpScheduler::oldest_issues_first;
   // The L2's reads: kernels/probes/l2_bw on the H100 (docs/results/tight/l2-bw.md), every SM
-  // loading lines that miss its L1 and hit the L2, 64 warps an SM: 30.8 bytes a cycle an SM where
-  // a request reads 4 sectors of each line (the median SM, over 2 and 4 lines a request), 17.2
-  // where it reads one sector of each of 4 or 32 lines. A line request costs 1.10 cycles of an
-  // SM's share and a sector 0.763 (41.9 bytes a cycle): 4 sectors 4.15 cycles, 1 sector 1.86.
-  // One SM alone gets 50-90 bytes a cycle: the limit is the device's, not the SM's. Fitted on the
-  // times of the fig5.1a/fig5.1b configurations before (25.5 bytes a cycle of the L1s' misses, with
-  // the model's misses then too few: docs/results/gpu-model-h100/fit_time.py).
-  d.l2_to_l1_bytes_per_cycle = 41.9;
-  d.l2_request_cycles = 1.10;
+  // loading lines that miss its L1 and hit the L2, 64 warps an SM: 30.8-31.4 bytes a cycle an SM
+  // where a request reads 2 or 4 sectors of each line, 17.2 where it reads 1 sector of each (4, 16
+  // or 32 lines). So two limits, the slower of which holds: 31.0 bytes a cycle an SM, and a line
+  // request each 1.86 cycles of an SM's share. One SM alone gets 50-90 bytes a cycle: the limits
+  // are the device's, not an SM's. Fitted on the times of the fig5.1a/fig5.1b configurations before
+  // (25.5 bytes a cycle of the L1s' misses, with the model's misses then too few).
+  d.l2_to_l1_bytes_per_cycle = 31.0;
+  d.l2_request_cycles = 1.86;
   d.dram_gbs = 2985; // cbi bench: measured device-to-device copy (docs/results/kernels-h100)
   // The issue rate: 2.4 warp instructions per SM per cycle, of
   // the 4 schedulers' ceiling. The naive stencils issue at 1.4-2.5, the matmuls at 0.5-2.4 (ncu,

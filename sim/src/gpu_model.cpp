@@ -245,16 +245,16 @@ GpuResult simulate_gpu(const GpuConfig &c, const Progress &progress, const GpuOb
   const GpuMetrics &m = r.metrics;
   t.simulated_ms = 1e3 * double(r.cycles) / hz;
   t.l1_ms = 1e3 * double(m.l1_wavefronts) / (double(d.sms) * d.l1_wavefronts_per_cycle * hz);
-  // The L2's reads, as the L2 sees them (after the request coalescer): each sector at
-  // l2_to_l1_bytes_per_cycle an SM, and each line request l2_request_cycles more of an SM's share.
-  // kernels/probes/l2_bw on the H100 (docs/results/tight/l2-bw.md): the whole device's L2 serves
-  // 30.8 bytes a cycle an SM of requests for 4 sectors of a line and 17.2 of requests for one; the
-  // float matmul N1 at linear gets 65 M sectors from the L2 in 0.315 ms (6.6 TB/s) while its L1s
-  // miss 91 M, which at 9.2 TB/s would be beyond what the probe ever gets: the coalescer's merged
-  // reads cost the L2 nothing.
+  // The L2's reads, as the L2 sees them (after the request coalescer): their sectors' bytes at
+  // l2_to_l1_bytes_per_cycle an SM or their line requests at l2_request_cycles each, whichever is
+  // slower. kernels/probes/l2_bw on the H100 (docs/results/tight/l2-bw.md): the whole device's L2
+  // serves 31 bytes a cycle an SM of requests for 2 or 4 sectors of a line and 17.2 of requests
+  // for one; the float matmul N1 at linear gets 65 M sectors from the L2 in 0.315 ms (6.6 TB/s)
+  // while its L1s miss 91 M, which at 9.2 TB/s would be beyond what the probe ever gets: the
+  // coalescer's merged reads cost the L2 nothing.
   t.l2_ms = 1e3 *
-            (double(m.l2_read_sectors * d.l1_sector_bytes) / d.l2_to_l1_bytes_per_cycle +
-             double(m.l2_read_requests) * d.l2_request_cycles) /
+            std::max(double(m.l2_read_sectors * d.l1_sector_bytes) / d.l2_to_l1_bytes_per_cycle,
+                     double(m.l2_read_requests) * d.l2_request_cycles) /
             (double(d.sms) * hz);
   // DRAM carries the reads and, sooner or later, every sector the stores wrote (the L2 writes
   // back what it holds; a kernel that writes as much as it reads, as the stencils do, is bound by

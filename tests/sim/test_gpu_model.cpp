@@ -830,16 +830,22 @@ TEST(GpuModel, TheL2RequestCoalescerMergesTwoSmsReadsOfOneSectorInFlight) {
 }
 
 TEST(GpuModel, TheL2BoundChargesTheL2sSectorsAndLineRequests) {
-  // docs/results/tight/l2-bw.md: the L2's reads (after the coalescer) take sectors x 32 bytes at
-  // l2_to_l1_bytes_per_cycle and line requests at l2_request_cycles, of the SMs' shares.
+  // docs/results/tight/l2-bw.md: the L2's reads (after the coalescer) take their sectors' bytes at
+  // l2_to_l1_bytes_per_cycle or their line requests at l2_request_cycles, whichever is slower, of
+  // the SMs' shares. Here B's reads are 4 sectors a line and A's 1: the bytes decide.
   const sim::GpuConfig c = two_sms_read_b();
   const sim::GpuResult r = sim::simulate_gpu(c);
   const sim::Device &d = c.device;
   ASSERT_GT(d.l2_request_cycles, 0); // the h100 row: kernels/probes/l2_bw
-  const double cycles = (double(r.metrics.l2_read_sectors) * 32 / d.l2_to_l1_bytes_per_cycle +
-                         double(r.metrics.l2_read_requests) * d.l2_request_cycles) /
-                        double(d.sms);
-  EXPECT_DOUBLE_EQ(r.time.l2_ms, 1e3 * cycles / (d.sm_clock_mhz * 1e6));
+  const double bytes = double(r.metrics.l2_read_sectors) * 32 / d.l2_to_l1_bytes_per_cycle,
+               requests = double(r.metrics.l2_read_requests) * d.l2_request_cycles;
+  EXPECT_GT(bytes, requests);
+  EXPECT_DOUBLE_EQ(r.time.l2_ms, 1e3 * bytes / double(d.sms) / (d.sm_clock_mhz * 1e6));
+  // With no limit on the bytes, the line requests decide.
+  sim::GpuConfig one = c;
+  one.device.l2_to_l1_bytes_per_cycle = 1e9;
+  EXPECT_DOUBLE_EQ(sim::simulate_gpu(one).time.l2_ms,
+                   1e3 * requests / double(d.sms) / (d.sm_clock_mhz * 1e6));
   // The merged reads cost nothing: the bound follows the L2's sectors, not the L1s' misses.
   EXPECT_LT(r.metrics.l2_read_sectors, r.metrics.l2_requested_sectors);
 }
