@@ -89,18 +89,19 @@ Point point_from(const cli::po::variables_map &vm, const PointRequest &request,
     if (p.user && p.user->block_threads() > 0)
       p.block_threads = int(p.user->block_threads()); // the traced launch's blocks
     if (has(vm, "sample-sms")) {
+      const int64_t sample =
+          parse_count(get(vm, "sample-sms", ""), "--sample-sms", 1 << 20, "all SMs");
       // A sampled device's CTAs miss the L2 data of their neighbours' tiles, and the block order
       // decides exactly that: sgemm-tiled 2048 column:8 read 358 MB of DRAM sampled (12 SMs) and
       // 33.5 MB on the full device (docs/results/tight/model-vs-tiled.md: sampled mode is no
-      // shortcut there). Refused, not answered wrongly.
-      if (p.block_order)
+      // shortcut there). Refused, not answered wrongly; 0, the full device, is what they run.
+      if (p.block_order && sample > 0)
         throw UsageError("--sample-sms",
                          std::string(sim::workload_traits(w.kind).name) +
                              "'s block orders are replayed on the full device (a sampled SM's "
                              "CTAs miss the L2 data of their neighbours' tiles: "
-                             "docs/results/tight/model-vs-tiled.md); allowed: leave it out");
-      const int64_t sample =
-          parse_count(get(vm, "sample-sms", ""), "--sample-sms", 1 << 20, "all SMs");
+                             "docs/results/tight/model-vs-tiled.md); allowed: 0 (all SMs) or "
+                             "leave it out");
       if (sample > 0) // 0 is the default, the full device: the same point as leaving it out
         p.sample_sms = sample;
     }

@@ -69,3 +69,62 @@ TEST(FirstUse, TheElementTypeIsSpelledAsSweepAndBenchSpellIt) {
     EXPECT_NE(help.find("--elem-bytes arg"), std::string::npos) << command;
   }
 }
+
+// cbi tune's orders that the model cannot tell apart are a JSON list of order names, the rows of
+// tie group 1 in rank order; the table and CSV name them joined.
+TEST(FirstUse, TuneTiesAreAListOfOrderNames) {
+  const std::string args = "tune --workload matmul --size 64 --orders "
+                           "linear,column:4,column:8,column:16 --search full --jobs 1";
+  const nlohmann::json t = json_of(args);
+  const nlohmann::json &tied = t["meta"]["indistinguishable_by_the_model"];
+  ASSERT_TRUE(tied.is_array()) << tied;
+  std::vector<std::string> group_one;
+  for (const nlohmann::json &row : t["ranking"])
+    if (row["tie_group"] == 1)
+      group_one.push_back(row["order"]);
+  ASSERT_GT(group_one.size(), 1u) << t.dump(2);
+  EXPECT_EQ(tied.get<std::vector<std::string>>(), group_one);
+  std::string joined;
+  for (const std::string &o : group_one)
+    joined += (joined.empty() ? "" : ", ") + o;
+  const CliRun table = cbi_run(args);
+  EXPECT_NE(table.out.find("indistinguishable_by_the_model: " + joined), std::string::npos)
+      << table.out;
+  EXPECT_NE(cbi_run(args + " --format markdown").out.find(joined), std::string::npos);
+}
+
+// --sample-sms 0 is the full device in both commands that take it: simulate --model gpu as
+// leaving it out, tune every order replayed in full (the full search); the tiled kernels, ranked
+// on the full device, take 0 too.
+TEST(FirstUse, SampleSmsZeroIsTheFullDeviceInSimulateAndTune) {
+  const std::string tune = "tune --size 32 --orders linear,column:4 --jobs 1";
+  const nlohmann::json zero = json_of(tune + " --sample-sms 0");
+  const nlohmann::json full = json_of(tune + " --search full");
+  EXPECT_EQ(zero["config"]["search"], "full");
+  EXPECT_EQ(zero["ranking"], full["ranking"]);
+  for (const nlohmann::json &row : zero["ranking"])
+    EXPECT_EQ(row["replay"], "full");
+  EXPECT_EQ(json_of(tune + " --sample-sms 0 --search full")["ranking"], full["ranking"]);
+  const std::string simulate = "simulate --model gpu --size 32 --jobs 1";
+  const nlohmann::json metrics = json_of(simulate)["metrics"];
+  ASSERT_TRUE(metrics.is_object()) << metrics;
+  EXPECT_EQ(json_of(simulate + " --sample-sms 0")["metrics"], metrics);
+  EXPECT_EQ(cbi_run("tune --kernel sgemm-tiled --size 256 --block-order linear,column:2 "
+                    "--sample-sms 0 --jobs 1")
+                .exit_code,
+            0);
+  EXPECT_EQ(cbi_run("simulate --model gpu --kernel sgemm-tiled --size 256 --sample-sms 0 "
+                    "--jobs 1")
+                .exit_code,
+            0);
+  // A staged search asked for besides has no sampled stage: refused, as a negative count is.
+  expect_usage_error(tune + " --sample-sms 0 --search staged", ": --sample-sms: 0 is the full");
+  expect_usage_error(tune + " --sample-sms 0 --finalists 2", ": --sample-sms: 0 is the full");
+  expect_usage_error(tune + " --sample-sms -1", ": --sample-sms: '-1' is not allowed; allowed: 0 "
+                                                "(all SMs)");
+  expect_usage_error("tune --kernel sgemm-tiled --size 256 --sample-sms 2",
+                     ": --sample-sms: sgemm-tiled's block orders are replayed on the full device");
+  for (const char *command : {"simulate", "tune"})
+    EXPECT_NE(cbi_run(std::string(command) + " --help").out.find("full device"), std::string::npos)
+        << command;
+}
