@@ -7,7 +7,9 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include <filesystem>
 #include <string>
+#include <vector>
 
 namespace {
 
@@ -127,4 +129,38 @@ TEST(FirstUse, SampleSmsZeroIsTheFullDeviceInSimulateAndTune) {
   for (const char *command : {"simulate", "tune"})
     EXPECT_NE(cbi_run(std::string(command) + " --help").out.find("full device"), std::string::npos)
         << command;
+}
+
+// cbi presets NAME shows that preset in full with the options it stands for; an unknown name is one
+// line with the allowed names; a second name is refused, not dropped.
+TEST(FirstUse, PresetsNameShowsThatPreset) {
+  const CliRun one = cbi_run("presets table3.1");
+  ASSERT_EQ(one.exit_code, 0) << one.err;
+  EXPECT_NE(one.out.find("cbi presets: table3.1\n"), std::string::npos) << one.out;
+  EXPECT_NE(one.out.find("--preset table3.1 stands for --workload stencil --size 16x16"),
+            std::string::npos)
+      << one.out;
+  EXPECT_EQ(one.out.find("fig4.4"), std::string::npos) << "only the one preset\n" << one.out;
+  // JSON: the full listing's row, alone; the same with --name and with the word after an option.
+  const nlohmann::json all = json_of("presets");
+  for (const std::string args :
+       {"presets fig4.4", "presets --name fig4.4", "presets --wide fig4.4"}) {
+    const CliRun r = cbi_run(args);
+    EXPECT_EQ(r.exit_code, 0) << args << "\n" << r.err;
+    if (args.find("--wide") != std::string::npos)
+      continue; // --wide is the table's
+    const nlohmann::json j = json_of(args);
+    ASSERT_EQ(j["rows"].size(), 1u) << args;
+    EXPECT_EQ(j["rows"][0]["name"], "fig4.4");
+    bool listed = false;
+    for (const nlohmann::json &row : all["rows"])
+      listed = listed || row == j["rows"][0];
+    EXPECT_TRUE(listed) << j["rows"][0];
+  }
+  expect_usage_error("presets nope", ": NAME: unknown preset 'nope'; allowed: table3.1, ");
+  expect_usage_error("presets table3.1 fig4.4", ": NAME: more than one given");
+  expect_usage_error("presets table3.1 --name fig4.4", ": --name: given twice");
+  EXPECT_NE(cbi_run("presets --help").out.find("cbi presets table3.1"), std::string::npos);
+  // The other list command still takes no word.
+  expect_usage_error("devices h100", "h100: unexpected argument");
 }
