@@ -163,14 +163,7 @@ BenchPoints bench_points(const cli::po::variables_map &vm) {
                                       : "--type",
                      "empty list; allowed: one value or a comma list");
 
-  // A window or a depth that no listed kernel has is refused, not ignored.
-  const bool any_stencil = std::any_of(kinds.begin(), kinds.end(), kernels::is_stencil);
-  if (has(vm, "stencil") && !any_stencil)
-    throw UsageError("--stencil", "no listed kernel has a stencil window; allowed: leave it out, "
-                                  "or a stencil kernel (stencil, stencil-2d, stencil-smem)");
-  if (has(vm, "depth") && std::all_of(kinds.begin(), kinds.end(), kernels::is_stencil))
-    throw UsageError("--depth", "no listed kernel has an inner dimension; allowed: leave it out, "
-                                "or a matrix kernel (matmul, sgemm-tiled, cublas)");
+  refuse_unused_kernel_axes(vm, kinds);
 
   // --block N or WxH: 1D kernels take W*H threads, stencil-2d a W-wide block (32 for N).
   const bool two_d = block.find_first_of("xX") != std::string::npos;
@@ -223,6 +216,16 @@ BenchPoints bench_points(const cli::po::variables_map &vm) {
     throw UsageError("--type", "no kernel in --kernel offers these types; allowed: float for "
                                "sgemm-tiled, half|float|double for the others");
   return out;
+}
+
+void refuse_unused_kernel_axes(const cli::po::variables_map &vm,
+                               const std::vector<kernels::KernelKind> &kinds) {
+  if (has(vm, "stencil") && std::none_of(kinds.begin(), kinds.end(), kernels::is_stencil))
+    throw UsageError("--stencil", "no listed kernel has a stencil window; allowed: leave it out, "
+                                  "or a stencil kernel (stencil, stencil-2d, stencil-smem)");
+  if (has(vm, "depth") && std::all_of(kinds.begin(), kinds.end(), kernels::is_stencil))
+    throw UsageError("--depth", "no listed kernel has an inner dimension; allowed: leave it out, "
+                                "or a matrix kernel (matmul, sgemm-tiled, cublas)");
 }
 
 kernels::BenchConfig measurement_from(const cli::po::variables_map &vm) {

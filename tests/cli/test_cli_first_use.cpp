@@ -164,3 +164,35 @@ TEST(FirstUse, PresetsNameShowsThatPreset) {
   // The other list command still takes no word.
   expect_usage_error("devices h100", "h100: unexpected argument");
 }
+
+// cbi sweep refuses the hardware's measurement settings where no gpu backend measures, and an axis
+// that no kernel of the grid has, instead of running without them.
+TEST(FirstUse, SweepRefusesOptionsThatNoBackendOrKernelReads) {
+  const std::pair<const char *, const char *> refused[] = {
+      {"--cold", ": --cold: applies to the gpu backend only"},
+      {"--no-check", ": --no-check: applies to the gpu backend only"},
+      {"--min-samples 5", ": --min-samples: applies to the gpu backend only"},
+      {"--max-seconds 1", ": --max-seconds: applies to the gpu backend only"},
+      {"--max-noise 0.1", ": --max-noise: applies to the gpu backend only"},
+      {"--model gpu --cold", ": --cold: applies to the gpu backend only"},
+      {"--depth 8", ": --depth: no listed kernel has an inner dimension"},
+      {"--kernel matmul --stencil 3x3", ": --stencil: no listed kernel has a stencil window"},
+      {"--grid fig5.1b --stencil 3x3", ": --stencil: no listed kernel has a stencil window"},
+      {"--kernel matmul --block-order column:2", ": --block-order: no listed kernel has tiles"},
+      {"--kernel sgemm-tiled --remap-math div --backend gpu",
+       ": --remap-math: no listed kernel maps its threads"},
+      {"--backend gpu --max-noise -1", ": --max-noise: '-1' is not a positive number; allowed:"},
+  };
+  for (const auto &[args, what] : refused)
+    expect_usage_error(std::string("sweep --size 64 --dry-run ") + args, what);
+  // Where a backend or a kernel reads them, they run; the grid's axes and --metrics stay on a sim
+  // run, whose point ids a gpu run of the grid shares.
+  for (const char *args :
+       {"--block 128 --remap-math div --metrics", "--backend sim,gpu --cold --max-noise 0.1",
+        "--kernel matmul,stencil --stencil 3x3 --depth 8",
+        "--kernel sgemm-tiled --block-order "
+        "column:2"}) {
+    const CliRun r = cbi_run(std::string("sweep --size 64 --dry-run ") + args);
+    EXPECT_EQ(r.exit_code, 0) << args << "\n" << r.err;
+  }
+}
