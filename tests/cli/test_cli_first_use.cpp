@@ -196,3 +196,27 @@ TEST(FirstUse, SweepRefusesOptionsThatNoBackendOrKernelReads) {
     EXPECT_EQ(r.exit_code, 0) << args << "\n" << r.err;
   }
 }
+
+// cbi diagram --progress: one bar on stderr over all panels' threads, with an ETA, a line per
+// tenth when stderr is not a terminal; nothing there without it.
+TEST(FirstUse, DiagramShowsProgressWhenAsked) {
+  if (!std::filesystem::exists(cbi::test::bin_dir() + "/cbi-viz"))
+    GTEST_SKIP() << "no cbi-viz in this build";
+  const std::string dir = cbi::test::scratch_dir("cbi_first_use", "diagram");
+  for (const char *model : {"", "--model gpu --workload matmul "}) {
+    const std::string args =
+        std::string("diagram ") + model + "--size 64 --order linear,column:8 -o " + dir + "/d.png";
+    const CliRun quiet = cbi_run(args);
+    ASSERT_EQ(quiet.exit_code, 0) << quiet.err;
+    EXPECT_EQ(quiet.err, "") << args;
+    const CliRun shown = cbi_run(args + " --progress");
+    ASSERT_EQ(shown.exit_code, 0) << shown.err;
+    EXPECT_NE(shown.out.find("wrote "), std::string::npos) << shown.out; // the summary: stdout
+    // Two panels of 64x64 threads: 8192 in all, counted to the end, one line per tenth at most.
+    EXPECT_NE(shown.err.find("8192/8192 threads"), std::string::npos) << args << shown.err;
+    EXPECT_NE(shown.err.find("ETA"), std::string::npos) << shown.err;
+    EXPECT_LE(count_lines(shown.err), 11) << shown.err;
+  }
+  EXPECT_NE(cbi_run("diagram --help").out.find("--progress"), std::string::npos);
+  std::filesystem::remove_all(dir);
+}
