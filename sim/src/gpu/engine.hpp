@@ -768,7 +768,7 @@ private:
   SectorEvents m_events;
   std::vector<Sm> m_sms;
   int64_t m_ctas_per_sm = 0;
-  int m_warp_slots = 0; // warp slots per SM: CTAs resident at once * warps per CTA
+  int m_warp_slots = 0;      // warp slots per SM: CTAs resident at once * warps per CTA
   int m_loads_per_wait = 1;  // loads a warp issues before it waits for them
   int64_t m_step_cycles = 0; // a kernel that loads in steps: the least cycles from step to step
   int64_t m_last_event = 0;
