@@ -64,7 +64,8 @@ const std::vector<Fixed> &trace_fixes() {
       {"size", "the task grid"},
       {"stencil", "the kernel's accesses"},
       {"depth", "the kernel's accesses"},
-      {"elem-bytes", "the element size"},
+      {"type", "the element size"},
+      {"elem-bytes", "the element size"}, // --type's alias
       {"boundary", "the kernel's accesses"},
       {"writes", "its own stores"},
       {"order", "the thread order"},

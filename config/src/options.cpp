@@ -70,7 +70,10 @@ void add_workload_options(po::options_description &desc) {
     ("stencil", po::value<std::string>(), "stencil window SxS (odd), default 7x7 (Table 3.1)")
     ("depth", po::value<std::string>(), "matmul inner dimension D: A is I_h x D, B is D x I_w; "
                                         "default I_w")
-    ("elem-bytes", po::value<std::string>(), "element size: 2 (half), 4 (float, default), 8 (double)")
+    ("type", po::value<std::string>(), "element type: half | float (default) | double, as cbi "
+                                       "sweep and cbi bench spell it")
+    ("elem-bytes", po::value<std::string>(), "the element type by its size, the same as --type: 2 "
+                                             "(half), 4 (float), 8 (double)")
     ("boundary", po::value<std::string>(), "stencil edges: clamp (listing 3, default) | none "
                                            "(unclamped, as the thesis diagrams)")
     ("writes", po::bool_switch(), "also replay each task's output store (off by default; the GPU model always does, so it refuses the option)")
@@ -153,10 +156,7 @@ sim::Workload workload_from(const po::variables_map &vm) {
     w.height = dims[1];
     w.depth = dims[2];
   }
-  const std::string eb = get(vm, "elem-bytes", "4");
-  if (eb != "2" && eb != "4" && eb != "8")
-    throw UsageError("--elem-bytes", "'" + eb + "' is not allowed; allowed: 2, 4, 8");
-  w.elem_bytes = std::stoi(eb);
+  w.elem_bytes = elem_bytes_from(vm);
   const std::string b = get(vm, "boundary", "clamp");
   if (b == "clamp")
     w.boundary = sim::Boundary::clamp;
@@ -165,8 +165,38 @@ sim::Workload workload_from(const po::variables_map &vm) {
   else
     throw UsageError("--boundary", "unknown boundary '" + b + "'; allowed: clamp, none");
   w.writes = vm.count("writes") && vm["writes"].as<bool>();
-  sim::validate(w);
+  try {
+    sim::validate(w);
+  } catch (const UsageError &e) { // sgemm-tiled is float only: name the spelling given
+    if (e.option() != "workload.elem_bytes")
+      throw;
+    throw UsageError(element_type_option(vm), e.what());
+  }
   return w;
+}
+
+int elem_bytes_from(const po::variables_map &vm) {
+  int bytes = 4;
+  if (has(vm, "type"))
+    bytes = kernels::elem_bytes(kernels::parse_type(get(vm, "type", ""), "--type"));
+  if (has(vm, "elem-bytes")) {
+    const std::string eb = get(vm, "elem-bytes", "");
+    if (eb != "2" && eb != "4" && eb != "8")
+      throw UsageError("--elem-bytes", "'" + eb +
+                                           "' is not allowed; allowed: 2 (half), 4 (float), 8 "
+                                           "(double), or --type half|float|double");
+    const int given = std::stoi(eb);
+    if (has(vm, "type") && given != bytes)
+      throw UsageError("--elem-bytes", eb + " (" + sim::elem_type_name(given) +
+                                           ") disagrees with --type " + get(vm, "type", "") +
+                                           "; allowed: one of the two, or both naming one type");
+    bytes = given;
+  }
+  return bytes;
+}
+
+std::string element_type_option(const po::variables_map &vm) {
+  return has(vm, "elem-bytes") && !has(vm, "type") ? "--elem-bytes" : "--type";
 }
 
 void add_cache_options(po::options_description &desc) {
@@ -400,7 +430,7 @@ std::string option_for_field(const std::string &field) {
       {"workload.size", "--size"},
       {"workload.stencil", "--stencil"},
       {"workload.depth", "--depth"},
-      {"workload.elem_bytes", "--elem-bytes"},
+      {"workload.elem_bytes", "--type"}, // or its alias --elem-bytes (element_type_option)
       {"workload.boundary", "--boundary"},
       {"workload.writes", "--writes"},
       {"workload.block_order", "--block-order"},

@@ -54,7 +54,7 @@ std::vector<std::string> preset_args(const sim::Preset &p) {
     a.insert(a.end(), {"--boundary", w.boundary == sim::Boundary::none ? "none" : "clamp"});
   if (traits.has_depth && traits.size_dims == 2)
     a.insert(a.end(), {"--depth", std::to_string(w.depth)});
-  a.insert(a.end(), {"--elem-bytes", std::to_string(w.elem_bytes), "--granularity",
+  a.insert(a.end(), {"--type", sim::elem_type_name(w.elem_bytes), "--granularity",
                      granularity_name(c.granularity)});
   if (c.levels.size() == 1) {
     const sim::CacheConfig &l = c.levels.front();
@@ -95,6 +95,8 @@ std::vector<std::string> expand_preset(const std::vector<std::string> &argv, boo
     if (given.count(opt))
       return true;
     if (opt == "lines" && given.count("cache-bytes"))
+      return true;
+    if (opt == "type" && given.count("elem-bytes")) // its alias
       return true;
     if (given.count("level") && kSingleLevel.count(opt))
       return true;

@@ -21,7 +21,6 @@ orders() { # WIDTH
   for c in 4 8 16 32 64 128 256 512 1024; do [ "$c" -lt "$1" ] && o="$o,column:$c"; done
   echo "$o,tile:16,tile:32x8,zigzag:32,zigzag:64"
 }
-bytes() { case $1 in half) echo 2 ;; double) echo 8 ;; *) echo 4 ;; esac; }
 . "$(dirname "$0")/tight_groups.sh" # groups=(name|kernel|WxH|stencil|depth|type|block ...)
 h200_groups="M2 M3 M5 S1 S3 S5" # the groups the H200 measured
 echo "cores $jobs, $(date -u +%FT%TZ), $($cbi --version 2>&1 | head -1)"
@@ -42,7 +41,7 @@ for dev in $devices; do
     rc=$?
     mid=$(date +%s%N)
     # shellcheck disable=SC2086
-    $cbi tune --device $dev --workload $kernel --size $size --elem-bytes $(bytes $type) \
+    $cbi tune --device $dev --workload $kernel --size $size --type $type \
       --block $block --orders "$(orders $width)" $extra --jobs $jobs --format json \
       > $w/tune-$dev-$name.json 2> $w/tune-$dev-$name.log
     rc2=$?

@@ -76,11 +76,17 @@ Device h100() {
   // docs/results/tight/tails.md §1, tail-float.md). Ready longest first before (2026-11-26):
   // over-predicted the float and half matmuls' wide and linear orders by up to 37 points.
   d.scheduler = WarpScheduler::oldest_issues_first;
-  d.l2_to_l1_bytes_per_cycle = 25.5;
+  // The L2's reads: kernels/probes/l2_bw on the H100 (docs/results/tight/l2-bw.md), every SM
+  // loading lines that miss its L1 and hit the L2, 64 warps an SM: 30.8-31.4 bytes a cycle an SM
+  // where a request reads 2 or 4 sectors of each line, 17.2 where it reads 1 sector of each (4, 16
+  // or 32 lines). So two limits, the slower of which holds: 31.0 bytes a cycle an SM, and a line
+  // request each 1.86 cycles of an SM's share. One SM alone gets 50-90 bytes a cycle: the limits
+  // are the device's, not an SM's. Fitted on the times of the fig5.1a/fig5.1b configurations before
+  // (25.5 bytes a cycle of the L1s' misses, with the model's misses then too few).
+  d.l2_to_l1_bytes_per_cycle = 31.0;
+  d.l2_request_cycles = 1.86;
   d.dram_gbs = 2985; // cbi bench: measured device-to-device copy (docs/results/kernels-h100)
-  // 25.5 bytes per cycle per SM from L2 (6.7 TB/s device-wide): fitted on the fig5.1a/fig5.1b
-  // times (204 configurations, docs/results/gpu-model-h100/fit_time.py: the mean
-  // |ln(predicted/measured)| is least). The issue rate: 2.4 warp instructions per SM per cycle, of
+  // The issue rate: 2.4 warp instructions per SM per cycle, of
   // the 4 schedulers' ceiling. The naive stencils issue at 1.4-2.5, the matmuls at 0.5-2.4 (ncu,
   // the instructions the stencil and matmul workloads now count: docs/results/tight/sm.md §2);
   // 2.4 has the least mean |ln(predicted/measured)| of 2.2-2.75 over the time data that chose it
@@ -94,8 +100,9 @@ Device h100() {
       "occupancy: CUDA C Programming Guide, compute capability 9.0 table; SMs, L2: "
       "cudaGetDeviceProperties on the H100 (docs/results/gpu-model-h100); L1 capacity and "
       "latencies: kernels/probes/l1_chase on the H100; DRAM: cbi bench's measured copy; "
-      "CTA launcher rate: kernels/probes/cta_sm; L2->L1 bandwidth: fitted on the fig5.1a/fig5.1b "
-      "times (docs/results/gpu-model-h100); issue rate: chosen over the naive kernels' times with "
+      "CTA launcher rate: kernels/probes/cta_sm; L2 reads (bytes and line requests a cycle): "
+      "kernels/probes/l2_bw (docs/results/tight/l2-bw.md); issue rate: chosen over the naive "
+      "kernels' times with "
       "their ncu-measured instruction counts (docs/results/tight/sm.md); L1 ways, DRAM latency, L1 "
       "throughput: model choices; L1 data stage (128 bytes per cycle), warp scheduler (issue "
       "oldest CTA first, the L1 in issue order) and the launcher's refill round: "
@@ -127,7 +134,8 @@ Device h200() {
       "(216 KiB) and L1 hit latency (40 cycles): the h100 row, confirmed by kernels/probes/"
       "l1_chase on the H200; L2 hit latency: l1_chase on the H200; L2 (60 MiB): "
       "cudaGetDeviceProperties on the H200; DRAM: cbi bench's measured copy on the H200; CTA "
-      "launcher, issue rate, L2->L1 bandwidth: the h100 row (the same SM, Hopper tuning guide)";
+      "launcher, issue rate, L2 read rates: the h100 row (the same SM and L2, Hopper tuning guide; "
+      "not probed on the H200)";
   return d;
 }
 

@@ -161,6 +161,7 @@ std::vector<std::pair<std::string, double>> GpuMetrics::named() const {
           {"l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum", double(l1_store_sectors)},
           {"l1tex__t_sector_hit_rate.pct", l1_hit_all_pct()},
           {"lts__t_sectors_srcunit_tex_op_read.sum", double(l2_read_sectors)},
+          {"lts__t_requests_srcunit_tex_op_read.sum", double(l2_read_requests)},
           {"lts__t_sector_hit_rate.pct", l2_hit_pct()},
           {"dram__bytes_read.sum", double(dram_read_bytes)}};
 }
@@ -231,8 +232,9 @@ GpuResult simulate_gpu(const GpuConfig &c, const Progress &progress, const GpuOb
     GpuMetrics &m = r.metrics;
     for (int64_t *v :
          {&m.l1_requests, &m.l1_sectors, &m.l1_sector_hits, &m.l1_sector_misses, &m.l1_wavefronts,
-          &m.l1_pending_hits, &m.l2_read_sectors, &m.l2_requested_sectors, &m.l2_write_sectors,
-          &m.l2_hits, &m.l2_lookups, &m.l2_fabric_sectors, &m.dram_read_bytes, &m.l1_store_sectors})
+          &m.l1_pending_hits, &m.l2_read_sectors, &m.l2_read_requests, &m.l2_requested_sectors,
+          &m.l2_write_sectors, &m.l2_hits, &m.l2_lookups, &m.l2_fabric_sectors, &m.dram_read_bytes,
+          &m.l1_store_sectors})
       *v = static_cast<int64_t>(double(*v) * scale + 0.5);
   }
 
@@ -243,10 +245,17 @@ GpuResult simulate_gpu(const GpuConfig &c, const Progress &progress, const GpuOb
   const GpuMetrics &m = r.metrics;
   t.simulated_ms = 1e3 * double(r.cycles) / hz;
   t.l1_ms = 1e3 * double(m.l1_wavefronts) / (double(d.sms) * d.l1_wavefronts_per_cycle * hz);
-  // The L2->L1 bandwidth carries every sector the L1s asked for: the coalescer merges requests,
-  // and the crossbar still delivers the data to each SM that asked.
-  t.l2_ms = 1e3 * double(m.l2_requested_sectors * d.l1_sector_bytes) /
-            (double(d.sms) * d.l2_to_l1_bytes_per_cycle * hz);
+  // The L2's reads, as the L2 sees them (after the request coalescer): their sectors' bytes at
+  // l2_to_l1_bytes_per_cycle an SM or their line requests at l2_request_cycles each, whichever is
+  // slower. kernels/probes/l2_bw on the H100 (docs/results/tight/l2-bw.md): the whole device's L2
+  // serves 31 bytes a cycle an SM of requests for 2 or 4 sectors of a line and 17.2 of requests
+  // for one; the float matmul N1 at linear gets 65 M sectors from the L2 in 0.315 ms (6.6 TB/s)
+  // while its L1s miss 91 M, which at 9.2 TB/s would be beyond what the probe ever gets: the
+  // coalescer's merged reads cost the L2 nothing.
+  t.l2_ms = 1e3 *
+            std::max(double(m.l2_read_sectors * d.l1_sector_bytes) / d.l2_to_l1_bytes_per_cycle,
+                     double(m.l2_read_requests) * d.l2_request_cycles) /
+            (double(d.sms) * hz);
   // DRAM carries the reads and, sooner or later, every sector the stores wrote (the L2 writes
   // back what it holds; a kernel that writes as much as it reads, as the stencils do, is bound by
   // both: the 9x9 smem stencil moves 537 MB at 8192, 268 MB of them written).

@@ -33,7 +33,7 @@ void validate(const SimConfig &c) {
       throw UsageError(c.levels[k].sector_bytes ? "cache.sector_bytes" : "cache.line_bytes",
                        "a cache unit of " + std::to_string(unit) + " B does not hold whole " +
                            std::to_string(c.workload.elem_bytes) +
-                           " B elements; allowed: a multiple of --elem-bytes");
+                           " B elements; allowed: a multiple of the element size (--type)");
   }
   validate(c.order);
 }

@@ -23,24 +23,11 @@ namespace fs = std::filesystem;
 using cbi::test::cbi_run;
 using cbi::test::CliRun;
 using cbi::test::count_lines;
+using cbi::test::expect_usage_error;
 using cbi::test::slurp;
 
-// Exit 2 with one line on stderr that names `option`.
-void expect_usage_error(const std::string &args, const std::string &option) {
-  const CliRun r = cbi_run(args);
-  EXPECT_EQ(r.exit_code, 2) << args << "\n" << r.err;
-  EXPECT_EQ(count_lines(r.err), 1) << args << "\n" << r.err;
-  EXPECT_NE(r.err.find(option), std::string::npos) << args << "\n" << r.err;
-}
-
 // A fresh folder for one test's files.
-std::string scratch(const std::string &name) {
-  const fs::path dir =
-      fs::temp_directory_path() / ("cbi_hyg_" + name + "_" + std::to_string(getpid()));
-  fs::remove_all(dir);
-  fs::create_directories(dir);
-  return dir.string();
-}
+std::string scratch(const std::string &name) { return cbi::test::scratch_dir("cbi_hyg", name); }
 
 bool have_viz() { return fs::exists(cbi::test::bin_dir() + "/cbi-viz"); }
 

@@ -334,7 +334,7 @@ TEST(CliErrors, SimNamesFieldsTheCliNamesOptions) {
   EXPECT_EQ(field_of(c), "cache.line_bytes");
   EXPECT_EQ(cbi::config::option_for_field("cache.capacity"), "--level");
   EXPECT_EQ(cbi::config::option_for_field("workload.size"), "--size");
-  EXPECT_EQ(cbi::config::option_for_field("workload.elem_bytes"), "--elem-bytes");
+  EXPECT_EQ(cbi::config::option_for_field("workload.elem_bytes"), "--type");
   EXPECT_EQ(cbi::config::option_for_field("gpu.block_threads"), "--block");
   EXPECT_EQ(cbi::config::option_for_field("kernel.block_order"), "--block-order");
   EXPECT_EQ(cbi::config::option_for_field("--order"), "--order") << "options pass through";

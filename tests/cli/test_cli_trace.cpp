@@ -14,25 +14,12 @@ namespace {
 using namespace cbi::test;
 namespace fs = std::filesystem;
 
-std::string scratch(const std::string &name) {
-  const fs::path dir =
-      fs::temp_directory_path() / ("cbi_trace_" + name + "_" + std::to_string(getpid()));
-  fs::remove_all(dir);
-  fs::create_directories(dir);
-  return dir.string();
-}
+std::string scratch(const std::string &name) { return scratch_dir("cbi_trace", name); }
 
 nlohmann::json json_of(const std::string &args) {
   const CliRun r = cbi_run(args + " --format json");
   EXPECT_EQ(r.exit_code, 0) << args << "\n" << r.err;
   return r.exit_code == 0 ? nlohmann::json::parse(r.out) : nlohmann::json::object();
-}
-
-void expect_usage_error(const std::string &args, const std::string &what) {
-  const CliRun r = cbi_run(args);
-  EXPECT_EQ(r.exit_code, 2) << args << "\n" << r.err;
-  EXPECT_EQ(count_lines(r.err), 1) << args << "\n" << r.err;
-  EXPECT_NE(r.err.find(what), std::string::npos) << args << "\n" << r.err;
 }
 
 TEST(CliTrace, ReplayGivesTheDirectCountsOnRandomConfigurations) {

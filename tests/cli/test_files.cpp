@@ -69,10 +69,7 @@ CliRun shell(const std::string &script) {
 
 // Exit 2 with one line on stderr that names `option` and nothing internal.
 void expect_usage_error(const std::string &args, const std::string &option) {
-  const CliRun r = cbi_run(args);
-  EXPECT_EQ(r.exit_code, 2) << args << "\n" << r.err;
-  EXPECT_EQ(count_lines(r.err), 1) << args << "\n" << r.err;
-  EXPECT_NE(r.err.find(option + ": "), std::string::npos) << args << "\n" << r.err;
+  cbi::test::expect_usage_error(args, option + ": ");
 }
 
 } // namespace

@@ -59,7 +59,7 @@ TEST(Presets, NamesAreUniqueAndEachParsesBackToItsRow) {
     EXPECT_EQ(fingerprint(parse({"cbi", "--preset", p.name})), fingerprint(p.config));
     // The options a preset expands to name every setting, so no default fills a gap.
     const std::vector<std::string> args = config::preset_args(p);
-    for (const char *opt : {"--workload", "--size", "--elem-bytes", "--granularity", "--order"})
+    for (const char *opt : {"--workload", "--size", "--type", "--granularity", "--order"})
       EXPECT_NE(std::find(args.begin(), args.end(), opt), args.end()) << opt;
   }
 }

@@ -17,7 +17,7 @@
 
 using cbi::test::run_program;
 
-// The ncu names, in the issue's list (issue 10 §2).
+// The ncu names, in the issue's list (issue 10 §2), and the L2's read requests (l2-bw.md).
 const char *const kNcuNames[] = {"l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum",
                                  "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum",
                                  "l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_hit.sum",
@@ -26,10 +26,11 @@ const char *const kNcuNames[] = {"l1tex__t_requests_pipe_lsu_mem_global_op_ld.su
                                  "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum",
                                  "l1tex__t_sector_hit_rate.pct",
                                  "lts__t_sectors_srcunit_tex_op_read.sum",
+                                 "lts__t_requests_srcunit_tex_op_read.sum",
                                  "lts__t_sector_hit_rate.pct",
                                  "dram__bytes_read.sum"};
 
-// {"metrics": {ncu name: number, ...}, "predicted_ms": number, ...}: exactly the ten names, as
+// {"metrics": {ncu name: number, ...}, "predicted_ms": number, ...}: exactly the eleven names, as
 // JSON numbers, in an object of their own; hits + misses = sectors; the load-sector rate is hits /
 // sectors, and Nsight's l1tex__t_sector_hit_rate.pct counts the stores' sectors too (as misses):
 // hits / (load sectors + store sectors), 64 x 64 floats stored = 512 sectors.

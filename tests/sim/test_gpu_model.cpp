@@ -817,12 +817,37 @@ TEST(GpuModel, TheL2RequestCoalescerMergesTwoSmsReadsOfOneSectorInFlight) {
   EXPECT_EQ(m.l1_sector_misses, 2 * (256 + 8));
   EXPECT_EQ(m.l2_requested_sectors, 2 * (256 + 8));
   EXPECT_EQ(m.l2_read_sectors, 256 + 2 * 8);
+  // Line requests: B's 64 lines (4 sectors each) once, and each SM's A sectors one at a time (a
+  // k step reads one element: 8 of them share a sector).
+  EXPECT_EQ(m.l2_read_requests, 64 + 2 * 8);
   EXPECT_EQ(m.dram_read_bytes, (256 + 2 * 8) * 32);
   c.device.l2_coalesce_cycles = 0;
   const sim::GpuMetrics off = sim::simulate_gpu(c).metrics;
   EXPECT_EQ(off.l2_requested_sectors, 2 * (256 + 8));
   EXPECT_EQ(off.l2_read_sectors, 2 * (256 + 8));
+  EXPECT_EQ(off.l2_read_requests, 2 * (64 + 8));
   EXPECT_EQ(off.dram_read_bytes, m.dram_read_bytes);
+}
+
+TEST(GpuModel, TheL2BoundChargesTheL2sSectorsAndLineRequests) {
+  // docs/results/tight/l2-bw.md: the L2's reads (after the coalescer) take their sectors' bytes at
+  // l2_to_l1_bytes_per_cycle or their line requests at l2_request_cycles, whichever is slower, of
+  // the SMs' shares. Here B's reads are 4 sectors a line and A's 1: the bytes decide.
+  const sim::GpuConfig c = two_sms_read_b();
+  const sim::GpuResult r = sim::simulate_gpu(c);
+  const sim::Device &d = c.device;
+  ASSERT_GT(d.l2_request_cycles, 0); // the h100 row: kernels/probes/l2_bw
+  const double bytes = double(r.metrics.l2_read_sectors) * 32 / d.l2_to_l1_bytes_per_cycle,
+               requests = double(r.metrics.l2_read_requests) * d.l2_request_cycles;
+  EXPECT_GT(bytes, requests);
+  EXPECT_DOUBLE_EQ(r.time.l2_ms, 1e3 * bytes / double(d.sms) / (d.sm_clock_mhz * 1e6));
+  // With no limit on the bytes, the line requests decide.
+  sim::GpuConfig one = c;
+  one.device.l2_to_l1_bytes_per_cycle = 1e9;
+  EXPECT_DOUBLE_EQ(sim::simulate_gpu(one).time.l2_ms,
+                   1e3 * requests / double(d.sms) / (d.sm_clock_mhz * 1e6));
+  // The merged reads cost nothing: the bound follows the L2's sectors, not the L1s' misses.
+  EXPECT_LT(r.metrics.l2_read_sectors, r.metrics.l2_requested_sectors);
 }
 
 TEST(GpuModel, TheL2RequestCoalescerMergesOnlyTheReadsOfOneGpc) {

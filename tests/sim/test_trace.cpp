@@ -145,8 +145,15 @@ TEST(Trace, CbiTraceReplaysWithTheDirectCountsInTheGpuModel) {
     const std::string what = g.workload.describe() + " " + remap::to_string(g.order) + " block " +
                              std::to_string(g.block_threads) + (g.stores ? " stores" : "");
     const auto na = a.metrics.named(), nb = b.metrics.named();
-    for (std::size_t i = 0; i < na.size(); ++i)
-      EXPECT_EQ(na[i].second, nb[i].second) << what << " " << na[i].first;
+    for (std::size_t i = 0; i < na.size(); ++i) {
+      // The sectors a line request carries depend on which of them another warp's miss has on
+      // its way already (a pending hit), which the timing decides: the line requests may group
+      // the same sectors a little differently.
+      if (na[i].first == "lts__t_requests_srcunit_tex_op_read.sum")
+        EXPECT_NEAR(na[i].second, nb[i].second, 2 + 0.05 * na[i].second) << what;
+      else
+        EXPECT_EQ(na[i].second, nb[i].second) << what << " " << na[i].first;
+    }
     EXPECT_EQ(a.metrics.l2_write_sectors, b.metrics.l2_write_sectors) << what;
     if (HasFailure())
       return;

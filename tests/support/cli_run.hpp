@@ -3,9 +3,12 @@
 // stderr.
 #pragma once
 
+#include <gtest/gtest.h>
+
 #include <array>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <string>
@@ -67,6 +70,24 @@ inline int count_lines(const std::string &s) {
   for (char c : s)
     n += c == '\n';
   return n;
+}
+
+// `cbi <args>` exits 2 with one line on stderr that holds `what` (the option it names, the values
+// it allows).
+inline void expect_usage_error(const std::string &args, const std::string &what) {
+  const CliRun r = cbi_run(args);
+  EXPECT_EQ(r.exit_code, 2) << args << "\n" << r.err;
+  EXPECT_EQ(count_lines(r.err), 1) << args << "\n" << r.err;
+  EXPECT_NE(r.err.find(what), std::string::npos) << args << "\n" << r.err;
+}
+
+// A fresh, empty folder for one test's files: <tmp>/<prefix>_<name>_<pid>.
+inline std::string scratch_dir(const std::string &prefix, const std::string &name) {
+  const std::filesystem::path dir = std::filesystem::temp_directory_path() /
+                                    (prefix + "_" + name + "_" + std::to_string(getpid()));
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  return dir.string();
 }
 
 } // namespace cbi::test

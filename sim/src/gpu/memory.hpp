@@ -323,6 +323,7 @@ private:
     const int reached = popcount8(reach);
     m_m.l2_lookups += reached;
     m_m.l2_read_sectors += reached;
+    m_m.l2_read_requests += reached > 0;
     m_m.l2_hits += popcount8((r.hit | r.pending) & reach);
     int64_t arrives = now + m_d.l2_hit_cycles;
     if (r.pending)

@@ -23,9 +23,15 @@ namespace cbi::config {
 namespace po = boost::program_options;
 using cli::Fields;
 
-// --workload --size --stencil --depth --elem-bytes --boundary --writes
+// --workload --size --stencil --depth --type (or its alias --elem-bytes) --boundary --writes
 void add_workload_options(po::options_description &desc);
 sim::Workload workload_from(const po::variables_map &vm);
+// The element size that --type half|float|double or its alias --elem-bytes 2|4|8 gives (4 when
+// neither); both given must name one type.
+int elem_bytes_from(const po::variables_map &vm);
+// The spelling of the element type the user gave, for errors about it: --elem-bytes when only it
+// was given, else --type.
+std::string element_type_option(const po::variables_map &vm);
 // --trace FILE (simulate, mrc): a trace, cbi's or Accel-Sim's (docs/traces.md), in place of the
 // workload options; point_from reads it, and the applicability table refuses what it fixes.
 void add_trace_option(po::options_description &desc);

@@ -34,7 +34,7 @@ struct PointRequest {
 
 // The one way from parsed options to a point, for simulate, mrc, analyze, tune, diagram and view:
 // options that do not apply to the engine are refused first (applicability.hpp); then the
-// workload (--workload --size --stencil --depth --elem-bytes --boundary --writes), --order, and
+// workload (--workload --size --stencil --depth --type --boundary --writes), --order, and
 // for the sequential engine --granularity, --classify-misses and the cache (the single-level
 // options or --level, as level specs: level_spec), for the GPU model --device, --block and
 // --sample-sms (defaults.hpp). Every value is checked under its option's name. `own`: a workload

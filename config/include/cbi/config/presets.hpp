@@ -15,7 +15,7 @@
 namespace cbi::config {
 
 // The preset's configuration as option-value pairs, as `cbi simulate` spells them: --workload,
-// --size, --stencil, --depth, --elem-bytes, --boundary, --granularity, the cache (--line-bytes,
+// --size, --stencil, --depth, --type, --boundary, --granularity, the cache (--line-bytes,
 // --lines, --ways, --policy, or one --level per level when there are several) and --order (all
 // of its orders, a comma list).
 std::vector<std::string> preset_args(const sim::Preset &p);

@@ -101,9 +101,13 @@ struct Device {
   // takes at least its lanes' bytes over this many cycles, also where one line serves them all (a
   // warp's 8-byte broadcast of one A element returns 256 bytes, two cycles at 128).
   int l1_data_bytes_per_cycle = 0;
-  double l2_to_l1_bytes_per_cycle = 64; // per SM
-  double dram_gbs = 100;                // measured copy bandwidth where we have it
-  double issue_per_cycle = 4;           // warp instructions an SM issues per cycle (4 schedulers)
+  double l2_to_l1_bytes_per_cycle = 64; // per SM: the L2's read sectors (32 bytes each)
+  // Cycles of an SM's share of the L2 that each line request takes: the device's L2 reads take
+  // max(sectors x 32 / l2_to_l1_bytes_per_cycle, line requests x this) / SMs cycles; 0, the bytes
+  // alone, where not measured.
+  double l2_request_cycles = 0;
+  double dram_gbs = 100;      // measured copy bandwidth where we have it
+  double issue_per_cycle = 4; // warp instructions an SM issues per cycle (4 schedulers)
   // The same for a kernel whose instruction count the model estimates (the tiled kernels' steps
   // and issue bound, stencil3d, your own workloads) rather than takes from a measurement (the
   // naive stencil and matmul: their workloads' instructions_per_task). The two differ where the

@@ -68,6 +68,7 @@ struct GpuMetrics {
   int64_t l1_wavefronts = 0;        // the loads' L1 data-stage wavefronts (l1_bank_wavefronts)
   int64_t l1_pending_hits = 0;      // hits on sectors still on their way (another warp's miss)
   int64_t l2_read_sectors = 0;      // lts__t_sectors_srcunit_tex_op_read.sum (after the coalescer)
+  int64_t l2_read_requests = 0;     // lts__t_requests_srcunit_tex_op_read.sum: their line requests
   int64_t l2_requested_sectors = 0; // L2 sectors the L1s' misses ask for, before the coalescer
   int64_t l2_write_sectors = 0;     // global stores that reach L2
   int64_t l2_hits = 0;              // read and write sector hits
@@ -98,7 +99,7 @@ struct GpuTime {
   double predicted_ms = 0;
   double simulated_ms = 0;  // cycles of the replay (latencies, turns, one request per SM per turn)
   double l1_ms = 0;         // wavefronts / (SMs x wavefronts per cycle)
-  double l2_ms = 0;         // L2->L1 bytes / (SMs x bytes per cycle)
+  double l2_ms = 0;         // the L2's reads: sectors and line requests (Device::l2_request_cycles)
   double dram_ms = 0;       // DRAM bytes / measured bandwidth
   double arithmetic_ms = 0; // warp instructions / (SMs x issue per cycle)
   std::string bound;        // the name of the largest term

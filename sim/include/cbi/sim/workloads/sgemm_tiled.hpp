@@ -63,7 +63,8 @@ public:
 
   static void validate(const Workload &w) {
     if (w.elem_bytes != 4)
-      throw UsageError("workload.elem_bytes", "sgemm-tiled is float only; allowed: 4 (float)");
+      throw UsageError("workload.elem_bytes",
+                       "sgemm-tiled is float only; allowed: float (4-byte elements)");
     if (w.depth < 1)
       throw UsageError("workload.depth", "depth must be positive; allowed: D >= 1");
     detail::checked_mul(ctas(w), kThreads, "workload.size", "the thread count");
