@@ -163,6 +163,7 @@ public:
         m_events(observer, m_group, __builtin_ctzll(static_cast<uint64_t>(c.device.l1_line_bytes)),
                  __builtin_ctzll(static_cast<uint64_t>(c.device.l1_sector_bytes))) {
     m_ctas_per_sm = ctas_per_sm_of<W>(c);
+    m_warp_slots = static_cast<int>(m_ctas_per_sm) * m_warps_per_cta;
     m_loads_per_wait = m_d.loads_in_flight_per_warp;
     if constexpr (HasSteps<W>::value) {
       // A kernel that loads in steps: a warp waits for each step's loads, and its next step starts
@@ -749,9 +750,7 @@ private:
   int sm_index(const Sm &sm) const { return static_cast<int>(&sm - m_sms.data()); }
 
   // The coalescer's key of warp slot `id` of SM s.
-  int key(int s, int id) const {
-    return s * static_cast<int>(m_ctas_per_sm) * m_warps_per_cta + id;
-  }
+  int key(int s, int id) const { return s * m_warp_slots + id; }
 
   static constexpr bool kUser = std::is_same_v<W, UserWorkloadAdapter>;
   const GpuConfig &m_c;
@@ -769,6 +768,7 @@ private:
   SectorEvents m_events;
   std::vector<Sm> m_sms;
   int64_t m_ctas_per_sm = 0;
+  int m_warp_slots = 0;      // warp slots per SM: CTAs resident at once * warps per CTA
   int m_loads_per_wait = 1;  // loads a warp issues before it waits for them
   int64_t m_step_cycles = 0; // a kernel that loads in steps: the least cycles from step to step
   int64_t m_last_event = 0;

@@ -9,7 +9,6 @@
 
 #include <algorithm>
 #include <array>
-#include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <vector>
@@ -35,7 +34,12 @@ public:
       throw UsageError("gpu.block_threads", "more than 32767 resident warps per SM");
     m_wheel_next.assign(static_cast<std::size_t>(warps), -1);
     m_wheel.assign(kWheel, -1);
-    m_fifo.assign(static_cast<std::size_t>(warps), 0);
+    // The ring of ready warps: a power of two of at least `warps` places, indexed by a mask.
+    std::size_t ring = 1;
+    while (ring < static_cast<std::size_t>(warps))
+      ring *= 2;
+    m_fifo.assign(ring, 0);
+    m_fifo_mask = ring - 1;
     if (m_oldest_first) {
       m_slots = warps / warps_per_cta;
       m_place.resize(static_cast<std::size_t>(warps));
@@ -56,7 +60,7 @@ public:
   // Warp `id` becomes ready at `when` (due(when, now)).
   void schedule(int id, int64_t when, int64_t now) {
     const int64_t at = due(when, now);
-    const std::size_t slot = static_cast<std::size_t>(at % kWheel);
+    const std::size_t slot = static_cast<std::size_t>(at) % kWheel; // at >= 0
     int16_t &head = m_wheel[slot];
     m_wheel_next[static_cast<std::size_t>(id)] = head;
     head = static_cast<int16_t>(id);
@@ -65,7 +69,7 @@ public:
 
   // The warps whose wait ends at `now` join the ready set.
   [[gnu::always_inline]] void wake(int64_t now) {
-    const std::size_t slot = static_cast<std::size_t>(now % kWheel);
+    const std::size_t slot = static_cast<std::size_t>(now) % kWheel; // now >= 0
     uint64_t &word = m_occupied[slot / 64];
     const uint64_t bit = uint64_t{1} << (slot % 64);
     if (!(word & bit))
@@ -96,7 +100,7 @@ public:
       if (m_issuing >= 0) {
         if (m_issue_done > now)
           return;
-        m_fifo[(m_fifo_head + m_fifo_size++) % m_fifo.size()] = m_issuing;
+        m_fifo[(m_fifo_head + m_fifo_size++) & m_fifo_mask] = m_issuing;
         m_issuing = -1;
       }
       if (!m_ready)
@@ -105,7 +109,7 @@ public:
       // waiting) or, the schedulers idle, from now.
       m_issuing = pick_oldest();
       m_issue_end = (m_issue_end > double(now - 1) ? m_issue_end : double(now)) + m_issue_cycles;
-      m_issue_done = static_cast<int64_t>(std::ceil(m_issue_end));
+      m_issue_done = ceil_of(m_issue_end);
     }
   }
 
@@ -122,7 +126,7 @@ public:
   // The first cycle in [from, end) at which warps wake, or `end` (end - from < kWheel).
   int64_t next_wake(int64_t from, int64_t end) const {
     for (int64_t t = from; t < end;) {
-      const std::size_t slot = static_cast<std::size_t>(t % kWheel);
+      const std::size_t slot = static_cast<std::size_t>(t) % kWheel; // t >= 0
       const uint64_t word = m_occupied[slot / 64] >> (slot % 64);
       if (word)
         return std::min(end, t + __builtin_ctzll(word));
@@ -135,7 +139,7 @@ public:
     if (m_oldest_first) // the issue stage: ready to issue, in age order
       m_ready |= uint64_t{1} << m_place[static_cast<std::size_t>(id)];
     else
-      m_fifo[(m_fifo_head + m_fifo_size++) % m_fifo.size()] = id;
+      m_fifo[(m_fifo_head + m_fifo_size++) & m_fifo_mask] = id;
   }
 
   // A CTA starts in `slot`: it is now the youngest. Its warps were made ready just before, at
@@ -162,7 +166,7 @@ public:
       if (m_fifo_size == 0)
         return -1;
       const int id = m_fifo[m_fifo_head];
-      m_fifo_head = (m_fifo_head + 1) % m_fifo.size();
+      m_fifo_head = (m_fifo_head + 1) & m_fifo_mask;
       --m_fifo_size;
       return id;
     }
@@ -176,6 +180,13 @@ public:
   }
 
 private:
+  // std::ceil of `x` (0 <= x < 2^63), exactly, without a call into libm: a double at or above 2^52
+  // is an integer, and below it the truncation is exact.
+  static int64_t ceil_of(double x) {
+    const auto i = static_cast<int64_t>(x);
+    return i + (static_cast<double>(i) < x ? 1 : 0);
+  }
+
   // A ready warp of the oldest CTA, its warps taking turns (m_ready not empty).
   [[gnu::always_inline]] int pick_oldest() {
     const int lowest = __builtin_ctzll(m_ready);
@@ -229,7 +240,7 @@ private:
   std::array<uint64_t, kWheel / 64> m_occupied{}; // bit k: slot k of the wheel holds a warp
   std::vector<int16_t> m_wheel_next;              // per warp: next warp in the same wheel slot
   std::vector<int> m_fifo;                        // ring of ready warps, oldest first
-  std::size_t m_fifo_head = 0, m_fifo_size = 0;
+  std::size_t m_fifo_head = 0, m_fifo_size = 0, m_fifo_mask = 0;
   // Oldest-CTA-first: the CTA slots, the oldest CTA first; warp id's place in that order (its
   // slot's rank * warps_per_cta + its warp in the CTA) and the warp at each place; bit p of
   // m_ready: the warp at place p is ready.
