@@ -237,3 +237,15 @@ TEST(FirstUse, SizeNIsCheckedAsTheGridItStandsFor) {
   EXPECT_EQ(volume["config"], json_of("simulate --workload stencil3d --size 16x16x16")["config"]);
   EXPECT_NE(cbi_run("simulate --help").out.find("16x16x16 for"), std::string::npos);
 }
+
+// sweep --json - with the CSV on stdout too would interleave two documents: refused, in sweep
+// and in sweep merge; with the CSV in a file, the JSON alone is on stdout.
+TEST(FirstUse, SweepWritesOneDocumentToStdout) {
+  const std::string dir = cbi::test::scratch_dir("cbi_first_use", "sweep_json");
+  expect_usage_error("sweep --size 64 --json -", ": --json: '-' is stdout, where the CSV goes");
+  const CliRun r = cbi_run("sweep --size 64 --json - -o " + dir + "/s.csv");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(nlohmann::json::parse(r.out)["rows"].size(), 1u);
+  expect_usage_error("sweep merge --json - " + dir + "/s.csv", ": --json: '-' is stdout");
+  std::filesystem::remove_all(dir);
+}
