@@ -52,6 +52,12 @@ std::string pct(double v) {
   return s;
 }
 
+std::string fixed2(double v) {
+  char s[32];
+  std::snprintf(s, sizeof s, "%.2f", v);
+  return s;
+}
+
 // Instructions of the remap per thread (as the time model counts them: gpu_model.cpp).
 int divisions(const GpuConfig &c) {
   return static_cast<int>(remap_instructions_per_thread(c) + 0.5);
@@ -70,11 +76,18 @@ std::string why_slower(const GpuConfig &c, const GpuResult &r, const GpuConfig &
     return "instruction issue: " + times(r.time.arithmetic_ms, best.time.arithmetic_ms) +
            " the fastest's";
   }
-  if (bound == "L2->L1 bandwidth")
-    return "L2->L1 traffic " +
-           times(double(m.l2_requested_sectors), double(bm.l2_requested_sectors)) +
+  if (bound == "L2->L1 bandwidth") {
+    // The L2 read bound's slower limit (gpu_model.cpp): its line requests or its sectors' bytes.
+    const Device &d = c.device;
+    if (double(m.l2_read_requests) * d.l2_request_cycles >
+        double(m.l2_read_sectors * d.l1_sector_bytes) / d.l2_to_l1_bytes_per_cycle)
+      return "L2 line requests " + times(double(m.l2_read_requests), double(bm.l2_read_requests)) +
+             " the fastest's (sectors a request " +
+             fixed2(double(m.l2_read_sectors) / double(m.l2_read_requests)) + ")";
+    return "L2->L1 traffic " + times(double(m.l2_read_sectors), double(bm.l2_read_sectors)) +
            " the fastest's (L1 hits " + pct(m.l1_hit_pct()) + " against " + pct(bm.l1_hit_pct()) +
            ")";
+  }
   if (bound == "L1 wavefronts")
     return "L1 wavefronts " + times(double(m.l1_wavefronts), double(bm.l1_wavefronts)) +
            " the fastest's (lines per request: coalescing)";

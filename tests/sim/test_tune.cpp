@@ -108,6 +108,28 @@ TEST(Tune, TieGroupsFollowTheValidatedError) {
   EXPECT_EQ(strict[5].tie_group, 5);
 }
 
+TEST(Tune, WhyNamesTheL2LimitThatHolds) {
+  // The L2 read bound is the slower of the sectors' bytes and the line requests
+  // (docs/results/tight/l2-bw.md): an order bound by it is slower for the one that holds.
+  std::vector<sim::GpuConfig> configs(2);
+  std::vector<sim::GpuResult> results(2);
+  for (int k = 0; k < 2; ++k) {
+    configs[k].device = sim::find_device("h100");
+    configs[k].order = remap::parse_order(k == 0 ? "linear" : "column:32");
+    results[k].time.predicted_ms = 1.0 + k;
+    results[k].time.bound = k == 0 ? "replay" : "L2->L1 bandwidth";
+    results[k].metrics.l2_read_sectors = 4000 * (k + 1);
+    results[k].metrics.l2_read_requests = 1000 * (k + 1); // 4 sectors a request: the bytes hold
+  }
+  auto r = sim::rank_orders(configs, results, 0.0);
+  ASSERT_EQ(r.size(), 2u);
+  EXPECT_NE(r[1].why.find("L2->L1 traffic 2x"), std::string::npos) << r[1].why;
+  results[1].metrics.l2_read_requests = 6000; // 1.33 sectors a request: the requests hold
+  r = sim::rank_orders(configs, results, 0.0);
+  EXPECT_NE(r[1].why.find("L2 line requests 6x"), std::string::npos) << r[1].why;
+  EXPECT_NE(r[1].why.find("sectors a request 1.33"), std::string::npos) << r[1].why;
+}
+
 TEST(Tune, ValidatedErrorIsPerFamily) {
   // Each measured family has its own (docs/results/tight/tie-tolerance.md; that they are the
   // data's is tests/python/test_tie_tolerance.py's check).
