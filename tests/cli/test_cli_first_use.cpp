@@ -249,3 +249,16 @@ TEST(FirstUse, SweepWritesOneDocumentToStdout) {
   expect_usage_error("sweep merge --json - " + dir + "/s.csv", ": --json: '-' is stdout");
   std::filesystem::remove_all(dir);
 }
+
+// cbi help COMMAND is cbi COMMAND --help, for cbi's commands and cbi-viz's.
+TEST(FirstUse, HelpCommandIsTheCommandsHelp) {
+  for (const char *command : {"simulate", "sweep", "presets", "diagram"}) {
+    const CliRun help = cbi_run(std::string("help ") + command);
+    EXPECT_EQ(help.exit_code, 0) << command << help.err;
+    EXPECT_EQ(help.out, cbi_run(std::string(command) + " --help").out) << command;
+  }
+  expect_usage_error("help nope", "unknown command 'nope'; allowed: simulate");
+  expect_usage_error("help simulate tune", "help: unexpected argument 'tune'");
+  expect_usage_error("help --version", "help: unexpected argument '--version'");
+  EXPECT_NE(cbi_run("--help").out.find("cbi help <command>"), std::string::npos);
+}

@@ -18,17 +18,17 @@ const char *const kVizCommands[] = {"diagram", "view", "plot"};
 
 void usage(std::ostream &os) {
   os << "cbi: cache simulation and thread remapping for GPU kernels\n\n"
-        "usage: cbi <command> [options]    (cbi <command> --help for each command's options)\n"
+        "usage: cbi <command> [options]    (cbi <command> --help or cbi help <command>: its "
+        "options)\n"
         "       cbi --version\n\n"
         "commands:\n";
   cbi::cli::print_commands(os, 12);
   os << "  diagram     spatial-temporal diagrams as PNG (runs cbi-viz)\n"
         "  view        explore a diagram in a window (runs cbi-viz)\n"
         "  plot        heatmap, line and scatter plots of a sweep CSV as PNG (runs cbi-viz)\n"
-        "\nThread orders (--order): "
-     << cbi::remap::order_syntax()
-     << "\n"
-        "Exit codes: 0 ok, 1 runtime failure, 2 bad option value, 3 no CUDA device.\n";
+        "\n"
+     << cbi::cli::wrap_text("Thread orders (--order): ", cbi::remap::order_syntax(), 2)
+     << "Exit codes: 0 ok, 1 runtime failure, 2 bad option value, 3 no CUDA device.\n";
 }
 
 int exec_viz(char **argv) {
@@ -45,6 +45,17 @@ int exec_viz(char **argv) {
 }
 
 int run(int argc, char **argv) {
+  // cbi help COMMAND is cbi COMMAND --help.
+  if (argc >= 3 && !std::strcmp(argv[1], "help")) {
+    if (argc > 3 || argv[2][0] == '-') {
+      std::cerr << "cbi: help: unexpected argument '" << argv[argc > 3 ? 3 : 2]
+                << "'; allowed: one command (cbi help simulate)\n";
+      return cbi::cli::kExitUsage;
+    }
+    static char help_flag[] = "--help";
+    char *args[] = {argv[0], argv[2], help_flag, nullptr};
+    return run(3, args);
+  }
   if (argc < 2 || !std::strcmp(argv[1], "--help") || !std::strcmp(argv[1], "-h") ||
       !std::strcmp(argv[1], "help")) {
     usage(std::cout);
