@@ -181,15 +181,18 @@ std::string applicability_help(const cli::po::options_description &desc,
           desc.find_nothrow(s.option, false) != nullptr)
         options += (options.empty() ? "" : ", ") + std::string("--") + s.option;
     if (!options.empty())
-      text += (text.empty() ? "" : "\n") + std::string(model_name(engines)) + " only: " + options;
+      text += cli::wrap_text(std::string(model_name(engines)) + " only: ", options, 2);
   }
   if (desc.find_nothrow("trace", false) != nullptr) {
     std::string options;
     for (const Fixed &f : trace_fixes())
       if (desc.find_nothrow(f.option, false) != nullptr)
         options += (options.empty() ? "" : ", ") + std::string("--") + f.option;
-    text += (text.empty() ? "" : "\n") + std::string("--trace fixes (leave out): ") + options;
+    text += cli::wrap_text("--trace fixes (leave out): ", options, 2);
   }
+  // Each line wrapped at the terminal's 100 columns; the help puts its own break after the last.
+  if (!text.empty())
+    text.pop_back();
   return text;
 }
 

@@ -262,3 +262,22 @@ TEST(FirstUse, HelpCommandIsTheCommandsHelp) {
   expect_usage_error("help --version", "help: unexpected argument '--version'");
   EXPECT_NE(cbi_run("--help").out.find("cbi help <command>"), std::string::npos);
 }
+
+// Every command's --help fits the terminal's 100 columns, as its tables do (characters, not
+// bytes: § and — are one each). cbi view's key list is drawn in its window as written.
+TEST(FirstUse, EveryHelpFitsOneHundredColumns) {
+  for (const char *command :
+       {"", "simulate", "devices", "tune", "presets", "trace", "mrc", "analyze", "sweep",
+        "sweep merge", "reproduce", "bench", "diagram", "plot"}) {
+    const CliRun r = cbi_run(std::string(command) + " --help");
+    ASSERT_EQ(r.exit_code, 0) << command << "\n" << r.err;
+    std::size_t start = 0;
+    for (std::size_t end; (end = r.out.find('\n', start)) != std::string::npos; start = end + 1) {
+      const std::string line = r.out.substr(start, end - start);
+      std::size_t columns = 0;
+      for (const char c : line)
+        columns += (static_cast<unsigned char>(c) & 0xC0) != 0x80;
+      EXPECT_LE(columns, 100u) << "cbi " << command << " --help:\n" << line;
+    }
+  }
+}

@@ -59,7 +59,7 @@ int cmd_plot(int argc, char **argv) {
           "point and, for other units, the mean\n  relative error. --free-axes plots two "
           "different quantities instead.\n"
           "Whether larger is better is read from the column name (hit, gbs, gflops, speedup: "
-          "larger; else smaller).\nNumbers are read from the start of a cell: 4096x4096 -> 4096, "
+          "larger;\nelse smaller). Numbers are read from the start of a cell: 4096x4096 -> 4096, "
           "column:32 -> 32\n(its width; tile:16x4 and other orders have none). Needs no display.",
           "  cbi plot heatmap --input sweep.csv --output heat.png --value gpu_time_ms\n"
           "  cbi plot lines --input sweep.csv --output lines.png --y sim_l1_hit_pct\n"

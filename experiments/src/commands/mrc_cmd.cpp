@@ -16,7 +16,7 @@ int cmd_mrc(int argc, char **argv) {
           "usage: cbi mrc [--preset NAME] [options]\n\n"
           "One pass over the trace computes every access's LRU stack distance (Fenwick tree, "
           "O(log n)),\nwhich gives the misses of a fully associative LRU cache of every size "
-          "at once. --trace FILE replaces the workload options and --order.",
+          "at once.\n--trace FILE replaces the workload options and --order.",
           "  cbi mrc --size 1024 --stencil 9x9 --line-bytes 128\n"
           "  cbi mrc --size 1024 --stencil 9x9 --line-bytes 128 --order column:32 --sizes "
           "64,256,1024\n"

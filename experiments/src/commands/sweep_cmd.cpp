@@ -320,9 +320,9 @@ int cmd_sweep(int argc, char **argv) {
           "[--output F.csv]\n       cbi sweep merge --output ALL.csv SHARD.csv...\n\n"
           "Runs every point of a grid (the Cartesian product of its axes: kernel, size, "
           "stencil, depth,\ntype, block, order, cache, remap-math, block-order) and streams one "
-          "CSV row per point, "
-          "flushed as it is measured, so an\ninterrupted sweep keeps its rows and --resume "
-          "continues it. Each row carries a stable point_id\n(a hash of its axis values). "
+          "CSV row per\npoint, flushed as it is measured, so an interrupted sweep keeps its rows "
+          "and --resume continues it.\nEach row carries a stable point_id (a hash of its axis "
+          "values).\n"
           "The sim backend replays the accesses through the cache (block\ndoes not apply; "
           "equal simulations are shared); the gpu backend times the kernels (exit 3\n"
           "without a device). With --model gpu the sim backend is the GPU model (block and "
@@ -341,8 +341,8 @@ int cmd_sweep(int argc, char **argv) {
           "linear,column:32\n"
           "  cbi sweep --grid fig5.1b --backend sim+gpu --metrics --output pred.csv   # on "
           "a GPU\n"
-          "  cbi plot scatter --input pred.csv --x l1tex__t_sector_hit_rate.pct_meas "
-          "--y l1tex__t_sector_hit_rate.pct_pred"))
+          "  cbi plot scatter --input pred.csv --x l1tex__t_sector_hit_rate.pct_meas \\\n"
+          "      --y l1tex__t_sector_hit_rate.pct_pred"))
     return 0;
 
   if (vm["list"].as<bool>())

@@ -17,7 +17,7 @@ int cmd_tune(int argc, char **argv) {
   if (!parse_args(
           argc, argv, desc, vm,
           "usage: cbi tune [--device NAME] [--workload W --size ...] [--block B] "
-          "[--orders LIST] [--search staged|full]\n"
+          "[--orders LIST]\n                [--search staged|full]\n"
           "       cbi tune --kernel sgemm-tiled|stencil-smem --size ... [--block-order "
           "LIST]\n\n"
           "Replays the workload under each thread order with the simulator's GPU model "
@@ -41,7 +41,8 @@ int cmd_tune(int argc, char **argv) {
           "zigzag:8, zigzag:16, less those equal to linear on the grid of tiles).",
           "  cbi tune --device h100 --workload matmul --size 1024 --block 256\n"
           "  cbi tune --workload stencil --size 4096 --stencil 9x9 --orders "
-          "linear,column:32,zigzag:32 --format json\n"
+          "linear,column:32,zigzag:32 \\\n"
+          "      --format json\n"
           "  cbi tune --kernel sgemm-tiled --size 4096 --block-order "
           "linear,column:8,tile:1x8"))
     return 0;
