@@ -26,20 +26,29 @@ static std::string long_option_names(const po::options_description &desc) {
 
 bool parse_args(int argc, char **argv, const po::options_description &desc, po::variables_map &vm,
                 const std::string &usage, const std::string &examples,
-                const std::vector<std::string> &files_only,
-                const std::vector<std::string> &folders) {
+                const std::vector<std::string> &files_only, const std::vector<std::string> &folders,
+                const std::string &positional, const std::string &positional_label) {
   po::options_description all = desc;
   all.add_options()("help,h", "show this help");
   try {
-    const po::parsed_options parsed = po::command_line_parser(argc, argv).options(all).run();
-    // Without a positional description boost keeps stray words and store() drops them: a word
-    // after a value (`--order linear column:32`) would be ignored, so it is an error.
+    po::command_line_parser parser(argc, argv);
+    parser.options(all);
+    po::positional_options_description words; // without it boost keeps every word, to refuse
+    if (!positional.empty())
+      parser.positional(words.add(positional.c_str(), 1));
+    const po::parsed_options parsed = parser.run();
+    // Boost keeps stray words and store() drops them: a word after a value (`--order linear
+    // column:32`) would be ignored, so it is an error; only the one positional word is taken.
     for (const po::option &o : parsed.options)
-      if (o.position_key >= 0 || o.string_key.empty())
+      if ((o.position_key >= 0 && o.string_key != positional) || o.string_key.empty())
         throw UsageError(o.original_tokens.empty() ? "cbi" : o.original_tokens.front(),
                          "unexpected argument; allowed: --option value pairs (lists as a,b or by "
                          "repeating the option; see --help)");
     po::store(parsed, vm);
+  } catch (const po::too_many_positional_options_error &) {
+    throw UsageError(positional_label, "more than one given; allowed: one (see --help)");
+  } catch (const po::multiple_occurrences &e) { // the word and --NAME both
+    throw UsageError(e.get_option_name(), "given twice; allowed: once");
   } catch (const po::unknown_option &e) { // name what the command does take
     throw UsageError(e.get_option_name(), "not an option of this command; allowed: " +
                                               long_option_names(all) + " (--help explains each)");

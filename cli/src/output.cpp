@@ -24,6 +24,13 @@
 
 namespace cbi::cli {
 
+static std::string join_names(const Names &names, const char *separator) {
+  std::string text;
+  for (const std::string &name : names)
+    text += (text.empty() ? "" : separator) + name;
+  return text;
+}
+
 std::string format_cell(const Cell &c) {
   if (const auto *s = std::get_if<std::string>(&c))
     return *s;
@@ -31,6 +38,8 @@ std::string format_cell(const Cell &c) {
     return std::to_string(*i);
   if (const auto *b = std::get_if<bool>(&c))
     return *b ? "true" : "false";
+  if (const auto *names = std::get_if<Names>(&c))
+    return join_names(*names, ",");
   const double d = std::get<double>(c);
   if (!std::isfinite(d))
     return "nan";
@@ -42,6 +51,8 @@ std::string format_cell(const Cell &c) {
 }
 
 std::string format_cell_short(const Cell &c) {
+  if (const auto *names = std::get_if<Names>(&c))
+    return join_names(*names, ", ");
   const auto *d = std::get_if<double>(&c);
   if (!d || !std::isfinite(*d))
     return format_cell(c);

@@ -89,18 +89,19 @@ Point point_from(const cli::po::variables_map &vm, const PointRequest &request,
     if (p.user && p.user->block_threads() > 0)
       p.block_threads = int(p.user->block_threads()); // the traced launch's blocks
     if (has(vm, "sample-sms")) {
+      const int64_t sample =
+          parse_count(get(vm, "sample-sms", ""), "--sample-sms", 1 << 20, "all SMs");
       // A sampled device's CTAs miss the L2 data of their neighbours' tiles, and the block order
       // decides exactly that: sgemm-tiled 2048 column:8 read 358 MB of DRAM sampled (12 SMs) and
       // 33.5 MB on the full device (docs/results/tight/model-vs-tiled.md: sampled mode is no
-      // shortcut there). Refused, not answered wrongly.
-      if (p.block_order)
+      // shortcut there). Refused, not answered wrongly; 0, the full device, is what they run.
+      if (p.block_order && sample > 0)
         throw UsageError("--sample-sms",
                          std::string(sim::workload_traits(w.kind).name) +
                              "'s block orders are replayed on the full device (a sampled SM's "
                              "CTAs miss the L2 data of their neighbours' tiles: "
-                             "docs/results/tight/model-vs-tiled.md); allowed: leave it out");
-      const int64_t sample =
-          parse_count(get(vm, "sample-sms", ""), "--sample-sms", 1 << 20, "all SMs");
+                             "docs/results/tight/model-vs-tiled.md); allowed: 0 (all SMs) or "
+                             "leave it out");
       if (sample > 0) // 0 is the default, the full device: the same point as leaving it out
         p.sample_sms = sample;
     }
@@ -162,14 +163,7 @@ BenchPoints bench_points(const cli::po::variables_map &vm) {
                                       : "--type",
                      "empty list; allowed: one value or a comma list");
 
-  // A window or a depth that no listed kernel has is refused, not ignored.
-  const bool any_stencil = std::any_of(kinds.begin(), kinds.end(), kernels::is_stencil);
-  if (has(vm, "stencil") && !any_stencil)
-    throw UsageError("--stencil", "no listed kernel has a stencil window; allowed: leave it out, "
-                                  "or a stencil kernel (stencil, stencil-2d, stencil-smem)");
-  if (has(vm, "depth") && std::all_of(kinds.begin(), kinds.end(), kernels::is_stencil))
-    throw UsageError("--depth", "no listed kernel has an inner dimension; allowed: leave it out, "
-                                "or a matrix kernel (matmul, sgemm-tiled, cublas)");
+  refuse_unused_kernel_axes(vm, kinds);
 
   // --block N or WxH: 1D kernels take W*H threads, stencil-2d a W-wide block (32 for N).
   const bool two_d = block.find_first_of("xX") != std::string::npos;
@@ -222,6 +216,16 @@ BenchPoints bench_points(const cli::po::variables_map &vm) {
     throw UsageError("--type", "no kernel in --kernel offers these types; allowed: float for "
                                "sgemm-tiled, half|float|double for the others");
   return out;
+}
+
+void refuse_unused_kernel_axes(const cli::po::variables_map &vm,
+                               const std::vector<kernels::KernelKind> &kinds) {
+  if (has(vm, "stencil") && std::none_of(kinds.begin(), kinds.end(), kernels::is_stencil))
+    throw UsageError("--stencil", "no listed kernel has a stencil window; allowed: leave it out, "
+                                  "or a stencil kernel (stencil, stencil-2d, stencil-smem)");
+  if (has(vm, "depth") && std::all_of(kinds.begin(), kinds.end(), kernels::is_stencil))
+    throw UsageError("--depth", "no listed kernel has an inner dimension; allowed: leave it out, "
+                                "or a matrix kernel (matmul, sgemm-tiled, cublas)");
 }
 
 kernels::BenchConfig measurement_from(const cli::po::variables_map &vm) {

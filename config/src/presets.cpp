@@ -2,6 +2,7 @@
 
 #include "cbi/config/options.hpp"
 
+#include <algorithm>
 #include <set>
 
 namespace cbi::config {
@@ -181,6 +182,22 @@ Table presets_table() {
              "rate is per thread-line, not per access as ncu reports (exact granularity)",
              "a preset's options come first and any option given after it wins, e.g. cbi "
              "simulate --preset table3.1 --order column:8"};
+  return t;
+}
+
+Table preset_table(const std::string &name, const std::string &option) {
+  const sim::Preset &p = sim::find_preset(name, option);
+  Table t = presets_table();
+  t.title = "cbi presets: " + p.name;
+  t.rows.erase(std::remove_if(t.rows.begin(), t.rows.end(),
+                              [&](const std::vector<Cell> &row) {
+                                return cli::format_cell(row.front()) != p.name;
+                              }),
+               t.rows.end());
+  std::string options;
+  for (const std::string &a : preset_args(p))
+    options += (options.empty() ? "" : " ") + a;
+  t.notes.insert(t.notes.begin(), "--preset " + p.name + " stands for " + options);
   return t;
 }
 

@@ -42,8 +42,9 @@ void add_simulate_options(po::options_description &desc) {
     ("device", po::value<std::string>(), ("--model gpu: " + device_help()).c_str())
     ("block", po::value<std::string>(), ("--model gpu: " + block_help()).c_str())
     ("sample-sms", po::value<std::string>(), "--model gpu: simulate N SMs (a divisor of the "
-                                             "device's), each standing for SMs/N; 0 or left out: all; not for "
-                                             "the tiled kernels (their block orders need every SM)")
+                                             "device's), each standing for SMs/N; 0 or left out: all, the "
+                                             "full device (as for cbi tune); N > 0 not for the "
+                                             "tiled kernels (their block orders need every SM)")
     ("jobs", po::value<std::string>(), "--model gpu: host threads in all, for the one replay "
                                        "(default: the idle cores, the cores less the tasks "
                                        "running at the start): the SMs of each 32-cycle window "

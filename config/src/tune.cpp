@@ -38,8 +38,11 @@ void add_tune_options(po::options_description &desc) {
                                        "on any count")
     ("sample-sms", po::value<std::string>(), "simulate N SMs (a divisor of the device's), each "
                                              "standing for SMs/N: stage one of the staged "
-                                             "search, every order with --search full; not for the "
-                                             "tiled kernels (ranked on the full device)")
+                                             "search, every order with --search full; 0: the "
+                                             "full device, every order replayed in full (the "
+                                             "full search), as for simulate --model gpu; N > 0 "
+                                             "not for the tiled kernels (ranked on the full "
+                                             "device)")
     ("progress", po::bool_switch(), "progress on stderr even when it is not a terminal (on a "
                                     "terminal it is always shown)");
   // clang-format on
@@ -76,8 +79,18 @@ sim::TuneConfig tune_config(const po::variables_map &vm) {
   c.staged = search == "staged";
   if (vm.count("finalists"))
     c.finalists = parse_positive(vm["finalists"].as<std::string>(), "--finalists", 1000);
-  if (vm.count("sample-sms"))
-    c.sample_sms = parse_positive(vm["sample-sms"].as<std::string>(), "--sample-sms", 1 << 20);
+  if (vm.count("sample-sms")) {
+    // 0 is the full device, as for simulate --model gpu: every order replayed in full, which is
+    // the full search; a staged search asked for besides has no sampled stage to run.
+    c.sample_sms =
+        parse_count(vm["sample-sms"].as<std::string>(), "--sample-sms", 1 << 20, "all SMs");
+    if (c.sample_sms == 0 && (vm.count("search") || vm.count("finalists")) && c.staged)
+      throw UsageError("--sample-sms", "0 is the full device, and the staged search samples "
+                                       "its first stage; allowed: N > 0 with --search staged, "
+                                       "or 0 with --search full (or no --search)");
+    if (c.sample_sms == 0)
+      c.staged = false;
+  }
   const char *option = tiled ? "--block-order" : "--orders";
   for (const std::string &text :
        tiled ? cli::list_from(vm, "block-order", sim::default_block_orders(c.base.workload))
@@ -130,7 +143,7 @@ cli::Table tune_table(const sim::TuneConfig &c, const sim::TuneResult &t) {
   table.columns.insert(table.columns.end(), shown.begin(), shown.end());
   table.json_rows = "ranking";
   table.json_groups = {{"metrics", shown}};
-  std::vector<std::string> tied;
+  cli::Names tied;
   const double best_ms = t.results[t.rows[0].index].time.predicted_ms;
   for (std::size_t k = 0; k < t.rows.size(); ++k) {
     const sim::Ranked &x = t.rows[k];
@@ -163,11 +176,9 @@ cli::Table tune_table(const sim::TuneConfig &c, const sim::TuneResult &t) {
   table.meta = {{"device_description", base.device.description},
                 {"winner", t.order_of(t.rows[0].index)},
                 {"tie_tolerance_pct", 100.0 * (std::exp(t.ln_error) - 1.0)}};
-  std::string tied_list;
-  for (const std::string &o : tied)
-    tied_list += (tied_list.empty() ? "" : ", ") + o;
+  // A list of order names in JSON (["linear", "column:8"]), joined by commas in the other formats.
   if (tied.size() > 1)
-    table.meta.push_back({"indistinguishable_by_the_model", tied_list});
+    table.meta.push_back({"indistinguishable_by_the_model", tied});
   // The runner-up is the fastest order the model can tell from the winner: the first of tie
   // group 2 (orders of group 1 are ties, not runners-up; sampled-only rows have no group).
   const auto next = std::find_if(t.rows.begin(), t.rows.end(),
@@ -182,7 +193,7 @@ cli::Table tune_table(const sim::TuneConfig &c, const sim::TuneResult &t) {
     table.notes.push_back(std::to_string(tied.size()) +
                           " orders are indistinguishable by the model (tie group 1, within its "
                           "validated time error of the fastest): " +
-                          tied_list);
+                          cli::format_cell_short(tied));
   for (const std::string &o : t.repeated)
     table.notes.push_back(o + " was given more than once: ranked once");
   for (const auto &[order, as] : t.dropped)

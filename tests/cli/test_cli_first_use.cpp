@@ -7,7 +7,9 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include <filesystem>
 #include <string>
+#include <vector>
 
 namespace {
 
@@ -68,4 +70,153 @@ TEST(FirstUse, TheElementTypeIsSpelledAsSweepAndBenchSpellIt) {
     EXPECT_NE(help.find("--type arg"), std::string::npos) << command;
     EXPECT_NE(help.find("--elem-bytes arg"), std::string::npos) << command;
   }
+}
+
+// cbi tune's orders that the model cannot tell apart are a JSON list of order names, the rows of
+// tie group 1 in rank order; the table and CSV name them joined.
+TEST(FirstUse, TuneTiesAreAListOfOrderNames) {
+  const std::string args = "tune --workload matmul --size 64 --orders "
+                           "linear,column:4,column:8,column:16 --search full --jobs 1";
+  const nlohmann::json t = json_of(args);
+  const nlohmann::json &tied = t["meta"]["indistinguishable_by_the_model"];
+  ASSERT_TRUE(tied.is_array()) << tied;
+  std::vector<std::string> group_one;
+  for (const nlohmann::json &row : t["ranking"])
+    if (row["tie_group"] == 1)
+      group_one.push_back(row["order"]);
+  ASSERT_GT(group_one.size(), 1u) << t.dump(2);
+  EXPECT_EQ(tied.get<std::vector<std::string>>(), group_one);
+  std::string joined;
+  for (const std::string &o : group_one)
+    joined += (joined.empty() ? "" : ", ") + o;
+  const CliRun table = cbi_run(args);
+  EXPECT_NE(table.out.find("indistinguishable_by_the_model: " + joined), std::string::npos)
+      << table.out;
+  EXPECT_NE(cbi_run(args + " --format markdown").out.find(joined), std::string::npos);
+}
+
+// --sample-sms 0 is the full device in both commands that take it: simulate --model gpu as
+// leaving it out, tune every order replayed in full (the full search); the tiled kernels, ranked
+// on the full device, take 0 too.
+TEST(FirstUse, SampleSmsZeroIsTheFullDeviceInSimulateAndTune) {
+  const std::string tune = "tune --size 32 --orders linear,column:4 --jobs 1";
+  const nlohmann::json zero = json_of(tune + " --sample-sms 0");
+  const nlohmann::json full = json_of(tune + " --search full");
+  EXPECT_EQ(zero["config"]["search"], "full");
+  EXPECT_EQ(zero["ranking"], full["ranking"]);
+  for (const nlohmann::json &row : zero["ranking"])
+    EXPECT_EQ(row["replay"], "full");
+  EXPECT_EQ(json_of(tune + " --sample-sms 0 --search full")["ranking"], full["ranking"]);
+  const std::string simulate = "simulate --model gpu --size 32 --jobs 1";
+  const nlohmann::json metrics = json_of(simulate)["metrics"];
+  ASSERT_TRUE(metrics.is_object()) << metrics;
+  EXPECT_EQ(json_of(simulate + " --sample-sms 0")["metrics"], metrics);
+  EXPECT_EQ(cbi_run("tune --kernel sgemm-tiled --size 256 --block-order linear,column:2 "
+                    "--sample-sms 0 --jobs 1")
+                .exit_code,
+            0);
+  EXPECT_EQ(cbi_run("simulate --model gpu --kernel sgemm-tiled --size 256 --sample-sms 0 "
+                    "--jobs 1")
+                .exit_code,
+            0);
+  // A staged search asked for besides has no sampled stage: refused, as a negative count is.
+  expect_usage_error(tune + " --sample-sms 0 --search staged", ": --sample-sms: 0 is the full");
+  expect_usage_error(tune + " --sample-sms 0 --finalists 2", ": --sample-sms: 0 is the full");
+  expect_usage_error(tune + " --sample-sms -1", ": --sample-sms: '-1' is not allowed; allowed: 0 "
+                                                "(all SMs)");
+  expect_usage_error("tune --kernel sgemm-tiled --size 256 --sample-sms 2",
+                     ": --sample-sms: sgemm-tiled's block orders are replayed on the full device");
+  for (const char *command : {"simulate", "tune"})
+    EXPECT_NE(cbi_run(std::string(command) + " --help").out.find("full device"), std::string::npos)
+        << command;
+}
+
+// cbi presets NAME shows that preset in full with the options it stands for; an unknown name is one
+// line with the allowed names; a second name is refused, not dropped.
+TEST(FirstUse, PresetsNameShowsThatPreset) {
+  const CliRun one = cbi_run("presets table3.1");
+  ASSERT_EQ(one.exit_code, 0) << one.err;
+  EXPECT_NE(one.out.find("cbi presets: table3.1\n"), std::string::npos) << one.out;
+  EXPECT_NE(one.out.find("--preset table3.1 stands for --workload stencil --size 16x16"),
+            std::string::npos)
+      << one.out;
+  EXPECT_EQ(one.out.find("fig4.4"), std::string::npos) << "only the one preset\n" << one.out;
+  // JSON: the full listing's row, alone; the same with --name and with the word after an option.
+  const nlohmann::json all = json_of("presets");
+  for (const std::string args :
+       {"presets fig4.4", "presets --name fig4.4", "presets --wide fig4.4"}) {
+    const CliRun r = cbi_run(args);
+    EXPECT_EQ(r.exit_code, 0) << args << "\n" << r.err;
+    if (args.find("--wide") != std::string::npos)
+      continue; // --wide is the table's
+    const nlohmann::json j = json_of(args);
+    ASSERT_EQ(j["rows"].size(), 1u) << args;
+    EXPECT_EQ(j["rows"][0]["name"], "fig4.4");
+    bool listed = false;
+    for (const nlohmann::json &row : all["rows"])
+      listed = listed || row == j["rows"][0];
+    EXPECT_TRUE(listed) << j["rows"][0];
+  }
+  expect_usage_error("presets nope", ": NAME: unknown preset 'nope'; allowed: table3.1, ");
+  expect_usage_error("presets table3.1 fig4.4", ": NAME: more than one given");
+  expect_usage_error("presets table3.1 --name fig4.4", ": --name: given twice");
+  EXPECT_NE(cbi_run("presets --help").out.find("cbi presets table3.1"), std::string::npos);
+  // The other list command still takes no word.
+  expect_usage_error("devices h100", "h100: unexpected argument");
+}
+
+// cbi sweep refuses the hardware's measurement settings where no gpu backend measures, and an axis
+// that no kernel of the grid has, instead of running without them.
+TEST(FirstUse, SweepRefusesOptionsThatNoBackendOrKernelReads) {
+  const std::pair<const char *, const char *> refused[] = {
+      {"--cold", ": --cold: applies to the gpu backend only"},
+      {"--no-check", ": --no-check: applies to the gpu backend only"},
+      {"--min-samples 5", ": --min-samples: applies to the gpu backend only"},
+      {"--max-seconds 1", ": --max-seconds: applies to the gpu backend only"},
+      {"--max-noise 0.1", ": --max-noise: applies to the gpu backend only"},
+      {"--model gpu --cold", ": --cold: applies to the gpu backend only"},
+      {"--depth 8", ": --depth: no listed kernel has an inner dimension"},
+      {"--kernel matmul --stencil 3x3", ": --stencil: no listed kernel has a stencil window"},
+      {"--grid fig5.1b --stencil 3x3", ": --stencil: no listed kernel has a stencil window"},
+      {"--kernel matmul --block-order column:2", ": --block-order: no listed kernel has tiles"},
+      {"--kernel sgemm-tiled --remap-math div --backend gpu",
+       ": --remap-math: no listed kernel maps its threads"},
+      {"--backend gpu --max-noise -1", ": --max-noise: '-1' is not a positive number; allowed:"},
+  };
+  for (const auto &[args, what] : refused)
+    expect_usage_error(std::string("sweep --size 64 --dry-run ") + args, what);
+  // Where a backend or a kernel reads them, they run; the grid's axes and --metrics stay on a sim
+  // run, whose point ids a gpu run of the grid shares.
+  for (const char *args :
+       {"--block 128 --remap-math div --metrics", "--backend sim,gpu --cold --max-noise 0.1",
+        "--kernel matmul,stencil --stencil 3x3 --depth 8",
+        "--kernel sgemm-tiled --block-order "
+        "column:2"}) {
+    const CliRun r = cbi_run(std::string("sweep --size 64 --dry-run ") + args);
+    EXPECT_EQ(r.exit_code, 0) << args << "\n" << r.err;
+  }
+}
+
+// cbi diagram --progress: one bar on stderr over all panels' threads, with an ETA, a line per
+// tenth when stderr is not a terminal; nothing there without it.
+TEST(FirstUse, DiagramShowsProgressWhenAsked) {
+  if (!std::filesystem::exists(cbi::test::bin_dir() + "/cbi-viz"))
+    GTEST_SKIP() << "no cbi-viz in this build";
+  const std::string dir = cbi::test::scratch_dir("cbi_first_use", "diagram");
+  for (const char *model : {"", "--model gpu --workload matmul "}) {
+    const std::string args =
+        std::string("diagram ") + model + "--size 64 --order linear,column:8 -o " + dir + "/d.png";
+    const CliRun quiet = cbi_run(args);
+    ASSERT_EQ(quiet.exit_code, 0) << quiet.err;
+    EXPECT_EQ(quiet.err, "") << args;
+    const CliRun shown = cbi_run(args + " --progress");
+    ASSERT_EQ(shown.exit_code, 0) << shown.err;
+    EXPECT_NE(shown.out.find("wrote "), std::string::npos) << shown.out; // the summary: stdout
+    // Two panels of 64x64 threads: 8192 in all, counted to the end, one line per tenth at most.
+    EXPECT_NE(shown.err.find("8192/8192 threads"), std::string::npos) << args << shown.err;
+    EXPECT_NE(shown.err.find("ETA"), std::string::npos) << shown.err;
+    EXPECT_LE(count_lines(shown.err), 11) << shown.err;
+  }
+  EXPECT_NE(cbi_run("diagram --help").out.find("--progress"), std::string::npos);
+  std::filesystem::remove_all(dir);
 }

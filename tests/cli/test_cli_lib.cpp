@@ -108,6 +108,10 @@ TEST(CliOutput, CellsInFilesAreExact) {
   EXPECT_EQ(cli::format_cell(cli::Cell(0.1)), "0.1");
   EXPECT_EQ(std::stod(cli::format_cell(cli::Cell(2.0 / 3.0))), 2.0 / 3.0); // round-trips
   EXPECT_EQ(cli::format_cell_short(cli::Cell(2.0 / 3.0)), "0.666667");
+  // A list of names: as a list option is typed in files, spaced for people.
+  const cli::Cell names = cli::Names{"linear", "column:8"};
+  EXPECT_EQ(cli::format_cell(names), "linear,column:8");
+  EXPECT_EQ(cli::format_cell_short(names), "linear, column:8");
 }
 
 TEST(CliProgram, StderrComesBackThroughAPipe) {

@@ -22,8 +22,9 @@ int cmd_diagram(int argc, char **argv) {
                                            "symlink's target is written through")
     ("csv", po::value<std::string>(), "also write the cell grid as tidy CSV (one row per cell that "
                                       "is not 'not cached'; '-' for stdout)")
-    ("progress", po::bool_switch(), "print progress to stderr (on by default for long runs on a "
-                                    "terminal)");
+    ("progress", po::bool_switch(), "progress on stderr even when it is not a terminal (a log, a "
+                                    "batch job): the threads replayed, elapsed time and ETA (on "
+                                    "a terminal it is always shown)");
   // clang-format on
   po::variables_map vm;
   if (!parse_preset_argv(
@@ -65,10 +66,7 @@ int cmd_diagram(int argc, char **argv) {
     throw UsageError("--output", "'" + output + "' does not end in .png; allowed: a .png path");
   cli::check_output(output, "--output", false); // the default too, before any work
   const DiagramRequest req = diagram_request(vm);
-  const int64_t steps = req.gpu.empty() ? viz::time_steps(req.panels.front().sim)
-                                        : req.gpu.front().workload.accesses();
-  const bool progress = (vm.count("progress") && vm["progress"].as<bool>()) ||
-                        (isatty(2) && steps > (int64_t{1} << 24));
+  const bool progress = (vm.count("progress") && vm["progress"].as<bool>()) || isatty(2);
   const auto t0 = std::chrono::steady_clock::now();
   const std::vector<viz::Grid> grids = build_panels(req, progress);
   viz::DiagramLayout layout;

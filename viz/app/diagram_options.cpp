@@ -1,6 +1,7 @@
 #include "diagram_options.hpp"
 
 #include "cbi/cli/command.hpp"
+#include "cbi/cli/progress.hpp"
 #include "cbi/config/point_options.hpp"
 #include "cbi/config/presets.hpp"
 #include "cbi/order_text.hpp"
@@ -10,6 +11,7 @@
 #include <exception>
 #include <functional>
 #include <iostream>
+#include <memory>
 #include <mutex>
 #include <set>
 #include <thread>
@@ -183,29 +185,39 @@ viz::Binning gpu_bins(const DiagramRequest &r, int64_t steps, int64_t lines) {
 }
 
 // Panels replay independently: job(p, report) runs for every panel p, one thread each, as many at
-// once as there are cores. With `progress`, report prints "  <label(p)>: done / total<unit> (pct%)"
-// under one lock; it calls `check` first, if given (which may throw to stop the panel). A panel's
-// exception is rethrown, the first panel's first.
+// once as there are cores. With `progress`, one bar on stderr counts the threads replayed in all
+// panels, with the elapsed time, an ETA and the panel (label(p)) that reported last: redrawn on a
+// terminal, a line per tenth otherwise (cli::ProgressBar). report calls `check` first, if given
+// (which may throw to stop the panel). A panel's exception is rethrown, the first panel's first.
 void for_each_panel(std::size_t n, bool progress,
-                    const std::function<std::string(std::size_t)> &label, const char *unit,
+                    const std::function<std::string(std::size_t)> &label,
                     const std::function<void(std::size_t, const sim::Progress &)> &job,
                     const sim::Progress &check) {
   const std::size_t workers =
       std::max<std::size_t>(1, std::min<std::size_t>(n, std::thread::hardware_concurrency()));
   std::vector<std::exception_ptr> errors(n);
   std::mutex print;
+  std::unique_ptr<cli::ProgressBar> bar; // made at the first report: the panels' totals are equal
+  std::vector<int64_t> done(n, 0);
+  int64_t shown = -1;
   std::atomic<std::size_t> next{0};
   auto work = [&] {
     for (std::size_t p; (p = next++) < n;) {
       sim::Progress report = check;
       if (progress) {
-        const std::string what = label(p);
-        report = [what, unit, &print, &check](int64_t done, int64_t total) {
+        report = [&, p, what = label(p)](int64_t panel_done, int64_t total) {
           if (check)
-            check(done, total);
+            check(panel_done, total);
           std::lock_guard<std::mutex> lock(print);
-          std::cerr << "  " << what << ": " << done << " / " << total << unit << " ("
-                    << (100 * done / std::max<int64_t>(1, total)) << "%)\n";
+          if (!bar)
+            bar = std::make_unique<cli::ProgressBar>(static_cast<int64_t>(n) * total, true, 0,
+                                                     "threads");
+          done[p] = panel_done;
+          int64_t all = 0;
+          for (const int64_t d : done)
+            all += d;
+          if (all != shown) // a panel may report its count again
+            bar->update(shown = all, what);
         };
       }
       try {
@@ -231,7 +243,7 @@ std::vector<viz::Grid> build_gpu_panels(const DiagramRequest &r, bool progress,
   const std::size_t n = r.gpu.size();
   std::vector<viz::GpuTrace> traces(n);
   for_each_panel(
-      n, progress, [&](std::size_t p) { return remap::to_string(r.gpu[p].order); }, "",
+      n, progress, [&](std::size_t p) { return remap::to_string(r.gpu[p].order); },
       [&](std::size_t p, const sim::Progress &report) {
         traces[p] = viz::trace_gpu(r.gpu[p], r.sm, report);
       },
@@ -388,7 +400,6 @@ std::vector<viz::Grid> build_panels(const DiagramRequest &r, bool progress,
   std::vector<viz::Grid> grids(n);
   for_each_panel(
       n, progress, [&](std::size_t p) { return remap::to_string(r.panels[p].sim.order); },
-      " threads",
       [&](std::size_t p, const sim::Progress &report) {
         viz::GridSpec spec = r.panels[p];
         spec.progress = report;

@@ -3,6 +3,7 @@
 #include "cbi/cli/command.hpp"
 #include "cbi/cli/options.hpp"
 #include "cbi/config/options.hpp"
+#include "cbi/config/point_options.hpp"
 #include "grids.hpp"
 #include "sweep.hpp"
 #include "sweep_best.hpp"
@@ -19,7 +20,9 @@ double parse_fraction(const std::string &text, const std::string &option) {
   char *end = nullptr;
   const double v = std::strtod(text.c_str(), &end);
   if (text.empty() || *end != 0 || !(v > 0) || v > 1e6)
-    throw UsageError(option, "'" + text + "' is not a positive number");
+    throw UsageError(option, "'" + text +
+                                 "' is not a positive number; allowed: a number > 0 "
+                                 "up to 1e6, e.g. 0.25");
   return v;
 }
 
@@ -183,7 +186,38 @@ sweep::Grid grid_from(const po::variables_map &vm) {
       g.set(d.name, list_from(vm, option));
     }
   }
+  // An axis given that no kernel of the grid reads is refused, not ignored.
+  std::vector<kernels::KernelKind> kinds;
+  for (const std::string &k : g.values("kernel"))
+    kinds.push_back(kernels::parse_kernel(k));
+  config::refuse_unused_kernel_axes(vm, kinds);
+  const auto none = [&](bool (*takes)(kernels::KernelKind)) {
+    return std::none_of(kinds.begin(), kinds.end(), takes);
+  };
+  if (has(vm, "remap-math") && none(kernels::is_remapped))
+    throw UsageError("--remap-math", "no listed kernel maps its threads through an order; "
+                                     "allowed: leave it out, or stencil or matmul in --kernel");
+  if (has(vm, "block-order") && none(kernels::is_block_ordered))
+    throw UsageError("--block-order", "no listed kernel has tiles to order; allowed: leave it "
+                                      "out, or stencil-smem or sgemm-tiled in --kernel");
   return g;
+}
+
+// Given by the user: a bool_switch is always stored, with its default marked.
+bool given(const po::variables_map &vm, const char *option) {
+  return vm.count(option) && !vm[option].defaulted();
+}
+
+// The hardware's measurement settings are refused, not ignored, where no gpu backend measures.
+// (The axes --block and --remap-math, and --metrics, stay: they are the grid's, whose point ids a
+// sim run shares with a gpu run of the same grid.)
+void refuse_without_backend(const po::variables_map &vm, const sweep::Backends &b) {
+  if (!b.gpu)
+    for (const char *option : {"no-check", "cold", "min-samples", "max-seconds", "max-noise"})
+      if (given(vm, option))
+        throw UsageError(std::string("--") + option,
+                         "applies to the gpu backend only (the CUDA kernels timed on the "
+                         "hardware); allowed: leave it out, or --backend gpu, sim,gpu or sim+gpu");
 }
 
 // How to run: the backends and the model (--backend, --model, --device), the shard, the GPU's
@@ -218,6 +252,7 @@ sweep::RunOptions run_options_from(const po::variables_map &vm, sweep::Grid &g, 
                                    "--backend sim+gpu with --device NAME");
     g.device = sim::find_device(get(vm, "device", "")).name;
   }
+  refuse_without_backend(vm, opts.backends);
   if (has(vm, "shard"))
     opts.shard = sweep::parse_shard(get(vm, "shard", ""));
   if (vm["metrics"].as<bool>())

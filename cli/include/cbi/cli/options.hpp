@@ -23,10 +23,13 @@ namespace po = boost::program_options;
 // --screenshot) are checked with check_output before any work starts; those named in `files_only`
 // (a PNG) cannot be stdout, those named in `folders` (reproduce's report) are checked as folders
 // the command creates (check_output_folder).
+// With `positional` (an option of `desc` that also stands alone: `cbi presets NAME`), one word may
+// give that option's value; a second word is a UsageError naming `positional_label` (NAME).
 bool parse_args(int argc, char **argv, const po::options_description &desc, po::variables_map &vm,
                 const std::string &usage, const std::string &examples,
                 const std::vector<std::string> &files_only = {},
-                const std::vector<std::string> &folders = {});
+                const std::vector<std::string> &folders = {}, const std::string &positional = "",
+                const std::string &positional_label = "");
 
 // A list option: declared with list_value(), given as a comma list, by repeating the option, or
 // both (`--order linear,column:4 --order column:8`). Empty items are errors.

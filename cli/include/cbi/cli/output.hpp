@@ -14,7 +14,10 @@
 
 namespace cbi::cli {
 
-using Cell = std::variant<std::string, int64_t, double, bool>;
+// A cell: text, a whole number, a real number, a truth value, or a list of names (JSON writes it as
+// a list of strings, files and the terminal as the names joined by commas).
+using Names = std::vector<std::string>;
+using Cell = std::variant<std::string, int64_t, double, bool, Names>;
 // Named, typed values: a table's facts and its configuration.
 using Fields = std::vector<std::pair<std::string, Cell>>;
 
@@ -55,9 +58,10 @@ struct Table {
 
 // Text form of a cell for files (CSV): exact. Integers in full, doubles that hold an integer as
 // that integer, other doubles in the shortest text that reads back to the same double; "nan" when
-// not finite.
+// not finite; a list of names joined by commas ("linear,column:8", as a list option is typed).
 std::string format_cell(const Cell &c);
-// For people (the terminal table, Markdown): doubles with up to 6 significant digits.
+// For people (the terminal table, Markdown): doubles with up to 6 significant digits, a list of
+// names joined by ", ".
 std::string format_cell_short(const Cell &c);
 
 // `prefix` + `text`, broken at spaces into lines of at most `width` characters (a word longer

@@ -52,6 +52,11 @@ struct BenchPoints {
 };
 BenchPoints bench_points(const cli::po::variables_map &vm);
 
+// A window (--stencil) that no kernel of `kinds` has, or an inner dimension (--depth) that none
+// has, is refused naming the option, not ignored: bench's and sweep's kernel lists.
+void refuse_unused_kernel_axes(const cli::po::variables_map &vm,
+                               const std::vector<kernels::KernelKind> &kinds);
+
 // bench's measurement settings (--no-check --no-time --metrics --cold --min-samples --max-noise
 // --max-seconds --seed): how to measure a point, not what runs, so they stay off the point. The
 // configuration's other fields keep their defaults.

@@ -50,5 +50,8 @@ std::string accesses_column(sim::Granularity g);
 
 // `cbi presets`: one row per preset with its full configuration.
 cli::Table presets_table();
+// `cbi presets NAME`: the row of that preset, and a note with the options it stands for. An
+// unknown name is a UsageError naming `option` with the allowed names.
+cli::Table preset_table(const std::string &name, const std::string &option);
 
 } // namespace cbi::config
