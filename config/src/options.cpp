@@ -65,8 +65,9 @@ void add_workload_options(po::options_description &desc) {
   desc.add_options()
     ("workload", po::value<std::string>(), workload_help().c_str())
     ("size", po::value<std::string>(), "task grid WxH (or N for NxN): the output's I_w x I_h; "
-                                       "default 16x16 (thesis Tables 3.1/3.2). N-d sizes WxHxD... "
-                                       "fold into W x (H*D*...) (§4.1.2)")
+                                       "default 16x16 (thesis Tables 3.1/3.2; 16x16x16 for "
+                                       "stencil3d). N-d sizes WxHxD... fold into W x (H*D*...) "
+                                       "(§4.1.2)")
     ("stencil", po::value<std::string>(), "stencil window SxS (odd), default 7x7 (Table 3.1)")
     ("depth", po::value<std::string>(), "matmul inner dimension D: A is I_h x D, B is D x I_w; "
                                         "default I_w")
@@ -130,21 +131,32 @@ sim::Workload workload_from(const po::variables_map &vm) {
   // multiply into the vertical one.
   // Every extent positive, none empty ("16x" and "16x16x" are errors) and their product checked
   // before the fold multiplies them.
-  const std::string size_text = get(vm, "size", "16x16");
+  const sim::WorkloadTraits traits = sim::workload_traits(w.kind);
+  // The default: Table 3.1's 16x16, or a volume of 16 planes for a 3-D workload.
+  const std::string size_text = get(vm, "size", traits.size_dims == 3 ? "16" : "16x16");
   std::vector<int64_t> dims;
   for (long long d : parse_dims(size_text, "--size", 1LL << 30, 1LL << 40))
     dims.push_back(d);
-  if (dims.size() == 1)
-    dims.push_back(dims[0]);
-  const sim::WorkloadTraits traits = sim::workload_traits(w.kind);
-  if (traits.size_dims == 3) {
-    // The volume I_w x I_h x P; the workload folds it into the task grid itself.
-    if (dims.size() == 2 && size_text.find_first_of("xX") == std::string::npos)
+  // N stands for NxN (NxNxN for a volume): its product is checked as if typed so.
+  const std::size_t square = traits.size_dims == 3 ? 3 : 2;
+  if (dims.size() == 1) {
+    std::string spelled = size_text;
+    for (std::size_t k = 1; k < square; ++k)
+      spelled += "x" + size_text;
+    int64_t product = dims[0];
+    for (std::size_t k = 1; k < square; ++k) {
+      if (product > (int64_t{1} << 40) / dims[0])
+        throw UsageError("--size", "'" + size_text + "' means " + spelled + ", more than " +
+                                       std::to_string(int64_t{1} << 40) +
+                                       " elements; allowed: a smaller size");
+      product *= dims[0];
       dims.push_back(dims[0]);
-    if (dims.size() != 3)
-      throw UsageError("--size", std::string(traits.name) +
-                                     " needs a volume; allowed: WxHxP (or N for NxNxN)");
+    }
   }
+  if (traits.size_dims == 3 && dims.size() != 3)
+    // The volume I_w x I_h x P; the workload folds it into the task grid itself.
+    throw UsageError("--size",
+                     std::string(traits.name) + " needs a volume; allowed: WxHxP (or N for NxNxN)");
   const remap::Shape<int64_t> folded = remap::fold(dims.data(), static_cast<int>(dims.size()));
   w.width = folded.width;
   w.height = folded.height;

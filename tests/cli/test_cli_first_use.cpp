@@ -220,3 +220,32 @@ TEST(FirstUse, DiagramShowsProgressWhenAsked) {
   EXPECT_NE(cbi_run("diagram --help").out.find("--progress"), std::string::npos);
   std::filesystem::remove_all(dir);
 }
+
+// --size N is NxN (NxNxN for stencil3d) and is checked as if typed so: a huge N is one line at
+// once, not a replay that never ends; stencil3d without --size runs its default volume.
+TEST(FirstUse, SizeNIsCheckedAsTheGridItStandsFor) {
+  expect_usage_error("simulate --size 99999999", ": --size: '99999999' means 99999999x99999999, "
+                                                 "more than 1099511627776 elements");
+  expect_usage_error("mrc --size 2000000", ": --size: '2000000' means 2000000x2000000");
+  expect_usage_error("simulate --workload stencil3d --size 20000",
+                     ": --size: '20000' means 20000x20000x20000");
+  // The same product typed out was refused already: the two spellings agree.
+  expect_usage_error("simulate --size 99999999x99999999", ": --size:");
+  const nlohmann::json volume = json_of("simulate --workload stencil3d");
+  EXPECT_EQ(volume["config"]["width"], 16);
+  EXPECT_EQ(volume["config"]["depth"], 16); // 16 planes
+  EXPECT_EQ(volume["config"], json_of("simulate --workload stencil3d --size 16x16x16")["config"]);
+  EXPECT_NE(cbi_run("simulate --help").out.find("16x16x16 for"), std::string::npos);
+}
+
+// sweep --json - with the CSV on stdout too would interleave two documents: refused, in sweep
+// and in sweep merge; with the CSV in a file, the JSON alone is on stdout.
+TEST(FirstUse, SweepWritesOneDocumentToStdout) {
+  const std::string dir = cbi::test::scratch_dir("cbi_first_use", "sweep_json");
+  expect_usage_error("sweep --size 64 --json -", ": --json: '-' is stdout, where the CSV goes");
+  const CliRun r = cbi_run("sweep --size 64 --json - -o " + dir + "/s.csv");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(nlohmann::json::parse(r.out)["rows"].size(), 1u);
+  expect_usage_error("sweep merge --json - " + dir + "/s.csv", ": --json: '-' is stdout");
+  std::filesystem::remove_all(dir);
+}

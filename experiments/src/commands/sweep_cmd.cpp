@@ -26,6 +26,13 @@ double parse_fraction(const std::string &text, const std::string &option) {
   return v;
 }
 
+// --json - with the CSV on stdout too would interleave two documents there: refused.
+void refuse_two_on_stdout(const po::variables_map &vm) {
+  if (get(vm, "json", "") == "-" && get(vm, "output", "-") == "-")
+    throw UsageError("--json", "'-' is stdout, where the CSV goes already; allowed: a file path, "
+                               "or - with --output FILE.csv");
+}
+
 int cmd_sweep_merge(int argc, char **argv) {
   po::options_description desc("Options");
   // clang-format off
@@ -60,6 +67,7 @@ int cmd_sweep_merge(int argc, char **argv) {
     return 0;
   }
   po::notify(vm);
+  refuse_two_on_stdout(vm);
   for (const char *name : {"output", "json"})
     if (has(vm, name))
       check_output(get(vm, name, ""), std::string("--") + name);
@@ -267,6 +275,7 @@ sweep::RunOptions run_options_from(const po::variables_map &vm, sweep::Grid &g, 
   if (has(vm, "max-noise"))
     opts.gpu.max_noise = parse_fraction(get(vm, "max-noise", ""), "--max-noise");
   opts.output = get(vm, "output", "-");
+  refuse_two_on_stdout(vm);
   opts.json = get(vm, "json", "");
   opts.resume = vm["resume"].as<bool>();
   opts.progress = vm["progress"].as<bool>();
