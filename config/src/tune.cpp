@@ -29,7 +29,8 @@ void add_tune_options(po::options_description &desc) {
                                          "--finalists on the full device; full: every order on "
                                          "the full device (or all sampled with --sample-sms)")
     ("finalists", po::value<std::string>(), "orders the staged search replays on the full "
-                                            "device, default 4")
+                                            "device, default 4; while all of them tie with the "
+                                            "fastest, as many again (the tie group goes on)")
     ("jobs", po::value<std::string>(), "host threads in all, as for simulate --model gpu "
                                        "(default: the idle cores): orders replay side by side, one "
                                        "thread each, and a replay takes several where fewer "

@@ -11,6 +11,7 @@
 #include <condition_variable>
 #include <cstdio>
 #include <exception>
+#include <limits>
 #include <mutex>
 #include <numeric>
 #include <thread>
@@ -294,6 +295,30 @@ TuneResult tune(const TuneConfig &c, const TuneProgress &progress, const Progres
       full[first[k].index] = true;
     }
     run_all(s, top, "full");
+    // A tie group that takes in every finalist may go on among the sampled rows: while the
+    // slowest full-device row is within the validated error of the fastest, the next as many in
+    // stage one's order are replayed on the full device too.
+    const double ln_error = validated_time_error(c.base.workload.kind);
+    const auto all_tied = [&] {
+      double best = std::numeric_limits<double>::infinity(), worst = 0;
+      for (std::size_t k = 0; k < t.finalists; ++k) {
+        const double ms = t.results[first[k].index].time.predicted_ms;
+        best = std::min(best, ms);
+        worst = std::max(worst, ms);
+      }
+      return best > 0 && std::log(worst / best) <= ln_error;
+    };
+    while (t.finalists > 0 && t.finalists < first.size() && all_tied()) {
+      std::vector<std::size_t> more;
+      for (std::size_t k = t.finalists; k < std::min(first.size(), 2 * t.finalists); ++k) {
+        more.push_back(first[k].index);
+        t.configs[first[k].index].sample_sms = 0;
+        full[first[k].index] = true;
+      }
+      s.total += static_cast<int64_t>(more.size());
+      run_all(s, more, "full");
+      t.finalists += more.size();
+    }
   }
   t.ln_error = validated_time_error(c.base.workload.kind);
   // The rows on the full device (every row unless staged) are ranked with tie groups; a staged
