@@ -8,6 +8,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <filesystem>
 #include <iterator>
 #include <set>
 #include <string>
@@ -328,6 +329,24 @@ TEST(GpuSweep, ModelRowsMatchSimulateAndHonourBlockAndDevice) {
   EXPECT_NE(d.rows[0][static_cast<std::size_t>(d.index("predicted_ms"))], at(0, "predicted_ms"));
   EXPECT_NE(d.rows[0][static_cast<std::size_t>(d.index("point_id"))], at(0, "point_id"))
       << "the device is part of the point";
+}
+
+// cbi reproduce without --sim-only needs a device: without one it exits 3 naming --sim-only and
+// leaves no report folder behind where it created it; a folder that was there stays.
+TEST(GpuReproduce, WithoutADeviceItExits3AndLeavesNoFolderItMade) {
+  const std::string out = ::testing::TempDir() + "/cbi_reproduce_no_device";
+  std::filesystem::remove_all(out);
+  const auto r = run_program("cbi", "reproduce --tiny -o " + out);
+  if (r.exit_code == 0)
+    GTEST_SKIP() << "a CUDA device is present";
+  EXPECT_EQ(r.exit_code, 3) << r.err;
+  EXPECT_NE(r.err.find("--sim-only"), std::string::npos) << r.err;
+  EXPECT_FALSE(std::filesystem::exists(out)) << "the report folder it made is left behind";
+  std::filesystem::create_directories(out);
+  const auto again = run_program("cbi", "reproduce --tiny -o " + out);
+  EXPECT_EQ(again.exit_code, 3) << again.err;
+  EXPECT_TRUE(std::filesystem::exists(out)) << "a folder that was there is the user's";
+  std::filesystem::remove_all(out);
 }
 
 // --backend sim+gpu: the GPU model beside the hardware. Without a device it exits 3 naming the

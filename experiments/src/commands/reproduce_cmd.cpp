@@ -4,6 +4,7 @@
 #include "reproduce.hpp"
 
 #include <algorithm>
+#include <filesystem>
 #include <iostream>
 #include <sstream>
 #include <unistd.h>
@@ -83,9 +84,15 @@ int cmd_reproduce(int argc, char **argv) {
   }
   o.command = "cbi reproduce " + command_line(argc - 1, argv + 1);
   o.self_dir = self_dir();
+  // A report folder that this run creates and cannot fill (no device) is not left behind.
+  const bool existed = std::filesystem::exists(o.out_dir);
   try {
     return reproduce::run(o);
   } catch (const sweep::GpuUnavailable &e) {
+    if (!existed) {
+      std::error_code ignored;
+      std::filesystem::remove_all(o.out_dir, ignored);
+    }
     throw NoDeviceError(std::string(e.what()) + " (use --sim-only on machines without a GPU)");
   }
 }
