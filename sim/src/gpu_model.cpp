@@ -152,6 +152,11 @@ WarpRequest warp_request(const GpuConfig &c, int64_t warp, int64_t j) {
   });
 }
 
+L2ReadCycles l2_read_cycles(const GpuMetrics &m, const Device &d) {
+  return {double(m.l2_read_sectors * d.l1_sector_bytes) / d.l2_to_l1_bytes_per_cycle,
+          double(m.l2_read_requests) * d.l2_request_cycles};
+}
+
 std::vector<std::pair<std::string, double>> GpuMetrics::named() const {
   return {{"l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum", double(l1_requests)},
           {"l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum", double(l1_sectors)},
@@ -252,10 +257,8 @@ GpuResult simulate_gpu(const GpuConfig &c, const Progress &progress, const GpuOb
   // for one; the float matmul N1 at linear gets 65 M sectors from the L2 in 0.315 ms (6.6 TB/s)
   // while its L1s miss 91 M, which at 9.2 TB/s would be beyond what the probe ever gets: the
   // coalescer's merged reads cost the L2 nothing.
-  t.l2_ms = 1e3 *
-            std::max(double(m.l2_read_sectors * d.l1_sector_bytes) / d.l2_to_l1_bytes_per_cycle,
-                     double(m.l2_read_requests) * d.l2_request_cycles) /
-            (double(d.sms) * hz);
+  const L2ReadCycles l2 = l2_read_cycles(m, d);
+  t.l2_ms = 1e3 * std::max(l2.bytes, l2.requests) / (double(d.sms) * hz);
   // DRAM carries the reads and, sooner or later, every sector the stores wrote (the L2 writes
   // back what it holds; a kernel that writes as much as it reads, as the stencils do, is bound by
   // both: the 9x9 smem stencil moves 537 MB at 8192, 268 MB of them written).

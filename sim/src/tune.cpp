@@ -78,10 +78,9 @@ std::string why_slower(const GpuConfig &c, const GpuResult &r, const GpuConfig &
            " the fastest's";
   }
   if (bound == "L2->L1 bandwidth") {
-    // The L2 read bound's slower limit (gpu_model.cpp): its line requests or its sectors' bytes.
-    const Device &d = c.device;
-    if (double(m.l2_read_requests) * d.l2_request_cycles >
-        double(m.l2_read_sectors * d.l1_sector_bytes) / d.l2_to_l1_bytes_per_cycle)
+    // The L2 read bound's slower limit: its line requests or its sectors' bytes.
+    const L2ReadCycles l2 = l2_read_cycles(m, c.device);
+    if (l2.requests > l2.bytes)
       return "L2 line requests " + times(double(m.l2_read_requests), double(bm.l2_read_requests)) +
              " the fastest's (sectors a request " +
              fixed2(double(m.l2_read_sectors) / double(m.l2_read_requests)) + ")";
@@ -286,6 +285,7 @@ TuneResult tune(const TuneConfig &c, const TuneProgress &progress, const Progres
     progress(0, s.total, sample > 0 ? "sampled" : "full", "");
   run_all(s, all, sample > 0 ? "sampled" : "full");
   std::vector<bool> full(t.configs.size(), !t.staged && sample == 0);
+  t.ln_error = validated_time_error(c.base.workload.kind);
   if (t.staged) { // stage two: the fastest in sampled mode, replayed on the full device
     const std::vector<Ranked> first = rank_orders(t.configs, t.results, 0.0);
     std::vector<std::size_t> top;
@@ -298,7 +298,6 @@ TuneResult tune(const TuneConfig &c, const TuneProgress &progress, const Progres
     // A tie group that takes in every finalist may go on among the sampled rows: while the
     // slowest full-device row is within the validated error of the fastest, the next as many in
     // stage one's order are replayed on the full device too.
-    const double ln_error = validated_time_error(c.base.workload.kind);
     const auto all_tied = [&] {
       double best = std::numeric_limits<double>::infinity(), worst = 0;
       for (std::size_t k = 0; k < t.finalists; ++k) {
@@ -306,7 +305,7 @@ TuneResult tune(const TuneConfig &c, const TuneProgress &progress, const Progres
         best = std::min(best, ms);
         worst = std::max(worst, ms);
       }
-      return best > 0 && std::log(worst / best) <= ln_error;
+      return best > 0 && std::log(worst / best) <= t.ln_error;
     };
     while (t.finalists > 0 && t.finalists < first.size() && all_tied()) {
       std::vector<std::size_t> more;
@@ -320,7 +319,6 @@ TuneResult tune(const TuneConfig &c, const TuneProgress &progress, const Progres
       t.finalists += more.size();
     }
   }
-  t.ln_error = validated_time_error(c.base.workload.kind);
   // The rows on the full device (every row unless staged) are ranked with tie groups; a staged
   // search's other rows follow in their sampled order, without a tie group.
   std::vector<std::size_t> head, tail;

@@ -186,8 +186,7 @@ public:
                            static_cast<std::size_t>(128 / m_d.l2_sector_bytes + 2));
     // Cycles the L1 is busy with a request of n wavefronts (l1_bank_wavefronts).
     for (int n = 0; n <= Coalescer<W>::kMaxLanes; ++n)
-      m_busy_cycles[static_cast<std::size_t>(n)] =
-          static_cast<int64_t>(n / m_d.l1_wavefronts_per_cycle + 0.999);
+      m_busy_cycles[static_cast<std::size_t>(n)] = wavefront_cycles(n);
     // Cycles the L1's data stage takes to return n lanes' elements to the registers.
     for (int n = 0; n <= Coalescer<W>::kMaxLanes; ++n)
       m_data_cycles[static_cast<std::size_t>(n)] =
@@ -739,11 +738,16 @@ private:
   // (kernels/probes/l1_lines on the H100, docs/results/tight/h100-fresh.md §3), and at least its
   // lanes' bytes at the data stage's rate.
   int64_t busy_cycles(int wavefronts, int lanes) const {
-    const int64_t tag =
-        wavefronts <= Coalescer<W>::kMaxLanes
-            ? m_busy_cycles[static_cast<std::size_t>(wavefronts)]
-            : static_cast<int64_t>(wavefronts / m_d.l1_wavefronts_per_cycle + 0.999);
+    const int64_t tag = wavefronts <= Coalescer<W>::kMaxLanes
+                            ? m_busy_cycles[static_cast<std::size_t>(wavefronts)]
+                            : wavefront_cycles(wavefronts);
     return std::max(tag, m_data_cycles[static_cast<std::size_t>(lanes)]);
+  }
+
+  // Cycles of n wavefronts at the L1's l1_wavefronts_per_cycle (m_busy_cycles holds them up to
+  // kMaxLanes).
+  int64_t wavefront_cycles(int n) const {
+    return static_cast<int64_t>(n / m_d.l1_wavefronts_per_cycle + 0.999);
   }
 
   // The index of SM `sm` in m_sms.

@@ -94,6 +94,15 @@ struct GpuMetrics {
   std::vector<std::pair<std::string, double>> named() const;
 };
 
+// The L2's reads of `m` (after the request coalescer) on device `d`, in cycles of all the SMs'
+// shares: their sectors' bytes at l2_to_l1_bytes_per_cycle and their line requests at
+// l2_request_cycles each. The slower of the two is the time's L2 bound
+// (docs/results/tight/l2-bw.md).
+struct L2ReadCycles {
+  double bytes = 0, requests = 0;
+};
+L2ReadCycles l2_read_cycles(const GpuMetrics &m, const Device &d);
+
 // The predicted time and the bounds it is the largest of (all in ms).
 struct GpuTime {
   double predicted_ms = 0;
