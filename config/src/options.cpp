@@ -24,24 +24,19 @@ using cli::list_from;
 using cli::list_value;
 
 // The registered workloads (sim/workloads.hpp), so that a new one needs no edit here.
-static const std::string &workload_help() {
-  static const std::string help = [] {
-    std::string h = sim::workload_names() + " (default stencil)";
-    sim::for_each_workload([&](auto tag) {
-      using W = typename decltype(tag)::type;
-      if (W::size_dims == 3)
-        h += std::string("; ") + W::name + " takes --size WxHxP (P planes)";
-    });
-    return h;
-  }();
-  return help;
+static std::string workload_help(bool tiled) {
+  std::string h = sim::workload_names(tiled) + " (default stencil)";
+  sim::for_each_workload([&](auto tag) {
+    using W = typename decltype(tag)::type;
+    if (W::size_dims == 3)
+      h += std::string("; ") + W::name + " takes --size WxHxP (P planes)";
+  });
+  return h;
 }
 
-static const std::string &kernel_help() {
-  static const std::string help = "the workload by its CUDA kernel's name, as cbi bench spells "
-                                  "it: " +
-                                  sim::kernel_workload_names() + " (instead of --workload)";
-  return help;
+static std::string kernel_help(bool tiled) {
+  return "the workload by its CUDA kernel's name, as cbi bench spells it: " +
+         sim::kernel_workload_names(tiled) + " (instead of --workload)";
 }
 
 static const std::string &block_order_help() {
@@ -60,10 +55,10 @@ static const std::string &block_order_help() {
   return help;
 }
 
-void add_workload_options(po::options_description &desc) {
+void add_workload_options(po::options_description &desc, bool tiled) {
   // clang-format off
   desc.add_options()
-    ("workload", po::value<std::string>(), workload_help().c_str())
+    ("workload", po::value<std::string>(), workload_help(tiled).c_str())
     ("size", po::value<std::string>(), "task grid WxH (or N for NxN): the output's I_w x I_h; "
                                        "default 16x16 (thesis Tables 3.1/3.2; 16x16x16 for "
                                        "stencil3d). N-d sizes WxHxD... fold into W x (H*D*...) "
@@ -78,9 +73,10 @@ void add_workload_options(po::options_description &desc) {
     ("boundary", po::value<std::string>(), "stencil edges: clamp (listing 3, default) | none "
                                            "(unclamped, as the thesis diagrams)")
     ("writes", po::bool_switch(), "also replay each task's output store (off by default; the GPU model always does, so it refuses the option)")
-    ("kernel", po::value<std::string>(), kernel_help().c_str())
-    ("block-order", list_value(), block_order_help().c_str());
+    ("kernel", po::value<std::string>(), kernel_help(tiled).c_str());
   // clang-format on
+  if (tiled)
+    desc.add_options()("block-order", list_value(), block_order_help().c_str());
 }
 
 void add_trace_option(po::options_description &desc) {

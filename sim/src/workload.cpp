@@ -32,18 +32,21 @@ const char *to_string(WorkloadKind kind) {
   return visit_workload(kind, [](auto tag) { return decltype(tag)::type::name; });
 }
 
-std::string workload_names() {
+std::string workload_names(bool tiled) {
   std::string names;
   for_each_workload([&](auto tag) {
-    names += (names.empty() ? "" : ", ") + std::string(decltype(tag)::type::name);
+    using W = typename decltype(tag)::type;
+    if (tiled || !W::has_block_order)
+      names += (names.empty() ? "" : ", ") + std::string(W::name);
   });
   return names;
 }
 
-std::string kernel_workload_names() {
+std::string kernel_workload_names(bool tiled) {
   std::string names;
   for_each_workload([&](auto tag) {
-    if (const char *k = decltype(tag)::type::kernel)
+    using W = typename decltype(tag)::type;
+    if (const char *k = W::kernel; k && (tiled || !W::has_block_order))
       names += (names.empty() ? "" : ", ") + std::string(k);
   });
   return names;

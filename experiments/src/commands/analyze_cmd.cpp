@@ -4,13 +4,15 @@
 #include "cbi/cli/options.hpp"
 #include "cbi/config/point_options.hpp"
 #include "cbi/config/presets.hpp"
+#include "cbi/error.hpp"
 #include "cbi/sim/model.hpp"
+#include "cbi/sim/workloads.hpp"
 
 namespace cbi::cli {
 
 int cmd_analyze(int argc, char **argv) {
   po::options_description desc("Options");
-  config::add_workload_options(desc);
+  config::add_workload_options(desc, /*tiled=*/false);
   config::add_order_options(desc);
   // clang-format off
   desc.add_options()
@@ -37,6 +39,15 @@ int cmd_analyze(int argc, char **argv) {
     return 0;
   const sim::SimConfig c =
       *config::sim_config(config::point_from(vm, {config::Engine::sequential, "analyze"}));
+  // The model covers listings 3 and 4 only: a tiled kernel would print an empty table.
+  if (sim::workload_traits(c.workload.kind).has_block_order) {
+    const std::string name = sim::to_string(c.workload.kind);
+    throw UsageError(has(vm, "kernel") ? "--kernel" : "--workload",
+                     name + " has no analytical model (the thesis's covers listings 3 and 4); "
+                            "allowed: " + sim::workload_names(false) +
+                         " (the GPU model replays " + name + ": cbi simulate --model gpu --kernel " +
+                         name + ")");
+  }
   const int64_t threads =
       has(vm, "threads") ? parse_positive(get(vm, "threads", ""), "--threads") : 1;
   const sim::ModelReport model = sim::analyze_model(c, threads);

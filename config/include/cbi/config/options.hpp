@@ -24,7 +24,9 @@ namespace po = boost::program_options;
 using cli::Fields;
 
 // --workload --size --stencil --depth --type (or its alias --elem-bytes) --boundary --writes
-void add_workload_options(po::options_description &desc);
+// --kernel --block-order; without `tiled`, the tiled kernels (sgemm-tiled, stencil-smem) are left
+// out of the help and --block-order is not an option.
+void add_workload_options(po::options_description &desc, bool tiled = true);
 sim::Workload workload_from(const po::variables_map &vm);
 // The element size that --type half|float|double or its alias --elem-bytes 2|4|8 gives (4 when
 // neither); both given must name one type.

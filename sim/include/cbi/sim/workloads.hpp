@@ -99,11 +99,13 @@ inline WorkloadTraits workload_traits(WorkloadKind kind) {
 // "stencil", "matmul", "stencil3d", "sgemm-tiled", "stencil-smem"; parse_workload_kind throws
 // UsageError(option) on other names.
 const char *to_string(WorkloadKind kind);
-std::string workload_names(); // "stencil, matmul, stencil3d, sgemm-tiled, stencil-smem"
+// "stencil, matmul, stencil3d, sgemm-tiled, stencil-smem"; without `tiled`, the tiled kernels
+// (has_block_order) left out.
+std::string workload_names(bool tiled = true);
 // The workloads that a CUDA kernel runs (WorkloadTraits::kernel): "stencil, matmul, sgemm-tiled,
 // stencil-smem", and the one a kernel of that name runs (none for a kernel the simulator does not
 // model: stencil-2d, cublas).
-std::string kernel_workload_names();
+std::string kernel_workload_names(bool tiled = true);
 std::optional<WorkloadKind> workload_of_kernel(const std::string &kernel);
 WorkloadKind parse_workload_kind(const std::string &text,
                                  const std::string &option = "workload.kind");
