@@ -153,7 +153,8 @@ class TablePrinter final : public Printer {
       // One wide row: a column per line, name then value.
       std::vector<std::vector<std::string>> lines;
       for (std::size_t i = 0; i < header.size(); ++i)
-        lines.push_back({header[i], text[0][i]});
+        if (!text[0][i].empty()) // a key that does not apply to this row (a stencil's depth)
+          lines.push_back({header[i], text[0][i]});
       write_rows(os, {"column", "value"}, lines, /*left_values=*/true);
     } else if (t.rows.size() == 1 || widths[0] + kGap + widest_other > kWidth) {
       // A column too wide to stand beside the first (long text): one record per row, its name,
@@ -161,7 +162,8 @@ class TablePrinter final : public Printer {
       for (std::size_t r = 0; r < text.size(); ++r) {
         os << (r ? "\n" : "") << text[r][0] << "\n";
         for (std::size_t i = 1; i < header.size(); ++i)
-          write_wrapped(os, "  " + header[i] + ": ", text[r][i], 4 + header[i].size(), false);
+          if (!text[r][i].empty()) // a key that does not apply to this row (a stencil's depth)
+            write_wrapped(os, "  " + header[i] + ": ", text[r][i], 4 + header[i].size(), false);
       }
     } else {
       // Blocks of columns that fit, each led by the first column so that a row stays named.
