@@ -12,10 +12,10 @@
 namespace cbi::viz_app {
 
 const char *const kKeysHelp =
-    "keys: Space play/pause | Right/Left step (Shift: 10%) | Home/End | O or Tab next order, 1-9 "
-    "pick one |\n      ] / [ double / halve the L1 lines | + / - or wheel zoom | drag or Up/Down "
-    "pan "
-    "| R reset |\n      G greyscale | P screenshot (--screenshot) | Q or Escape quit";
+    "keys: Space play/pause | Right/Left step (Shift: 10%) | Home/End | O or Tab next order |\n"
+    "      1-9 pick one | ] / [ double / halve the L1 lines | + / - or wheel zoom |\n"
+    "      drag or Up/Down pan | R reset | G greyscale | P screenshot (--screenshot) |\n"
+    "      Q or Escape quit";
 
 int Viewer::run(const std::vector<std::string> &script) {
   m_window.create(sf::VideoMode(static_cast<unsigned>(m_width), static_cast<unsigned>(m_height)),
