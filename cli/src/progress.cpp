@@ -2,6 +2,7 @@
 
 #include <iomanip>
 #include <iostream>
+#include <memory>
 #include <sstream>
 #include <unistd.h>
 #include <utility>
@@ -56,10 +57,13 @@ std::string format_duration(double s) {
 }
 
 std::function<void(int64_t, int64_t)> thread_counter() {
-  return [](int64_t done, int64_t total) {
-    std::cerr << "\r  simulated " << done << " / " << total << " threads (" << (100 * done / total)
-              << "%)" << (done == total ? "\n" : "") << std::flush;
+  auto bar = std::make_shared<std::unique_ptr<ProgressBar>>(); // made at the first report
+  return [bar](int64_t done, int64_t total) {
+    if (!*bar)
+      *bar = std::make_unique<ProgressBar>(total, true, 0, "threads");
+    (*bar)->update(done, "");
   };
 }
 
+bool long_run(double accesses) { return accesses > double(int64_t{1} << 30); }
 } // namespace cbi::cli

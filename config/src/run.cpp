@@ -35,8 +35,8 @@ void add_simulate_options(po::options_description &desc) {
   add_order_options(desc);
   // clang-format off
   desc.add_options()
-    ("progress", po::bool_switch(), "print progress to stderr (on by default for long runs on a "
-                                    "terminal)")
+    ("progress", po::bool_switch(), "print progress to stderr (on by default for long runs, over "
+                                    "2^30 accesses: a line per tenth when not a terminal)")
     ("model", po::value<std::string>(), "sequential (one cache hierarchy, default) | gpu (SMs, "
                                         "warps, coalescing, per-SM L1, shared L2; docs/gpu-model.md)")
     ("device", po::value<std::string>(), ("--model gpu: " + device_help()).c_str())
@@ -192,9 +192,9 @@ cli::Table simulate_result(const po::variables_map &vm, const sim::Progress &int
   const Engine engine = parse_model(vm);
   const Point point = point_from(vm, {engine, "simulate"}, own);
   const bool asked = vm.count("progress") && vm["progress"].as<bool>();
-  // Progress when asked, and unasked on a terminal for a long replay, in either engine.
+  // Progress when asked, and unasked for a long replay (lines when stderr is not a terminal).
   auto show_progress = [&](const sim::Workload &w) {
-    return asked || (isatty(2) && w.accesses() > (int64_t{1} << 30));
+    return asked || cli::long_run(double(w.accesses()));
   };
   if (engine == Engine::gpu_model) {
     sim::GpuConfig g = gpu_config(point);
@@ -203,11 +203,8 @@ cli::Table simulate_result(const po::variables_map &vm, const sim::Progress &int
     cli::check_memory(sim::gpu_state_bytes(g), "the GPU model's state (L1s, L2, resident warps)",
                       "--device", "a device row with smaller caches, or --sample-sms N");
     // --progress: the threads of the CTAs done so far, with the elapsed time and an ETA.
-    const bool shown_bar = show_progress(g.workload);
-    cli::ProgressBar bar(g.workload.tasks(), shown_bar, 0, "threads");
     const sim::Progress shown =
-        shown_bar ? sim::Progress([&](int64_t done, int64_t) { bar.update(done, ""); })
-                  : sim::Progress();
+        show_progress(g.workload) ? cli::thread_counter() : sim::Progress();
     return gpu_table(g, sim::simulate_gpu(g, both(shown, interrupt)));
   }
   const sim::SimConfig c = *sim_config(point);

@@ -2,6 +2,7 @@
 // no display: text comes from FreeType, the PNG from sf::Image.
 #include "cbi/cli/command.hpp"
 #include "cbi/cli/output.hpp"
+#include "cbi/cli/progress.hpp"
 #include "diagram_options.hpp"
 
 #include "cbi/config/applicability.hpp"
@@ -66,7 +67,14 @@ int cmd_diagram(int argc, char **argv) {
     throw UsageError("--output", "'" + output + "' does not end in .png; allowed: a .png path");
   cli::check_output(output, "--output", false); // the default too, before any work
   const DiagramRequest req = diagram_request(vm);
-  const bool progress = (vm.count("progress") && vm["progress"].as<bool>()) || isatty(2);
+  double accesses = 0;
+  for (const viz::GridSpec &p : req.panels)
+    accesses += double(p.sim.workload.accesses());
+  for (const sim::GpuConfig &g : req.gpu)
+    accesses += double(g.workload.accesses());
+  // On a terminal, and for a long replay also in a log (lines per tenth).
+  const bool progress =
+      (vm.count("progress") && vm["progress"].as<bool>()) || isatty(2) || cli::long_run(accesses);
   const auto t0 = std::chrono::steady_clock::now();
   const std::vector<viz::Grid> grids = build_panels(req, progress);
   viz::DiagramLayout layout;
