@@ -15,8 +15,7 @@ namespace cbi::cli {
 // The options that name a file a command writes; each is checked before any work starts.
 static const char *const kOutputOptions[] = {"output", "json", "csv", "screenshot"};
 
-// "--a, --b, ..." : every long option of `desc`, in its order.
-static std::string long_option_names(const po::options_description &desc) {
+std::string long_option_names(const po::options_description &desc) {
   std::string names;
   for (const auto &o : desc.options())
     if (!o->long_name().empty())
@@ -67,14 +66,15 @@ bool parse_args(int argc, char **argv, const po::options_description &desc, po::
     return false;
   }
   po::notify(vm);
-  if (vm.count("format") && vm["format"].value().type() == typeid(std::string))
-    find_printer(vm["format"].as<std::string>()); // before any work: --format xml is exit 2 now
-  if (vm.count("wide") && vm["wide"].value().type() == typeid(bool) && vm["wide"].as<bool>() &&
-      vm.count("format") && vm["format"].value().type() == typeid(std::string) &&
-      vm["format"].as<std::string>() != "table")
-    throw UsageError("--wide", "applies to the terminal table only; allowed: --wide with "
-                               "--format table (the default), or --format " +
-                                   vm["format"].as<std::string>() + " without --wide");
+  // Before any work: --format xml, or --format table -o x.json, is exit 2 now.
+  if (desc.find_nothrow("format", false) && desc.find_nothrow("output", false)) {
+    const std::string format = format_from(vm).name();
+    if (wide_from(vm) && format != "table")
+      throw UsageError("--wide", "applies to the terminal table only; allowed: --wide with "
+                                 "--format table (the default), or " + format +
+                                     (has(vm, "format") ? "" : " (--output's ending)") +
+                                     " without --wide");
+  }
   for (const char *name : kOutputOptions) {
     if (!vm.count(name) || vm[name].empty() || vm[name].value().type() != typeid(std::string))
       continue;
@@ -120,8 +120,32 @@ void add_output_options(po::options_description &desc, const std::string &defaul
   // clang-format on
 }
 
-const Printer &format_from(const po::variables_map &vm) {
-  return find_printer(get(vm, "format", "table"));
+namespace {
+
+// The format that --output's ending names (.csv, .json, .md), or "" for any other ending.
+std::string format_of_path(const std::string &path) {
+  for (const auto &[ending, format] : {std::pair<const char *, const char *>{".csv", "csv"},
+                                       {".json", "json"},
+                                       {".md", "markdown"}}) {
+    const std::string e = ending;
+    if (path.size() > e.size() && path.compare(path.size() - e.size(), e.size(), e) == 0)
+      return format;
+  }
+  return "";
+}
+
+} // namespace
+
+const Printer &format_from(const po::variables_map &vm, const std::string &default_format) {
+  const std::string output = get(vm, "output", "-"), named = format_of_path(output);
+  if (!has(vm, "format"))
+    return find_printer(named.empty() ? default_format : named);
+  const Printer &p = find_printer(get(vm, "format", ""));
+  if (!named.empty() && named != p.name())
+    throw UsageError("--format", std::string(p.name()) + " does not match --output " + output +
+                                     " (" + named + "); allowed: --format " + named +
+                                     ", or leave --format out (the ending picks it)");
+  return p;
 }
 
 bool wide_from(const po::variables_map &vm) {

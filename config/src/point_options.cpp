@@ -6,6 +6,7 @@
 #include "cbi/sim/trace.hpp"
 
 #include <algorithm>
+#include <cstdlib>
 
 namespace cbi::config {
 
@@ -228,6 +229,32 @@ void refuse_unused_kernel_axes(const cli::po::variables_map &vm,
                                 "or a matrix kernel (matmul, sgemm-tiled, cublas)");
 }
 
+namespace {
+
+// A decimal number in [low, 1e6] (low excluded unless `zero_ok`), else a UsageError naming
+// `option` with `allowed`.
+double parse_measurement(const std::string &text, const char *option, bool zero_ok,
+                         const std::string &allowed) {
+  char *end = nullptr;
+  const double v = std::strtod(text.c_str(), &end);
+  if (text.empty() || *end != 0 || !(zero_ok ? v >= 0 : v > 0) || v > 1e6)
+    throw UsageError(option, "'" + text + "' is not allowed; allowed: " + allowed);
+  return v;
+}
+
+} // namespace
+
+double parse_max_noise(const std::string &text) {
+  return parse_measurement(text, "--max-noise", true,
+                           "a noise target stdev/mean from 0 to 1e6, e.g. 0.01 (0: sample until "
+                           "--max-seconds)");
+}
+
+double parse_max_seconds(const std::string &text) {
+  return parse_measurement(text, "--max-seconds", false,
+                           "a time budget per point in seconds, > 0 up to 1e6, e.g. 0.25");
+}
+
 kernels::BenchConfig measurement_from(const cli::po::variables_map &vm) {
   kernels::BenchConfig c;
   c.check = !vm["no-check"].as<bool>();
@@ -237,30 +264,10 @@ kernels::BenchConfig measurement_from(const cli::po::variables_map &vm) {
   if (has(vm, "min-samples"))
     c.min_samples = int(parse_positive(get(vm, "min-samples", ""), "--min-samples", 1 << 20));
   c.max_samples = std::max(c.max_samples, c.min_samples);
-  auto parse_double = [&](const char *name, double fallback) {
-    if (!has(vm, name))
-      return fallback;
-    const std::string text = get(vm, name, "");
-    try {
-      size_t used = 0;
-      const double v = std::stod(text, &used);
-      if (used == text.size())
-        return v;
-    } catch (const std::exception &) {
-    }
-    throw UsageError(std::string("--") + name, "'" + text +
-                                                   "' is not a number; allowed: a "
-                                                   "decimal number such as 0.01");
-  };
-  c.max_noise = parse_double("max-noise", c.max_noise);
-  c.max_seconds = parse_double("max-seconds", c.max_seconds);
-  if (!(c.max_noise >= 0))
-    throw UsageError("--max-noise", "'" + get(vm, "max-noise", "") +
-                                        "' is negative; allowed: a noise target >= 0 (stdev/mean, "
-                                        "e.g. 0.01)");
-  if (!(c.max_seconds > 0))
-    throw UsageError("--max-seconds", "'" + get(vm, "max-seconds", "") +
-                                          "' is not positive; allowed: a time budget > 0 s");
+  if (has(vm, "max-noise"))
+    c.max_noise = parse_max_noise(get(vm, "max-noise", ""));
+  if (has(vm, "max-seconds"))
+    c.max_seconds = parse_max_seconds(get(vm, "max-seconds", ""));
   if (has(vm, "seed"))
     c.seed = uint64_t(parse_positive(get(vm, "seed", ""), "--seed", 1LL << 62));
   return c;

@@ -16,16 +16,6 @@ namespace cbi::cli {
 
 namespace {
 
-double parse_fraction(const std::string &text, const std::string &option) {
-  char *end = nullptr;
-  const double v = std::strtod(text.c_str(), &end);
-  if (text.empty() || *end != 0 || !(v > 0) || v > 1e6)
-    throw UsageError(option, "'" + text +
-                                 "' is not a positive number; allowed: a number > 0 "
-                                 "up to 1e6, e.g. 0.25");
-  return v;
-}
-
 // --json - with the CSV on stdout too would interleave two documents there: refused.
 void refuse_two_on_stdout(const po::variables_map &vm) {
   if (get(vm, "json", "") == "-" && get(vm, "output", "-") == "-")
@@ -50,8 +40,11 @@ int cmd_sweep_merge(int argc, char **argv) {
   po::variables_map vm;
   try {
     po::store(po::command_line_parser(argc, argv).options(all).positional(positional).run(), vm);
+  } catch (const po::unknown_option &e) {
+    throw UsageError(e.get_option_name(), "not an option of this command; allowed: " +
+                                              long_option_names(all) + " (--help explains each)");
   } catch (const po::error &e) {
-    throw UsageError("cbi sweep merge", e.what());
+    throw UsageError("cbi", e.what());
   }
   if (vm.count("help")) {
     std::cout << "usage: cbi sweep merge [--output ALL.csv] SHARD.csv...\n\n"
@@ -73,7 +66,7 @@ int cmd_sweep_merge(int argc, char **argv) {
       check_output(get(vm, name, ""), std::string("--") + name);
   if (!vm.count("input"))
     throw UsageError("--input", "no CSV files to merge; allowed: one or more shard CSVs");
-  const Printer &format = has(vm, "format") ? format_from(vm) : find_printer("csv");
+  const Printer &format = format_from(vm, "csv");
   if (wide_from(vm) && std::string(format.name()) != "table")
     throw UsageError("--wide", "applies to the terminal table only; allowed: --wide with "
                                "--format table (merge writes CSV by default)");
@@ -269,11 +262,11 @@ sweep::RunOptions run_options_from(const po::variables_map &vm, sweep::Grid &g, 
   opts.gpu.cold = vm["cold"].as<bool>();
   if (has(vm, "min-samples"))
     opts.gpu.min_samples =
-        static_cast<int>(parse_positive(get(vm, "min-samples", ""), "--min-samples", 100000));
+        static_cast<int>(parse_positive(get(vm, "min-samples", ""), "--min-samples", 1 << 20));
   if (has(vm, "max-seconds"))
-    opts.gpu.max_seconds = parse_fraction(get(vm, "max-seconds", ""), "--max-seconds");
+    opts.gpu.max_seconds = config::parse_max_seconds(get(vm, "max-seconds", ""));
   if (has(vm, "max-noise"))
-    opts.gpu.max_noise = parse_fraction(get(vm, "max-noise", ""), "--max-noise");
+    opts.gpu.max_noise = config::parse_max_noise(get(vm, "max-noise", ""));
   opts.output = get(vm, "output", "-");
   refuse_two_on_stdout(vm);
   opts.json = get(vm, "json", "");
@@ -307,9 +300,9 @@ int dry_run(const sweep::Grid &g, const sweep::RunOptions &opts) {
 
 int cmd_sweep(int argc, char **argv) {
   if (argc > 1 && std::string(argv[1]) == "merge") {
-    std::string name = "cbi sweep merge";
-    argv[1] = name.data();
-    return cmd_sweep_merge(argc - 1, argv + 1);
+    // Its own command, so that its errors name it: "cbi sweep merge: --input: ...".
+    static const Command merge{"sweep merge", "", cmd_sweep_merge};
+    return run_command(merge, argc, argv, config::option_for_field);
   }
   po::options_description desc("Options");
   add_sweep_options(desc);

@@ -17,6 +17,9 @@ namespace cbi::cli {
 
 namespace po = boost::program_options;
 
+// "--a, --b, ..." : every long option of `desc`, in its order.
+std::string long_option_names(const po::options_description &desc);
+
 // Parses argv against `desc`; all values are strings and validated by the caller. Prints help and
 // returns false on --help. Unknown options, missing values and stray words (any argument that is
 // not an option or its value) become UsageError. The output options (--output, --json, --csv,
@@ -50,7 +53,10 @@ bool has(const po::variables_map &vm, const std::string &name);
 // --format --wide --output; `default_format` is what the command writes without --format (its
 // help says so: cbi sweep merge writes CSV, every other command the table).
 void add_output_options(po::options_description &desc, const std::string &default_format = "table");
-const Printer &format_from(const po::variables_map &vm); // --format, default table
+// --format; without it, the format that --output's ending names (.csv, .json, .md), else
+// `default_format`. A --format that disagrees with the ending is a UsageError.
+const Printer &format_from(const po::variables_map &vm,
+                           const std::string &default_format = "table");
 bool wide_from(const po::variables_map &vm);             // --wide (false where not declared)
 // Prints `t` in the chosen format to --output (atomically) or stdout.
 void emit(const po::variables_map &vm, const Table &t);

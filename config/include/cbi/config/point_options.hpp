@@ -61,6 +61,10 @@ void refuse_unused_kernel_axes(const cli::po::variables_map &vm,
 // --max-seconds --seed): how to measure a point, not what runs, so they stay off the point. The
 // configuration's other fields keep their defaults.
 kernels::BenchConfig measurement_from(const cli::po::variables_map &vm);
+// --max-noise (stdev/mean, 0 to 1e6) and --max-seconds (> 0, up to 1e6), one range and one
+// message in bench and sweep: a UsageError naming the option otherwise.
+double parse_max_noise(const std::string &text);
+double parse_max_seconds(const std::string &text);
 // `c` (a point's configuration) measured as `m` says.
 kernels::BenchConfig with_measurement(kernels::BenchConfig c, const kernels::BenchConfig &m);
 
