@@ -181,7 +181,8 @@ TEST(FirstUse, SweepRefusesOptionsThatNoBackendOrKernelReads) {
       {"--kernel matmul --block-order column:2", ": --block-order: no listed kernel has tiles"},
       {"--kernel sgemm-tiled --remap-math div --backend gpu",
        ": --remap-math: no listed kernel maps its threads"},
-      {"--backend gpu --max-noise -1", ": --max-noise: '-1' is not a positive number; allowed:"},
+      {"--backend gpu --max-noise -1", ": --max-noise: '-1' is not allowed; allowed: a noise "
+                                        "target stdev/mean from 0 to 1e6"},
   };
   for (const auto &[args, what] : refused)
     expect_usage_error(std::string("sweep --size 64 --dry-run ") + args, what);
@@ -264,11 +265,11 @@ TEST(FirstUse, HelpCommandIsTheCommandsHelp) {
 }
 
 // Every command's --help fits the terminal's 100 columns, as its tables do (characters, not
-// bytes: § and — are one each). cbi view's key list is drawn in its window as written.
+// bytes: § and — are one each), cbi view's key list too.
 TEST(FirstUse, EveryHelpFitsOneHundredColumns) {
   for (const char *command :
        {"", "simulate", "devices", "tune", "presets", "trace", "mrc", "analyze", "sweep",
-        "sweep merge", "reproduce", "bench", "diagram", "plot"}) {
+        "sweep merge", "reproduce", "bench", "diagram", "view", "plot"}) {
     const CliRun r = cbi_run(std::string(command) + " --help");
     ASSERT_EQ(r.exit_code, 0) << command << "\n" << r.err;
     std::size_t start = 0;
@@ -280,4 +281,100 @@ TEST(FirstUse, EveryHelpFitsOneHundredColumns) {
       EXPECT_LE(columns, 100u) << "cbi " << command << " --help:\n" << line;
     }
   }
+}
+
+// cbi analyze has no model of the tiled kernels (it printed an empty table, exit 0): it refuses
+// them in one line naming the option given, its help does not offer them, and --block-order (which
+// only they take) is not one of its options.
+TEST(FirstUse, AnalyzeRefusesTheTiledKernels) {
+  for (const char *kernel : {"sgemm-tiled", "stencil-smem"}) {
+    expect_usage_error(std::string("analyze --kernel ") + kernel,
+                       std::string(": --kernel: ") + kernel + " has no analytical model");
+    expect_usage_error(std::string("analyze --workload ") + kernel,
+                       ": --workload: " + std::string(kernel) +
+                           " has no analytical model (the thesis's covers listings 3 and 4); "
+                           "allowed: stencil, matmul, stencil3d");
+    const std::string help = cbi_run("analyze --help").out;
+    EXPECT_EQ(help.find(kernel), std::string::npos) << help;
+  }
+  expect_usage_error("analyze --block-order column:4", ": --block-order: not an option");
+  EXPECT_EQ(json_of("analyze --kernel matmul --size 16")["config"]["workload"], "matmul");
+}
+
+// A preset shown alone lists what applies to its workload: no empty depth line for a stencil, no
+// empty stencil or boundary line for matmul (CSV and JSON keep the keys, empty).
+TEST(FirstUse, OnePresetShowsOnlyTheKeysThatApply) {
+  const std::string stencil = cbi_run("presets table3.1").out;
+  EXPECT_NE(stencil.find("\n  stencil: 7x7\n"), std::string::npos) << stencil;
+  EXPECT_EQ(stencil.find("depth:"), std::string::npos) << stencil;
+  const std::string matmul = cbi_run("presets table3.2").out;
+  EXPECT_NE(matmul.find("\n  depth: 16\n"), std::string::npos) << matmul;
+  EXPECT_EQ(matmul.find("stencil:"), std::string::npos) << matmul;
+  EXPECT_EQ(matmul.find("boundary:"), std::string::npos) << matmul;
+  for (const std::string &all : {cbi_run("presets").out, stencil, matmul})
+    EXPECT_EQ(all.find(": \n"), std::string::npos) << all;
+  EXPECT_TRUE(json_of("presets table3.1")["rows"][0]["depth"].is_null());
+}
+
+// cbi sweep merge's errors name cbi sweep merge, not cbi sweep.
+TEST(FirstUse, SweepMergeErrorsNameTheSubcommand) {
+  expect_usage_error("sweep merge", "cbi sweep merge: --input: no CSV files to merge");
+  expect_usage_error("sweep merge /nonexistent/a.csv", "cbi sweep merge: --input: ");
+  expect_usage_error("sweep merge --bogus", "cbi sweep merge: --bogus: not an option of this "
+                                            "command; allowed: --input, --json, --partial");
+}
+
+// --max-noise and --max-seconds: one range and one message in cbi bench and cbi sweep (sweep
+// refused --max-noise 0, which bench takes: sample until --max-seconds).
+TEST(FirstUse, BenchAndSweepTakeTheSameMeasurementRanges) {
+  const std::string noise = ": --max-noise: '-1' is not allowed; allowed: a noise target "
+                            "stdev/mean from 0 to 1e6, e.g. 0.01 (0: sample until --max-seconds)";
+  const std::string seconds = ": --max-seconds: '0' is not allowed; allowed: a time budget per "
+                              "point in seconds, > 0 up to 1e6, e.g. 0.25";
+  for (const std::string command : {"bench --kernel stencil", "sweep --size 64 --backend gpu "
+                                                              "--dry-run"}) {
+    expect_usage_error(command + " --max-noise -1", "cbi " + command.substr(0, 5) + noise);
+    expect_usage_error(command + " --max-noise 1e7", ": --max-noise: '1e7' is not allowed");
+    expect_usage_error(command + " --max-seconds 0", "cbi " + command.substr(0, 5) + seconds);
+    // 0 passes the parse: bench then looks for a device (3), sweep's dry run succeeds (0).
+    const CliRun zero = cbi_run(command + " --max-noise 0");
+    EXPECT_NE(zero.exit_code, 2) << command << "\n" << zero.err;
+  }
+}
+
+// -o FILE without --format: the ending picks the format (.csv, .json, .md); a --format that
+// disagrees with the ending is one line, exit 2, and no file.
+TEST(FirstUse, TheOutputEndingPicksTheFormat) {
+  const std::string dir = cbi::test::scratch_dir("cbi_first_use", "ending");
+  for (const std::string command : {"simulate --size 16", "presets", "analyze --size 16"}) {
+    SCOPED_TRACE(command);
+    ASSERT_EQ(cbi_run(command + " -o " + dir + "/r.json").exit_code, 0);
+    EXPECT_TRUE(nlohmann::json::accept(cbi::test::slurp(dir + "/r.json")));
+    ASSERT_EQ(cbi_run(command + " -o " + dir + "/r.csv").exit_code, 0);
+    EXPECT_EQ(cbi::test::slurp(dir + "/r.csv"), cbi_run(command + " --format csv").out);
+    ASSERT_EQ(cbi_run(command + " -o " + dir + "/r.md").exit_code, 0);
+    EXPECT_EQ(cbi::test::slurp(dir + "/r.md").rfind("**cbi ", 0), 0u); // Markdown's bold title
+    ASSERT_EQ(cbi_run(command + " -o " + dir + "/r.txt").exit_code, 0);
+    EXPECT_EQ(cbi::test::slurp(dir + "/r.txt").rfind("cbi ", 0), 0u); // the table
+    expect_usage_error(command + " --format table -o " + dir + "/bad.json",
+                       ": --format: table does not match --output " + dir +
+                           "/bad.json (json); allowed: --format json");
+    expect_usage_error(command + " --wide -o " + dir + "/bad.csv", ": --wide: applies to the "
+                                                                   "terminal table only");
+    EXPECT_FALSE(std::filesystem::exists(dir + "/bad.json"));
+    EXPECT_FALSE(std::filesystem::exists(dir + "/bad.csv"));
+  }
+  std::filesystem::remove_all(dir);
+}
+
+// simulate --progress off a terminal: a line per tenth with the elapsed time and an ETA (it was a
+// counter redrawn with carriage returns into the log, without an ETA).
+TEST(FirstUse, SimulateProgressIsLinesWhenNotATerminal) {
+  const CliRun r = cbi_run("simulate --size 256 --progress --format csv");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.err.find('\r'), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("65536/65536 threads"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("ETA"), std::string::npos) << r.err;
+  EXPECT_LE(count_lines(r.err), 11) << r.err;
+  EXPECT_EQ(cbi_run("simulate --size 256 --format csv").err, "") << "short, not asked";
 }
