@@ -102,7 +102,12 @@ public:
   int64_t load(int sm, const LineRequest *lines, int n, int sectors, int wavefronts, int64_t now,
                OnLine &&on_line) {
     int64_t ready = now + m_d.l1_hit_cycles;
-    if (n > 1) // the lines of a wide request mostly miss together (a tiled kernel's tiles)
+    // The lines of a wide request mostly miss together (a tiled kernel's tiles): their L2 state is
+    // fetched ahead. A request of two lines is mostly a narrow one that straddles a line boundary
+    // (a stencil's shifted rows, whose sectors hit in L1 97% of the time): the prefetch's read of
+    // the summary it just asked for waited on the host's memory for nothing (stencil 9x9 on 1024^2
+    // column:256: 13% of the instructions; docs/results/gpu-model-speed.md, 2026-11-28 tail2).
+    if (n > 2)
       prefetch_l2(sm, n, [&](int k) { return lines[k].line; });
     l1_lookups(sm, lines, n, sectors, wavefronts, now, [&](int k, const SectorCache::Result &r) {
       if (r.pending)
