@@ -26,6 +26,7 @@ Table devices_table() {
                "l2_bytes",
                "l2_partitions",
                "l2_coalesce_cycles",
+               "l2_coalesce_max_reads",
                "sm_clock_mhz",
                "l1_hit_cycles",
                "l2_hit_cycles",
@@ -41,7 +42,8 @@ Table devices_table() {
          std::string(d.scheduler == sim::WarpScheduler::round_robin           ? "ready_longest"
                      : d.scheduler == sim::WarpScheduler::oldest_issues_first ? "oldest_issues"
                                                                               : "oldest_cta"),
-         d.l2_bytes, int64_t{d.l2_partitions}, int64_t{d.l2_coalesce_cycles}, d.sm_clock_mhz,
+         d.l2_bytes, int64_t{d.l2_partitions}, int64_t{d.l2_coalesce_cycles},
+         int64_t{d.l2_coalesce_max_reads}, d.sm_clock_mhz,
          int64_t{d.l1_hit_cycles}, int64_t{d.l2_hit_cycles}, int64_t{d.dram_cycles}, d.dram_gbs,
          d.description});
   t.notes = {"every field's source: docs/devices.md; tiny is a test device (sequential replay)"};
