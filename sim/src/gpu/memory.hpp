@@ -65,6 +65,9 @@ public:
   // the workload's reads (not the smem stencil's cp.async copies: StencilSmemWorkload).
   MemoryHierarchy(const GpuConfig &c, int sms, int64_t group, bool coalesce = true)
       : m_d(c.device), m_coalesce_cycles(coalesce ? c.device.l2_coalesce_cycles : 0),
+        m_coalesce_max_reads(c.device.l2_coalesce_max_reads > 0
+                                 ? static_cast<uint32_t>(c.device.l2_coalesce_max_reads)
+                                 : ~uint32_t{0}),
         m_parts(partitions(c.device)) {
     const SectorCacheConfig l1 = l1_config(c), l2 = l2_config(c);
     m_l2.reserve(static_cast<std::size_t>(m_parts));
@@ -288,8 +291,10 @@ private:
   // that reached the L2 less than l2_coalesce_cycles before. kernels/probes/l2_parts on the H200
   // (docs/results/tight/l2-partitions.md): two SMs reading the same lines together merge half of
   // the reads where they share a GPC (the same TPC or not) and none where they do not, also two SMs
-  // of the same side. A table per GPC of the last read of each sector (by a hash; a sector whose
-  // entry another took is not merged).
+  // of the same side. One L2 read serves at most l2_coalesce_max_reads reads (kernels/probes/
+  // lrc_cap on the H100: N SMs of one GPC reading together send ceil(N / 4) L2 reads a sector).
+  // A table per GPC of the last read of each sector (by a hash; a sector whose entry another took
+  // is not merged).
   uint32_t lrc_reach(int gpc, uint64_t line, uint32_t mask, int64_t now) {
     uint32_t reach = mask;
     const uint32_t t = static_cast<uint32_t>(now);
@@ -297,11 +302,13 @@ private:
       const uint64_t sector = (line << 3) | uint64_t(__builtin_ctz(m));
       const uint64_t h = (sector * 0x9E3779B97F4A7C15ull) >> (64 - kLrcBits);
       LrcEntry &e = m_lrc[(static_cast<std::size_t>(gpc) << kLrcBits) | h];
-      if (e.sector == sector + 1 && t < e.until) {
+      if (e.sector == sector + 1 && t < e.until && e.reads < m_coalesce_max_reads) {
         reach &= ~(m & -m);
+        ++e.reads;
       } else {
         e.sector = sector + 1;
         e.until = t + static_cast<uint32_t>(m_coalesce_cycles);
+        e.reads = 1;
       }
     }
     return reach;
@@ -383,12 +390,13 @@ private:
   struct LrcEntry {
     uint64_t sector = 0; // the sector's index + 1 (0: empty)
     uint32_t until = 0;
-    uint32_t unused = 0;
+    uint32_t reads = 0; // the L1 reads this entry's L2 read serves so far
   };
   static constexpr int kLrcBits = 14; // entries per GPC: 2^14
 
   const Device &m_d;
   int m_coalesce_cycles = 0; // the L2 request coalescer's window for this workload's reads
+  uint32_t m_coalesce_max_reads = ~uint32_t{0}; // reads one L2 read serves at most
   int m_parts = 1;
   std::vector<SectorCache> m_l2;  // per partition
   std::vector<uint8_t> m_sm_part; // per simulated SM: its near partition
