@@ -48,6 +48,10 @@ Device h100() {
   // own time resolution (32 cycles, engine.hpp's kWindow), chosen over 8, 128 and 276 on the
   // measured merge fractions (docs/results/tight/model-fix.md §2).
   d.l2_coalesce_cycles = 32;
+  // It merges at most 4 reads of a sector into one L2 read: N SMs of one GPC (a thread-block
+  // cluster) reading the same lines together send ceil(N / 4) L2 reads a sector, N = 1..16
+  // (kernels/probes/lrc_cap on the H100, docs/results/tight/lrc-cap.md).
+  d.l2_coalesce_max_reads = 4;
   // lts__t_sectors_srcunit_tex_op_write_lookup_miss is 0 in every kernel measured, also the smem
   // stencil's 8.4 M store sectors at 8192 to an output the L2 never held: every store is a hit
   // (kernels/probes/l2_count.sh on the H200, docs/results/tight/model-vs-tiled.md).
@@ -127,6 +131,9 @@ Device h200() {
   // (4241 GB/s; 4300 from KINDS.md before, 4.8 TB/s in the datasheet).
   d.l2_hit_cycles = 287;
   d.l2_coalesce_cycles = 32; // the h100 row's (the same L2 request coalescer)
+  // The h100 row's 4 (not probed with lrc_cap on the H200; its l2_parts run of the 66 SMs of one
+  // side reading together, 0.265 of the reads reaching the L2, is what 4 gives: 0.258).
+  d.l2_coalesce_max_reads = 4;
   d.dram_gbs = 4241;
   d.sources =
       "SMs, HBM3e 141 GB at 4.8 TB/s: NVIDIA H200 datasheet (nvidia.com/en-us/data-center/"

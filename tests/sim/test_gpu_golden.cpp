@@ -11,7 +11,9 @@
 // wavefront count and with it the cycles and time move on the stencil rows, the 3-D stencil's and
 // matmul column:33's (whose A loads span lines); the 8-SM stencil's L1 hits move by 0.15% (its
 // requests leave the L1 sooner); matmul linear, tile:32x8, the sampled and the tiny rows keep
-// theirs.
+// theirs. 2026-11-28: one L2 read serves at most 4 reads of a sector (l2_coalesce_max_reads,
+// kernels/probes/lrc_cap on the H100): the h100 rows' L2 reads, lookups and hits move (matmul 256
+// linear 76337 -> 288076 L2 read sectors), no L1 count, cycle or time moves.
 #include "cbi/sim/gpu_model.hpp"
 #include "gpu_test_config.hpp"
 

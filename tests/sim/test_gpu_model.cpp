@@ -806,6 +806,24 @@ TEST(GpuModel, SampledModeStandsForTheWholeDevice) {
   }
 }
 
+TEST(GpuModel, OneL2ReadServesAtMostTheCoalescersMaxReads) {
+  // Six SMs of one GPC (the h100 row's SMs 0-7 are GPC 0), one CTA each (rows 0-5 of a 32-wide
+  // matmul, depth 64): all read B[k][0..31] together, and their own row of A. kernels/probes/
+  // lrc_cap: one L2 read serves at most 4 reads of a sector, so six readers of a B sector make
+  // ceil(6 / 4) = 2 L2 reads of it. Without the limit, one.
+  sim::GpuConfig c = config(sim::kind_of<sim::MatmulWorkload>(), 32, 6, "linear", 32);
+  c.workload.depth = 64;
+  c.device.sms = 6;
+  ASSERT_EQ(c.device.l2_coalesce_max_reads, 4);
+  const sim::GpuMetrics m = sim::simulate_gpu(c).metrics;
+  EXPECT_EQ(m.l2_requested_sectors, 6 * (256 + 8));
+  EXPECT_EQ(m.l2_read_sectors, 2 * 256 + 6 * 8);
+  c.device.l2_coalesce_max_reads = 0;
+  EXPECT_EQ(sim::simulate_gpu(c).metrics.l2_read_sectors, 256 + 6 * 8);
+  c.device.l2_coalesce_max_reads = 1; // every read its own
+  EXPECT_EQ(sim::simulate_gpu(c).metrics.l2_read_sectors, 6 * (256 + 8));
+}
+
 TEST(GpuModel, TheL2RequestCoalescerMergesTwoSmsReadsOfOneSectorInFlight) {
   // Two SMs, one CTA each (rows 0 and 1 of a 32-wide matmul, depth 64): both read B[k][0..31], one
   // line of 4 sectors, at the same cycles, and their own row of A (8 sectors each). The second

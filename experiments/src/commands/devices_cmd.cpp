@@ -26,6 +26,7 @@ Table devices_table() {
                "l2_bytes",
                "l2_partitions",
                "l2_coalesce_cycles",
+               "l2_coalesce_max_reads",
                "sm_clock_mhz",
                "l1_hit_cycles",
                "l2_hit_cycles",
@@ -34,15 +35,27 @@ Table devices_table() {
                "description"};
   for (const sim::Device &d : sim::devices())
     t.add_row(
-        {d.name, int64_t{d.sms}, int64_t{d.max_threads_per_sm}, int64_t{d.max_warps_per_sm},
-         int64_t{d.max_ctas_per_sm}, d.l1_bytes, d.l1_ways,
+        {d.name,
+         int64_t{d.sms},
+         int64_t{d.max_threads_per_sm},
+         int64_t{d.max_warps_per_sm},
+         int64_t{d.max_ctas_per_sm},
+         d.l1_bytes,
+         d.l1_ways,
          std::string(d.l1_random_replacement ? "random" : "lru"),
          int64_t{d.l1_data_bytes_per_cycle},
          std::string(d.scheduler == sim::WarpScheduler::round_robin           ? "ready_longest"
                      : d.scheduler == sim::WarpScheduler::oldest_issues_first ? "oldest_issues"
                                                                               : "oldest_cta"),
-         d.l2_bytes, int64_t{d.l2_partitions}, int64_t{d.l2_coalesce_cycles}, d.sm_clock_mhz,
-         int64_t{d.l1_hit_cycles}, int64_t{d.l2_hit_cycles}, int64_t{d.dram_cycles}, d.dram_gbs,
+         d.l2_bytes,
+         int64_t{d.l2_partitions},
+         int64_t{d.l2_coalesce_cycles},
+         int64_t{d.l2_coalesce_max_reads},
+         d.sm_clock_mhz,
+         int64_t{d.l1_hit_cycles},
+         int64_t{d.l2_hit_cycles},
+         int64_t{d.dram_cycles},
+         d.dram_gbs,
          d.description});
   t.notes = {"every field's source: docs/devices.md; tiny is a test device (sequential replay)"};
   return t;

@@ -65,6 +65,9 @@ public:
   // the workload's reads (not the smem stencil's cp.async copies: StencilSmemWorkload).
   MemoryHierarchy(const GpuConfig &c, int sms, int64_t group, bool coalesce = true)
       : m_d(c.device), m_coalesce_cycles(coalesce ? c.device.l2_coalesce_cycles : 0),
+        m_coalesce_max_reads(c.device.l2_coalesce_max_reads > 0
+                                 ? static_cast<uint32_t>(c.device.l2_coalesce_max_reads)
+                                 : ~uint32_t{0}),
         m_parts(partitions(c.device)) {
     const SectorCacheConfig l1 = l1_config(c), l2 = l2_config(c);
     m_l2.reserve(static_cast<std::size_t>(m_parts));
@@ -102,7 +105,12 @@ public:
   int64_t load(int sm, const LineRequest *lines, int n, int sectors, int wavefronts, int64_t now,
                OnLine &&on_line) {
     int64_t ready = now + m_d.l1_hit_cycles;
-    if (n > 1) // the lines of a wide request mostly miss together (a tiled kernel's tiles)
+    // The lines of a wide request mostly miss together (a tiled kernel's tiles): their L2 state is
+    // fetched ahead. A request of two lines is mostly a narrow one that straddles a line boundary
+    // (a stencil's shifted rows, whose sectors hit in L1 97% of the time): the prefetch's read of
+    // the summary it just asked for waited on the host's memory for nothing (stencil 9x9 on 1024^2
+    // column:256: 13% of the instructions; docs/results/gpu-model-speed.md, 2026-11-28 tail2).
+    if (n > 2)
       prefetch_l2(sm, n, [&](int k) { return lines[k].line; });
     l1_lookups(sm, lines, n, sectors, wavefronts, now, [&](int k, const SectorCache::Result &r) {
       if (r.pending)
@@ -283,8 +291,10 @@ private:
   // that reached the L2 less than l2_coalesce_cycles before. kernels/probes/l2_parts on the H200
   // (docs/results/tight/l2-partitions.md): two SMs reading the same lines together merge half of
   // the reads where they share a GPC (the same TPC or not) and none where they do not, also two SMs
-  // of the same side. A table per GPC of the last read of each sector (by a hash; a sector whose
-  // entry another took is not merged).
+  // of the same side. One L2 read serves at most l2_coalesce_max_reads reads (kernels/probes/
+  // lrc_cap on the H100: N SMs of one GPC reading together send ceil(N / 4) L2 reads a sector).
+  // A table per GPC of the last read of each sector (by a hash; a sector whose entry another took
+  // is not merged).
   uint32_t lrc_reach(int gpc, uint64_t line, uint32_t mask, int64_t now) {
     uint32_t reach = mask;
     const uint32_t t = static_cast<uint32_t>(now);
@@ -292,11 +302,13 @@ private:
       const uint64_t sector = (line << 3) | uint64_t(__builtin_ctz(m));
       const uint64_t h = (sector * 0x9E3779B97F4A7C15ull) >> (64 - kLrcBits);
       LrcEntry &e = m_lrc[(static_cast<std::size_t>(gpc) << kLrcBits) | h];
-      if (e.sector == sector + 1 && t < e.until) {
+      if (e.sector == sector + 1 && t < e.until && e.reads < m_coalesce_max_reads) {
         reach &= ~(m & -m);
+        ++e.reads;
       } else {
         e.sector = sector + 1;
         e.until = t + static_cast<uint32_t>(m_coalesce_cycles);
+        e.reads = 1;
       }
     }
     return reach;
@@ -378,12 +390,13 @@ private:
   struct LrcEntry {
     uint64_t sector = 0; // the sector's index + 1 (0: empty)
     uint32_t until = 0;
-    uint32_t unused = 0;
+    uint32_t reads = 0; // the L1 reads this entry's L2 read serves so far
   };
   static constexpr int kLrcBits = 14; // entries per GPC: 2^14
 
   const Device &m_d;
   int m_coalesce_cycles = 0; // the L2 request coalescer's window for this workload's reads
+  uint32_t m_coalesce_max_reads = ~uint32_t{0}; // reads one L2 read serves at most
   int m_parts = 1;
   std::vector<SectorCache> m_l2;  // per partition
   std::vector<uint8_t> m_sm_part; // per simulated SM: its near partition

@@ -77,6 +77,9 @@ struct Device {
   // with that read and never reaches the L2's tags. 0: no coalescer (every L1 miss sector is an
   // L2 read).
   int l2_coalesce_cycles = 0;
+  // The most L1 reads of one sector that one L2 read serves (its own and those merged with it);
+  // the next read within the window reaches the L2 and opens a window of its own. 0: no limit.
+  int l2_coalesce_max_reads = 0;
   // How the profiler counts a store in lts__t_sector_hit_rate.pct: true where every store sector
   // that reaches the L2 counts as a hit, also one the L2 did not hold (it allocates the sector
   // without reading it: NVIDIA counts a write-allocating store as a hit, Accel-Sim's finding;
