@@ -71,8 +71,8 @@ bool parse_args(int argc, char **argv, const po::options_description &desc, po::
     const std::string format = format_from(vm).name();
     if (wide_from(vm) && format != "table")
       throw UsageError("--wide", "applies to the terminal table only; allowed: --wide with "
-                                 "--format table (the default), or " + format +
-                                     (has(vm, "format") ? "" : " (--output's ending)") +
+                                 "--format table (the default), or " +
+                                     format + (has(vm, "format") ? "" : " (--output's ending)") +
                                      " without --wide");
   }
   for (const char *name : kOutputOptions) {

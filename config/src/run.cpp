@@ -203,8 +203,7 @@ cli::Table simulate_result(const po::variables_map &vm, const sim::Progress &int
     cli::check_memory(sim::gpu_state_bytes(g), "the GPU model's state (L1s, L2, resident warps)",
                       "--device", "a device row with smaller caches, or --sample-sms N");
     // --progress: the threads of the CTAs done so far, with the elapsed time and an ETA.
-    const sim::Progress shown =
-        show_progress(g.workload) ? cli::thread_counter() : sim::Progress();
+    const sim::Progress shown = show_progress(g.workload) ? cli::thread_counter() : sim::Progress();
     return gpu_table(g, sim::simulate_gpu(g, both(shown, interrupt)));
   }
   const sim::SimConfig c = *sim_config(point);

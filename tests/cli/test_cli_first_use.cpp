@@ -182,7 +182,7 @@ TEST(FirstUse, SweepRefusesOptionsThatNoBackendOrKernelReads) {
       {"--kernel sgemm-tiled --remap-math div --backend gpu",
        ": --remap-math: no listed kernel maps its threads"},
       {"--backend gpu --max-noise -1", ": --max-noise: '-1' is not allowed; allowed: a noise "
-                                        "target stdev/mean from 0 to 1e6"},
+                                       "target stdev/mean from 0 to 1e6"},
   };
   for (const auto &[args, what] : refused)
     expect_usage_error(std::string("sweep --size 64 --dry-run ") + args, what);

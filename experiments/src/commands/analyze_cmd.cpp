@@ -43,10 +43,11 @@ int cmd_analyze(int argc, char **argv) {
   if (sim::workload_traits(c.workload.kind).has_block_order) {
     const std::string name = sim::to_string(c.workload.kind);
     throw UsageError(has(vm, "kernel") ? "--kernel" : "--workload",
-                     name + " has no analytical model (the thesis's covers listings 3 and 4); "
-                            "allowed: " + sim::workload_names(false) +
-                         " (the GPU model replays " + name + ": cbi simulate --model gpu --kernel " +
-                         name + ")");
+                     name +
+                         " has no analytical model (the thesis's covers listings 3 and 4); "
+                         "allowed: " +
+                         sim::workload_names(false) + " (the GPU model replays " + name +
+                         ": cbi simulate --model gpu --kernel " + name + ")");
   }
   const int64_t threads =
       has(vm, "threads") ? parse_positive(get(vm, "threads", ""), "--threads") : 1;

@@ -57,7 +57,7 @@ void add_output_options(po::options_description &desc, const std::string &defaul
 // `default_format`. A --format that disagrees with the ending is a UsageError.
 const Printer &format_from(const po::variables_map &vm,
                            const std::string &default_format = "table");
-bool wide_from(const po::variables_map &vm);             // --wide (false where not declared)
+bool wide_from(const po::variables_map &vm); // --wide (false where not declared)
 // Prints `t` in the chosen format to --output (atomically) or stdout.
 void emit(const po::variables_map &vm, const Table &t);
 
