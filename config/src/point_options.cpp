@@ -255,6 +255,10 @@ double parse_max_seconds(const std::string &text) {
                            "a time budget per point in seconds, > 0 up to 1e6, e.g. 0.25");
 }
 
+int parse_min_samples(const std::string &text) {
+  return int(parse_positive(text, "--min-samples", 1 << 20));
+}
+
 kernels::BenchConfig measurement_from(const cli::po::variables_map &vm) {
   kernels::BenchConfig c;
   c.check = !vm["no-check"].as<bool>();
@@ -262,7 +266,7 @@ kernels::BenchConfig measurement_from(const cli::po::variables_map &vm) {
   c.metrics = vm["metrics"].as<bool>();
   c.cold = vm["cold"].as<bool>();
   if (has(vm, "min-samples"))
-    c.min_samples = int(parse_positive(get(vm, "min-samples", ""), "--min-samples", 1 << 20));
+    c.min_samples = parse_min_samples(get(vm, "min-samples", ""));
   c.max_samples = std::max(c.max_samples, c.min_samples);
   if (has(vm, "max-noise"))
     c.max_noise = parse_max_noise(get(vm, "max-noise", ""));

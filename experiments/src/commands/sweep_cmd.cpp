@@ -261,8 +261,7 @@ sweep::RunOptions run_options_from(const po::variables_map &vm, sweep::Grid &g, 
   opts.gpu.check = !vm["no-check"].as<bool>();
   opts.gpu.cold = vm["cold"].as<bool>();
   if (has(vm, "min-samples"))
-    opts.gpu.min_samples =
-        static_cast<int>(parse_positive(get(vm, "min-samples", ""), "--min-samples", 1 << 20));
+    opts.gpu.min_samples = config::parse_min_samples(get(vm, "min-samples", ""));
   if (has(vm, "max-seconds"))
     opts.gpu.max_seconds = config::parse_max_seconds(get(vm, "max-seconds", ""));
   if (has(vm, "max-noise"))

@@ -65,6 +65,8 @@ kernels::BenchConfig measurement_from(const cli::po::variables_map &vm);
 // message in bench and sweep: a UsageError naming the option otherwise.
 double parse_max_noise(const std::string &text);
 double parse_max_seconds(const std::string &text);
+// --min-samples (1 to 2^20), the same range in bench and sweep.
+int parse_min_samples(const std::string &text);
 // `c` (a point's configuration) measured as `m` says.
 kernels::BenchConfig with_measurement(kernels::BenchConfig c, const kernels::BenchConfig &m);
 
