@@ -74,8 +74,9 @@ sim::TuneConfig tune_config(const po::variables_map &vm) {
     throw UsageError("--search", "'" + search + "' is not a search; allowed: staged, full");
   for (const char *option : {"finalists", "final-sms"})
     if (vm.count(option) && search != "staged")
-      throw UsageError(std::string("--") + option,
-                       "applies to --search staged only; allowed: leave it out, or --search staged");
+      throw UsageError(
+          std::string("--") + option,
+          "applies to --search staged only; allowed: leave it out, or --search staged");
   // The tiled kernels are ranked on the full device only (sim/src/tune.cpp says why): asking for
   // the staged search there is refused, not ignored.
   if (tiled && (vm.count("search") || vm.count("finalists") || vm.count("final-sms")) &&
@@ -192,9 +193,9 @@ cli::Table tune_table(const sim::TuneConfig &c, const sim::TuneResult &t) {
   // Where each row's prediction came from: stage two's sample (its rows' replay cell) besides the
   // replay column's "sampled N SMs" of stage one.
   if (t.staged)
-    table.config.push_back({"stage_two", t.final_sms > 0 ? "sampled " +
-                                                               std::to_string(t.final_sms) + " SMs"
-                                                         : std::string("full")});
+    table.config.push_back({"stage_two", t.final_sms > 0
+                                             ? "sampled " + std::to_string(t.final_sms) + " SMs"
+                                             : std::string("full")});
   table.meta = {{"device_description", base.device.description},
                 {"winner", t.order_of(t.rows[0].index)},
                 {"tie_tolerance_pct", 100.0 * (std::exp(t.ln_error) - 1.0)}};

@@ -229,10 +229,10 @@ int64_t final_sample(const TuneConfig &c, int64_t stage_one) {
                                            std::to_string(d.sms) + " SMs of " + d.name +
                                            "; allowed: 0 (the full device) or a divisor");
   if (n > 0 && n <= stage_one)
-    throw UsageError("tune.final_sms", std::to_string(n) + " SMs are no more than stage one's " +
-                                           std::to_string(stage_one) +
-                                           "; allowed: 0 (the full device) or a larger divisor of " +
-                                           std::to_string(d.sms));
+    throw UsageError(
+        "tune.final_sms",
+        std::to_string(n) + " SMs are no more than stage one's " + std::to_string(stage_one) +
+            "; allowed: 0 (the full device) or a larger divisor of " + std::to_string(d.sms));
   return n == d.sms ? 0 : n;
 }
 
@@ -288,7 +288,8 @@ TuneResult tune(const TuneConfig &c, const TuneProgress &progress, const Progres
   const int64_t sample = t.staged ? stage_sample : c.sample_sms;
   // Stage two's sample: the full device (0) unless given; checked also where too few orders
   // leave nothing to stage.
-  const int64_t final_sms = c.staged && !t.tiled && stage_sample > 0 ? final_sample(c, stage_sample) : 0;
+  const int64_t final_sms =
+      c.staged && !t.tiled && stage_sample > 0 ? final_sample(c, stage_sample) : 0;
   t.final_sms = t.staged ? final_sms : 0;
   t.configs = candidates(c, orders, t.tiled, sample);
   t.results.resize(t.configs.size());

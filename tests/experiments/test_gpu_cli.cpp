@@ -183,8 +183,8 @@ TEST(GpuCli, TuneDefaultCandidatesAreDistinct) {
 // --final-sms N: stage two replays the finalists on N sampled SMs, not the full device; their rows
 // and the config say so, and the rows of stage one alone keep their 12 SMs.
 TEST(GpuCli, TuneFinalSmsSamplesStageTwo) {
-  const auto r =
-      run_program("cbi", "tune --workload matmul --size 64 --block 64 --final-sms 33 --format json");
+  const auto r = run_program(
+      "cbi", "tune --workload matmul --size 64 --block 64 --final-sms 33 --format json");
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const auto j = nlohmann::json::parse(r.out);
   EXPECT_EQ(j.at("config").at("stage_two"), "sampled 33 SMs");

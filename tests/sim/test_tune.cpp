@@ -224,8 +224,8 @@ TEST(Tune, StageTwoOnASampleReplaysTheFinalistsThere) {
   EXPECT_EQ(sim::tune(c).final_sms, 0); // the default: the full device
   c.final_sms = 33;
   std::vector<std::string> stages;
-  const sim::TuneResult s = sim::tune(
-      c, [&](int64_t done, int64_t, const std::string &stage, const std::string &) {
+  const sim::TuneResult s =
+      sim::tune(c, [&](int64_t done, int64_t, const std::string &stage, const std::string &) {
         if (done > 0)
           stages.push_back(stage);
       });

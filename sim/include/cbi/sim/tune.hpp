@@ -67,11 +67,12 @@ struct TuneConfig {
   bool staged = true;               // false: every order on the full device (or all sampled)
   int64_t finalists = 4;            // staged: orders replayed in stage two after stage one
   int64_t sample_sms = 0;           // given: stage one's sample (staged) or every run's (full)
-  // Staged: stage two's sample (a divisor of the device's SMs above stage one's), 0 the full device.
-  // Not validated as the default: on 26 measured H100 groups a stage two of 33 or 66 SMs picked
-  // another order than the full device's in 9 and 2 of 4 (docs/results/gpu-model-speed.md).
+  // Staged: stage two's sample (a divisor of the device's SMs above stage one's), 0 the full
+  // device. Not the default: on 26 measured H100 groups a stage two on 33 or 66 SMs picked another
+  // order than on the full device in 9 and 7, measured more than 1% slower in 2 of each
+  // (docs/results/gpu-model-speed.md).
   int64_t final_sms = 0;
-  int jobs = 1;                     // simulations at once
+  int jobs = 1; // simulations at once
 };
 
 // The ranked candidates.
@@ -82,7 +83,7 @@ struct TuneResult {
   int64_t final_sms = 0;     // staged: the SMs stage two sampled (0: the full device)
   std::vector<std::pair<remap::Order, remap::Order>> dropped; // (order, the kept one it maps as)
   std::vector<std::string> repeated; // orders given more than once (as parsed): ranked once
-  std::vector<GpuConfig> configs; // one per candidate; sample_sms: its row's (0: full device)
+  std::vector<GpuConfig> configs;    // one per candidate; sample_sms: its row's (0: full device)
   std::vector<GpuResult> results;
   // Every candidate once, fastest first: those of stage two (every one unless staged) ranked with
   // tie groups, then a staged search's others in their stage-one order, with tie_group 0.
