@@ -56,7 +56,10 @@ Device h100() {
   // stencil's 8.4 M store sectors at 8192 to an output the L2 never held: every store is a hit
   // (kernels/probes/l2_count.sh on the H200, docs/results/tight/model-vs-tiled.md).
   d.l2_store_counts_as_hit = true;
-  d.dram_cycles = 600;       // not measured; L2 hit + about 320 cycles (assumed)
+  // DRAM latency where the line's L2 home is near, l2_fabric_cycles more where far: kernels/probes/
+  // dram_lat on the H200 chases 8 M lines of 1 GiB at 690 cycles a load, (600 + 783) / 2 = 691.5
+  // for lines homed half on each side (docs/results/tight/dram-rw.md §2; assumed before).
+  d.dram_cycles = 600;
   d.cta_launch_cycles = 600; // kernels/probes/cta_sm: successors start 256-416 ns after an end
   d.cta_dispatch_cycles =
       2; // kernels/probes/cta_sm: the first wave's 1056 CTAs start within 1.1 us
