@@ -378,3 +378,14 @@ TEST(FirstUse, SimulateProgressIsLinesWhenNotATerminal) {
   EXPECT_LE(count_lines(r.err), 11) << r.err;
   EXPECT_EQ(cbi_run("simulate --size 256 --format csv").err, "") << "short, not asked";
 }
+
+// --block's allowed range is the one a device can run: --block 0 said "from 1 to 1048576" in
+// simulate --model gpu, tune and trace, and 2048 then said "allowed: 1..1024".
+TEST(FirstUse, BlockOutOfRangeNamesTheRangeADeviceRuns) {
+  for (const std::string command :
+       {"simulate --model gpu --size 32", "tune --size 32", "trace --size 32 -o -"})
+    for (const char *block : {"0", "2048", "1048576"})
+      expect_usage_error(command + " --block " + block,
+                         ": --block: '" + std::string(block) +
+                             "' is out of range; allowed: a positive integer from 1 to 1024");
+}
