@@ -82,9 +82,10 @@ Point point_from(const cli::po::variables_map &vm, const PointRequest &request,
     p.device = get(vm, "device", kDefaultDevice);
     const sim::Device &device = sim::find_device(*p.device); // UsageError naming --device
     // The default block, or the device's largest where that is smaller (tiny: 1 thread), so that
-    // --device tiny alone is not refused for a --block the user never gave.
+    // --device tiny alone is not refused for a --block the user never gave. 1024 is CUDA's
+    // largest block; a device row may allow fewer (and says so naming --block).
     p.block_threads = has(vm, "block")
-                          ? int(parse_positive(get(vm, "block", ""), "--block", 1 << 20))
+                          ? int(parse_positive(get(vm, "block", ""), "--block", 1024))
                           : std::min({kDefaultBlockThreads, device.max_threads_per_block,
                                       device.max_threads_per_sm});
     if (p.user && p.user->block_threads() > 0)
@@ -274,6 +275,17 @@ kernels::BenchConfig measurement_from(const cli::po::variables_map &vm) {
     c.max_seconds = parse_max_seconds(get(vm, "max-seconds", ""));
   if (has(vm, "seed"))
     c.seed = uint64_t(parse_positive(get(vm, "seed", ""), "--seed", 1LL << 62));
+  // Without timed samples the sampling settings would be ignored: refused, naming each.
+  if (!c.time) {
+    for (const char *option : {"cold", "min-samples", "max-noise", "max-seconds"})
+      if (has(vm, option) && !vm[option].defaulted())
+        throw UsageError(std::string("--") + option,
+                         "applies to the timed samples, and --no-time takes none; allowed: leave "
+                         "it out, or leave out --no-time");
+    if (!c.check && !c.metrics)
+      throw UsageError("--no-time", "with --no-check and without --metrics nothing is run; "
+                                    "allowed: --no-time with the check or --metrics");
+  }
   return c;
 }
 

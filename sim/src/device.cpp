@@ -56,15 +56,22 @@ Device h100() {
   // stencil's 8.4 M store sectors at 8192 to an output the L2 never held: every store is a hit
   // (kernels/probes/l2_count.sh on the H200, docs/results/tight/model-vs-tiled.md).
   d.l2_store_counts_as_hit = true;
-  d.dram_cycles = 600;       // not measured; L2 hit + about 320 cycles (assumed)
+  // DRAM latency where the line's L2 home is near, l2_fabric_cycles more where far: kernels/probes/
+  // dram_lat on the H200 chases 8 M lines of 1 GiB at 690 cycles a load, (600 + 783) / 2 = 691.5
+  // for lines homed half on each side (docs/results/tight/dram-rw.md §2; assumed before).
+  d.dram_cycles = 600;
   d.cta_launch_cycles = 600; // kernels/probes/cta_sm: successors start 256-416 ns after an end
   d.cta_dispatch_cycles =
       2; // kernels/probes/cta_sm: the first wave's 1056 CTAs start within 1.1 us
-  // kernels/probes/cta_steps on the H200: the CTAs that refill one SM's slots after the first wave
-  // start 0.16-0.72 us a slot apart (per launch the median over SMs of the spread of an SM's
-  // second-wave starts over its slots less one; median of 13 launches 0.42 us, 832 cycles:
-  // docs/results/tight/refill_table.py, tail-float.md).
-  d.cta_refill_round_cycles = 832;
+  // After the first wave the launcher starts the CTAs of one SM 64 ns (127 cycles) apart:
+  // kernels/probes/cta_launch on the H200 (docs/results/tight/dram-rw.md §5), CTAs of 128-512
+  // threads spinning 0-16000 cycles, 2-15 slots an SM: the median spacing of an SM's starts is
+  // 64 ns in every case with more than one slot (a freed slot's CTA starts 256 ns after the end,
+  // cta_launch_cycles; the device starts up to 1660 CTAs a us). 832 cycles before (2026-11-28,
+  // tail-float.md: the float matmuls' second-wave starts 0.16-0.72 us a slot apart, kernels/
+  // probes/cta_steps), which put a floor of 832 cycles a CTA an SM under kernels of many short
+  // CTAs: the H200's half 5x5 stencil at block 224 ran in 0.090 ms where that floor gave 0.147.
+  d.cta_refill_round_cycles = 127;
   d.l1_wavefronts_per_cycle = 1;
   // 128 bytes of lane data per cycle from the L1 to the registers (one line's width, as the tag
   // stage's one line a cycle): a double matmul's warp, its A element a broadcast of 256 bytes and

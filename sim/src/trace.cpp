@@ -212,6 +212,15 @@ int64_t need_i64(const LineReader &r, std::string_view t, const char *what) {
   return v;
 }
 
+// The address base + offset of an active lane; refused unless it lies in [0, 2^64 - 129], so that
+// the lane's bytes (at most 128) neither wrap past 2^64 nor reach kNoAccess (an inactive lane).
+uint64_t lane_address(const LineReader &r, uint64_t base, __int128 offset) {
+  const __int128 a = static_cast<__int128>(base) + offset;
+  if (a < 0 || a > static_cast<__int128>(kNoAccess - 128))
+    r.fail("lane addresses from 0 to 2^64 - 129; a base, stride or delta here leaves that range");
+  return static_cast<uint64_t>(a);
+}
+
 bool starts_with(std::string_view s, std::string_view p) { return s.substr(0, p.size()) == p; }
 std::string_view trim(std::string_view s) {
   while (!s.empty() && (s.front() == ' ' || s.front() == '\t'))
@@ -459,7 +468,7 @@ public:
         const uint64_t base = need_u64(r, rest.substr(0, sign), 16, "a run's hex base address");
         const int64_t stride = need_i64(r, rest.substr(sign), "a run's stride");
         for (uint64_t k = 0; k < count; ++k)
-          addr[lane++] = base + static_cast<uint64_t>(stride) * k;
+          addr[lane++] = lane_address(r, base, static_cast<__int128>(stride) * k);
         active += static_cast<int>(count);
       }
       if (lane != lanes)
@@ -725,8 +734,10 @@ private:
       if (mode == 0) { // list: one hex address per active lane
         for (int l = 0; l < lanes; ++l)
           if (mask >> l & 1)
-            addr[l] = need_u64(r, t.need(r, "an address per active lane"), 16,
-                               "a hex address per active lane");
+            addr[l] = lane_address(r,
+                                   need_u64(r, t.need(r, "an address per active lane"), 16,
+                                            "a hex address per active lane"),
+                                   0);
       } else if (mode == 1) { // base+stride over contiguous active lanes
         const uint64_t base =
             need_u64(r, t.need(r, "a hex base address"), 16, "a hex base address");
@@ -736,7 +747,7 @@ private:
           if ((mask >> first) & ((mask >> first) + 1))
             r.fail("contiguous active lanes for base+stride addresses");
           for (int l = first, k = 0; l < lanes && (mask >> l & 1); ++l, ++k)
-            addr[l] = base + static_cast<uint64_t>(stride * k);
+            addr[l] = lane_address(r, base, static_cast<__int128>(stride) * k);
         }
       } else if (mode == 2) { // base+delta: the first active lane's address, then deltas
         uint64_t a = need_u64(r, t.need(r, "a hex base address"), 16, "a hex base address");
@@ -745,10 +756,10 @@ private:
           if (!(mask >> l & 1))
             continue;
           if (!first)
-            a += static_cast<uint64_t>(
-                need_i64(r, t.need(r, "a delta per active lane after the first"),
-                         "a decimal delta per active lane after the first"));
-          addr[l] = a;
+            a = lane_address(r, a,
+                             need_i64(r, t.need(r, "a delta per active lane after the first"),
+                                      "a decimal delta per active lane after the first"));
+          addr[l] = lane_address(r, a, 0);
           first = false;
         }
       } else

@@ -134,6 +134,10 @@ struct Golden {
 // bound by its replay, which issues at the rate of the issue bound). The a100, rtx2080super,
 // v100, tiny and round-robin rows are unchanged. Printed again with that model and the L1's
 // wavefronts as its banks' conflicts together (the note at the top of this file, 2026-11-27).
+// Printed again by the model of docs/results/tight/dram-rw.md §5 (2026-11-28, third stop): the
+// launcher starts one SM's CTAs 127 cycles apart after the first wave (832 before;
+// kernels/probes/cta_launch). What moved: only the sampled matmul (1024x128x256 on 24 SMs), whose
+// simulated SMs refill several slots a round: its L1 hits, L2 reads, cycles and time.
 
 const Golden kGolden[] = {
 #include "gpu_golden.inc"

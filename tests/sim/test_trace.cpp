@@ -11,6 +11,7 @@
 
 #include "sim_random.hpp"
 
+#include <algorithm>
 #include <cstdio>
 #include <fstream>
 #include <random>
@@ -260,6 +261,21 @@ TEST(Trace, BadTracesAreOneLineWithFileLineAndWhatWasExpected) {
   bad.insert(bad.find(" L 4 ") + 5, "40@- ");
   EXPECT_NE(error_of(bad).find("lanes"), std::string::npos);
   EXPECT_EQ(error_of(good.substr(0, good.find('\n') + 1) + "grid 0,1,1\n").substr(0, 3), ":2:");
+  // Addresses past 2^64 (a run whose lanes wrap, an all-ones base that reads as an inactive lane,
+  // a negative stride below 0) are refused on their own line, not replayed wrapped.
+  const std::size_t first_run = good.find(" L 4 ") + 5;
+  const std::string at_run =
+      ":" + std::to_string(std::count(good.begin(), good.begin() + first_run, '\n') + 1) +
+      ": expected lane addresses";
+  for (const char *run :
+       {"32@ffffffffffffffff+4", "32@fffffffffffffff0+4", "32@0-4", "32@0+4611686018427387904"}) {
+    bad = good;
+    bad.replace(first_run, good.find('\n', first_run) - first_run, run);
+    EXPECT_EQ(error_of(bad).substr(0, at_run.size()), at_run) << run << ": " << error_of(bad);
+  }
+  std::string far = accel_sim_text();
+  far.replace(far.find("8 8 -16"), 7, "8 8 -9999999999999999");
+  EXPECT_NE(error_of(far).find(":25: expected lane addresses"), std::string::npos) << error_of(far);
   // Foreign: not a trace, another cbi-trace version, binary data, empty.
   EXPECT_NE(error_of("hello world\n").find("neither"), std::string::npos);
   EXPECT_NE(error_of("cbi-trace 2\n").find("cbi-trace 1"), std::string::npos);

@@ -42,9 +42,6 @@ int cmd_trace(int argc, char **argv) {
   // The point as the GPU model would run it: its workload, order and blocks.
   const config::Point p = config::point_from(vm, {config::Engine::gpu_model, "trace"});
   const sim::Workload w = config::workload_of(p);
-  if (p.block_threads > 1024)
-    throw UsageError("--block",
-                     std::to_string(p.block_threads) + " threads per block; allowed: 1..1024");
   sim::validate(*p.order);
   write_stream_atomic(get(vm, "output", ""), [&](std::ostream &os) {
     sim::write_trace(os, w, *p.order, p.block_threads);
