@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """A sampled stage two of cbi tune against the full device's, on the measured H100 groups (Q1-Q11,
 R1-R11, N1-N4; docs/results/gpu-model-speed.md, 2026-11-28 "tune's stage two").
-usage: agree.py PRED SAMPLE [SAMPLE...]   per sample: each group's picks, ratios and tie groups
+usage: agree.py [--r127] PRED SAMPLE [SAMPLE...]   per sample: each group's picks, ratios and tie groups
        agree.py --variants PRED           staged searches emulated (stage one 12 SMs, then ...)
        agree.py --csv PREDDIR OUT.csv     the JSON of predict.sh as one CSV
 PRED: predict.sh's folder (sS-G.json: cbi tune --search full --sample-sms S over the group's
@@ -14,6 +14,11 @@ SETS = [("Q", range(1, 12), "lrc-cap/q/meas-{}.csv", "lrc-cap/q/pred-after-{}.cs
         ("R", range(1, 12), "l2-bw/r/meas-{}.csv", "lrc-cap/r/pred-lrc-{}.csv"),
         ("N", range(1, 5), "l2-bw/n/meas-{}.csv", "lrc-cap/n/pred-lrc-{}.csv")]
 LN = {"matmul": 0.1046, "stencil": 0.0554}
+# --r127 first: Q1-Q11 alone, with main's model after cta_refill_round_cycles 832 -> 127 (16e27f3;
+# full device: tight/dram-rw/q/pred-r127-Q*.csv), for predictions made with that model.
+if len(sys.argv) > 1 and sys.argv[1] == "--r127":
+    del sys.argv[1]
+    SETS = [("Q", range(1, 12), "lrc-cap/q/meas-{}.csv", "dram-rw/q/pred-r127-{}.csv")]
 
 def csvmap(path, col):
     return {r["order"]: float(r[col]) for r in csv.DictReader(open(path)) if r.get(col)}
