@@ -3,7 +3,11 @@
 #include "cbi/error.hpp"
 
 #include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <sstream>
 
 namespace cbi::cli {
@@ -86,6 +90,24 @@ CsvTable parse_csv(const std::string &text, const std::string &option) {
     t.rows.push_back(std::move(records[r]));
   }
   return t;
+}
+
+std::string read_input_file(const std::string &path, const std::string &option,
+                            const std::string &allowed) {
+  std::error_code ec;
+  const std::filesystem::file_status st = std::filesystem::status(path, ec);
+  if (!std::filesystem::exists(st))
+    throw UsageError(option, "'" + path + "' does not exist; allowed: " + allowed);
+  if (std::filesystem::is_directory(st))
+    throw UsageError(option, "'" + path + "' is a folder; allowed: " + allowed);
+  std::ifstream f(path, std::ios::binary);
+  if (!f)
+    throw UsageError(option, "cannot read '" + path + "': " + std::strerror(errno) +
+                                 "; allowed: " + allowed);
+  std::string text{std::istreambuf_iterator<char>(f), std::istreambuf_iterator<char>()};
+  if (f.bad())
+    throw UsageError(option, "cannot read '" + path + "'; allowed: " + allowed);
+  return text;
 }
 
 std::vector<std::vector<std::string>> read_complete_records(const std::string &path,

@@ -275,6 +275,17 @@ kernels::BenchConfig measurement_from(const cli::po::variables_map &vm) {
     c.max_seconds = parse_max_seconds(get(vm, "max-seconds", ""));
   if (has(vm, "seed"))
     c.seed = uint64_t(parse_positive(get(vm, "seed", ""), "--seed", 1LL << 62));
+  // Without timed samples the sampling settings would be ignored: refused, naming each.
+  if (!c.time) {
+    for (const char *option : {"cold", "min-samples", "max-noise", "max-seconds"})
+      if (has(vm, option) && !vm[option].defaulted())
+        throw UsageError(std::string("--") + option,
+                         "applies to the timed samples, and --no-time takes none; allowed: leave "
+                         "it out, or leave out --no-time");
+    if (!c.check && !c.metrics)
+      throw UsageError("--no-time", "with --no-check and without --metrics nothing is run; "
+                                    "allowed: --no-time with the check or --metrics");
+  }
   return c;
 }
 

@@ -389,3 +389,18 @@ TEST(FirstUse, BlockOutOfRangeNamesTheRangeADeviceRuns) {
                          ": --block: '" + std::string(block) +
                              "' is out of range; allowed: a positive integer from 1 to 1024");
 }
+
+// analyze --no-simulate runs the model alone: options that change only the simulation were
+// ignored there; with the simulation, --writes is said to be outside the model.
+TEST(FirstUse, AnalyzeModelAloneRefusesWhatOnlyTheSimulationReads) {
+  for (const char *option : {"--writes", "--policy random --seed 4", "--sector-bytes 8"})
+    expect_usage_error(std::string("analyze --size 64 --no-simulate ") + option,
+                       "--no-simulate runs the model alone");
+  expect_usage_error("analyze --size 64 --no-simulate --writes", ": --writes: changes the "
+                                                                 "simulation only");
+  const CliRun model = cbi_run("analyze --size 64 --no-simulate --policy random --format csv");
+  EXPECT_EQ(model.exit_code, 0) << model.err; // the model notes the policy
+  const CliRun writes = cbi_run("analyze --size 64 --writes");
+  EXPECT_EQ(writes.exit_code, 0) << writes.err;
+  EXPECT_NE(writes.out.find("include the output stores' lines"), std::string::npos) << writes.out;
+}

@@ -212,6 +212,10 @@ TEST(Files, SweepMergeRefusesShardsOfDifferentBackends) {
   EXPECT_EQ(count_lines(r.err), 1) << r.err;
   EXPECT_NE(r.err.find("--input: "), std::string::npos) << r.err;
   EXPECT_NE(r.err.find("backend"), std::string::npos) << r.err;
+  // A folder or an empty file is said to be one (both were "its header differs").
+  cbi::test::expect_usage_error("sweep merge " + dir, ": --input: '" + dir + "' is a folder");
+  std::ofstream(dir + "/empty.csv").flush();
+  cbi::test::expect_usage_error("sweep merge " + dir + "/empty.csv", "empty.csv' is empty");
   // The same backend merges.
   ASSERT_EQ(cbi_run("sweep " + grid + "1/2 -o " + dir + "/c.csv").exit_code, 0);
   const CliRun ok = cbi_run("sweep merge " + dir + "/a.csv " + dir + "/c.csv");
@@ -235,6 +239,12 @@ TEST(Files, PlotNamesTheOptionAtFault) {
   }
   expect_usage_error("plot lines --input " + dir + "/header.csv" + png, "--input");
   expect_usage_error("plot lines --input " + dir + "/words.csv" + png, "--input");
+  // A folder was "the CSV is empty"; no kind was "unknown plot ''".
+  cbi::test::expect_usage_error("plot lines --input " + dir + png,
+                                ": --input: '" + dir + "' is a folder");
+  cbi::test::expect_usage_error("plot lines --input " + dir + "/none.csv" + png,
+                                "none.csv' does not exist");
+  cbi::test::expect_usage_error("plot --input " + csv + png, ": plot: no plot kind");
   EXPECT_FALSE(fs::exists(dir + "/p.png"));
   fs::remove_all(dir);
 }

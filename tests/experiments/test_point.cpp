@@ -473,4 +473,28 @@ TEST(PointOptions, BenchPointsCrossTheListsWhereTheyApply) {
   EXPECT_EQ(c.seed, 3u);
 }
 
+// --no-time takes no timed samples: the sampling settings were ignored with it, and --no-check
+// without --metrics left bench nothing to run; each is refused naming itself.
+TEST(PointOptions, BenchWithoutTimingRefusesTheSamplingSettings) {
+  for (const char *option : {"--cold", "--min-samples 5", "--max-noise 0.1", "--max-seconds 2"}) {
+    const std::string line = std::string("--no-time ") + option;
+    try {
+      measurement_from(Args(line, true).vm);
+      ADD_FAILURE() << line << " was accepted";
+    } catch (const UsageError &e) {
+      EXPECT_EQ(e.option(), std::string(option).substr(0, std::string(option).find(' '))) << line;
+      EXPECT_NE(std::string(e.what()).find("--no-time takes none"), std::string::npos) << e.what();
+    }
+  }
+  try {
+    measurement_from(Args("--no-time --no-check", true).vm);
+    ADD_FAILURE() << "--no-time --no-check was accepted";
+  } catch (const UsageError &e) {
+    EXPECT_EQ(e.option(), "--no-time");
+  }
+  EXPECT_FALSE(measurement_from(Args("--no-time", true).vm).time);
+  EXPECT_FALSE(measurement_from(Args("--no-time --no-check --metrics", true).vm).check);
+  EXPECT_TRUE(measurement_from(Args("--cold --min-samples 5", true).vm).cold);
+}
+
 } // namespace

@@ -4,9 +4,7 @@
 
 #include "cbi/viz/plot.hpp"
 
-#include <fstream>
 #include <iostream>
-#include <sstream>
 
 namespace cbi::viz_app {
 
@@ -75,11 +73,7 @@ int cmd_plot(int argc, char **argv) {
   if (!cli::has(vm, "input"))
     throw UsageError("--input", "missing; allowed: a CSV file path");
   const std::string input = cli::get(vm, "input", "");
-  std::ifstream in(input);
-  if (!in)
-    throw UsageError("--input", "cannot read '" + input + "'; allowed: a readable CSV file");
-  std::stringstream ss;
-  ss << in.rdbuf();
+  const std::string text = cli::read_input_file(input, "--input", "a readable CSV file");
   const std::string output = cli::get(vm, "output", "plot.png");
   if (output.size() < 4 || output.substr(output.size() - 4) != ".png")
     throw UsageError("--output", "'" + output + "' does not end in .png; allowed: a .png path");
@@ -107,7 +101,7 @@ int cmd_plot(int argc, char **argv) {
     throw UsageError("--value", "applies to heatmap and lines; allowed: cbi plot scatter --x COL "
                                 "--y COL");
   viz::PlotLayout layout;
-  const viz::Canvas c = viz::plot(viz::parse_csv(ss.str()), spec, &layout);
+  const viz::Canvas c = viz::plot(viz::parse_csv(text), spec, &layout);
   c.save_png(output);
   std::cout << "wrote " << output << " (" << c.width() << " x " << c.height() << " px, "
             << layout.cells << (spec.kind == viz::PlotKind::heatmap ? " cells" : " points")

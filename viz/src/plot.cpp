@@ -73,6 +73,9 @@ PlotKind parse_plot_kind(const std::string &text) {
     return PlotKind::lines;
   if (text == "scatter")
     return PlotKind::scatter;
+  if (text.empty())
+    throw UsageError("plot", "no plot kind: it is the word right after cbi plot; allowed: cbi plot "
+                             "heatmap|lines|scatter --input F.csv ...");
   throw UsageError("plot", "unknown plot '" + text + "'; allowed: heatmap, lines, scatter");
 }
 

@@ -53,6 +53,14 @@ int cmd_analyze(int argc, char **argv) {
       has(vm, "threads") ? parse_positive(get(vm, "threads", ""), "--threads") : 1;
   const sim::ModelReport model = sim::analyze_model(c, threads);
   const bool simulate = !vm["no-simulate"].as<bool>();
+  // What only the simulation reads would be ignored by the model alone: refused, naming it.
+  if (!simulate)
+    for (const char *option : {"writes", "seed", "sector-bytes"})
+      if (has(vm, option) && !vm[option].defaulted())
+        throw UsageError(std::string("--") + option,
+                         "changes the simulation only, and --no-simulate runs the model alone "
+                         "(it counts loads of whole lines); allowed: leave it out, or leave out "
+                         "--no-simulate");
   sim::SimResult sim_result;
   if (simulate)
     sim_result = sim::simulate(c);
@@ -85,6 +93,9 @@ int cmd_analyze(int argc, char **argv) {
     for (const std::string &n : lm.notes)
       t.notes.push_back(level + ": " + n);
   }
+  if (simulate && c.workload.writes)
+    t.notes.push_back("--writes: the simulated fetches include the output stores' lines; the "
+                      "model counts the loads only");
   t.config = config::sim_config_fields(c);
   t.table_omits = config::workload_fields_not_applying(c.workload);
   t.config.push_back({"cache", c.levels[0].describe()});

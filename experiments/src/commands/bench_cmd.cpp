@@ -55,7 +55,7 @@ void add_bench_options(po::options_description &desc) {
     ("metrics", po::bool_switch(), "read L1/L2/DRAM counters with the CUPTI range profiler")
     ("cold", po::bool_switch(), "flush L2 before every timed sample")
     ("no-check", po::bool_switch(), "skip the CPU-reference check (on by default)")
-    ("no-time", po::bool_switch(), "check (and profile) only; take no timed samples")
+    ("no-time", po::bool_switch(), "check (and profile) only; take no timed samples (so --cold, --min-samples, --max-noise and --max-seconds do not apply)")
     ("min-samples", po::value<std::string>(), "timed samples at least (default 20)")
     ("max-noise", po::value<std::string>(), "stop once stdev/mean <= this (default 0.005)")
     ("max-seconds", po::value<std::string>(), "... or once this much kernel time was sampled "

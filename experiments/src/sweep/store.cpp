@@ -171,10 +171,12 @@ std::size_t column_index(const std::string &name) {
 }
 
 cli::Table read_csv(const std::string &path) {
-  if (!std::filesystem::exists(path))
-    throw UsageError("--input",
-                     "'" + path + "' does not exist; allowed: a CSV written by cbi sweep");
-  const auto records = in_current_schema(cli::read_complete_records(path));
+  const std::string text = cli::read_input_file(path, "--input", "a CSV written by cbi sweep");
+  if (text.find_first_not_of(" \t\r\n") == std::string::npos)
+    throw UsageError("--input", "'" + path + "' is empty; allowed: a CSV written by cbi sweep");
+  // Up to the last line break: an interrupted write leaves a last line without one.
+  const auto records =
+      in_current_schema(cli::parse_csv_records(text.substr(0, text.rfind('\n') + 1)));
   if (!records)
     throw UsageError("--input", "'" + path +
                                     "' is not a cbi sweep CSV of this version (its header "

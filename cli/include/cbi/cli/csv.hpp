@@ -24,6 +24,11 @@ struct CsvTable {
 // The header and rows of `text`. Throws UsageError(option) when it is empty or a row is ragged.
 CsvTable parse_csv(const std::string &text, const std::string &option = "--input");
 
+// The text of the input file at `path`. Throws UsageError(option) naming the path when it does not
+// exist, is a folder or cannot be read; `allowed` says what the option takes.
+std::string read_input_file(const std::string &path, const std::string &option,
+                            const std::string &allowed);
+
 // The records of the file at `path` up to its last line break (an interrupted write leaves a last
 // line without one); `complete_bytes` gets their byte length. A missing file has none.
 std::vector<std::vector<std::string>> read_complete_records(const std::string &path,
