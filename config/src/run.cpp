@@ -233,10 +233,20 @@ cli::Table mrc_result(const po::variables_map &vm, const sim::Progress &interrup
   // sim's one pass keeps per distinct line a last-use time (8 B), four Fenwick slots (16 B), a
   // compaction entry (16 B) and a distance count (8 B).
   const double lines = double(c.workload.footprint_bytes()) / double(c.levels[0].line_bytes);
+  // A trace or a workload of your own fixes its size (--size is refused): its addresses' span,
+  // which the curve keeps a slot per line of, is what is said.
+  const bool fixed = c.workload.user != nullptr;
   cli::check_memory(48.0 * lines,
                     "the curve of " + c.workload.describe() + " in " +
-                        std::to_string(c.levels[0].line_bytes) + " B lines",
-                    "--size", "a smaller --size or a larger --line-bytes");
+                        std::to_string(c.levels[0].line_bytes) + " B lines" +
+                        (fixed ? " (a slot per line of the " +
+                                     std::to_string(c.workload.footprint_bytes()) +
+                                     " bytes its addresses span)"
+                               : ""),
+                    fixed ? "--line-bytes" : "--size",
+                    fixed ? "a larger --line-bytes, or cbi simulate (which keeps only the "
+                            "cache's lines)"
+                          : "a smaller --size or a larger --line-bytes");
   const sim::MissRatioCurve curve = sim::miss_ratio_curve(c, interrupt);
   if (sizes.empty()) {
     for (int64_t s = 1; s < 2 * std::max<int64_t>(1, curve.distinct_units()); s *= 2)

@@ -24,13 +24,21 @@ void add_tune_options(po::options_description &desc) {
     ("orders", cli::list_value(), "orders to rank, a comma list or repeated; default: linear, the "
                                   "thesis's column widths 4..2048, tile:16, tile:32x8, zigzag:32, "
                                   "zigzag:64, less those that map as another for the size")
-    ("search", po::value<std::string>(), "staged (default): every order in sampled mode "
-                                         "(--sample-sms, default 12 SMs), then the fastest "
-                                         "--finalists on the full device; full: every order on "
-                                         "the full device (or all sampled with --sample-sms)")
-    ("finalists", po::value<std::string>(), "orders the staged search replays on the full "
-                                            "device, default 4; while all of them tie with the "
-                                            "fastest, as many again (the tie group goes on)")
+    ("search", po::value<std::string>(), "staged (default): stage one replays every order on "
+                                         "--sample-sms sampled SMs, stage two its fastest "
+                                         "--finalists on the full device (or --final-sms); full: "
+                                         "every order on the full device (or all sampled with "
+                                         "--sample-sms)")
+    ("finalists", po::value<std::string>(), "orders stage two replays, default 4; while all of "
+                                            "them tie with the fastest, as many again (the tie "
+                                            "group goes on)")
+    ("final-sms", po::value<std::string>(), "stage two's replays on N sampled SMs (a divisor of "
+                                            "the device's, more than stage one's), each standing "
+                                            "for SMs/N; 0 (default): the full device. Faster, not "
+                                            "validated: on 26 measured H100 groups stage two on "
+                                            "33 SMs picked another order than on the full device "
+                                            "in 9, measured 2.3% slower at worst and faster in 7 "
+                                            "(docs/results/gpu-model-speed.md)")
     ("jobs", po::value<std::string>(), "host threads in all, as for simulate --model gpu "
                                        "(default: the idle cores): orders replay side by side, one "
                                        "thread each, and a replay takes several where fewer "
@@ -38,7 +46,7 @@ void add_tune_options(po::options_description &desc) {
                                        "on any count")
     ("sample-sms", po::value<std::string>(), "simulate N SMs (a divisor of the device's), each "
                                              "standing for SMs/N: stage one of the staged "
-                                             "search, every order with --search full; 0: the "
+                                             "search (default 12), every order with --search full; 0: the "
                                              "full device, every order replayed in full (the "
                                              "full search), as for simulate --model gpu; N > 0 "
                                              "not for the tiled kernels (ranked on the full "
@@ -64,13 +72,18 @@ sim::TuneConfig tune_config(const po::variables_map &vm) {
   const std::string search = cli::get(vm, "search", "staged");
   if (search != "staged" && search != "full")
     throw UsageError("--search", "'" + search + "' is not a search; allowed: staged, full");
-  if (vm.count("finalists") && search != "staged")
-    throw UsageError("--finalists",
-                     "applies to --search staged only; allowed: leave it out, or --search staged");
+  for (const char *option : {"finalists", "final-sms"})
+    if (vm.count(option) && search != "staged")
+      throw UsageError(
+          std::string("--") + option,
+          "applies to --search staged only; allowed: leave it out, or --search staged");
   // The tiled kernels are ranked on the full device only (sim/src/tune.cpp says why): asking for
   // the staged search there is refused, not ignored.
-  if (tiled && (vm.count("search") || vm.count("finalists")) && search == "staged")
-    throw UsageError(vm.count("search") ? "--search" : "--finalists",
+  if (tiled && (vm.count("search") || vm.count("finalists") || vm.count("final-sms")) &&
+      search == "staged")
+    throw UsageError(vm.count("search")      ? "--search"
+                     : vm.count("finalists") ? "--finalists"
+                                             : "--final-sms",
                      std::string(sim::workload_traits(c.base.workload.kind).name) +
                          "'s block orders are ranked on the full device (a sampled SM's CTAs miss "
                          "the L2 data of their neighbours' tiles: "
@@ -79,12 +92,16 @@ sim::TuneConfig tune_config(const po::variables_map &vm) {
   c.staged = search == "staged";
   if (vm.count("finalists"))
     c.finalists = parse_positive(vm["finalists"].as<std::string>(), "--finalists", 1000);
+  if (vm.count("final-sms"))
+    c.final_sms =
+        parse_count(vm["final-sms"].as<std::string>(), "--final-sms", 1 << 20, "the full device");
   if (vm.count("sample-sms")) {
     // 0 is the full device, as for simulate --model gpu: every order replayed in full, which is
     // the full search; a staged search asked for besides has no sampled stage to run.
     c.sample_sms =
         parse_count(vm["sample-sms"].as<std::string>(), "--sample-sms", 1 << 20, "all SMs");
-    if (c.sample_sms == 0 && (vm.count("search") || vm.count("finalists")) && c.staged)
+    if (c.sample_sms == 0 &&
+        (vm.count("search") || vm.count("finalists") || vm.count("final-sms")) && c.staged)
       throw UsageError("--sample-sms", "0 is the full device, and the staged search samples "
                                        "its first stage; allowed: N > 0 with --search staged, "
                                        "or 0 with --search full (or no --search)");
@@ -173,6 +190,12 @@ cli::Table tune_table(const sim::TuneConfig &c, const sim::TuneResult &t) {
   table.config.push_back({"device", base.device.name});
   table.config.push_back({"block", int64_t{base.block_threads}});
   table.config.push_back({"search", t.staged ? std::string("staged") : std::string("full")});
+  // Where each row's prediction came from: stage two's sample (its rows' replay cell) besides the
+  // replay column's "sampled N SMs" of stage one.
+  if (t.staged)
+    table.config.push_back({"stage_two", t.final_sms > 0
+                                             ? "sampled " + std::to_string(t.final_sms) + " SMs"
+                                             : std::string("full")});
   table.meta = {{"device_description", base.device.description},
                 {"winner", t.order_of(t.rows[0].index)},
                 {"tie_tolerance_pct", 100.0 * (std::exp(t.ln_error) - 1.0)}};

@@ -33,9 +33,15 @@ remap::Shape<int64_t> shape_of(const py::object &shape) {
   if (py::isinstance<py::int_>(shape)) {
     w = h = shape.cast<int64_t>();
   } else {
-    const auto t = shape.cast<std::pair<int64_t, int64_t>>();
-    w = t.first;
-    h = t.second;
+    try {
+      const auto t = shape.cast<std::pair<int64_t, int64_t>>();
+      w = t.first;
+      h = t.second;
+    } catch (const py::cast_error &) { // pybind11's "Unable to cast Python instance ..."
+      throw UsageError("shape", py::repr(shape).cast<std::string>() +
+                                    " is not a task grid; allowed: (width, height) of two "
+                                    "integers, or one integer for a square");
+    }
   }
   if (w < 1 || h < 1 || w > (int64_t{1} << 31) || h > (int64_t{1} << 31))
     throw UsageError("shape", "(" + std::to_string(w) + ", " + std::to_string(h) +

@@ -35,11 +35,23 @@ public:
     for (int k = static_cast<int>(b.ndim) - 2; k >= 0; --k)
       m_dims.push_back(b.shape[static_cast<std::size_t>(k)]);
     m_data = m_array.data();
+    // Replayed relative to the lowest address, rounded down to 1 MiB, as traces are
+    // (docs/traces.md): real pointers (0x7f...) would size the curve's table by the address space.
     const int64_t n = m_array.size();
+    uint64_t lowest = sim::kNoAccess, highest = 0;
     for (int64_t k = 0; k < n; ++k)
-      if (m_data[k] != sim::kNoAccess)
-        m_footprint = std::max<uint64_t>(
-            m_footprint, m_data[k] + uint64_t(m_bytes[std::size_t(k % m_instructions)]));
+      if (m_data[k] != sim::kNoAccess) {
+        if (m_data[k] > sim::kNoAccess - 128)
+          throw UsageError("addresses", std::to_string(m_data[k]) + " at flat index " +
+                                            std::to_string(k) +
+                                            " leaves 64 bits with its bytes; allowed: 0 to 2^64 "
+                                            "- 129, or cbi.NO_ACCESS");
+        lowest = std::min(lowest, m_data[k]);
+        highest = std::max<uint64_t>(
+            highest, m_data[k] + uint64_t(m_bytes[std::size_t(k % m_instructions)]));
+      }
+    m_base = lowest == sim::kNoAccess ? 0 : lowest & ~((uint64_t{1} << 20) - 1);
+    m_footprint = highest > m_base ? highest - m_base : 0;
     m_width = m_dims[0];
   }
   ~ArrayWorkload() override {
@@ -66,21 +78,23 @@ public:
         sim::AccessSpan &last = out[n - 1];
         const uint64_t next = last.byte_addr + uint64_t(last.stride_bytes) * uint64_t(last.count);
         if (last.is_store == store && last.bytes == bytes &&
-            (last.count == 1 ? true : a[j] == next)) {
+            (last.count == 1 ? true : a[j] - m_base == next)) {
           if (last.count == 1)
-            last.stride_bytes = static_cast<int64_t>(a[j] - last.byte_addr);
+            last.stride_bytes = static_cast<int64_t>(a[j] - m_base - last.byte_addr);
           ++last.count;
           continue;
         }
       }
-      out[n++] = {a[j], 0, 1, bytes, store};
+      out[n++] = {a[j] - m_base, 0, 1, bytes, store};
     }
     return n;
   }
   sim::InstructionKind addresses(const remap::Task<int64_t> *tasks, int lanes, int64_t j,
                                  uint64_t *byte_addr) const override {
-    for (int l = 0; l < lanes; ++l)
-      byte_addr[l] = m_data[(tasks[l].y * m_width + tasks[l].x) * m_instructions + j];
+    for (int l = 0; l < lanes; ++l) {
+      const uint64_t a = m_data[(tasks[l].y * m_width + tasks[l].x) * m_instructions + j];
+      byte_addr[l] = a == sim::kNoAccess ? a : a - m_base;
+    }
     return {m_stores[std::size_t(j)] != 0, m_bytes[std::size_t(j)]};
   }
 
@@ -92,7 +106,7 @@ private:
   std::vector<int64_t> m_dims;
   int64_t m_instructions = 0, m_width = 1;
   const uint64_t *m_data = nullptr;
-  uint64_t m_footprint = 0;
+  uint64_t m_base = 0, m_footprint = 0;
 };
 
 // A per-instruction value: one for all, or a sequence of `k`.
@@ -113,6 +127,11 @@ std::vector<T> per_instruction(const py::object &v, int64_t k, const char *name)
 Workload from_addresses(const py::array &array, const py::object &bytes, const py::object &stores,
                         int elem_bytes, const py::object &name) {
   require_integers(array, "addresses");
+  // A negative address would become a huge one (-1: cbi.NO_ACCESS) when cast: refused.
+  if (array.dtype().kind() == 'i' && array.size() > 0 && array.attr("min")().cast<int64_t>() < 0)
+    throw UsageError("addresses", "holds negative values; allowed: byte addresses >= 0, and "
+                                  "cbi.NO_ACCESS (in a uint64 array) where a task does not run "
+                                  "the instruction");
   Addresses a = Addresses::ensure(array);
   if (!a || a.ndim() < 2)
     throw UsageError("addresses", "an array of " + std::to_string(array.ndim()) +
@@ -200,6 +219,8 @@ void bind_workloads(py::module_ &m) {
     cbi.Workload(addresses, bytes=4, stores=None, elem_bytes=4, name=None): addresses[..., y, x, j]
     is the byte address that task (x, y) reads (or writes) at its instruction j, in program order;
     cbi.NO_ACCESS where the task does not run it. Axes before the last two fold into y (§4.1.2).
+    Addresses are integers >= 0 (real pointers are fine: they are replayed relative to the lowest,
+    rounded down to 1 MiB, as traces are).
     bytes: bytes per access, one for all or one per instruction; stores: True where instruction j
     stores (one for all or one per instruction). Pass it as cbi.simulate(workload=w, ...): the
     options it fixes (size, order, ...) are refused, as with --trace.)")

@@ -126,7 +126,7 @@ struct Search {
 // replay on several: GpuConfig::jobs, the same prediction on any count), reporting each finished
 // one. The calling thread waits, calling the interrupt about every 50 ms; when it throws, the
 // replays stop at their next progress check and its exception is rethrown once they have.
-void run_all(Search &s, const std::vector<std::size_t> &which, const char *stage) {
+void run_all(Search &s, const std::vector<std::size_t> &which, const std::string &stage) {
   for (std::size_t c : which)
     s.configs[c].jobs =
         static_cast<int>(std::max<std::size_t>(1, s.jobs / std::max<std::size_t>(1, which.size())));
@@ -218,6 +218,24 @@ std::vector<GpuConfig> candidates(const TuneConfig &c, const std::vector<remap::
   return configs;
 }
 
+// Stage two's sample in a staged search whose stage one samples `stage_one` SMs: the config's
+// final_sms, checked to divide the device's SMs and to exceed stage one's (0, or every SM: the full
+// device, returned as 0).
+int64_t final_sample(const TuneConfig &c, int64_t stage_one) {
+  const Device &d = c.base.device;
+  const int64_t n = c.final_sms;
+  if (n < 0 || n > d.sms || (n > 0 && d.sms % n != 0))
+    throw UsageError("tune.final_sms", std::to_string(n) + " SMs do not divide the " +
+                                           std::to_string(d.sms) + " SMs of " + d.name +
+                                           "; allowed: 0 (the full device) or a divisor");
+  if (n > 0 && n <= stage_one)
+    throw UsageError(
+        "tune.final_sms",
+        std::to_string(n) + " SMs are no more than stage one's " + std::to_string(stage_one) +
+            "; allowed: 0 (the full device) or a larger divisor of " + std::to_string(d.sms));
+  return n == d.sms ? 0 : n;
+}
+
 } // namespace
 
 std::string TuneResult::order_of(std::size_t config) const {
@@ -268,6 +286,11 @@ TuneResult tune(const TuneConfig &c, const TuneProgress &progress, const Progres
   t.staged = c.staged && !t.tiled && stage_sample > 0 &&
              stage_sample<c.base.device.sms &&static_cast<int64_t>(orders.size())> c.finalists;
   const int64_t sample = t.staged ? stage_sample : c.sample_sms;
+  // Stage two's sample: the full device (0) unless given; checked also where too few orders
+  // leave nothing to stage.
+  const int64_t final_sms =
+      c.staged && !t.tiled && stage_sample > 0 ? final_sample(c, stage_sample) : 0;
+  t.final_sms = t.staged ? final_sms : 0;
   t.configs = candidates(c, orders, t.tiled, sample);
   t.results.resize(t.configs.size());
   t.finalists =
@@ -284,20 +307,26 @@ TuneResult tune(const TuneConfig &c, const TuneProgress &progress, const Progres
   if (progress)
     progress(0, s.total, sample > 0 ? "sampled" : "full", "");
   run_all(s, all, sample > 0 ? "sampled" : "full");
-  std::vector<bool> full(t.configs.size(), !t.staged && sample == 0);
+  std::vector<bool> final_row(t.configs.size(), !t.staged && sample == 0);
   t.ln_error = validated_time_error(c.base.workload.kind);
-  if (t.staged) { // stage two: the fastest in sampled mode, replayed on the full device
+  if (t.staged) { // stage two: the fastest in sampled mode, replayed on the full device or on
+                  // stage two's larger sample (final_sms)
+    const std::string stage_two =
+        t.final_sms > 0 ? "sampled " + std::to_string(t.final_sms) + " SMs" : "full";
     const std::vector<Ranked> first = rank_orders(t.configs, t.results, 0.0);
-    std::vector<std::size_t> top;
-    for (std::size_t k = 0; k < t.finalists; ++k) {
-      top.push_back(first[k].index);
-      t.configs[first[k].index].sample_sms = 0;
-      full[first[k].index] = true;
-    }
-    run_all(s, top, "full");
+    const auto replay = [&](std::size_t from, std::size_t to) {
+      std::vector<std::size_t> which;
+      for (std::size_t k = from; k < to; ++k) {
+        which.push_back(first[k].index);
+        t.configs[first[k].index].sample_sms = t.final_sms;
+        final_row[first[k].index] = true;
+      }
+      run_all(s, which, stage_two);
+    };
+    replay(0, t.finalists);
     // A tie group that takes in every finalist may go on among the sampled rows: while the
-    // slowest full-device row is within the validated error of the fastest, the next as many in
-    // stage one's order are replayed on the full device too.
+    // slowest stage-two row is within the validated error of the fastest, the next as many in
+    // stage one's order are replayed in stage two too.
     const auto all_tied = [&] {
       double best = std::numeric_limits<double>::infinity(), worst = 0;
       for (std::size_t k = 0; k < t.finalists; ++k) {
@@ -308,22 +337,17 @@ TuneResult tune(const TuneConfig &c, const TuneProgress &progress, const Progres
       return best > 0 && std::log(worst / best) <= t.ln_error;
     };
     while (t.finalists > 0 && t.finalists < first.size() && all_tied()) {
-      std::vector<std::size_t> more;
-      for (std::size_t k = t.finalists; k < std::min(first.size(), 2 * t.finalists); ++k) {
-        more.push_back(first[k].index);
-        t.configs[first[k].index].sample_sms = 0;
-        full[first[k].index] = true;
-      }
-      s.total += static_cast<int64_t>(more.size());
-      run_all(s, more, "full");
-      t.finalists += more.size();
+      const std::size_t to = std::min(first.size(), 2 * t.finalists);
+      s.total += static_cast<int64_t>(to - t.finalists);
+      replay(t.finalists, to);
+      t.finalists = to;
     }
   }
-  // The rows on the full device (every row unless staged) are ranked with tie groups; a staged
-  // search's other rows follow in their sampled order, without a tie group.
+  // The rows of stage two (every row unless staged) are ranked with tie groups; a staged
+  // search's other rows follow in their stage-one order, without a tie group.
   std::vector<std::size_t> head, tail;
   for (std::size_t i = 0; i < t.configs.size(); ++i)
-    (t.staged && !full[i] ? tail : head).push_back(i);
+    (t.staged && !final_row[i] ? tail : head).push_back(i);
   t.rows = rank_of(t, head, t.ln_error);
   for (Ranked x : rank_of(t, tail, 0.0)) {
     x.tie_group = 0;

@@ -126,6 +126,16 @@ TEST(CliTrace, BadOptionsAndBadTracesExit2WithOneLineAndLeaveNoFile) {
     EXPECT_NE(r.err.find(bad + ":"), std::string::npos) << r.err;
     EXPECT_EQ(r.out, "") << bad;
   }
+  // Addresses spread over 2^46 bytes: mrc's memory refusal named --size, which a trace refuses.
+  std::string spread = text;
+  const std::size_t run = spread.find(" L 4 ") + 5;
+  spread.replace(run, spread.find('\n', run) - run, "32@3f0000000000+4");
+  std::ofstream(dir + "/spread.trace") << spread;
+  const CliRun r = cbi_run("mrc --trace " + dir + "/spread.trace");
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_EQ(count_lines(r.err), 1) << r.err;
+  EXPECT_NE(r.err.find("cbi mrc: --line-bytes: the curve of trace"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("bytes its addresses span"), std::string::npos) << r.err;
   fs::remove_all(dir);
 }
 

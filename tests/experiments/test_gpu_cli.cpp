@@ -177,6 +177,25 @@ TEST(GpuCli, TuneDefaultCandidatesAreDistinct) {
     EXPECT_EQ(ranking[k].at("tie_group").is_null(), k >= full) << ranking[k];
   }
   EXPECT_EQ(ranking[0].at("tie_group"), 1);
+  EXPECT_EQ(j.at("config").at("stage_two"), "full"); // the default stage two: the full device
+}
+
+// --final-sms N: stage two replays the finalists on N sampled SMs, not the full device; their rows
+// and the config say so, and the rows of stage one alone keep their 12 SMs.
+TEST(GpuCli, TuneFinalSmsSamplesStageTwo) {
+  const auto r = run_program(
+      "cbi", "tune --workload matmul --size 64 --block 64 --final-sms 33 --format json");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j.at("config").at("stage_two"), "sampled 33 SMs");
+  const auto &ranking = j.at("ranking");
+  std::size_t final_rows = 0;
+  for (const auto &row : ranking) {
+    const bool stage_two = !row.at("tie_group").is_null();
+    final_rows += stage_two;
+    EXPECT_EQ(row.at("replay"), stage_two ? "sampled 33 SMs" : "sampled 12 SMs") << row;
+  }
+  EXPECT_GE(final_rows, 4u); // four finalists, more while they all tie
 }
 
 TEST(GpuCli, BadValuesExitTwoNamingTheOption) {
@@ -244,6 +263,11 @@ TEST(GpuCli, TiledKernelsTakeABlockOrderInSimulateAndTune) {
            // The tiled kernels are ranked on the full device: the staged search is refused.
            {"tune --kernel sgemm-tiled --size 256 --search staged", "--search"},
            {"tune --kernel stencil-smem --size 256 --finalists 2", "--finalists"},
+           {"tune --kernel stencil-smem --size 256 --final-sms 33", "--final-sms"},
+           // Stage two's sample divides the device's SMs, exceeds stage one's, and is staged.
+           {"tune --workload matmul --size 64 --final-sms 7", "--final-sms"},
+           {"tune --workload matmul --size 64 --final-sms 12", "--final-sms"},
+           {"tune --workload matmul --size 64 --final-sms 33 --search full", "--final-sms"},
            // ... and so is a sampled device, whose CTAs miss their neighbours' tiles in the L2.
            {"tune --kernel sgemm-tiled --size 256 --sample-sms 4", "--sample-sms"},
            {"simulate --model gpu --kernel stencil-smem --size 256 --sample-sms 4", "--sample-sms"},

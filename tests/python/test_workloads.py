@@ -121,6 +121,28 @@ def test_errors_are_value_errors_with_the_cli_message():
         assert str(raised.value) == run.stderr.strip().split("cbi simulate: ", 1)[1]
 
 
+def test_real_pointers_replay_as_offsets_and_bad_addresses_are_refused():
+    # Addresses are replayed relative to the lowest, rounded down to 1 MiB, as traces are: a
+    # workload at 0x7f0200000000 gives the counts and the curve of the same one at 0 (its curve
+    # needed a slot per line of the address space, and mrc's error named --size).
+    a = stencil_addresses(16, 8, 3)
+    far = a + np.uint64(0x7F0200000000)
+    assert counts(cbi.simulate(workload=cbi.Workload(far))) == counts(
+        cbi.simulate(workload=cbi.Workload(a)))
+    assert cbi.mrc(workload=cbi.Workload(far))["misses"].tolist() == cbi.mrc(
+        workload=cbi.Workload(a))["misses"].tolist()
+    # A negative address became a huge one (-1: NO_ACCESS); an address whose bytes pass 2^64
+    # wrapped.
+    with pytest.raises(ValueError, match=r"^addresses: holds negative values"):
+        cbi.Workload(a.astype(np.int64) - 4)
+    with pytest.raises(ValueError, match=r"^addresses: 18446744073709551614 at flat index 0"):
+        cbi.Workload(np.full((2, 2, 1), 2**64 - 2, dtype=np.uint64))
+    # A shape that is no (width, height) was pybind11's RuntimeError "Unable to cast".
+    for shape in [(4, 4, 4), "16x16"]:
+        with pytest.raises(ValueError, match=r"^shape: .* is not a task grid"):
+            cbi.Order("column:4").map(np.arange(4), shape)
+
+
 def test_ctrl_c_stops_reading_a_long_trace(tmp_path):
     # A trace that does not end: a writer thread streams cbi-trace blocks into a FIFO until the
     # reader goes away, or for 30 s, after which the file ends without its "end" line and reading

@@ -216,6 +216,49 @@ TEST(Tune, StagedSearchReplaysTheFastestInFullAndKeepsTheOthersSampled) {
             t.results[t.rows[1].index].time.predicted_ms);
 }
 
+// TuneConfig::final_sms: stage two replays the finalists (and the tie group's extension) on that
+// many sampled SMs; each row's config is the sample its prediction came from.
+TEST(Tune, StageTwoOnASampleReplaysTheFinalistsThere) {
+  sim::TuneConfig c = matmul_tune(128, {"linear", "column:4", "column:8", "column:16", "tile:8"});
+  c.finalists = 2;
+  EXPECT_EQ(sim::tune(c).final_sms, 0); // the default: the full device
+  c.final_sms = 33;
+  std::vector<std::string> stages;
+  const sim::TuneResult s =
+      sim::tune(c, [&](int64_t done, int64_t, const std::string &stage, const std::string &) {
+        if (done > 0)
+          stages.push_back(stage);
+      });
+  ASSERT_TRUE(s.staged);
+  EXPECT_EQ(s.final_sms, 33);
+  ASSERT_EQ(stages.size(), 5 + s.finalists);
+  for (std::size_t k = 0; k < stages.size(); ++k)
+    EXPECT_EQ(stages[k], k < 5 ? "sampled" : "sampled 33 SMs") << k;
+  for (std::size_t k = 0; k < s.rows.size(); ++k) {
+    const sim::GpuConfig &g = s.configs[s.rows[k].index];
+    EXPECT_EQ(g.sample_sms, k < s.finalists ? 33 : 12) << k;
+    EXPECT_EQ(s.rows[k].tie_group > 0, k < s.finalists) << k;
+    sim::GpuConfig alone = g;
+    alone.jobs = 1;
+    EXPECT_EQ(s.results[s.rows[k].index].time.predicted_ms,
+              sim::simulate_gpu(alone).time.predicted_ms)
+        << s.order_of(s.rows[k].index);
+  }
+  // A sample of every SM is the full device; one that does not divide the device, or is no
+  // larger than stage one's, is refused naming the field.
+  c.final_sms = 132;
+  EXPECT_EQ(sim::tune(c).final_sms, 0);
+  for (int64_t n : {7, 12, 264}) {
+    c.final_sms = n;
+    try {
+      sim::tune(c);
+      FAIL() << n;
+    } catch (const UsageError &e) {
+      EXPECT_EQ(e.option(), "tune.final_sms") << n;
+    }
+  }
+}
+
 TEST(Tune, AStagedTieGroupOfEveryFinalistGoesOnAmongTheSampledRows) {
   // One finalist is always tied with itself: the next in stage one's order is replayed in full
   // too, and so on (as many again each time) while the full-device rows all lie within the

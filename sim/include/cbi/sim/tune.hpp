@@ -65,23 +65,28 @@ struct TuneConfig {
   GpuConfig base;                   // workload, device, block; its (block) order is replaced
   std::vector<remap::Order> orders; // the candidates, at least one
   bool staged = true;               // false: every order on the full device (or all sampled)
-  int64_t finalists = 4;            // staged: orders replayed on the full device after stage one
+  int64_t finalists = 4;            // staged: orders replayed in stage two after stage one
   int64_t sample_sms = 0;           // given: stage one's sample (staged) or every run's (full)
-  int jobs = 1;                     // simulations at once
+  // Staged: stage two's sample (a divisor of the device's SMs above stage one's), 0 the full
+  // device. Not the default: on 26 measured H100 groups a stage two on 33 or 66 SMs picked another
+  // order than on the full device in 9 and 7, measured more than 1% slower in 2 of each
+  // (docs/results/gpu-model-speed.md).
+  int64_t final_sms = 0;
+  int jobs = 1; // simulations at once
 };
 
 // The ranked candidates.
 struct TuneResult {
   bool tiled = false;  // the candidates are block orders (workload_traits(...).has_block_order)
   bool staged = false; // a staged search ran (more candidates than finalists, a smaller sample)
-  std::size_t finalists = 0;                                  // staged: those replayed in full
+  std::size_t finalists = 0; // staged: those replayed in stage two
+  int64_t final_sms = 0;     // staged: the SMs stage two sampled (0: the full device)
   std::vector<std::pair<remap::Order, remap::Order>> dropped; // (order, the kept one it maps as)
   std::vector<std::string> repeated; // orders given more than once (as parsed): ranked once
-  std::vector<GpuConfig> configs;    // one per simulated candidate (sample_sms > 0: sampled only)
+  std::vector<GpuConfig> configs;    // one per candidate; sample_sms: its row's (0: full device)
   std::vector<GpuResult> results;
-  // Every candidate once, fastest first: those replayed on the full device (every one unless
-  // staged) ranked with tie groups, then a staged search's others in their sampled order, with
-  // tie_group 0.
+  // Every candidate once, fastest first: those of stage two (every one unless staged) ranked with
+  // tie groups, then a staged search's others in their stage-one order, with tie_group 0.
   std::vector<Ranked> rows;
   double ln_error = 0; // validated_time_error of the workload: the tie tolerance
   // The ranked order of a config: its thread order, or for the tiled kernels its block order.
@@ -89,7 +94,8 @@ struct TuneResult {
 };
 
 // Called once when the search starts (done 0, order "") and after each replay (`done` of `total`,
-// the stage "sampled" or "full", the order), from one thread at a time.
+// the stage: "sampled" (stage one), "full", or stage two's "sampled N SMs"; the order), from one
+// thread at a time.
 using TuneProgress = std::function<void(int64_t done, int64_t total, const std::string &stage,
                                         const std::string &order)>;
 
