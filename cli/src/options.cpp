@@ -148,6 +148,15 @@ const Printer &format_from(const po::variables_map &vm, const std::string &defau
   return p;
 }
 
+void require_format_of_path(const std::string &path, const std::string &option,
+                            const std::string &format) {
+  const std::string named = format_of_path(path);
+  if (!named.empty() && named != format)
+    throw UsageError(option, "'" + path + "' ends as " + named + " does, and " + option +
+                                 " writes " + format + "; allowed: a path ending in ." + format +
+                                 " (or another ending)");
+}
+
 bool wide_from(const po::variables_map &vm) {
   return vm.count("wide") && vm["wide"].value().type() == typeid(bool) && vm["wide"].as<bool>();
 }

@@ -404,3 +404,27 @@ TEST(FirstUse, AnalyzeModelAloneRefusesWhatOnlyTheSimulationReads) {
   EXPECT_EQ(writes.exit_code, 0) << writes.err;
   EXPECT_NE(writes.out.find("include the output stores' lines"), std::string::npos) << writes.out;
 }
+
+// Options whose file always holds one format: sweep -o r.json wrote CSV into r.json (every other
+// command's -o picks the format from the ending), --json r.csv JSON into r.csv, diagram --csv
+// c.json CSV into c.json. Refused before any work, no file left.
+TEST(FirstUse, AFileOfOneFormatRefusesAnEndingNamingAnother) {
+  const std::string dir = cbi::test::scratch_dir("cbi_first_use", "one_format");
+  expect_usage_error("sweep --size 16 -o " + dir + "/r.json",
+                     ": --output: '" + dir + "/r.json' ends as json does, and --output writes csv");
+  expect_usage_error("sweep --size 16 -o " + dir + "/r.md", ": --output:");
+  expect_usage_error("sweep --size 16 -o " + dir + "/r.csv --json " + dir + "/r2.csv",
+                     ": --json: '" + dir + "/r2.csv' ends as csv does, and --json writes json");
+  std::vector<std::string> expected_absent = {"r.json", "r.md", "r.csv", "r2.csv"};
+  if (std::filesystem::exists(cbi::test::bin_dir() + "/cbi-viz")) {
+    expect_usage_error("diagram --size 16 --csv " + dir + "/c.json -o " + dir + "/d.png",
+                       ": --csv: '" + dir + "/c.json' ends as json does");
+    expected_absent.insert(expected_absent.end(), {"c.json", "d.png"});
+  }
+  for (const std::string &f : expected_absent)
+    EXPECT_FALSE(std::filesystem::exists(dir + "/" + f)) << f;
+  // The endings that match, or say nothing, still run.
+  EXPECT_EQ(cbi_run("sweep --size 16 -o " + dir + "/r.csv --json " + dir + "/r.json").exit_code, 0);
+  EXPECT_EQ(cbi_run("sweep --size 16 -o " + dir + "/r.txt").exit_code, 0);
+  std::filesystem::remove_all(dir);
+}

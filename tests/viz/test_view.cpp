@@ -128,5 +128,19 @@ TEST(View, NeedsADisplayAndSaysSo) {
   EXPECT_EQ(WEXITSTATUS(status), 1);
 }
 
+// A DISPLAY that names no server made SFML abort the process (exit 134, SIGABRT); a bad --script
+// step was found mid-run, or not at all (wait:abc waited 0 frames), and after the display check.
+TEST(View, AnUnreachableDisplayOrABadScriptIsOneLine) {
+  const test::CliRun unreachable = test::run_program("cbi", "view --preset fig3.1", "DISPLAY=:97 ");
+  EXPECT_EQ(unreachable.exit_code, 1) << unreachable.err;
+  EXPECT_EQ(unreachable.err, "cbi view: cannot open the display ':97' (DISPLAY); run it under "
+                             "xvfb-run, or use cbi diagram, which needs none\n");
+  for (const char *script : {"bogus:1", "wait:abc", "key:O*x", "zoom:2x", "hover:1,2,3",
+                             "shot:/nonexistent/a.png", "key:O;key:Nope"}) {
+    test::expect_usage_error(std::string("view --preset fig3.1 --script '") + script + "'",
+                             "cbi view: --script: ");
+  }
+}
+
 } // namespace
 } // namespace cbi::viz

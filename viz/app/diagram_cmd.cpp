@@ -66,6 +66,8 @@ int cmd_diagram(int argc, char **argv) {
   if (output.size() < 4 || output.substr(output.size() - 4) != ".png")
     throw UsageError("--output", "'" + output + "' does not end in .png; allowed: a .png path");
   cli::check_output(output, "--output", false); // the default too, before any work
+  if (vm.count("csv"))
+    cli::require_format_of_path(cli::get(vm, "csv", ""), "--csv", "csv");
   const DiagramRequest req = diagram_request(vm);
   double accesses = 0;
   for (const viz::GridSpec &p : req.panels)

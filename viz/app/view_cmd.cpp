@@ -8,11 +8,38 @@
 #include <SFML/Graphics.hpp>
 
 #include <cstdlib>
+#include <dlfcn.h>
 #include <iostream>
 #include <map>
 #include <sstream>
 
 namespace cbi::viz_app {
+
+namespace {
+
+// SFML aborts the process when it cannot open the display (DISPLAY set to a server that is not
+// there): asked first with Xlib's own call, from the libX11 that SFML loads anyway. Where libX11
+// cannot be found the answer is yes, and SFML says what it finds.
+bool display_opens() {
+  void *x11 = dlopen("libX11.so.6", RTLD_LAZY | RTLD_LOCAL);
+  if (!x11)
+    return true;
+  using Open = void *(*)(const char *);
+  using Close = int (*)(void *);
+  const auto open = reinterpret_cast<Open>(dlsym(x11, "XOpenDisplay"));
+  const auto close = reinterpret_cast<Close>(dlsym(x11, "XCloseDisplay"));
+  bool opens = true;
+  if (open && close) {
+    void *d = open(nullptr);
+    opens = d != nullptr;
+    if (d)
+      close(d);
+  }
+  dlclose(x11);
+  return opens;
+}
+
+} // namespace
 
 int cmd_view(int argc, char **argv) {
   po::options_description desc("Options");
@@ -69,10 +96,16 @@ int cmd_view(int argc, char **argv) {
       if (!step.empty())
         script.push_back(step);
   }
+  check_script(script); // a bad step is exit 2 on any machine, before the window opens
   const char *display = std::getenv("DISPLAY");
   if (!display || !*display) {
     std::cerr << "cbi view: needs a display (DISPLAY is not set); run it under xvfb-run, or use "
                  "cbi diagram, which needs none\n";
+    return 1;
+  }
+  if (!display_opens()) {
+    std::cerr << "cbi view: cannot open the display '" << display
+              << "' (DISPLAY); run it under xvfb-run, or use cbi diagram, which needs none\n";
     return 1;
   }
   Viewer viewer(std::move(req), width, height, cli::get(vm, "screenshot", ""));

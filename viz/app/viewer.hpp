@@ -20,6 +20,10 @@ namespace cbi::viz_app {
 extern const char *const kKeysHelp;
 constexpr int kViewerPanelW = 380; // the side panel's width in pixels
 
+// Reads every --script step as the viewer will (UsageError naming --script for a bad one), so that
+// a bad script is refused before the window opens.
+void check_script(const std::vector<std::string> &steps);
+
 class Viewer {
 public:
   Viewer(DiagramRequest req, int width, int height, std::string screenshot)

@@ -2,10 +2,14 @@
 // drive the same handlers without a person.
 #include "viewer.hpp"
 
+#include "cbi/cli/output.hpp"
 #include "cbi/error.hpp"
+#include "cbi/parse.hpp"
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
+#include <cstdlib>
 #include <iostream>
 #include <sstream>
 
@@ -181,67 +185,102 @@ void Viewer::handle(const sf::Event &e) {
   }
 }
 
-int Viewer::step_script(const std::string &token) {
+namespace {
+
+// One --script step, read and checked without a window: a bad step is refused before the viewer
+// opens (and before any earlier step's screenshot is written).
+struct ScriptStep {
+  std::string verb;
+  const KeyName *key = nullptr;
+  bool shift = false;
+  long long times = 1, wait = 0;
+  int a = 0, b = 0;
+  float factor = 1;
+  std::string path;
+};
+
+ScriptStep parse_step(const std::string &token) {
   const auto colon = token.find(':');
-  const std::string verb = token.substr(0, colon);
+  ScriptStep st;
+  st.verb = token.substr(0, colon);
   const std::string arg = colon == std::string::npos ? "" : token.substr(colon + 1);
-  int wait = 0;
-  if (verb == "key") {
+  if (st.verb == "key") {
     std::string name = arg;
-    int times = 1;
     if (const auto star = arg.find('*'); star != std::string::npos) {
       name = arg.substr(0, star);
-      times = std::atoi(arg.c_str() + star + 1);
+      st.times = parse_positive(arg.substr(star + 1), "--script", 1 << 20);
     }
-    const bool shift = name.rfind("Shift+", 0) == 0;
-    if (shift)
+    st.shift = name.rfind("Shift+", 0) == 0;
+    if (st.shift)
       name = name.substr(6);
-    const KeyName *k = nullptr;
     for (const KeyName &kn : kKeyNames)
       if (name == kn.name)
-        k = &kn;
-    if (!k)
+        st.key = &kn;
+    if (!st.key)
       throw UsageError("--script",
                        "unknown key '" + name +
                            "'; allowed: the keys of --help: Space, Right, Left, Up, Down, "
                            "Home, End, O, Tab, 1-9, ], [, +, -, R, G, P, Q, Escape (Shift+ "
                            "prefix, *N repeat)");
-    for (int i = 0; i < times; ++i)
-      key(k->key, shift);
-  } else if (verb == "wait") {
-    wait = std::max(0, std::atoi(arg.c_str()));
-  } else if (verb == "move" || verb == "hover" || verb == "drag") {
-    int a = 0, b = 0;
-    if (std::sscanf(arg.c_str(), "%d,%d", &a, &b) != 2)
-      throw UsageError("--script", "'" + token + "' needs two numbers; allowed: " + verb + ":A,B");
-    if (verb == "move") {
-      draw_frame(false); // the layout must be current before a pixel maps to a cell
-      hover_pixel({a, b});
-    } else if (verb == "hover") {
-      m_hover_col = a;
-      m_hover_row = b;
-      m_dirty = true;
-    } else {
-      draw_frame(false);
-      pan(a, b);
-    }
-  } else if (verb == "zoom") {
-    const float f = static_cast<float>(std::atof(arg.c_str()));
-    if (f <= 0)
+  } else if (st.verb == "wait") {
+    st.wait = parse_count(arg, "--script", 1 << 20, "no frames");
+  } else if (st.verb == "move" || st.verb == "hover" || st.verb == "drag") {
+    char end = 0;
+    if (std::sscanf(arg.c_str(), "%d,%d%c", &st.a, &st.b, &end) != 2)
+      throw UsageError("--script",
+                       "'" + token + "' needs two numbers; allowed: " + st.verb + ":A,B");
+  } else if (st.verb == "zoom") {
+    char *end = nullptr;
+    st.factor = std::strtof(arg.c_str(), &end);
+    if (arg.empty() || *end != '\0' || !(st.factor > 0) || !std::isfinite(st.factor))
       throw UsageError("--script",
                        "'" + token + "': allowed: zoom:F with F > 0 (2 = twice as big)");
-    draw_frame(false);
-    zoom(f, {-1, -1});
-  } else if (verb == "shot") {
-    m_shot_path = arg.empty() ? m_shot_path : arg;
-    m_shot_pending = true;
-  } else if (verb == "quit") {
-    m_quit = true;
-  } else {
+  } else if (st.verb == "shot") {
+    st.path = arg;
+    if (!arg.empty())
+      cli::check_output(arg, "--script", false);
+  } else if (st.verb != "quit") {
     throw UsageError("--script",
                      "unknown step '" + token +
                          "'; allowed: key:K[*N], wait:N, "
                          "move:X,Y, hover:COL,ROW, drag:DX,DY, zoom:F, shot:PATH, quit");
+  }
+  return st;
+}
+
+} // namespace
+
+void check_script(const std::vector<std::string> &steps) {
+  for (const std::string &token : steps)
+    parse_step(token);
+}
+
+int Viewer::step_script(const std::string &token) {
+  const ScriptStep st = parse_step(token);
+  int wait = 0;
+  if (st.verb == "key") {
+    for (long long i = 0; i < st.times; ++i)
+      key(st.key->key, st.shift);
+  } else if (st.verb == "wait") {
+    wait = static_cast<int>(st.wait);
+  } else if (st.verb == "move") {
+    draw_frame(false); // the layout must be current before a pixel maps to a cell
+    hover_pixel({st.a, st.b});
+  } else if (st.verb == "hover") {
+    m_hover_col = st.a;
+    m_hover_row = st.b;
+    m_dirty = true;
+  } else if (st.verb == "drag") {
+    draw_frame(false);
+    pan(st.a, st.b);
+  } else if (st.verb == "zoom") {
+    draw_frame(false);
+    zoom(st.factor, {-1, -1});
+  } else if (st.verb == "shot") {
+    m_shot_path = st.path.empty() ? m_shot_path : st.path;
+    m_shot_pending = true;
+  } else if (st.verb == "quit") {
+    m_quit = true;
   }
   std::cout << "view: " << token << " | " << status_line() << " | " << hover_line() << "\n";
   return wait;

@@ -21,6 +21,9 @@ void refuse_two_on_stdout(const po::variables_map &vm) {
   if (get(vm, "json", "") == "-" && get(vm, "output", "-") == "-")
     throw UsageError("--json", "'-' is stdout, where the CSV goes already; allowed: a file path, "
                                "or - with --output FILE.csv");
+  // --json writes JSON whatever the path's ending: a .csv or .md path would hold the wrong one.
+  if (has(vm, "json"))
+    require_format_of_path(get(vm, "json", ""), "--json", "json");
 }
 
 int cmd_sweep_merge(int argc, char **argv) {
@@ -267,6 +270,7 @@ sweep::RunOptions run_options_from(const po::variables_map &vm, sweep::Grid &g, 
   if (has(vm, "max-noise"))
     opts.gpu.max_noise = config::parse_max_noise(get(vm, "max-noise", ""));
   opts.output = get(vm, "output", "-");
+  require_format_of_path(opts.output, "--output", "csv"); // the sweep streams CSV rows
   refuse_two_on_stdout(vm);
   opts.json = get(vm, "json", "");
   opts.resume = vm["resume"].as<bool>();

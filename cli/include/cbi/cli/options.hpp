@@ -58,6 +58,10 @@ void add_output_options(po::options_description &desc, const std::string &defaul
 const Printer &format_from(const po::variables_map &vm,
                            const std::string &default_format = "table");
 bool wide_from(const po::variables_map &vm); // --wide (false where not declared)
+// An option whose file always holds `format` (csv, json): a path whose ending names another
+// (.csv, .json, .md) is a UsageError naming `option`, before any work.
+void require_format_of_path(const std::string &path, const std::string &option,
+                            const std::string &format);
 // Prints `t` in the chosen format to --output (atomically) or stdout.
 void emit(const po::variables_map &vm, const Table &t);
 
