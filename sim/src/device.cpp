@@ -60,6 +60,11 @@ Device h100() {
   // dram_lat on the H200 chases 8 M lines of 1 GiB at 690 cycles a load, (600 + 783) / 2 = 691.5
   // for lines homed half on each side (docs/results/tight/dram-rw.md §2; assumed before).
   d.dram_cycles = 600;
+  // Loaded: kernels/probes/dram_lat on the H200 streams reads on every SM with 1-8 CTAs and 1-8
+  // loads in flight a thread; Little's law gives 832 cycles at 28% of the peak, 892-971 at 49-53%,
+  // 1108-1288 at 73-85% (the latency includes the loop): 626 + 685 x load, load relative to the
+  // probe's 4532 GB/s, is 641 x load relative to dram_gbs (docs/results/tight/dram-rw.md §7).
+  d.dram_loaded_cycles = 641;
   d.cta_launch_cycles = 600; // kernels/probes/cta_sm: successors start 256-416 ns after an end
   d.cta_dispatch_cycles =
       2; // kernels/probes/cta_sm: the first wave's 1056 CTAs start within 1.1 us

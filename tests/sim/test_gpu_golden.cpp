@@ -138,6 +138,10 @@ struct Golden {
 // launcher starts one SM's CTAs 127 cycles apart after the first wave (832 before;
 // kernels/probes/cta_launch). What moved: only the sampled matmul (1024x128x256 on 24 SMs), whose
 // simulated SMs refill several slots a round: its L1 hits, L2 reads, cycles and time.
+// Printed again with DRAM's latency growing with its load (dram_loaded_cycles 641 on the h100
+// row, dram-rw.md §7): the cycles and time of most h100 rows (their DRAM reads arrive later) and,
+// through the new arrival times, their pending hits and a few L1 and L2 hits; DRAM bytes moved
+// only in the sampled matmul. The a100, rtx2080super, v100 and tiny rows are unchanged.
 
 const Golden kGolden[] = {
 #include "gpu_golden.inc"

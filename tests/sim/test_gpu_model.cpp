@@ -959,3 +959,26 @@ TEST(GpuModel, PastItsCapacityARandomVictimL1KeepsPartOfACyclicFootprintWhereLru
   EXPECT_LT(lru, 25.0);
   EXPECT_GT(random, lru + 20.0);
 }
+
+TEST(GpuModel, DramLatencyGrowsWithItsLoad) {
+  // A 3x3 stencil over 2048x512 floats on the full h100 row reads each input sector from DRAM
+  // once and stores as much: DRAM is loaded, so the loaded latency (dram_loaded_cycles x the last
+  // period's load) makes the replay longer. One SM with one CTA at a time barely loads DRAM
+  // (a few sectors a period of 1024 cycles against 1000 that it could serve): the same cycles
+  // within 2%.
+  auto loaded = config(sim::kind_of<sim::StencilWorkload>(), 2048, 512, "linear", 1024);
+  loaded.workload.stencil_w = loaded.workload.stencil_h = 3;
+  ASSERT_GT(loaded.device.dram_loaded_cycles, 0); // the h100 row (kernels/probes/dram_lat)
+  auto fixed = loaded;
+  fixed.device.dram_loaded_cycles = 0;
+  const int64_t with = sim::simulate_gpu(loaded).cycles, without = sim::simulate_gpu(fixed).cycles;
+  EXPECT_GT(double(with), 1.03 * double(without));
+
+  auto idle = config(sim::kind_of<sim::StencilWorkload>(), 256, 16, "linear", 256);
+  idle.workload.stencil_w = idle.workload.stencil_h = 3;
+  idle.device.sms = 1;
+  auto idle_fixed = idle;
+  idle_fixed.device.dram_loaded_cycles = 0;
+  EXPECT_NEAR(double(sim::simulate_gpu(idle).cycles), double(sim::simulate_gpu(idle_fixed).cycles),
+              0.02 * double(sim::simulate_gpu(idle_fixed).cycles));
+}

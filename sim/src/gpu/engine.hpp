@@ -239,7 +239,7 @@ public:
       }
       if (m_dispatch.live() == 0)
         return false;
-      if (now + kWindow + WarpScheduler::kWheel + m_d.dram_cycles >
+      if (now + kWindow + WarpScheduler::kWheel + m_d.dram_cycles + m_d.dram_loaded_cycles >
               int64_t{kTicketBase} - (int64_t{1} << 24) ||
           m_last_event >= int64_t{kTicketBase})
         throw UsageError("gpu.block_threads", "the replay passed 2^32 cycles, the model's limit");

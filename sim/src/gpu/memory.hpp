@@ -220,6 +220,7 @@ public:
       const uint64_t line = writes[k].sector >> spl_shift;
       const int sec = static_cast<int>(writes[k].sector & ((uint64_t{1} << spl_shift) - 1));
       ++m_m.l2_write_sectors;
+      dram_demand(now, 1); // written back sooner or later: DRAM's load as much as a read
       const int near = m_sm_part[static_cast<std::size_t>(sm)], home = home_partition(line);
       store_in(near, line, sec, writes[k].bytes, now);
       if (home != near) {
@@ -379,12 +380,37 @@ private:
   }
 
   // One sector read from DRAM, asked for at `now`: DRAM serves sectors one after another at its
-  // bandwidth. Returns when its data is in the L2.
+  // bandwidth, with a latency that grows with its load (dram_loaded_cycles at the load of the
+  // last whole period of kDramPeriodShift cycles). Returns when its data is in the L2.
   int64_t dram_read(int64_t now) {
     m_m.dram_read_bytes += m_d.l2_sector_bytes;
+    dram_demand(now, 1);
     m_dram_free =
         std::max(m_dram_free, double(now)) + double(m_d.l2_sector_bytes) / m_dram_bytes_per_cycle;
-    return static_cast<int64_t>(m_dram_free) + m_d.dram_cycles;
+    return static_cast<int64_t>(m_dram_free) + m_d.dram_cycles + m_dram_extra_cycles;
+  }
+
+  // `sectors` of DRAM traffic asked for at `now` (reads, or stores that the L2 writes back later):
+  // counted in their period. A request of a later period closes the current one; the load of a
+  // period that has just closed sets the extra latency of the next (0 after an idle period).
+  // Requests come in the L2's fixed order, whatever the number of threads; one a little late (the
+  // SMs of a 32-cycle window take turns) counts in the current period.
+  void dram_demand(int64_t now, int64_t sectors) {
+    if (m_d.dram_loaded_cycles <= 0)
+      return;
+    const int64_t period = now >> kDramPeriodShift;
+    if (period > m_dram_period) {
+      const double load =
+          period == m_dram_period + 1
+              ? double(m_dram_period_sectors * m_d.l2_sector_bytes) /
+                    (m_dram_bytes_per_cycle * double(int64_t{1} << kDramPeriodShift))
+              : 0.0;
+      m_dram_extra_cycles =
+          static_cast<int64_t>(double(m_d.dram_loaded_cycles) * std::min(1.0, load) + 0.5);
+      m_dram_period = period;
+      m_dram_period_sectors = 0;
+    }
+    m_dram_period_sectors += sectors;
   }
 
   struct LrcEntry {
@@ -406,6 +432,8 @@ private:
   int m_sector_shift = 5, m_line_shift = 7, m_l2_sector_shift = 5, m_l2_line_shift = 7;
   uint32_t m_l2_full = ~uint32_t{0}; // every byte of an L2 sector (at most 32)
   double m_dram_bytes_per_cycle = 1, m_dram_free = 0;
+  static constexpr int kDramPeriodShift = 10; // the load is measured over 1024-cycle periods
+  int64_t m_dram_period = 0, m_dram_period_sectors = 0, m_dram_extra_cycles = 0;
   GpuMetrics m_m; // L2 and DRAM counts
   struct alignas(64) L1Counts {
     GpuMetrics m;

@@ -91,6 +91,9 @@ struct Device {
   int l1_hit_cycles = 40;
   int l2_hit_cycles = 270;
   int dram_cycles = 500;
+  // DRAM's latency under load: dram_cycles + this x the load of DRAM over the last 1024 cycles
+  // (its reads and the sectors stored, as a fraction of dram_gbs; at most 1). 0: a fixed latency.
+  int dram_loaded_cycles = 0;
   int cta_launch_cycles = 600; // from a CTA's end to its successor's start on that SM
   int cta_dispatch_cycles = 2; // the device's CTA launcher: one CTA per this many cycles
   // After the first wave, cycles between two of the launcher's visits to one SM, each visit
