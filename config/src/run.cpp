@@ -220,7 +220,10 @@ void add_mrc_options(po::options_description &desc) {
       "sizes", cli::list_value(),
       "capacities in lines to report, a comma list or repeated; default "
       "every power of two up to the distinct lines touched")(
-      "verify", po::bool_switch(), "also simulate each size separately and report both counts");
+      "verify", po::bool_switch(), "also simulate each size separately and report both counts")(
+      "progress", po::bool_switch(),
+      "print progress to stderr (on by default for long runs, over 2^30 accesses: a line per "
+      "tenth when not a terminal)");
   add_trace_option(desc);
 }
 
@@ -247,7 +250,11 @@ cli::Table mrc_result(const po::variables_map &vm, const sim::Progress &interrup
                     fixed ? "a larger --line-bytes, or cbi simulate (which keeps only the "
                             "cache's lines)"
                           : "a smaller --size or a larger --line-bytes");
-  const sim::MissRatioCurve curve = sim::miss_ratio_curve(c, interrupt);
+  // Progress as simulate shows it: when asked, and unasked for a long pass.
+  const bool progress = (vm.count("progress") && vm["progress"].as<bool>()) ||
+                        cli::long_run(double(c.workload.accesses()));
+  const sim::MissRatioCurve curve =
+      sim::miss_ratio_curve(c, both(progress ? cli::thread_counter() : sim::Progress(), interrupt));
   if (sizes.empty()) {
     for (int64_t s = 1; s < 2 * std::max<int64_t>(1, curve.distinct_units()); s *= 2)
       sizes.push_back(s);

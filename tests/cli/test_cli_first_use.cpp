@@ -428,3 +428,16 @@ TEST(FirstUse, AFileOfOneFormatRefusesAnEndingNamingAnother) {
   EXPECT_EQ(cbi_run("sweep --size 16 -o " + dir + "/r.txt").exit_code, 0);
   std::filesystem::remove_all(dir);
 }
+
+// mrc showed no progress at all, not even asked: it takes --progress as simulate does (and shows
+// it unasked over 2^30 accesses), as lines with an ETA off a terminal.
+TEST(FirstUse, MrcShowsProgressAsSimulateDoes) {
+  const CliRun r = cbi_run("mrc --size 256 --progress --format csv");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.err.find('\r'), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("65536/65536 threads"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("ETA"), std::string::npos) << r.err;
+  EXPECT_EQ(r.out, cbi_run("mrc --size 256 --format csv").out);
+  EXPECT_EQ(cbi_run("mrc --size 256 --format csv").err, "") << "short, not asked";
+  EXPECT_NE(cbi_run("mrc --help").out.find("--progress"), std::string::npos);
+}

@@ -73,6 +73,13 @@ TEST(CliParse, BytesAndExtents) {
   EXPECT_EQ(parse_bytes("4MiB", "--cache-bytes"), 4 << 20);
   EXPECT_THROW(parse_bytes("4XB", "--cache-bytes"), UsageError);
   EXPECT_EQ(parse_extent("64x32", "--size", false), (std::pair<long long, long long>{64, 32}));
+  try { // a third extent was "'3x3' is not a positive integer", naming the tail only
+    parse_extent("3x3x3", "--stencil", true);
+    FAIL();
+  } catch (const UsageError &e) {
+    EXPECT_EQ(std::string(e.what()), "'3x3x3' has more than two extents; allowed: WxH (two "
+                                     "positive integers, e.g. 64x32)");
+  }
   EXPECT_THROW(parse_positive("-3", "--ways"), UsageError);
   try {
     parse_positive("0", "--lines");

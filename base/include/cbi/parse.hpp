@@ -56,6 +56,10 @@ inline std::pair<long long, long long> parse_extent(const std::string &text,
     const long long n = parse_positive(text, option, max);
     return {n, n};
   }
+  if (text.find_first_of("xX", x + 1) != std::string::npos) // 3x3x3 named its tail "3x3"
+    throw UsageError(option, "'" + text +
+                                 "' has more than two extents; allowed: WxH (two "
+                                 "positive integers, e.g. 64x32)");
   return {parse_positive(text.substr(0, x), option, max),
           parse_positive(text.substr(x + 1), option, max)};
 }
