@@ -246,6 +246,12 @@ TEST(Files, PlotNamesTheOptionAtFault) {
                                 "none.csv' does not exist");
   cbi::test::expect_usage_error("plot --input " + csv + png, ": plot: no plot kind");
   EXPECT_FALSE(fs::exists(dir + "/p.png"));
+  // The kind among the options, as users write it too: `--input F lines` (it was "unexpected
+  // argument"); a word that is an option's value is that value, not the kind.
+  const CliRun after = cbi_run("plot --input " + csv + " lines" + png);
+  EXPECT_EQ(after.exit_code, 0) << after.err;
+  EXPECT_TRUE(fs::exists(dir + "/p.png"));
+  cbi::test::expect_usage_error("plot --title lines --input " + csv + png, ": plot: no plot kind");
   fs::remove_all(dir);
 }
 

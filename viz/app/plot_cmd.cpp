@@ -5,6 +5,7 @@
 #include "cbi/viz/plot.hpp"
 
 #include <iostream>
+#include <vector>
 
 namespace cbi::viz_app {
 
@@ -39,10 +40,26 @@ int cmd_plot(int argc, char **argv) {
                                      "and time): each axis its own range, no y = x line, no error")
     ("title", po::value<std::string>(), "title (default: from the columns)");
   // clang-format on
-  const std::string kind_text = argc >= 2 && argv[1][0] != '-' ? argv[1] : "";
+  // The kind is the first word that is no option's value, before the options or among them
+  // (cbi plot --input r.csv heatmap): every option but --free-axes and --help takes a value,
+  // unless given as --name=value.
+  const auto takes_value = [](const std::string &a) {
+    return a == "-o" || (a.rfind("--", 0) == 0 && a.find('=') == std::string::npos &&
+                         a != "--free-axes" && a != "--help");
+  };
+  std::string kind_text;
+  std::vector<char *> args{argv[0]};
+  for (int k = 1; k < argc; ++k) {
+    const std::string a = argv[k];
+    if (kind_text.empty() && !a.empty() && a[0] != '-' && (k == 1 || !takes_value(argv[k - 1]))) {
+      kind_text = a;
+      continue;
+    }
+    args.push_back(argv[k]);
+  }
   po::variables_map vm;
   if (!cli::parse_args(
-          argc - (kind_text.empty() ? 0 : 1), argv + (kind_text.empty() ? 0 : 1), desc, vm,
+          static_cast<int>(args.size()), args.data(), desc, vm,
           "usage: cbi plot heatmap|lines|scatter --input F.csv --output F.png [--x COL] [--y COL]\n"
           "                [--value COL] [--series COL] [--label COL] [--x-title T] [--y-title T]\n"
           "                [--free-axes] [--title T]\n\n"

@@ -74,8 +74,8 @@ PlotKind parse_plot_kind(const std::string &text) {
   if (text == "scatter")
     return PlotKind::scatter;
   if (text.empty())
-    throw UsageError("plot", "no plot kind: it is the word right after cbi plot; allowed: cbi plot "
-                             "heatmap|lines|scatter --input F.csv ...");
+    throw UsageError("plot", "no plot kind; allowed: heatmap, lines or scatter as a word of its "
+                             "own (cbi plot heatmap --input F.csv ...)");
   throw UsageError("plot", "unknown plot '" + text + "'; allowed: heatmap, lines, scatter");
 }
 
