@@ -11,6 +11,31 @@ namespace cbi::viz_app {
 
 namespace po = boost::program_options;
 
+// The plot kind is the first word that is no option's value, before the options or among them
+// (cbi plot --input r.csv heatmap): every option but --free-axes and --help takes a value, unless
+// given as --name=value. Returns it ("" if none); `args` gets argv without it.
+namespace {
+
+std::string split_kind(int argc, char **argv, std::vector<char *> &args) {
+  const auto takes_value = [](const std::string &a) {
+    return a == "-o" || (a.rfind("--", 0) == 0 && a.find('=') == std::string::npos &&
+                         a != "--free-axes" && a != "--help");
+  };
+  std::string kind;
+  args.assign(1, argv[0]);
+  for (int k = 1; k < argc; ++k) {
+    const std::string a = argv[k];
+    if (kind.empty() && !a.empty() && a[0] != '-' && (k == 1 || !takes_value(argv[k - 1]))) {
+      kind = a;
+      continue;
+    }
+    args.push_back(argv[k]);
+  }
+  return kind;
+}
+
+} // namespace
+
 int cmd_plot(int argc, char **argv) {
   po::options_description desc("Options");
   // clang-format off
@@ -40,23 +65,8 @@ int cmd_plot(int argc, char **argv) {
                                      "and time): each axis its own range, no y = x line, no error")
     ("title", po::value<std::string>(), "title (default: from the columns)");
   // clang-format on
-  // The kind is the first word that is no option's value, before the options or among them
-  // (cbi plot --input r.csv heatmap): every option but --free-axes and --help takes a value,
-  // unless given as --name=value.
-  const auto takes_value = [](const std::string &a) {
-    return a == "-o" || (a.rfind("--", 0) == 0 && a.find('=') == std::string::npos &&
-                         a != "--free-axes" && a != "--help");
-  };
-  std::string kind_text;
-  std::vector<char *> args{argv[0]};
-  for (int k = 1; k < argc; ++k) {
-    const std::string a = argv[k];
-    if (kind_text.empty() && !a.empty() && a[0] != '-' && (k == 1 || !takes_value(argv[k - 1]))) {
-      kind_text = a;
-      continue;
-    }
-    args.push_back(argv[k]);
-  }
+  std::vector<char *> args;
+  const std::string kind_text = split_kind(argc, argv, args);
   po::variables_map vm;
   if (!cli::parse_args(
           static_cast<int>(args.size()), args.data(), desc, vm,
