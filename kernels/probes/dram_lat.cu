@@ -21,6 +21,7 @@
 //   part 2 rows: stream,ctas_per_sm,inflight,bytes_in_flight_per_sm,ms_median,gbs,latency_ns,
 //                latency_cycles (at prop.clockRate)
 #include "check.cuh"
+#include "timing.cuh"
 
 #include <cuda_runtime.h>
 
@@ -73,23 +74,7 @@ template <int kInflight> float stream_ms(const float4 *buf, size_t elems, int ct
     stream<kInflight><<<ctas, 256>>>(buf, per_region, sink);
     CHECK(cudaGetLastError());
   };
-  go();
-  go();
-  CHECK(cudaDeviceSynchronize());
-  cudaEvent_t e0, e1;
-  CHECK(cudaEventCreate(&e0));
-  CHECK(cudaEventCreate(&e1));
-  std::vector<float> ms(15);
-  for (float &t : ms) {
-    CHECK(cudaEventRecord(e0));
-    go();
-    CHECK(cudaEventRecord(e1));
-    CHECK(cudaEventSynchronize(e1));
-    CHECK(cudaEventElapsedTime(&t, e0, e1));
-  }
-  CHECK(cudaEventDestroy(e0));
-  CHECK(cudaEventDestroy(e1));
-  std::sort(ms.begin(), ms.end());
+  const std::vector<float> ms = event_times_ms(go, 2, 15);
   return ms[ms.size() / 2];
 }
 

@@ -16,6 +16,7 @@
 //   columns: reads, writes, array_mib, ctas_per_sm, launches, read_bytes, write_bytes,
 //            ms_median, ms_min, ms_max, gbs_median (read + write bytes / median time), gbs_best
 #include "check.cuh"
+#include "timing.cuh"
 
 #include <cuda_runtime.h>
 
@@ -97,9 +98,6 @@ int main(int argc, char **argv) {
   const int threads = 256;
   std::printf("reads,writes,array_mib,ctas_per_sm,launches,read_bytes,write_bytes,ms_median,"
               "ms_min,ms_max,gbs_median,gbs_best\n");
-  cudaEvent_t e0, e1;
-  CHECK(cudaEventCreate(&e0));
-  CHECK(cudaEventCreate(&e1));
   for (int ctas_per_sm : {8, 2}) { // full occupancy (2048 threads an SM), then a quarter
     if (ncu && ctas_per_sm != 8)
       break;
@@ -110,18 +108,7 @@ int main(int argc, char **argv) {
         CHECK(cudaGetLastError());
       };
       const int warm = ncu ? 1 : 3, timed = ncu ? 1 : 30;
-      for (int k = 0; k < warm; ++k)
-        go();
-      CHECK(cudaDeviceSynchronize());
-      std::vector<float> ms(timed);
-      for (float &t : ms) {
-        CHECK(cudaEventRecord(e0));
-        go();
-        CHECK(cudaEventRecord(e1));
-        CHECK(cudaEventSynchronize(e1));
-        CHECK(cudaEventElapsedTime(&t, e0, e1));
-      }
-      std::sort(ms.begin(), ms.end());
+      const std::vector<float> ms = event_times_ms(go, warm, timed);
       const double rb = double(m.reads) * array_bytes, wb = double(m.writes) * array_bytes;
       const double med = ms[ms.size() / 2];
       std::printf("%d,%d,%zu,%d,%d,%.0f,%.0f,%.5f,%.5f,%.5f,%.1f,%.1f\n", m.reads, m.writes,
@@ -130,8 +117,6 @@ int main(int argc, char **argv) {
       std::fflush(stdout);
     }
   }
-  CHECK(cudaEventDestroy(e0));
-  CHECK(cudaEventDestroy(e1));
   for (auto a : arrays)
     CHECK(cudaFree(a));
   return 0;
