@@ -126,6 +126,22 @@ TEST(CliTrace, BadOptionsAndBadTracesExit2WithOneLineAndLeaveNoFile) {
     EXPECT_NE(r.err.find(bad + ":"), std::string::npos) << r.err;
     EXPECT_EQ(r.out, "") << bad;
   }
+  // A trace whose blocks are larger than the device runs: the trace is named, not --block (which
+  // a trace refuses; the message named it).
+  std::string big = text;
+  big.replace(big.find("block 256,1,1"), 13, "block 4096,1,1");
+  std::ofstream(dir + "/big.trace") << big;
+  {
+    const CliRun b = cbi_run("simulate --model gpu --trace " + dir + "/big.trace");
+    EXPECT_EQ(b.exit_code, 2) << b.err;
+    EXPECT_EQ(count_lines(b.err), 1) << b.err;
+    EXPECT_NE(b.err.find("cbi simulate: --trace: " + dir +
+                         "/big.trace: its thread blocks of 4096 threads do not run on h100; "
+                         "allowed: blocks of 1..1024 threads"),
+              std::string::npos)
+        << b.err;
+    EXPECT_EQ(b.out, "");
+  }
   // Addresses spread over 2^46 bytes: mrc's memory refusal named --size, which a trace refuses.
   std::string spread = text;
   const std::size_t run = spread.find(" L 4 ") + 5;
