@@ -126,6 +126,23 @@ TEST(CliTrace, BadOptionsAndBadTracesExit2WithOneLineAndLeaveNoFile) {
     EXPECT_NE(r.err.find(bad + ":"), std::string::npos) << r.err;
     EXPECT_EQ(r.out, "") << bad;
   }
+  // A compressed trace is named as such, with the command that reads it back (it was "this file
+  // is neither").
+  const std::string gz = dir + "/good.trace.gz";
+  std::ofstream(gz, std::ios::binary)
+      << std::string("\x1f\x8b\x08\x00\x00\x00\x00\x00\x00\x03", 10) << "compressed bytes";
+  {
+    const CliRun g = cbi_run("simulate --trace " + gz);
+    EXPECT_EQ(g.exit_code, 2) << g.err;
+    EXPECT_EQ(count_lines(g.err), 1) << g.err;
+    EXPECT_NE(g.err.find(gz + ":1: expected a trace: 'cbi-trace 1' or an Accel-Sim kernel trace"),
+              std::string::npos)
+        << g.err;
+    EXPECT_NE(
+        g.err.find("this file is gzip-compressed; decompress it first (gunzip -k " + gz + ")"),
+        std::string::npos)
+        << g.err;
+  }
   // A trace whose blocks are larger than the device runs: the trace is named, not --block (which
   // a trace refuses; the message named it).
   std::string big = text;
