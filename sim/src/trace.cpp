@@ -875,6 +875,9 @@ public:
       if (progress && m_places.size() % 16 == 0)
         progress(static_cast<int64_t>(m_places.size()), grid);
     }
+    // Checked whole (the file may leave out blocks: Accel-Sim's empty ones), said once.
+    if (progress && (static_cast<int64_t>(m_places.size()) != grid || m_places.size() % 16 != 0))
+      progress(grid, grid);
     std::sort(m_places.begin(), m_places.end(),
               [](const BlockPlace &a, const BlockPlace &b) { return a.id < b.id; });
     for (std::size_t k = 1; k < m_places.size(); ++k)

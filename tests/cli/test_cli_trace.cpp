@@ -126,6 +126,17 @@ TEST(CliTrace, BadOptionsAndBadTracesExit2WithOneLineAndLeaveNoFile) {
     EXPECT_NE(r.err.find(bad + ":"), std::string::npos) << r.err;
     EXPECT_EQ(r.out, "") << bad;
   }
+  // --progress shows the checking pass too (thread blocks checked), then the replay's threads;
+  // the pass showed nothing, a long silence on a large trace.
+  {
+    const CliRun p = cbi_run("simulate --trace " + good + " --progress --format json");
+    EXPECT_EQ(p.exit_code, 0) << p.err;
+    EXPECT_NE(p.err.find("1/1 thread blocks checked"), std::string::npos) << p.err;
+    EXPECT_NE(p.err.find("256/256 threads"), std::string::npos) << p.err;
+    const CliRun m = cbi_run("mrc --trace " + good + " --progress --format json");
+    EXPECT_NE(m.err.find("1/1 thread blocks checked"), std::string::npos) << m.err;
+    EXPECT_EQ(cbi_run("simulate --trace " + good + " --format json").err, "");
+  }
   // A compressed trace is named as such, with the command that reads it back (it was "this file
   // is neither").
   const std::string gz = dir + "/good.trace.gz";

@@ -143,7 +143,8 @@ def test_real_pointers_replay_as_offsets_and_bad_addresses_are_refused():
             cbi.Order("column:4").map(np.arange(4), shape)
 
 
-def test_ctrl_c_stops_reading_a_long_trace(tmp_path):
+@pytest.mark.parametrize("read", ["read_trace", "simulate", "mrc"])
+def test_ctrl_c_stops_reading_a_long_trace(tmp_path, read):
     # A trace that does not end: a writer thread streams cbi-trace blocks into a FIFO until the
     # reader goes away, or for 30 s, after which the file ends without its "end" line and reading
     # it fails (a ValueError, not the KeyboardInterrupt asked for).
@@ -169,5 +170,10 @@ def test_ctrl_c_stops_reading_a_long_trace(tmp_path):
 
     writer = threading.Thread(target=write, daemon=True)
     writer.start()
-    assert_ctrl_c_stops(lambda: cbi.read_trace(fifo))
+    # cbi.simulate(trace=...) and cbi.mrc(trace=...) check the file as read_trace does; they ran
+    # on until the file ended.
+    if read == "read_trace":
+        assert_ctrl_c_stops(lambda: cbi.read_trace(fifo))
+    else:
+        assert_ctrl_c_stops(lambda: getattr(cbi, read)(trace=fifo))
     writer.join(timeout=35)
