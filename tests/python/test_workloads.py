@@ -121,6 +121,20 @@ def test_errors_are_value_errors_with_the_cli_message():
         assert str(raised.value) == run.stderr.strip().split("cbi simulate: ", 1)[1]
 
 
+def test_read_trace_takes_a_path_like():
+    # A pathlib.Path, as open() and cbi.simulate(trace=...) take it, was pybind11's TypeError.
+    import pathlib
+    root = os.environ.get("CBI_SOURCE", ".")
+    path = pathlib.Path(root) / "tests" / "data" / "accel-sim" / "kernel-1.traceg"
+    by_path = cbi.simulate(workload=cbi.read_trace(path))
+    assert by_path["rows"] == cbi.simulate(workload=cbi.read_trace(str(path)))["rows"]
+    assert by_path["rows"] == cbi.simulate(trace=path)["rows"]
+    with pytest.raises(ValueError, match=r"^path: a bytes path; allowed: a str or os.PathLike"):
+        cbi.read_trace(bytes(path))
+    with pytest.raises(TypeError):
+        cbi.read_trace(7)
+
+
 def test_real_pointers_replay_as_offsets_and_bad_addresses_are_refused():
     # Addresses are replayed relative to the lowest, rounded down to 1 MiB, as traces are: a
     # workload at 0x7f0200000000 gives the counts and the curve of the same one at 0 (its curve
