@@ -93,7 +93,7 @@ if(PYTHON)
   endif()
   get_filename_component(site ${modules} DIRECTORY)
   run("import cbi from the prefix" ${CMAKE_COMMAND} -E env PYTHONPATH=${site} ${PYTHON} -c
-      "import cbi; print(cbi.__file__, cbi.Order('column:32'), cbi.__version__)")
+      "print(__import__('cbi').__file__, __import__('cbi').Order('column:32'), __import__('cbi').__version__)")
   if(NOT run_output MATCHES "^${site}/cbi[^ ]* column:32 ${VERSION}\n")
     message(FATAL_ERROR "the installed module did not import from ${site}:\n${run_output}")
   endif()
