@@ -694,6 +694,56 @@ TEST(GpuModel, IssueOldestFirstLetsFloatCtasDriftApartAndKeepsDoubleOnesInStep) 
   EXPECT_GT(hits(8, issue), hits(8, sim::WarpScheduler::oldest_cta_first) + 15.0);
 }
 
+// The cycles at which warp 0 of CTA 0 on SM 0 issues its loads, in order.
+std::vector<int64_t> load_cycles(const sim::GpuConfig &c) {
+  std::vector<int64_t> at;
+  sim::GpuObserver obs;
+  obs.sm = 0;
+  obs.on_sector = [&](const sim::GpuSectorEvent &e) {
+    if (e.cta == 0 && e.warp == 0 && e.instruction == static_cast<int64_t>(at.size()))
+      at.push_back(e.cycle);
+  };
+  sim::simulate_gpu(c, {}, &obs);
+  return at;
+}
+
+TEST(GpuModel, FloatMatmulWarpsKeepASlidingWindowOfTwelveLoads) {
+  // One warp of a matmul on one SM. Every load of k = 0 misses (B's row and A's line come from
+  // DRAM). As ptxas schedules the float kernel (its SASS: 12 loads before the first FFMA, one more
+  // as each oldest returns: docs/results/tight/slide.md), loads 0..11 issue without waiting and
+  // load 12 waits for load 0's data; double keeps the device's 8 loads issued, then waited for
+  // together, so load 8 waits and loads 1..7 do not.
+  auto c = config(sim::kind_of<sim::MatmulWorkload>(), 32, 1, "linear", 32);
+  c.workload.depth = 64;
+  c.device.sms = 1;
+  const int64_t wait = c.device.l2_hit_cycles; // at least this for data from below the L1
+  ASSERT_EQ(c.device.loads_in_flight_per_warp, 8);
+  c.workload.elem_bytes = 4;
+  ASSERT_EQ(sim::MatmulWorkload::sliding_loads_in_flight(c.workload), 12);
+  const std::vector<int64_t> f = load_cycles(c);
+  ASSERT_EQ(f.size(), 128u);
+  EXPECT_LT(f[11] - f[0], wait);  // twelve in flight
+  EXPECT_GE(f[12] - f[0], wait);  // the thirteenth waits for the first
+  EXPECT_LT(f[12] - f[11], f[12] - f[0]);
+  c.workload.elem_bytes = 8;
+  ASSERT_EQ(sim::MatmulWorkload::sliding_loads_in_flight(c.workload), 0);
+  const std::vector<int64_t> d = load_cycles(c);
+  ASSERT_EQ(d.size(), 128u);
+  EXPECT_LT(d[7] - d[0], wait);  // eight in flight
+  EXPECT_GE(d[8] - d[7], wait);  // then all awaited
+  // The same replay on 1 and 2 host threads (the parallel replay's window log).
+  c.workload.elem_bytes = 4;
+  c.workload.width = 1024;
+  c.workload.height = 64;
+  c.device.sms = 4;
+  c.jobs = 1;
+  const sim::GpuResult one = sim::simulate_gpu(c);
+  c.jobs = 2;
+  const sim::GpuResult two = sim::simulate_gpu(c);
+  EXPECT_EQ(one.cycles, two.cycles);
+  EXPECT_EQ(one.metrics.l1_hit_pct(), two.metrics.l1_hit_pct());
+}
+
 TEST(GpuModel, SlotsOfOneSmFreedTogetherRefillALauncherRoundApart) {
   // One SM of 2 slots (block 1024 on the h100 row), 4 CTAs of a float matmul: CTAs 0 and 1 start
   // together and end together; the launcher starts one CTA a visit, so CTA 3 starts
