@@ -722,15 +722,15 @@ TEST(GpuModel, FloatMatmulWarpsKeepASlidingWindowOfTwelveLoads) {
   ASSERT_EQ(sim::MatmulWorkload::sliding_loads_in_flight(c.workload), 12);
   const std::vector<int64_t> f = load_cycles(c);
   ASSERT_EQ(f.size(), 128u);
-  EXPECT_LT(f[11] - f[0], wait);  // twelve in flight
-  EXPECT_GE(f[12] - f[0], wait);  // the thirteenth waits for the first
+  EXPECT_LT(f[11] - f[0], wait); // twelve in flight
+  EXPECT_GE(f[12] - f[0], wait); // the thirteenth waits for the first
   EXPECT_LT(f[12] - f[11], f[12] - f[0]);
   c.workload.elem_bytes = 8;
   ASSERT_EQ(sim::MatmulWorkload::sliding_loads_in_flight(c.workload), 0);
   const std::vector<int64_t> d = load_cycles(c);
   ASSERT_EQ(d.size(), 128u);
-  EXPECT_LT(d[7] - d[0], wait);  // eight in flight
-  EXPECT_GE(d[8] - d[7], wait);  // then all awaited
+  EXPECT_LT(d[7] - d[0], wait); // eight in flight
+  EXPECT_GE(d[8] - d[7], wait); // then all awaited
   // The same replay on 1 and 2 host threads (the parallel replay's window log).
   c.workload.elem_bytes = 4;
   c.workload.width = 1024;
@@ -859,20 +859,23 @@ TEST(GpuModel, SampledModeStandsForTheWholeDevice) {
 
 TEST(GpuModel, OneL2ReadServesAtMostTheCoalescersMaxReads) {
   // Six SMs of one GPC (the h100 row's SMs 0-7 are GPC 0), one CTA each (rows 0-5 of a 32-wide
-  // matmul, depth 64): all read B[k][0..31] together, and their own row of A. kernels/probes/
-  // lrc_cap: one L2 read serves at most 4 reads of a sector, so six readers of a B sector make
-  // ceil(6 / 4) = 2 L2 reads of it. Without the limit, one.
+  // double matmul, depth 64): all read B[k][0..31] (8 sectors) together, and their own row of A
+  // (16 sectors). kernels/probes/lrc_cap: one L2 read serves at most 4 reads of a sector, so six
+  // readers of a B sector make ceil(6 / 4) = 2 L2 reads of it. Without the limit, one. (Double:
+  // its warps wait for their loads every 8, so the six SMs stay in step; a float warp's sliding
+  // window lets a few B reads fall out of step, MatmulWorkload::sliding_loads_in_flight.)
   sim::GpuConfig c = config(sim::kind_of<sim::MatmulWorkload>(), 32, 6, "linear", 32);
   c.workload.depth = 64;
+  c.workload.elem_bytes = 8;
   c.device.sms = 6;
   ASSERT_EQ(c.device.l2_coalesce_max_reads, 4);
   const sim::GpuMetrics m = sim::simulate_gpu(c).metrics;
-  EXPECT_EQ(m.l2_requested_sectors, 6 * (256 + 8));
-  EXPECT_EQ(m.l2_read_sectors, 2 * 256 + 6 * 8);
+  EXPECT_EQ(m.l2_requested_sectors, 6 * (512 + 16));
+  EXPECT_EQ(m.l2_read_sectors, 2 * 512 + 6 * 16);
   c.device.l2_coalesce_max_reads = 0;
-  EXPECT_EQ(sim::simulate_gpu(c).metrics.l2_read_sectors, 256 + 6 * 8);
+  EXPECT_EQ(sim::simulate_gpu(c).metrics.l2_read_sectors, 512 + 6 * 16);
   c.device.l2_coalesce_max_reads = 1; // every read its own
-  EXPECT_EQ(sim::simulate_gpu(c).metrics.l2_read_sectors, 6 * (256 + 8));
+  EXPECT_EQ(sim::simulate_gpu(c).metrics.l2_read_sectors, 6 * (512 + 16));
 }
 
 TEST(GpuModel, TheL2RequestCoalescerMergesTwoSmsReadsOfOneSectorInFlight) {
@@ -922,17 +925,20 @@ TEST(GpuModel, TheL2BoundChargesTheL2sSectorsAndLineRequests) {
 TEST(GpuModel, TheL2RequestCoalescerMergesOnlyTheReadsOfOneGpc) {
   // The case above with the two SMs in two GPCs: kernels/probes/l2_parts finds no merging between
   // SMs of different GPCs (docs/results/tight/l2-partitions.md), so every read reaches the L2; in
-  // one GPC the second SM's B reads merge as above.
+  // one GPC the second SM's B reads merge as above. Double (8 B sectors and 16 A sectors a row):
+  // its warps wait every 8 loads and the two SMs stay in step (a float warp's sliding window lets
+  // a few of B's reads fall out of step).
   sim::GpuConfig c = two_sms_read_b();
+  c.workload.elem_bytes = 8;
   c.device.l2_partitions = 1;
   c.device.sm_gpc = {0, 1};
   c.device.gpc_l2_partition.clear();
   const sim::GpuMetrics apart = sim::simulate_gpu(c).metrics;
-  EXPECT_EQ(apart.l2_requested_sectors, 2 * (256 + 8));
-  EXPECT_EQ(apart.l2_read_sectors, 2 * (256 + 8));
+  EXPECT_EQ(apart.l2_requested_sectors, 2 * (512 + 16));
+  EXPECT_EQ(apart.l2_read_sectors, 2 * (512 + 16));
   c.device.sm_gpc = {3, 3};
   const sim::GpuMetrics together = sim::simulate_gpu(c).metrics;
-  EXPECT_EQ(together.l2_read_sectors, 256 + 2 * 8);
+  EXPECT_EQ(together.l2_read_sectors, 512 + 2 * 16);
   EXPECT_EQ(together.dram_read_bytes, apart.dram_read_bytes);
 }
 

@@ -83,7 +83,7 @@ struct alignas(64) Sm { // aligned: SMs on different host threads share no cache
     int warp = 0;
     int tickets_begin = 0, tickets_end = 0; // its own L2 fetches
     int deps_begin = 0, deps_end = 0;       // the tickets it waits for (in deps)
-    int load = 0; // a sliding window: the load's index modulo kSlideMax
+    int load = 0;                           // a sliding window: the load's index modulo kSlideMax
     Then then = Then::nothing;
     bool last = false; // the warp's last load: its store and its CTA's end follow
   };
@@ -197,8 +197,10 @@ public:
                                            m_d.estimated_issue_per_cycle);
     }
     if constexpr (HasSlidingLoads<W>::value)
-      if (m_d.loads_in_flight_per_warp > 1) // the tiny device keeps its one load at a time
+      if (m_d.loads_in_flight_per_warp > 1) { // the tiny device keeps its one load at a time
         m_slide = std::clamp(W::sliding_loads_in_flight(c.workload), 0, kSlideMax);
+        m_slide_body = std::max(0, W::sliding_loads_per_body(c.workload));
+      }
     m_jobs = static_cast<int>(std::clamp<int64_t>(c.jobs, 1, m_dispatch.simulated_sms()));
     if constexpr (kUser)
       m_user_writes.resize(static_cast<std::size_t>(Coalescer<W>::kMaxLanes) *
@@ -456,7 +458,10 @@ private:
       // A sliding window: the next load issues when the load m_slide before it has arrived.
       int64_t *arrival = &sm.arrivals[static_cast<std::size_t>(id) * kSlideMax];
       arrival[(warp.next - 1) % kSlideMax] = arrives;
-      sm.scheduler.schedule(id, slide_ready(arrival, warp.next, now), now);
+      sm.scheduler.schedule(id,
+                            body_ends(warp.next) ? std::max(warp.group_end, now + m_step_cycles)
+                                                 : slide_ready(arrival, warp.next, now),
+                            now);
       return;
     }
     if (warp.next < m_loads) {
@@ -473,6 +478,10 @@ private:
 
   // A sliding window: when a warp that issued load `next` - 1 at `now` may issue load `next`, given
   // its loads' arrival times (Sm::arrivals; the one it waits for is known).
+  // Whether load `next` begins a new loop body of a sliding kernel, whose loads wait for all
+  // before.
+  bool body_ends(int64_t next) const { return m_slide_body > 0 && next % m_slide_body == 0; }
+
   int64_t slide_ready(const int64_t *arrival, int64_t next, int64_t now) const {
     const int64_t issue = now + m_d.issue_cycles;
     return next < m_slide ? issue : std::max(issue, arrival[(next - m_slide) % kSlideMax]);
@@ -596,10 +605,15 @@ private:
       int64_t *arrival = &sm.arrivals[static_cast<std::size_t>(id) * kSlideMax];
       rec.load = static_cast<int>((warp.next - 1) % kSlideMax);
       arrival[rec.load] = rec.deps_end > rec.deps_begin ? kNever : known;
-      if (warp.next >= m_slide && arrival[(warp.next - m_slide) % kSlideMax] == kNever) {
+      const bool body_end = body_ends(warp.next);
+      if (body_end && warp.unresolved) {
+        rec.then = Sm::Then::schedule_group_end; // the body's loads arrive after the window
+      } else if (!body_end && warp.next >= m_slide &&
+                 arrival[(warp.next - m_slide) % kSlideMax] == kNever) {
         rec.then = Sm::Then::schedule_slide; // its oldest load arrives after the window
       } else {
-        const int64_t when = slide_ready(arrival, warp.next, now);
+        const int64_t when = body_end ? std::max(warp.group_end, now + m_step_cycles)
+                                      : slide_ready(arrival, warp.next, now);
         if (WarpScheduler::due(when, now) < window_end) {
           sm.scheduler.schedule(id, when, now);
         } else {
@@ -843,6 +857,7 @@ private:
   // A kernel whose loads slide (HasSlidingLoads): the loads a warp keeps in flight; 0: the device's
   // loads_in_flight_per_warp, issued and then waited for together (m_loads_per_wait).
   int m_slide = 0;
+  int m_slide_body = 0; // loads of the sliding kernel's loop body, which waits for all at its end
   std::vector<LineRequest> m_sm_lines; // parallel replay: each SM's request being coalesced
   int64_t m_busy_cycles[Coalescer<W>::kMaxLanes + 1];
   int64_t m_data_cycles[Coalescer<W>::kMaxLanes + 1];

@@ -52,6 +52,10 @@ public:
   // worse than that on 95 measured double configurations: docs/results/tight/slide.md) and half
   // (its SASS not read).
   static int sliding_loads_in_flight(const Workload &w) { return w.elem_bytes == 4 ? 12 : 0; }
+  // The loads of one pass of that unrolled loop (16 k steps, an A and a B load each): its last
+  // FFMAs wait for its last loads, and the next pass's loads issue after them, so a warp waits for
+  // all its loads every 32.
+  static int sliding_loads_per_body(const Workload &) { return 32; }
 
   static void validate(const Workload &w) {
     if (w.depth < 1)
