@@ -56,11 +56,11 @@ std::string format_duration(double s) {
   return os.str();
 }
 
-std::function<void(int64_t, int64_t)> thread_counter() {
+std::function<void(int64_t, int64_t)> thread_counter(const std::string &unit) {
   auto bar = std::make_shared<std::unique_ptr<ProgressBar>>(); // made at the first report
-  return [bar](int64_t done, int64_t total) {
+  return [bar, unit](int64_t done, int64_t total) {
     if (!*bar)
-      *bar = std::make_unique<ProgressBar>(total, true, 0, "threads");
+      *bar = std::make_unique<ProgressBar>(total, true, 0, unit);
     (*bar)->update(done, "");
   };
 }

@@ -38,7 +38,7 @@ Point point_from(const cli::po::variables_map &vm, const PointRequest &request,
     // A trace (docs/traces.md) in place of the workload options: it is checked whole here, so a
     // bad file exits 2 naming --trace before any result.
     p.trace = get(vm, "trace", "");
-    p.user = sim::open_trace(*p.trace);
+    p.user = sim::open_trace(*p.trace, request.trace_progress);
     p.type = type_of_bytes(sim::trace_info(*p.user)->elem_bytes);
     const remap::Shape<int64_t> shape = p.user->task_shape();
     p.size = {shape.width, shape.height};

@@ -11,6 +11,7 @@
 #include "cbi/sim/mrc.hpp"
 
 #include <algorithm>
+#include <filesystem>
 #include <thread>
 #include <unistd.h>
 
@@ -26,6 +27,19 @@ sim::Progress both(const sim::Progress &shown, const sim::Progress &interrupt) {
     interrupt(done, total);
     shown(done, total);
   };
+}
+
+// --trace's checking pass reads the whole file before the replay: the caller's interrupt, and
+// progress (thread blocks checked) when asked, or unasked for a file over 1 GiB (about 2^30 lane
+// accesses, the replays' long_run).
+sim::Progress trace_check(const po::variables_map &vm, const sim::Progress &interrupt) {
+  if (!vm.count("trace"))
+    return interrupt;
+  std::error_code ec;
+  const auto bytes = std::filesystem::file_size(vm["trace"].as<std::string>(), ec);
+  const bool shown =
+      (vm.count("progress") && vm["progress"].as<bool>()) || (!ec && bytes > (uintmax_t{1} << 30));
+  return both(shown ? cli::thread_counter("thread blocks checked") : sim::Progress(), interrupt);
 }
 
 } // namespace
@@ -190,7 +204,8 @@ cli::Table simulate_result(const po::variables_map &vm, const sim::Progress &int
   // The options become one point (options that do not apply to the model are refused); the
   // simulator takes its configuration from the point alone.
   const Engine engine = parse_model(vm);
-  const Point point = point_from(vm, {engine, "simulate"}, own);
+  const Point point = point_from(
+      vm, {engine, "simulate", true, sim::Granularity::exact, trace_check(vm, interrupt)}, own);
   const bool asked = vm.count("progress") && vm["progress"].as<bool>();
   // Progress when asked, and unasked for a long replay (lines when stderr is not a terminal).
   auto show_progress = [&](const sim::Workload &w) {
@@ -229,7 +244,9 @@ void add_mrc_options(po::options_description &desc) {
 
 cli::Table mrc_result(const po::variables_map &vm, const sim::Progress &interrupt,
                       const OwnWorkload &own) {
-  sim::SimConfig c = *sim_config(point_from(vm, {Engine::sequential, "mrc"}, own));
+  sim::SimConfig c = *sim_config(point_from(
+      vm, {Engine::sequential, "mrc", true, sim::Granularity::exact, trace_check(vm, interrupt)},
+      own));
   std::vector<int64_t> sizes;
   for (const std::string &item : cli::list_from(vm, "sizes"))
     sizes.push_back(parse_positive(item, "--sizes", 1LL << 31));

@@ -52,7 +52,8 @@ void add_tune_options(po::options_description &desc) {
                                              "not for the tiled kernels (ranked on the full "
                                              "device)")
     ("progress", po::bool_switch(), "progress on stderr even when it is not a terminal (on a "
-                                    "terminal it is always shown)");
+                                    "terminal it is always shown, and off one unasked for long "
+                                    "searches, over 2^30 accesses in all: a line per tenth)");
   // clang-format on
 }
 
@@ -121,9 +122,15 @@ sim::TuneConfig tune_config(const po::variables_map &vm) {
   return c;
 }
 
+bool long_tune(const sim::TuneConfig &c) {
+  return cli::long_run(double(c.base.workload.accesses()) * double(c.orders.size()));
+}
+
 cli::Table tune_result(const po::variables_map &vm, const sim::Progress &interrupt) {
   const sim::TuneConfig c = tune_config(vm);
-  const bool show = isatty(2) || (vm.count("progress") && vm["progress"].as<bool>());
+  // Off a terminal (a log, a batch job) a long search showed nothing for minutes.
+  const bool show =
+      isatty(2) || (vm.count("progress") && vm["progress"].as<bool>()) || long_tune(c);
   std::unique_ptr<cli::ProgressBar> bar;
   const sim::TuneProgress progress = [&](int64_t done, int64_t total, const std::string &stage,
                                          const std::string &order) {

@@ -8,6 +8,7 @@ namespace cbi::python {
 
 PYBIND11_MODULE(cbi, m) {
   m.doc() = "cbi: cache simulation and thread remapping for GPU kernels (docs/library.md)";
+  m.attr("__version__") = CBI_PYTHON_VERSION; // the project's, as `cbi --version` prints it
   py::register_exception_translator([](std::exception_ptr p) {
     try {
       if (p)

@@ -209,6 +209,15 @@ Workload read_trace(const std::string &path) {
   return w;
 }
 
+// A path as Python spells one: a str or an os.PathLike (pathlib.Path), as open() takes it and
+// cbi.simulate(trace=...) does; it was str only (pybind11's TypeError for a Path).
+Workload read_trace_at(const py::object &path) {
+  const py::object p = py::module_::import("os").attr("fspath")(path);
+  if (!py::isinstance<py::str>(p))
+    throw UsageError("path", "a bytes path; allowed: a str or os.PathLike path");
+  return read_trace(p.cast<std::string>());
+}
+
 } // namespace
 
 void bind_workloads(py::module_ &m) {
@@ -241,8 +250,9 @@ void bind_workloads(py::module_ &m) {
       .def_property_readonly("notes", [](const Workload &w) { return w.user->notes(); })
       .def("__repr__",
            [](const Workload &w) { return "<cbi.Workload " + w.user->describe() + ">"; });
-  m.def("read_trace", &read_trace, py::arg("path"),
-        R"(A trace file as a workload: cbi's format (cbi trace) or an Accel-Sim kernel trace
+  m.def(
+      "read_trace", &read_trace_at, py::arg("path"),
+      R"(A trace file (path: a str or os.PathLike) as a workload: cbi's format (cbi trace) or an Accel-Sim kernel trace
     (kernel-N.traceg), docs/traces.md. Checked whole first (ValueError with the file and line),
     replayed in bounded memory. cbi.simulate(workload=cbi.read_trace(p)) equals
     cbi.simulate(trace=p) and `cbi simulate --trace p`.)");

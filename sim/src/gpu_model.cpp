@@ -3,6 +3,7 @@
 #include "cbi/sim/gpu_model.hpp"
 
 #include "cbi/error.hpp"
+#include "cbi/sim/trace.hpp"
 #include "gpu/engine.hpp"
 
 #include <algorithm>
@@ -177,6 +178,16 @@ void validate(const GpuConfig &c) {
   // A block larger than the device launches (1024 threads, as bench and sweep cap it) or than an
   // SM holds is refused, in simulate --model gpu, tune and sweep alike.
   const int most = std::min(d.max_threads_per_block, d.max_threads_per_sm);
+  // A trace (or a workload of your own that names its block) fixes the block, and --block is
+  // refused with it: the refusal names the trace, not an option the user did not give.
+  const UserWorkload *user = c.workload.user.get();
+  if (user && user->block_threads() > 0 && (c.block_threads < 1 || c.block_threads > most)) {
+    const TraceInfo *t = trace_info(*user);
+    throw UsageError("workload.block_threads",
+                     (t ? t->path + ": its thread blocks of " : "its thread blocks of ") +
+                         std::to_string(c.block_threads) + " threads do not run on " + d.name +
+                         "; allowed: blocks of 1.." + std::to_string(most) + " threads");
+  }
   if (c.block_threads < 1 || c.block_threads > most)
     throw UsageError("gpu.block_threads", std::to_string(c.block_threads) +
                                               " threads per block is not allowed on " + d.name +

@@ -832,6 +832,20 @@ std::unique_ptr<Format> detect(LineReader &r) {
   }
   const std::string expected =
       "a trace: 'cbi-trace 1' or an Accel-Sim kernel trace ('-kernel name = ...'); ";
+  // A compressed trace (Accel-Sim's are large, and often kept compressed) is named as such, with
+  // the command that makes it readable.
+  struct Compressed {
+    std::string_view magic;
+    const char *kind, *tool;
+  };
+  static const Compressed kCompressed[] = {{std::string_view("\x1f\x8b", 2), "gzip", "gunzip -k"},
+                                           {"\xfd\x37zXZ", "xz", "unxz -k"},
+                                           {"\x28\xb5\x2f\xfd", "zstd", "unzstd"},
+                                           {"BZh", "bzip2", "bunzip2 -k"}};
+  for (const Compressed &c : kCompressed)
+    if (any && starts_with(line, c.magic))
+      r.fail(expected + "this file is " + c.kind + "-compressed; decompress it first (" + c.tool +
+             " " + r.path() + ")");
   if (!any) // an empty file has no line 0 to point at
     r.fail_at(std::max<int64_t>(r.line_no(), 1), expected + "this file is empty");
   r.fail(expected + "this file is neither");
@@ -861,6 +875,9 @@ public:
       if (progress && m_places.size() % 16 == 0)
         progress(static_cast<int64_t>(m_places.size()), grid);
     }
+    // Checked whole (the file may leave out blocks: Accel-Sim's empty ones), said once.
+    if (progress && (static_cast<int64_t>(m_places.size()) != grid || m_places.size() % 16 != 0))
+      progress(grid, grid);
     std::sort(m_places.begin(), m_places.end(),
               [](const BlockPlace &a, const BlockPlace &b) { return a.id < b.id; });
     for (std::size_t k = 1; k < m_places.size(); ++k)

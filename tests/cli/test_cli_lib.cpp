@@ -4,6 +4,7 @@
 #include "cbi/cli/csv.hpp"
 #include "cbi/cli/output.hpp"
 #include "cbi/config/options.hpp"
+#include "cbi/config/tune.hpp"
 #include "cbi/error.hpp"
 #include "cbi/parse.hpp"
 #include "cbi/sim/cache.hpp"
@@ -376,6 +377,28 @@ TEST(CliErrors, EveryFieldThrownBelowTheCliMapsToAnOption) {
   for (const std::string &field : fields)
     EXPECT_EQ(cbi::config::option_for_field(field).rfind("--", 0), 0u)
         << "'" << field << "' reaches the user as an internal name";
+}
+
+// cbi tune shows its progress unasked for a long search, as simulate does for a long replay (off a
+// terminal it showed nothing without --progress: the README's 1024 matmul ran minutes silently).
+TEST(CliTune, ALongSearchIsALongRun) {
+  auto config = [](std::vector<const char *> argv) {
+    namespace po = boost::program_options;
+    po::options_description desc;
+    cbi::config::add_tune_options(desc);
+    argv.insert(argv.begin(), "tune");
+    po::variables_map vm;
+    po::store(po::parse_command_line(static_cast<int>(argv.size()), argv.data(), desc), vm);
+    return cbi::config::tune_config(vm);
+  };
+  // 2 x 1024^3 accesses per order.
+  EXPECT_TRUE(cbi::config::long_tune(config({"--workload", "matmul", "--size", "1024"})));
+  EXPECT_FALSE(cbi::config::long_tune(config({"--workload", "matmul", "--size", "128"})));
+  // 4096^2 x 81 accesses, over 2^30 for one order alone.
+  EXPECT_TRUE(
+      cbi::config::long_tune(config({"--size", "4096", "--stencil", "9x9", "--orders", "linear"})));
+  EXPECT_FALSE(cbi::config::long_tune(
+      config({"--size", "1024", "--stencil", "9x9", "--orders", "linear,column:32"})));
 }
 
 } // namespace

@@ -126,6 +126,50 @@ TEST(CliTrace, BadOptionsAndBadTracesExit2WithOneLineAndLeaveNoFile) {
     EXPECT_NE(r.err.find(bad + ":"), std::string::npos) << r.err;
     EXPECT_EQ(r.out, "") << bad;
   }
+  // --progress shows the checking pass too (thread blocks checked), then the replay's threads;
+  // the pass showed nothing, a long silence on a large trace.
+  {
+    const CliRun p = cbi_run("simulate --trace " + good + " --progress --format json");
+    EXPECT_EQ(p.exit_code, 0) << p.err;
+    EXPECT_NE(p.err.find("1/1 thread blocks checked"), std::string::npos) << p.err;
+    EXPECT_NE(p.err.find("256/256 threads"), std::string::npos) << p.err;
+    const CliRun m = cbi_run("mrc --trace " + good + " --progress --format json");
+    EXPECT_NE(m.err.find("1/1 thread blocks checked"), std::string::npos) << m.err;
+    EXPECT_EQ(cbi_run("simulate --trace " + good + " --format json").err, "");
+  }
+  // A compressed trace is named as such, with the command that reads it back (it was "this file
+  // is neither").
+  const std::string gz = dir + "/good.trace.gz";
+  std::ofstream(gz, std::ios::binary)
+      << std::string("\x1f\x8b\x08\x00\x00\x00\x00\x00\x00\x03", 10) << "compressed bytes";
+  {
+    const CliRun g = cbi_run("simulate --trace " + gz);
+    EXPECT_EQ(g.exit_code, 2) << g.err;
+    EXPECT_EQ(count_lines(g.err), 1) << g.err;
+    EXPECT_NE(g.err.find(gz + ":1: expected a trace: 'cbi-trace 1' or an Accel-Sim kernel trace"),
+              std::string::npos)
+        << g.err;
+    EXPECT_NE(
+        g.err.find("this file is gzip-compressed; decompress it first (gunzip -k " + gz + ")"),
+        std::string::npos)
+        << g.err;
+  }
+  // A trace whose blocks are larger than the device runs: the trace is named, not --block (which
+  // a trace refuses; the message named it).
+  std::string big = text;
+  big.replace(big.find("block 256,1,1"), 13, "block 4096,1,1");
+  std::ofstream(dir + "/big.trace") << big;
+  {
+    const CliRun b = cbi_run("simulate --model gpu --trace " + dir + "/big.trace");
+    EXPECT_EQ(b.exit_code, 2) << b.err;
+    EXPECT_EQ(count_lines(b.err), 1) << b.err;
+    EXPECT_NE(b.err.find("cbi simulate: --trace: " + dir +
+                         "/big.trace: its thread blocks of 4096 threads do not run on h100; "
+                         "allowed: blocks of 1..1024 threads"),
+              std::string::npos)
+        << b.err;
+    EXPECT_EQ(b.out, "");
+  }
   // Addresses spread over 2^46 bytes: mrc's memory refusal named --size, which a trace refuses.
   std::string spread = text;
   const std::size_t run = spread.find(" L 4 ") + 5;

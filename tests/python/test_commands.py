@@ -98,6 +98,15 @@ def test_errors_are_value_errors_with_the_cli_message(options):
     assert str(raised.value) == message
 
 
+def test_the_module_has_the_version_cbi_prints():
+    # cbi.__version__ is the project's one number, as `cbi --version` prints it (it had none).
+    import subprocess
+    from cli_run import CBI
+    printed = subprocess.run([CBI, "--version"], capture_output=True, text=True).stdout
+    assert printed.startswith("cbi " + cbi.__version__ + " ")
+    assert cbi.__version__.count(".") == 2
+
+
 def test_an_unknown_keyword_is_a_value_error_naming_it():
     with pytest.raises(ValueError, match=r"^cache_size: is not an option of cbi simulate"):
         cbi.simulate(cache_size=1024)

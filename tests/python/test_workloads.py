@@ -121,6 +121,20 @@ def test_errors_are_value_errors_with_the_cli_message():
         assert str(raised.value) == run.stderr.strip().split("cbi simulate: ", 1)[1]
 
 
+def test_read_trace_takes_a_path_like():
+    # A pathlib.Path, as open() and cbi.simulate(trace=...) take it, was pybind11's TypeError.
+    import pathlib
+    root = os.environ.get("CBI_SOURCE", ".")
+    path = pathlib.Path(root) / "tests" / "data" / "accel-sim" / "kernel-1.traceg"
+    by_path = cbi.simulate(workload=cbi.read_trace(path))
+    assert by_path["rows"] == cbi.simulate(workload=cbi.read_trace(str(path)))["rows"]
+    assert by_path["rows"] == cbi.simulate(trace=path)["rows"]
+    with pytest.raises(ValueError, match=r"^path: a bytes path; allowed: a str or os.PathLike"):
+        cbi.read_trace(bytes(path))
+    with pytest.raises(TypeError):
+        cbi.read_trace(7)
+
+
 def test_real_pointers_replay_as_offsets_and_bad_addresses_are_refused():
     # Addresses are replayed relative to the lowest, rounded down to 1 MiB, as traces are: a
     # workload at 0x7f0200000000 gives the counts and the curve of the same one at 0 (its curve
@@ -143,7 +157,8 @@ def test_real_pointers_replay_as_offsets_and_bad_addresses_are_refused():
             cbi.Order("column:4").map(np.arange(4), shape)
 
 
-def test_ctrl_c_stops_reading_a_long_trace(tmp_path):
+@pytest.mark.parametrize("read", ["read_trace", "simulate", "mrc"])
+def test_ctrl_c_stops_reading_a_long_trace(tmp_path, read):
     # A trace that does not end: a writer thread streams cbi-trace blocks into a FIFO until the
     # reader goes away, or for 30 s, after which the file ends without its "end" line and reading
     # it fails (a ValueError, not the KeyboardInterrupt asked for).
@@ -169,5 +184,10 @@ def test_ctrl_c_stops_reading_a_long_trace(tmp_path):
 
     writer = threading.Thread(target=write, daemon=True)
     writer.start()
-    assert_ctrl_c_stops(lambda: cbi.read_trace(fifo))
+    # cbi.simulate(trace=...) and cbi.mrc(trace=...) check the file as read_trace does; they ran
+    # on until the file ended.
+    if read == "read_trace":
+        assert_ctrl_c_stops(lambda: cbi.read_trace(fifo))
+    else:
+        assert_ctrl_c_stops(lambda: getattr(cbi, read)(trace=fifo))
     writer.join(timeout=35)

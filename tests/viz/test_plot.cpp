@@ -192,6 +192,16 @@ TEST(Plot, DefaultsAndMissingColumns) {
   sc.kind = PlotKind::scatter;
   sc.x = "sim_l1_hit_pct";
   EXPECT_THROW(plot_defaults(t, sc), UsageError); // no --y
+  // A sweep of the GPU model (--backend model) has predicted_ms and no measured time: lines and a
+  // heatmap take it by default (it was "none of the columns ... has numbers").
+  const CsvTable model = parse_csv("size,block,order,gpu_time_ms,predicted_ms,sim_l1_misses\n"
+                                   "1024,256,linear,,1.49,\n1024,256,column:32,,1.55,\n");
+  PlotSpec lines;
+  lines.kind = PlotKind::lines;
+  EXPECT_EQ(plot_defaults(model, lines).y, "predicted_ms");
+  PlotSpec heat;
+  heat.kind = PlotKind::heatmap;
+  EXPECT_EQ(plot_defaults(model, heat).value, "predicted_ms");
   EXPECT_TRUE(higher_is_better("sim_l1_hit_pct"));
   EXPECT_FALSE(higher_is_better("gpu_time_ms"));
 }

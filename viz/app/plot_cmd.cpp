@@ -38,6 +38,8 @@ std::string split_kind(int argc, char **argv, std::vector<char *> &args) {
 
 int cmd_plot(int argc, char **argv) {
   po::options_description desc("Options");
+  const std::string value_help = "value column (heatmap colour, lines y); default the first of " +
+                                 viz::value_columns_text() + " with numbers";
   // clang-format off
   desc.add_options()
     ("input", po::value<std::string>(), "tidy CSV with a header row (e.g. from cbi sweep); required")
@@ -48,9 +50,7 @@ int cmd_plot(int argc, char **argv) {
                                     "default size; scatter: required")
     ("y", po::value<std::string>(), "y column. heatmap: default block; lines: default the value "
                                     "column; scatter: required")
-    ("value", po::value<std::string>(), "value column (heatmap colour, lines y); default the first "
-                                        "of value, gpu_time_ms, sim_l1_misses, sim_l1_hit_pct with "
-                                        "numbers")
+    ("value", po::value<std::string>(), value_help.c_str())
     ("series", po::value<std::string>(), "column naming each line (lines) or each group of "
                                          "points (scatter: a colour and marker per value, its N "
                                          "and error in the legend); default order, e.g. --series "

@@ -244,6 +244,19 @@ std::string heatmap_y(const CsvTable &t) {
 
 } // namespace
 
+const std::vector<std::string> &value_columns() {
+  static const std::vector<std::string> kColumns = {"value", "gpu_time_ms", "predicted_ms",
+                                                    "sim_l1_misses", "sim_l1_hit_pct"};
+  return kColumns;
+}
+
+std::string value_columns_text() {
+  std::string text;
+  for (const std::string &c : value_columns())
+    text += (text.empty() ? "" : ", ") + c;
+  return text;
+}
+
 PlotSpec plot_defaults(const CsvTable &t, PlotSpec s) {
   // Lines with --y need no value column (a CSV without one used to fail here).
   const bool needs_value =
@@ -252,15 +265,15 @@ PlotSpec plot_defaults(const CsvTable &t, PlotSpec s) {
     throw UsageError("--input", "the CSV has a header and no rows; allowed: a CSV with rows, such "
                                 "as cbi sweep writes");
   if (s.value.empty() && needs_value) {
-    for (const char *c : {"value", "gpu_time_ms", "sim_l1_misses", "sim_l1_hit_pct"})
+    for (const std::string &c : value_columns())
       if (t.index(c) >= 0 && has_numbers(t, t.index(c))) {
         s.value = c;
         break;
       }
     if (s.value.empty()) // the input, not a value the user gave, lacks what is needed
-      throw UsageError("--input", "none of the columns value, gpu_time_ms, sim_l1_misses, "
-                                  "sim_l1_hit_pct has numbers; allowed: a cbi sweep CSV, or "
-                                  "--value NAME of a numeric column");
+      throw UsageError("--input", "none of the columns " + value_columns_text() +
+                                      " has numbers; allowed: a cbi sweep CSV, or --value NAME "
+                                      "of a numeric column");
   } else if (!s.value.empty()) {
     require(t, s.value, "--value");
     require_numbers(t, s.value, "--value");

@@ -135,6 +135,23 @@ public:
     return end;
   }
 
+  // f(id) for each warp that may issue in [from, end) (end - from < kWheel): the one being issued,
+  // the ready ones and those that wake then. A warp the window schedules again, or a CTA it starts,
+  // is not named. The replay's prefetch asks (engine.hpp): it reads, and changes nothing.
+  template <class F> void for_each_upcoming(int64_t from, int64_t end, F &&f) const {
+    if (m_issuing >= 0)
+      f(m_issuing);
+    if (m_oldest_first)
+      for (uint64_t m = m_ready; m; m &= m - 1)
+        f(m_warp_at[static_cast<std::size_t>(__builtin_ctzll(m))]);
+    for (std::size_t k = 0; k < m_fifo_size; ++k)
+      f(m_fifo[(m_fifo_head + k) & m_fifo_mask]);
+    for (int64_t t = next_wake(from, end); t < end; t = next_wake(t + 1, end))
+      for (int id = m_wheel[static_cast<std::size_t>(t) % kWheel]; id >= 0;
+           id = m_wheel_next[static_cast<std::size_t>(id)])
+        f(id);
+  }
+
   void make_ready(int id) {
     if (m_oldest_first) // the issue stage: ready to issue, in age order
       m_ready |= uint64_t{1} << m_place[static_cast<std::size_t>(id)];

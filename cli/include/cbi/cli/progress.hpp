@@ -30,9 +30,9 @@ private:
 // "42s", "3m07s", "1h05m".
 std::string format_duration(double seconds);
 
-// A progress callback (done, total) for the simulator (sim::Progress): a ProgressBar of threads,
-// made at the first report (redrawn on a terminal, a line per tenth otherwise).
-std::function<void(int64_t, int64_t)> thread_counter();
+// A progress callback (done, total) for the simulator (sim::Progress): a ProgressBar of threads
+// (or of `unit`), made at the first report (redrawn on a terminal, a line per tenth otherwise).
+std::function<void(int64_t, int64_t)> thread_counter(const std::string &unit = "threads");
 
 // A replay of more than 2^30 accesses takes minutes: its progress is shown unasked, also when
 // stderr is not a terminal (a log, a batch job), as lines per tenth.

@@ -9,6 +9,7 @@
 #include "cbi/config/defaults.hpp"
 #include "cbi/config/options.hpp"
 
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -30,6 +31,9 @@ struct PointRequest {
   std::string command = "simulate";
   bool order = true;
   sim::Granularity granularity = sim::Granularity::exact;
+  // Called as --trace's checking pass reads the file (thread blocks checked, the grid's blocks):
+  // progress, and the caller's interrupt, which may throw to stop it (Python's Ctrl-C).
+  std::function<void(int64_t, int64_t)> trace_progress = {};
 };
 
 // The one way from parsed options to a point, for simulate, mrc, analyze, tune, diagram and view:

@@ -21,8 +21,13 @@ void add_tune_options(po::options_description &desc);
 // kernels, --finalists without the staged search, ...).
 sim::TuneConfig tune_config(const po::variables_map &vm);
 
+// A search that replays more than 2^30 accesses in all (the workload's, once per order), as
+// simulate's long_run: its progress is shown unasked, as lines when stderr is not a terminal.
+bool long_tune(const sim::TuneConfig &c);
+
 // Runs it and returns cbi tune's result: one row per order, fastest first, JSON {"ranking":
-// [...]}. Progress goes to stderr when it is a terminal or with --progress; `interrupt`, if given,
+// [...]}. Progress goes to stderr when it is a terminal, with --progress, or for a long search
+// (long_tune); `interrupt`, if given,
 // is called on the calling thread as the search goes and may throw to stop it.
 cli::Table tune_result(const po::variables_map &vm, const sim::Progress &interrupt = {});
 

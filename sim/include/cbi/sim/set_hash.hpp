@@ -72,10 +72,13 @@ inline uint64_t set_index(SetHash hash, uint64_t line, uint64_t sets) {
 // 64 bits of (M * a mod 2^128) * sets, exact for every 64-bit a). A 64-bit division costs tens of
 // cycles, and the GPU model takes two set indices per request line.
 class SetIndex {
+  // __extension__: a consumer compiling with -Wpedantic gets no "ISO C++ does not support
+  // '__int128'" from this public header.
+  __extension__ typedef unsigned __int128 u128;
+
 public:
   SetIndex(SetHash hash, uint64_t sets)
-      : m_hash(hash), m_sets(sets),
-        m_m(sets > 1 ? ~static_cast<unsigned __int128>(0) / sets + 1 : 0) {}
+      : m_hash(hash), m_sets(sets), m_m(sets > 1 ? ~static_cast<u128>(0) / sets + 1 : 0) {}
 
   // Inlined in the GPU model's lookups (every device row hashes with fibonacci).
   [[gnu::always_inline]] uint64_t operator()(uint64_t line) const {
@@ -83,11 +86,9 @@ public:
       return 0;
     const uint64_t a =
         m_hash == SetHash::fibonacci ? fibonacci_hash(line) : set_hash_value(m_hash, line, m_sets);
-    const unsigned __int128 low = m_m * a; // mod 2^128
-    const unsigned __int128 hi = static_cast<unsigned __int128>(static_cast<uint64_t>(low >> 64)) *
-                                 m_sets,
-                            lo =
-                                static_cast<unsigned __int128>(static_cast<uint64_t>(low)) * m_sets;
+    const u128 low = m_m * a; // mod 2^128
+    const u128 hi = static_cast<u128>(static_cast<uint64_t>(low >> 64)) * m_sets,
+               lo = static_cast<u128>(static_cast<uint64_t>(low)) * m_sets;
     return static_cast<uint64_t>((hi + (lo >> 64)) >> 64);
   }
 
@@ -96,7 +97,7 @@ public:
 private:
   SetHash m_hash;
   uint64_t m_sets;
-  unsigned __int128 m_m;
+  u128 m_m;
 };
 
 } // namespace cbi::sim

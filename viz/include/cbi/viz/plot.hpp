@@ -40,10 +40,15 @@ struct PlotSpec {
 
 // Fills the empty names of `spec` for `table` and checks that every named column exists (UsageError
 // naming --x, --y, --value or --series). Defaults: heatmap x = the order's column width, y = block,
-// value = the first of value, gpu_time_ms, sim_l1_misses, sim_l1_hit_pct with numbers; lines x =
+// value = the first of value_columns() with numbers; lines x =
 // size, y = that value column (not needed with --y), series = order; scatter x and y required,
 // series = order (colour and marker per value) where the CSV has one.
 PlotSpec plot_defaults(const CsvTable &table, PlotSpec spec);
+// The value columns a heatmap or lines plot takes by default, the first with numbers: value,
+// gpu_time_ms (measured), predicted_ms (the GPU model's sweep: --backend model), sim_l1_misses,
+// sim_l1_hit_pct; and the same list as text, for help and messages.
+const std::vector<std::string> &value_columns();
+std::string value_columns_text(); // "value, gpu_time_ms, predicted_ms, sim_l1_misses, ..."
 
 // True where a larger value is better (hit rates, GB/s, GFLOP/s, speed-ups), by column name.
 bool higher_is_better(const std::string &column);
