@@ -377,6 +377,21 @@ TEST(Sweep, JsonCarriesMetaAndRows) {
   EXPECT_EQ(json.find("\"-\""), std::string::npos) << json;
 }
 
+// A sweep of over 2^30 simulated accesses shows its progress unasked off a terminal (here stderr
+// is a file), as simulate does; a short one prints only its summary. It printed nothing either way.
+TEST(Sweep, ALongSweepShowsProgressOffATerminal) {
+  TempDir dir;
+  // 4096^2 tasks x 81 loads = 1.36e9 accesses (about 2 s).
+  const CliRun long_run =
+      cbi("sweep --size 4096 --stencil 9x9 --order linear --output " + (dir / "long.csv"));
+  ASSERT_EQ(long_run.exit_code, 0) << long_run.err;
+  EXPECT_NE(long_run.err.find("] 1/1 points, "), std::string::npos) << long_run.err;
+  const CliRun short_run =
+      cbi("sweep --size 1024 --stencil 9x9 --order linear --output " + (dir / "short.csv"));
+  ASSERT_EQ(short_run.exit_code, 0) << short_run.err;
+  EXPECT_EQ(short_run.err.find("points, "), std::string::npos) << short_run.err;
+}
+
 TEST(Sweep, BadValuesExit2WithoutOutput) {
   TempDir dir;
   const std::string out = dir / "bad.csv";

@@ -148,7 +148,10 @@ void add_sweep_options(po::options_description &desc) {
       "are skipped")("jobs", po::value<std::string>(),
                      "simulations replayed at once, one host thread each (sequential or GPU model; "
                      "default: all cores, one fewer while a GPU backend runs)")(
-      "progress", po::bool_switch(), "progress bar with ETA on stderr (default on a terminal)")(
+      "progress", po::bool_switch(),
+      "progress bar with ETA on stderr (default on a terminal, and off one for a sweep of over "
+      "2^30 "
+      "simulated accesses: a line per tenth)")(
       "metrics", po::bool_switch(),
       "gpu: read hardware counters (L1/L2 hit rates, L2->L1 bytes) "
       "for every point (slower: replay passes)")("no-check", po::bool_switch(),

@@ -52,7 +52,8 @@ struct RunOptions {
   std::string json;         // JSON path written at the end ("" = none)
   bool resume = false;
   int jobs = 0;          // simulator threads; 0 = all cores
-  bool progress = false; // bar with ETA on stderr (also on whenever stderr is a terminal)
+  bool progress = false; // bar with ETA on stderr (also on whenever stderr is a terminal, and
+                         // for a sweep of over 2^30 simulated accesses)
   std::vector<std::pair<std::string, std::string>> meta; // command, date, ... for the JSON
 };
 
