@@ -229,10 +229,11 @@ std::string_view trim(std::string_view s) {
     s.remove_suffix(1);
   return s;
 }
-// "x,y,z" or "(x,y,z)" into v[3], each >= min.
+// "x,y,z" or "(x,y,z)" into v[3], each from min to 2^31; refused naming what was found.
 void parse_dim3(const LineReader &r, std::string_view s, int64_t *v, int64_t min,
-                const char *what) {
+                const char *expected) {
   s = trim(s);
+  const std::string what = std::string(expected) + ", found '" + std::string(s.substr(0, 40)) + "'";
   if (!s.empty() && s.front() == '(' && s.back() == ')')
     s = s.substr(1, s.size() - 2);
   for (int k = 0; k < 3; ++k) {
@@ -348,10 +349,10 @@ public:
       if (key == "kernel")
         info.kernel = std::string(rest);
       else if (key == "grid") {
-        parse_dim3(r, rest, info.grid, 1, "grid X,Y,Z with positive extents");
+        parse_dim3(r, rest, info.grid, 1, "grid X,Y,Z with extents from 1 to 2^31");
         grid = true;
       } else if (key == "block") {
-        parse_dim3(r, rest, info.block, 1, "block X,Y,Z with positive extents");
+        parse_dim3(r, rest, info.block, 1, "block X,Y,Z with extents from 1 to 2^31");
         block = true;
       } else if (key == "elem_bytes") {
         const uint64_t e = need_u64(r, rest, 10, "elem_bytes 2, 4 or 8");
@@ -534,10 +535,10 @@ public:
       if (key == "kernel name")
         info.kernel = std::string(value);
       else if (key == "grid dim") {
-        parse_dim3(r, value, info.grid, 1, "-grid dim = (x,y,z) with positive extents");
+        parse_dim3(r, value, info.grid, 1, "-grid dim = (x,y,z) with extents from 1 to 2^31");
         grid = true;
       } else if (key == "block dim") {
-        parse_dim3(r, value, info.block, 1, "-block dim = (x,y,z) with positive extents");
+        parse_dim3(r, value, info.block, 1, "-block dim = (x,y,z) with extents from 1 to 2^31");
         block = true;
       } else if (key == "accelsim tracer version") {
         const uint64_t v = need_u64(r, value, 10, "-accelsim tracer version = 3, 4 or 5");
