@@ -221,6 +221,12 @@ uint64_t lane_address(const LineReader &r, uint64_t base, __int128 offset) {
   return static_cast<uint64_t>(a);
 }
 
+std::string hex_of(uint64_t v) {
+  char buf[20];
+  std::snprintf(buf, sizeof buf, "%llx", static_cast<unsigned long long>(v));
+  return buf;
+}
+
 bool starts_with(std::string_view s, std::string_view p) { return s.substr(0, p.size()) == p; }
 std::string_view trim(std::string_view s) {
   while (!s.empty() && (s.front() == ' ' || s.front() == '\t'))
@@ -890,7 +896,9 @@ public:
                        "at least one global load or store (LDG, STG) to replay; found none");
     m_info.base = m_info.lowest_byte & ~((uint64_t{1} << 20) - 1);
     if (m_info.highest_byte - m_info.base >= (uint64_t{1} << 62))
-      m_reader.fail_at(m_reader.line_no(), "addresses within 2^62 bytes of each other");
+      m_reader.fail_at(m_reader.line_no(), "addresses within 2^62 bytes of each other; found 0x" +
+                                               hex_of(m_info.lowest_byte) + " to 0x" +
+                                               hex_of(m_info.highest_byte));
     m_describe = "trace " + path + " (" + m_info.format + (m_info.kernel.empty() ? "" : ": ") +
                  m_info.kernel + ")";
   }

@@ -282,6 +282,13 @@ TEST(Trace, BadTracesAreOneLineWithFileLineAndWhatWasExpected) {
     bad.replace(first_run, good.find('\n', first_run) - first_run, run);
     EXPECT_EQ(error_of(bad).substr(0, at_run.size()), at_run) << run << ": " << error_of(bad);
   }
+  // Lanes over 2^62 bytes apart: the whole file's span, with its ends (the line is the last one).
+  bad = good;
+  bad.replace(first_run, good.find('\n', first_run) - first_run, "32@7fffffffffffff00+4");
+  EXPECT_NE(error_of(bad).find("expected addresses within 2^62 bytes of each other; found 0x0 to "
+                               "0x7fffffffffffff7f"),
+            std::string::npos)
+      << error_of(bad);
   std::string far = accel_sim_text();
   far.replace(far.find("8 8 -16"), 7, "8 8 -9999999999999999");
   EXPECT_NE(error_of(far).find(":25: expected lane addresses"), std::string::npos) << error_of(far);
