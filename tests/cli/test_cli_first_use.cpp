@@ -257,7 +257,11 @@ TEST(FirstUse, HelpCommandIsTheCommandsHelp) {
     const CliRun help = cbi_run(std::string("help ") + command);
     EXPECT_EQ(help.exit_code, 0) << command << help.err;
     EXPECT_EQ(help.out, cbi_run(std::string(command) + " --help").out) << command;
+    // cbi --help COMMAND and cbi -h COMMAND too (they printed cbi's own help).
+    EXPECT_EQ(cbi_run(std::string("--help ") + command).out, help.out) << command;
+    EXPECT_EQ(cbi_run(std::string("-h ") + command).out, help.out) << command;
   }
+  expect_usage_error("--help simulate tune", "--help: unexpected argument 'tune'");
   expect_usage_error("help nope", "unknown command 'nope'; allowed: simulate");
   expect_usage_error("help simulate tune", "help: unexpected argument 'tune'");
   expect_usage_error("help --version", "help: unexpected argument '--version'");
