@@ -28,7 +28,8 @@ void ProgressBar::update(int64_t done, const std::string &label, double done_wor
     return;
   m_last_tenth = tenth;
   constexpr int kWidth = 30;
-  const int filled = static_cast<int>(kWidth * done / m_total);
+  // A count past the total (one that grew without set_total) fills the bar, no more.
+  const int filled = static_cast<int>(std::clamp<int64_t>(kWidth * done / m_total, 0, kWidth));
   std::ostringstream os;
   os << "  [" << std::string(filled, '#') << std::string(kWidth - filled, '.') << "] " << done
      << "/" << m_total << " " << m_unit << ", " << format_duration(elapsed) << " elapsed, ETA "

@@ -136,6 +136,7 @@ cli::Table tune_result(const po::variables_map &vm, const sim::Progress &interru
                                          const std::string &order) {
     if (!bar) // the total is known once the candidates are: done 0
       bar = std::make_unique<cli::ProgressBar>(total, show, 0, "orders");
+    bar->set_total(total); // a tie group's growth adds orders to stage two
     bar->update(done, stage + " " + order);
   };
   return tune_table(c, sim::tune(c, progress, interrupt));

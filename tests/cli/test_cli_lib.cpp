@@ -3,6 +3,7 @@
 #include "cbi/cli/command.hpp"
 #include "cbi/cli/csv.hpp"
 #include "cbi/cli/output.hpp"
+#include "cbi/cli/progress.hpp"
 #include "cbi/config/options.hpp"
 #include "cbi/config/tune.hpp"
 #include "cbi/error.hpp"
@@ -15,6 +16,7 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <iostream>
 #include <iterator>
 #include <set>
 #include <sstream>
@@ -402,3 +404,20 @@ TEST(CliTune, ALongSearchIsALongRun) {
 }
 
 } // namespace
+
+// cbi tune's stage two grows where a tie group takes in every finalist: the bar's total grows with
+// it (set_total), and a count past the total fills the bar. It threw (basic_string::_M_create:
+// a string of -1 dots) once the staged search of the README's matmul replayed more than its
+// first total, and the tune ended in 'error' after minutes of replays.
+TEST(CliProgress, ABarWhoseTotalGrowsCountsOnAndNeverOverflows) {
+  std::ostringstream err;
+  std::streambuf *old = std::cerr.rdbuf(err.rdbuf());
+  cli::ProgressBar bar(4, true, 0, "orders");
+  bar.update(4, "full a");
+  bar.set_total(8);
+  bar.update(8, "full b");
+  EXPECT_NO_THROW(bar.update(9, "past the total"));
+  std::cerr.rdbuf(old);
+  EXPECT_NE(err.str().find("8/8 orders"), std::string::npos) << err.str();
+  EXPECT_NE(err.str().find("[##############################] 9/8"), std::string::npos) << err.str();
+}

@@ -13,7 +13,11 @@
 // requests leave the L1 sooner); matmul linear, tile:32x8, the sampled and the tiny rows keep
 // theirs. 2026-11-28: one L2 read serves at most 4 reads of a sector (l2_coalesce_max_reads,
 // kernels/probes/lrc_cap on the H100): the h100 rows' L2 reads, lookups and hits move (matmul 256
-// linear 76337 -> 288076 L2 read sectors), no L1 count, cycle or time moves.
+// linear 76337 -> 288076 L2 read sectors), no L1 count, cycle or time moves. 2026-11-28 (fourth
+// stop): the float naive matmul keeps a sliding window of 12 loads in passes of 32
+// (MatmulWorkload::sliding_loads_in_flight, its SASS: docs/results/tight/slide.md): the five float
+// matmul rows' cycles, times and L2/DRAM counts move (matmul 256 linear 51316 -> 36189 cycles);
+// their L1 requests and sectors do not; stencils, double matmul and the tiny row keep theirs.
 #include "cbi/sim/gpu_model.hpp"
 #include "gpu_test_config.hpp"
 

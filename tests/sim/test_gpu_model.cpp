@@ -694,6 +694,56 @@ TEST(GpuModel, IssueOldestFirstLetsFloatCtasDriftApartAndKeepsDoubleOnesInStep) 
   EXPECT_GT(hits(8, issue), hits(8, sim::WarpScheduler::oldest_cta_first) + 15.0);
 }
 
+// The cycles at which warp 0 of CTA 0 on SM 0 issues its loads, in order.
+std::vector<int64_t> load_cycles(const sim::GpuConfig &c) {
+  std::vector<int64_t> at;
+  sim::GpuObserver obs;
+  obs.sm = 0;
+  obs.on_sector = [&](const sim::GpuSectorEvent &e) {
+    if (e.cta == 0 && e.warp == 0 && e.instruction == static_cast<int64_t>(at.size()))
+      at.push_back(e.cycle);
+  };
+  sim::simulate_gpu(c, {}, &obs);
+  return at;
+}
+
+TEST(GpuModel, FloatMatmulWarpsKeepASlidingWindowOfTwelveLoads) {
+  // One warp of a matmul on one SM. Every load of k = 0 misses (B's row and A's line come from
+  // DRAM). As ptxas schedules the float kernel (its SASS: 12 loads before the first FFMA, one more
+  // as each oldest returns: docs/results/tight/slide.md), loads 0..11 issue without waiting and
+  // load 12 waits for load 0's data; double keeps the device's 8 loads issued, then waited for
+  // together, so load 8 waits and loads 1..7 do not.
+  auto c = config(sim::kind_of<sim::MatmulWorkload>(), 32, 1, "linear", 32);
+  c.workload.depth = 64;
+  c.device.sms = 1;
+  const int64_t wait = c.device.l2_hit_cycles; // at least this for data from below the L1
+  ASSERT_EQ(c.device.loads_in_flight_per_warp, 8);
+  c.workload.elem_bytes = 4;
+  ASSERT_EQ(sim::MatmulWorkload::sliding_loads_in_flight(c.workload), 12);
+  const std::vector<int64_t> f = load_cycles(c);
+  ASSERT_EQ(f.size(), 128u);
+  EXPECT_LT(f[11] - f[0], wait); // twelve in flight
+  EXPECT_GE(f[12] - f[0], wait); // the thirteenth waits for the first
+  EXPECT_LT(f[12] - f[11], f[12] - f[0]);
+  c.workload.elem_bytes = 8;
+  ASSERT_EQ(sim::MatmulWorkload::sliding_loads_in_flight(c.workload), 0);
+  const std::vector<int64_t> d = load_cycles(c);
+  ASSERT_EQ(d.size(), 128u);
+  EXPECT_LT(d[7] - d[0], wait); // eight in flight
+  EXPECT_GE(d[8] - d[7], wait); // then all awaited
+  // The same replay on 1 and 2 host threads (the parallel replay's window log).
+  c.workload.elem_bytes = 4;
+  c.workload.width = 1024;
+  c.workload.height = 64;
+  c.device.sms = 4;
+  c.jobs = 1;
+  const sim::GpuResult one = sim::simulate_gpu(c);
+  c.jobs = 2;
+  const sim::GpuResult two = sim::simulate_gpu(c);
+  EXPECT_EQ(one.cycles, two.cycles);
+  EXPECT_EQ(one.metrics.l1_hit_pct(), two.metrics.l1_hit_pct());
+}
+
 TEST(GpuModel, SlotsOfOneSmFreedTogetherRefillALauncherRoundApart) {
   // One SM of 2 slots (block 1024 on the h100 row), 4 CTAs of a float matmul: CTAs 0 and 1 start
   // together and end together; the launcher starts one CTA a visit, so CTA 3 starts
@@ -809,20 +859,23 @@ TEST(GpuModel, SampledModeStandsForTheWholeDevice) {
 
 TEST(GpuModel, OneL2ReadServesAtMostTheCoalescersMaxReads) {
   // Six SMs of one GPC (the h100 row's SMs 0-7 are GPC 0), one CTA each (rows 0-5 of a 32-wide
-  // matmul, depth 64): all read B[k][0..31] together, and their own row of A. kernels/probes/
-  // lrc_cap: one L2 read serves at most 4 reads of a sector, so six readers of a B sector make
-  // ceil(6 / 4) = 2 L2 reads of it. Without the limit, one.
+  // double matmul, depth 64): all read B[k][0..31] (8 sectors) together, and their own row of A
+  // (16 sectors). kernels/probes/lrc_cap: one L2 read serves at most 4 reads of a sector, so six
+  // readers of a B sector make ceil(6 / 4) = 2 L2 reads of it. Without the limit, one. (Double:
+  // its warps wait for their loads every 8, so the six SMs stay in step; a float warp's sliding
+  // window lets a few B reads fall out of step, MatmulWorkload::sliding_loads_in_flight.)
   sim::GpuConfig c = config(sim::kind_of<sim::MatmulWorkload>(), 32, 6, "linear", 32);
   c.workload.depth = 64;
+  c.workload.elem_bytes = 8;
   c.device.sms = 6;
   ASSERT_EQ(c.device.l2_coalesce_max_reads, 4);
   const sim::GpuMetrics m = sim::simulate_gpu(c).metrics;
-  EXPECT_EQ(m.l2_requested_sectors, 6 * (256 + 8));
-  EXPECT_EQ(m.l2_read_sectors, 2 * 256 + 6 * 8);
+  EXPECT_EQ(m.l2_requested_sectors, 6 * (512 + 16));
+  EXPECT_EQ(m.l2_read_sectors, 2 * 512 + 6 * 16);
   c.device.l2_coalesce_max_reads = 0;
-  EXPECT_EQ(sim::simulate_gpu(c).metrics.l2_read_sectors, 256 + 6 * 8);
+  EXPECT_EQ(sim::simulate_gpu(c).metrics.l2_read_sectors, 512 + 6 * 16);
   c.device.l2_coalesce_max_reads = 1; // every read its own
-  EXPECT_EQ(sim::simulate_gpu(c).metrics.l2_read_sectors, 6 * (256 + 8));
+  EXPECT_EQ(sim::simulate_gpu(c).metrics.l2_read_sectors, 6 * (512 + 16));
 }
 
 TEST(GpuModel, TheL2RequestCoalescerMergesTwoSmsReadsOfOneSectorInFlight) {
@@ -872,17 +925,20 @@ TEST(GpuModel, TheL2BoundChargesTheL2sSectorsAndLineRequests) {
 TEST(GpuModel, TheL2RequestCoalescerMergesOnlyTheReadsOfOneGpc) {
   // The case above with the two SMs in two GPCs: kernels/probes/l2_parts finds no merging between
   // SMs of different GPCs (docs/results/tight/l2-partitions.md), so every read reaches the L2; in
-  // one GPC the second SM's B reads merge as above.
+  // one GPC the second SM's B reads merge as above. Double (8 B sectors and 16 A sectors a row):
+  // its warps wait every 8 loads and the two SMs stay in step (a float warp's sliding window lets
+  // a few of B's reads fall out of step).
   sim::GpuConfig c = two_sms_read_b();
+  c.workload.elem_bytes = 8;
   c.device.l2_partitions = 1;
   c.device.sm_gpc = {0, 1};
   c.device.gpc_l2_partition.clear();
   const sim::GpuMetrics apart = sim::simulate_gpu(c).metrics;
-  EXPECT_EQ(apart.l2_requested_sectors, 2 * (256 + 8));
-  EXPECT_EQ(apart.l2_read_sectors, 2 * (256 + 8));
+  EXPECT_EQ(apart.l2_requested_sectors, 2 * (512 + 16));
+  EXPECT_EQ(apart.l2_read_sectors, 2 * (512 + 16));
   c.device.sm_gpc = {3, 3};
   const sim::GpuMetrics together = sim::simulate_gpu(c).metrics;
-  EXPECT_EQ(together.l2_read_sectors, 256 + 2 * 8);
+  EXPECT_EQ(together.l2_read_sectors, 512 + 2 * 16);
   EXPECT_EQ(together.dram_read_bytes, apart.dram_read_bytes);
 }
 

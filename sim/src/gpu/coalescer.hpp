@@ -171,8 +171,9 @@ public:
       for (int l = 0; l < n; ++l)
         addr[l] = m_program.load(lanes[l], j).byte_addr;
     }
-    wavefronts = l1_bank_wavefronts(addr, n, m_elem_bytes);
-    return first_byte_lines(addr, n, out, sectors);
+    uint64_t buf[kMaxLanes];
+    sectors = sectors_and_wavefronts(addr, n, buf, wavefronts);
+    return group_lines(buf, sectors, out);
   }
 
   // Room lines_of needs in `out` for `n` lanes of `bytes` each: every sector each lane touches.
@@ -271,6 +272,32 @@ private:
     return group_lines(buf, sectors, out);
   }
 
+  // coalesce_sectors (into `buf`, room for kMaxLanes; returns the count) and l1_bank_wavefronts of
+  // `n` lanes reading an element each at addr[0..n). Where the lanes ascend with no gap over a
+  // sector (a warp of consecutive elements: most fills of the stencil's sector sets), the sectors
+  // are every one from the first lane's to the last's, at most one a lane, and the words span the
+  // first lane's to the last's: the same answers without the sort.
+  int sectors_and_wavefronts(const uint64_t *addr, int n, uint64_t *buf, int &wavefronts) const {
+    const uint64_t sector_bytes = uint64_t{1} << m_sector_shift;
+    bool dense = n > 0;
+    for (int l = 1; l < n; ++l)
+      dense &= addr[l] >= addr[l - 1] && addr[l] - addr[l - 1] <= sector_bytes;
+    if (!dense) {
+      wavefronts = l1_bank_wavefronts(addr, n, m_elem_bytes);
+      return coalesce_sectors(addr, n, m_sector_shift, buf);
+    }
+    const uint64_t first = addr[0] >> m_sector_shift;
+    const int count = static_cast<int>((addr[n - 1] >> m_sector_shift) - first + 1);
+    for (int k = 0; k < count; ++k)
+      buf[k] = first + static_cast<uint64_t>(k);
+    // l1_bank_wavefronts' own first test: words within 32 consecutive ones are one wavefront.
+    const uint64_t span = std::max<uint64_t>(m_elem_bytes, 1);
+    wavefronts = ((addr[n - 1] + span - 1) >> 2) - (addr[0] >> 2) < 32
+                     ? 1
+                     : l1_bank_wavefronts(addr, n, m_elem_bytes);
+    return count;
+  }
+
   // Ascending distinct sectors as lines, each with its sector mask; returns the line count.
   int group_lines(const uint64_t *sector, int count, LineRequest *out) const {
     const int spl_shift = m_line_shift - m_sector_shift;
@@ -323,8 +350,9 @@ private:
       for (int l = 0; l < n; ++l)
         addr[l] = static_cast<uint64_t>(m_affine_of.base(lanes[l], cls) + r);
       uint64_t buf[kMaxLanes];
-      const int count = coalesce_sectors(addr, n, m_sector_shift, buf);
-      const auto wavefronts = static_cast<uint64_t>(l1_bank_wavefronts(addr, n, m_elem_bytes));
+      int waves = 0;
+      const int count = sectors_and_wavefronts(addr, n, buf, waves);
+      const auto wavefronts = static_cast<uint64_t>(waves);
       set.first = static_cast<int64_t>((buf[0] & kFirstMask) | (wavefronts << kFirstBits));
       const uint64_t counted = static_cast<uint64_t>(count) << kCountShift;
       if (buf[count - 1] - buf[0] < kNarrowSpan) {

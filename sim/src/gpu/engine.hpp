@@ -50,6 +50,10 @@ struct alignas(64) Sm { // aligned: SMs on different host threads share no cache
   std::vector<Warp> warps;
   std::vector<remap::Task<int64_t>> tasks; // warp w's lanes at [w * warp_size, ...)
   std::vector<int> cta_live_warps;         // per CTA slot
+  // A kernel whose loads slide (Engine::m_slide): warp w's last loads' arrival times, load n's at
+  // [w * kSlideMax + n % kSlideMax]; the parallel replay marks one not known until the window's
+  // end kNever.
+  std::vector<int64_t> arrivals;
   WarpScheduler scheduler;
   int64_t pipe_free = 0;
   struct Launch {
@@ -69,7 +73,9 @@ struct alignas(64) Sm { // aligned: SMs on different host threads share no cache
     int64_t arrives = 0; // set by resolve
     uint32_t mask = 0;
   };
-  enum class Then : uint8_t { nothing, schedule_at, schedule_group_end };
+  // schedule_slide: the warp's next load waits for an earlier load of the open window
+  // (a sliding window's oldest), scheduled once resolve() knows when it arrives.
+  enum class Then : uint8_t { nothing, schedule_at, schedule_group_end, schedule_slide };
   struct Record { // a request that left something for the window's end
     int64_t now = 0;
     int64_t known = 0; // its ready time as far as the L1 knows
@@ -77,6 +83,7 @@ struct alignas(64) Sm { // aligned: SMs on different host threads share no cache
     int warp = 0;
     int tickets_begin = 0, tickets_end = 0; // its own L2 fetches
     int deps_begin = 0, deps_end = 0;       // the tickets it waits for (in deps)
+    int load = 0;                           // a sliding window: the load's index modulo kSlideMax
     Then then = Then::nothing;
     bool last = false; // the warp's last load: its store and its CTA's end follow
   };
@@ -116,6 +123,15 @@ struct HasKernelResources<W, std::void_t<decltype(W::registers_per_thread),
 template <class W, class = void> struct HasSteps : std::false_type {};
 template <class W>
 struct HasSteps<W, std::void_t<decltype(W::loads_per_step(Workload{}))>> : std::true_type {};
+
+// Workloads whose kernel keeps a sliding window of loads in flight (sliding_loads_in_flight(w):
+// a warp issues its next load when its oldest of that many has arrived; 0: the device's
+// loads_in_flight_per_warp, issued and then waited for together).
+template <class W, class = void> struct HasSlidingLoads : std::false_type {};
+template <class W>
+struct HasSlidingLoads<W, std::void_t<decltype(W::sliding_loads_in_flight(Workload{}))>>
+    : std::true_type {};
+constexpr int kSlideMax = 16; // the most loads a sliding window holds
 
 // Whether the L2 request coalescer merges the workload's reads: a workload may say it does not
 // (l2_coalescable = false: the smem stencil's cp.async copies).
@@ -180,6 +196,11 @@ public:
       m_step_cycles = static_cast<int64_t>(per_step * double(m_ctas_per_sm * m_warps_per_cta) /
                                            m_d.estimated_issue_per_cycle);
     }
+    if constexpr (HasSlidingLoads<W>::value)
+      if (m_d.loads_in_flight_per_warp > 1) { // the tiny device keeps its one load at a time
+        m_slide = std::clamp(W::sliding_loads_in_flight(c.workload), 0, kSlideMax);
+        m_slide_body = std::max(0, W::sliding_loads_per_body(c.workload));
+      }
     m_jobs = static_cast<int>(std::clamp<int64_t>(c.jobs, 1, m_dispatch.simulated_sms()));
     if constexpr (kUser)
       m_user_writes.resize(static_cast<std::size_t>(Coalescer<W>::kMaxLanes) *
@@ -210,6 +231,8 @@ public:
       sm.warps.resize(static_cast<std::size_t>(warps));
       sm.tasks.resize(static_cast<std::size_t>(warps) * static_cast<std::size_t>(m_warp_size));
       sm.cta_live_warps.assign(static_cast<std::size_t>(m_ctas_per_sm), 0);
+      if (m_slide > 0)
+        sm.arrivals.assign(static_cast<std::size_t>(warps) * kSlideMax, 0);
     }
   }
 
@@ -433,6 +456,16 @@ private:
     ++warp.next;
     if constexpr (kUser)
       user_drain(s, lanes, warp); // the stores after this load issue with it, as the output store
+    if (warp.next < m_loads && m_slide > 0) {
+      // A sliding window: the next load issues when the load m_slide before it has arrived.
+      int64_t *arrival = &sm.arrivals[static_cast<std::size_t>(id) * kSlideMax];
+      arrival[(warp.next - 1) % kSlideMax] = arrives;
+      sm.scheduler.schedule(id,
+                            body_ends(warp.next) ? std::max(warp.group_end, now + m_step_cycles)
+                                                 : slide_ready(arrival, warp.next, now),
+                            now);
+      return;
+    }
     if (warp.next < m_loads) {
       // Loads do not block: a warp issues up to loads_in_flight of them, then waits for all.
       const bool wait = --warp.until_wait == 0;
@@ -443,6 +476,17 @@ private:
       return;
     }
     finish_warp(sm, id, now);
+  }
+
+  // A sliding window: when a warp that issued load `next` - 1 at `now` may issue load `next`, given
+  // its loads' arrival times (Sm::arrivals; the one it waits for is known).
+  // Whether load `next` begins a new loop body of a sliding kernel, whose loads wait for all
+  // before.
+  bool body_ends(int64_t next) const { return m_slide_body > 0 && next % m_slide_body == 0; }
+
+  int64_t slide_ready(const int64_t *arrival, int64_t next, int64_t now) const {
+    const int64_t issue = now + m_d.issue_cycles;
+    return next < m_slide ? issue : std::max(issue, arrival[(next - m_slide) % kSlideMax]);
   }
 
   // Warp `id` of SM `sm` issued its last load at `now`: its output store, and its CTA's end (a
@@ -559,7 +603,29 @@ private:
       sm.last_event = std::max(sm.last_event, known);
       warp.group_end = std::max(warp.group_end, known);
     }
-    if (++warp.next < m_loads) {
+    if (m_slide > 0 && ++warp.next < m_loads) {
+      int64_t *arrival = &sm.arrivals[static_cast<std::size_t>(id) * kSlideMax];
+      rec.load = static_cast<int>((warp.next - 1) % kSlideMax);
+      arrival[rec.load] = rec.deps_end > rec.deps_begin ? kNever : known;
+      const bool body_end = body_ends(warp.next);
+      if (body_end && warp.unresolved) {
+        rec.then = Sm::Then::schedule_group_end; // the body's loads arrive after the window
+      } else if (!body_end && warp.next >= m_slide &&
+                 arrival[(warp.next - m_slide) % kSlideMax] == kNever) {
+        rec.then = Sm::Then::schedule_slide; // its oldest load arrives after the window
+      } else {
+        const int64_t when = body_end ? std::max(warp.group_end, now + m_step_cycles)
+                                      : slide_ready(arrival, warp.next, now);
+        if (WarpScheduler::due(when, now) < window_end) {
+          sm.scheduler.schedule(id, when, now);
+        } else {
+          rec.then = Sm::Then::schedule_at;
+          rec.when = when;
+        }
+      }
+    } else if (m_slide > 0) {
+      rec.last = true;
+    } else if (++warp.next < m_loads) {
       const bool wait = --warp.until_wait == 0;
       if (wait)
         warp.until_wait = m_loads_per_wait;
@@ -620,6 +686,17 @@ private:
             sm.tickets[static_cast<std::size_t>(sm.deps[static_cast<std::size_t>(d)])].arrives);
       sm.last_event = std::max(sm.last_event, ready);
       warp.group_end = std::max(warp.group_end, ready);
+      if (m_slide > 0 && !rec.last) {
+        int64_t *arrival = &sm.arrivals[static_cast<std::size_t>(rec.warp) * kSlideMax];
+        if (rec.deps_end > rec.deps_begin)
+          arrival[rec.load] = ready;
+        if (rec.then == Sm::Then::schedule_slide) {
+          // load rec.load + 1 waits for load rec.load + 1 - m_slide, resolved above (earlier in
+          // the window: the warp cannot have issued past it)
+          const int64_t next = rec.load + 1 + kSlideMax; // modulo kSlideMax, not below m_slide
+          sm.scheduler.schedule(rec.warp, slide_ready(arrival, next, rec.now), rec.now);
+        }
+      }
       if (rec.then == Sm::Then::schedule_group_end)
         sm.scheduler.schedule(rec.warp, std::max(warp.group_end, rec.now + m_step_cycles), rec.now);
       else if (rec.then == Sm::Then::schedule_at)
@@ -779,6 +856,10 @@ private:
   int64_t m_step_cycles = 0; // a kernel that loads in steps: the least cycles from step to step
   int64_t m_last_event = 0;
   int m_jobs = 1;
+  // A kernel whose loads slide (HasSlidingLoads): the loads a warp keeps in flight; 0: the device's
+  // loads_in_flight_per_warp, issued and then waited for together (m_loads_per_wait).
+  int m_slide = 0;
+  int m_slide_body = 0; // loads of the sliding kernel's loop body, which waits for all at its end
   std::vector<LineRequest> m_sm_lines; // parallel replay: each SM's request being coalesced
   int64_t m_busy_cycles[Coalescer<W>::kMaxLanes + 1];
   int64_t m_data_cycles[Coalescer<W>::kMaxLanes + 1];

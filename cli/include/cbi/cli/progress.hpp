@@ -2,6 +2,7 @@
 // (simulate). Redrawn in place on a terminal, one line per tenth otherwise (logs, batch jobs).
 #pragma once
 
+#include <algorithm>
 #include <chrono>
 #include <cstdint>
 #include <functional>
@@ -16,6 +17,8 @@ public:
   ProgressBar(int64_t total, bool enabled, double total_work = 0, std::string unit = "points");
   // `done` of the total finished, `done_work` of the total work; `label` names the last one.
   void update(int64_t done, const std::string &label, double done_work = 0);
+  // The total grows (cbi tune: a tie group that takes in every finalist replays more orders).
+  void set_total(int64_t total) { m_total = std::max<int64_t>(total, 1); }
 
 private:
   int64_t m_total;

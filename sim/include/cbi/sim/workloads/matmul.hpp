@@ -43,6 +43,20 @@ public:
     return w.elem_bytes == 2 ? 8.0 * double(w.depth) + 44.0 : 4.5625 * double(w.depth) + 53.0;
   }
 
+  // How the compiled kernel keeps its loads in flight, from its SASS on sm_90 (cuobjdump of
+  // matmul_remap, docs/results/tight/dram-rw.md §6; the GPU model's engine.hpp, HasSlidingLoads):
+  // ptxas unrolls the k loop 16 times and, for float, issues 12 loads before the first FFMA and the
+  // rest between FFMAs, so a warp keeps its 12 latest loads in flight and issues the next as the
+  // oldest arrives. 0, the device's loads_in_flight_per_warp issued and then waited for together,
+  // for double (its DFMAs start after 4 loads, about 6 in flight; a sliding window of 6 scored
+  // worse than that on 95 measured double configurations: docs/results/tight/slide.md) and half
+  // (its SASS not read).
+  static int sliding_loads_in_flight(const Workload &w) { return w.elem_bytes == 4 ? 12 : 0; }
+  // The loads of one pass of that unrolled loop (16 k steps, an A and a B load each): its last
+  // FFMAs wait for its last loads, and the next pass's loads issue after them, so a warp waits for
+  // all its loads every 32.
+  static int sliding_loads_per_body(const Workload &) { return 32; }
+
   static void validate(const Workload &w) {
     if (w.depth < 1)
       throw UsageError("workload.depth", "depth must be positive; allowed: D >= 1");
