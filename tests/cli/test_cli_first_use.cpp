@@ -251,6 +251,17 @@ TEST(FirstUse, SweepWritesOneDocumentToStdout) {
   std::filesystem::remove_all(dir);
 }
 
+// A diagram whose --csv cannot be written (a full disk: /dev/full) fails leaving no PNG; the PNG
+// was written first and stayed.
+TEST(FirstUse, ADiagramWhoseCsvFailsLeavesNoPng) {
+  const std::string dir = cbi::test::scratch_dir("cbi_first_use", "diagram_csv");
+  const CliRun r = cbi_run("diagram --size 16 -o " + dir + "/d.png --csv /dev/full");
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  EXPECT_NE(r.err.find("--csv: writing '/dev/full' failed"), std::string::npos) << r.err;
+  EXPECT_FALSE(std::filesystem::exists(dir + "/d.png"));
+  std::filesystem::remove_all(dir);
+}
+
 // cbi help COMMAND is cbi COMMAND --help, for cbi's commands and cbi-viz's.
 TEST(FirstUse, HelpCommandIsTheCommandsHelp) {
   for (const char *command : {"simulate", "sweep", "presets", "diagram"}) {
