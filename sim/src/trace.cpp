@@ -221,6 +221,12 @@ uint64_t lane_address(const LineReader &r, uint64_t base, __int128 offset) {
   return static_cast<uint64_t>(a);
 }
 
+std::string hex_of(uint64_t v) {
+  char buf[20];
+  std::snprintf(buf, sizeof buf, "%llx", static_cast<unsigned long long>(v));
+  return buf;
+}
+
 bool starts_with(std::string_view s, std::string_view p) { return s.substr(0, p.size()) == p; }
 std::string_view trim(std::string_view s) {
   while (!s.empty() && (s.front() == ' ' || s.front() == '\t'))
@@ -229,10 +235,11 @@ std::string_view trim(std::string_view s) {
     s.remove_suffix(1);
   return s;
 }
-// "x,y,z" or "(x,y,z)" into v[3], each >= min.
+// "x,y,z" or "(x,y,z)" into v[3], each from min to 2^31; refused naming what was found.
 void parse_dim3(const LineReader &r, std::string_view s, int64_t *v, int64_t min,
-                const char *what) {
+                const char *expected) {
   s = trim(s);
+  const std::string what = std::string(expected) + ", found '" + std::string(s.substr(0, 40)) + "'";
   if (!s.empty() && s.front() == '(' && s.back() == ')')
     s = s.substr(1, s.size() - 2);
   for (int k = 0; k < 3; ++k) {
@@ -348,10 +355,10 @@ public:
       if (key == "kernel")
         info.kernel = std::string(rest);
       else if (key == "grid") {
-        parse_dim3(r, rest, info.grid, 1, "grid X,Y,Z with positive extents");
+        parse_dim3(r, rest, info.grid, 1, "grid X,Y,Z with extents from 1 to 2^31");
         grid = true;
       } else if (key == "block") {
-        parse_dim3(r, rest, info.block, 1, "block X,Y,Z with positive extents");
+        parse_dim3(r, rest, info.block, 1, "block X,Y,Z with extents from 1 to 2^31");
         block = true;
       } else if (key == "elem_bytes") {
         const uint64_t e = need_u64(r, rest, 10, "elem_bytes 2, 4 or 8");
@@ -534,10 +541,10 @@ public:
       if (key == "kernel name")
         info.kernel = std::string(value);
       else if (key == "grid dim") {
-        parse_dim3(r, value, info.grid, 1, "-grid dim = (x,y,z) with positive extents");
+        parse_dim3(r, value, info.grid, 1, "-grid dim = (x,y,z) with extents from 1 to 2^31");
         grid = true;
       } else if (key == "block dim") {
-        parse_dim3(r, value, info.block, 1, "-block dim = (x,y,z) with positive extents");
+        parse_dim3(r, value, info.block, 1, "-block dim = (x,y,z) with extents from 1 to 2^31");
         block = true;
       } else if (key == "accelsim tracer version") {
         const uint64_t v = need_u64(r, value, 10, "-accelsim tracer version = 3, 4 or 5");
@@ -889,7 +896,9 @@ public:
                        "at least one global load or store (LDG, STG) to replay; found none");
     m_info.base = m_info.lowest_byte & ~((uint64_t{1} << 20) - 1);
     if (m_info.highest_byte - m_info.base >= (uint64_t{1} << 62))
-      m_reader.fail_at(m_reader.line_no(), "addresses within 2^62 bytes of each other");
+      m_reader.fail_at(m_reader.line_no(), "addresses within 2^62 bytes of each other; found 0x" +
+                                               hex_of(m_info.lowest_byte) + " to 0x" +
+                                               hex_of(m_info.highest_byte));
     m_describe = "trace " + path + " (" + m_info.format + (m_info.kernel.empty() ? "" : ": ") +
                  m_info.kernel + ")";
   }

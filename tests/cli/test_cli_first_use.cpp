@@ -251,13 +251,28 @@ TEST(FirstUse, SweepWritesOneDocumentToStdout) {
   std::filesystem::remove_all(dir);
 }
 
+// A diagram whose --csv cannot be written (a full disk: /dev/full) fails leaving no PNG; the PNG
+// was written first and stayed.
+TEST(FirstUse, ADiagramWhoseCsvFailsLeavesNoPng) {
+  const std::string dir = cbi::test::scratch_dir("cbi_first_use", "diagram_csv");
+  const CliRun r = cbi_run("diagram --size 16 -o " + dir + "/d.png --csv /dev/full");
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  EXPECT_NE(r.err.find("--csv: writing '/dev/full' failed"), std::string::npos) << r.err;
+  EXPECT_FALSE(std::filesystem::exists(dir + "/d.png"));
+  std::filesystem::remove_all(dir);
+}
+
 // cbi help COMMAND is cbi COMMAND --help, for cbi's commands and cbi-viz's.
 TEST(FirstUse, HelpCommandIsTheCommandsHelp) {
   for (const char *command : {"simulate", "sweep", "presets", "diagram"}) {
     const CliRun help = cbi_run(std::string("help ") + command);
     EXPECT_EQ(help.exit_code, 0) << command << help.err;
     EXPECT_EQ(help.out, cbi_run(std::string(command) + " --help").out) << command;
+    // cbi --help COMMAND and cbi -h COMMAND too (they printed cbi's own help).
+    EXPECT_EQ(cbi_run(std::string("--help ") + command).out, help.out) << command;
+    EXPECT_EQ(cbi_run(std::string("-h ") + command).out, help.out) << command;
   }
+  expect_usage_error("--help simulate tune", "--help: unexpected argument 'tune'");
   expect_usage_error("help nope", "unknown command 'nope'; allowed: simulate");
   expect_usage_error("help simulate tune", "help: unexpected argument 'tune'");
   expect_usage_error("help --version", "help: unexpected argument '--version'");

@@ -261,6 +261,15 @@ TEST(Trace, BadTracesAreOneLineWithFileLineAndWhatWasExpected) {
   bad.insert(bad.find(" L 4 ") + 5, "40@- ");
   EXPECT_NE(error_of(bad).find("lanes"), std::string::npos);
   EXPECT_EQ(error_of(good.substr(0, good.find('\n') + 1) + "grid 0,1,1\n").substr(0, 3), ":2:");
+  // An extent over the limit is named as one, with what was found (it said "positive extents").
+  EXPECT_EQ(error_of(good.substr(0, good.find('\n') + 1) + "grid 99999999999,1,1\n"),
+            ":2: expected grid X,Y,Z with extents from 1 to 2^31, found '99999999999,1,1'");
+  std::string big_block = accel_sim_text();
+  big_block.replace(big_block.find("(48,1,1)"), 8, "(4294967296,1,1)");
+  EXPECT_NE(error_of(big_block).find("expected -block dim = (x,y,z) with extents from 1 to 2^31, "
+                                     "found '(4294967296,1,1)'"),
+            std::string::npos)
+      << error_of(big_block);
   // Addresses past 2^64 (a run whose lanes wrap, an all-ones base that reads as an inactive lane,
   // a negative stride below 0) are refused on their own line, not replayed wrapped.
   const std::size_t first_run = good.find(" L 4 ") + 5;
@@ -273,6 +282,13 @@ TEST(Trace, BadTracesAreOneLineWithFileLineAndWhatWasExpected) {
     bad.replace(first_run, good.find('\n', first_run) - first_run, run);
     EXPECT_EQ(error_of(bad).substr(0, at_run.size()), at_run) << run << ": " << error_of(bad);
   }
+  // Lanes over 2^62 bytes apart: the whole file's span, with its ends (the line is the last one).
+  bad = good;
+  bad.replace(first_run, good.find('\n', first_run) - first_run, "32@7fffffffffffff00+4");
+  EXPECT_NE(error_of(bad).find("expected addresses within 2^62 bytes of each other; found 0x0 to "
+                               "0x7fffffffffffff7f"),
+            std::string::npos)
+      << error_of(bad);
   std::string far = accel_sim_text();
   far.replace(far.find("8 8 -16"), 7, "8 8 -9999999999999999");
   EXPECT_NE(error_of(far).find(":25: expected lane addresses"), std::string::npos) << error_of(far);

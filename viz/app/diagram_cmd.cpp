@@ -81,9 +81,11 @@ int cmd_diagram(int argc, char **argv) {
   const std::vector<viz::Grid> grids = build_panels(req, progress);
   viz::DiagramLayout layout;
   const viz::Canvas canvas = viz::render_diagram(grids, req.style, &layout);
-  canvas.save_png(output);
+  // The CSV first: a CSV that cannot be written (a full disk) leaves no PNG behind, where the PNG
+  // was already in place when the command failed.
   if (vm.count("csv"))
     cli::write_file_atomic(cli::get(vm, "csv", "-"), viz::grid_csv(grids), "--csv");
+  canvas.save_png(output);
   // With the CSV on stdout the summary goes to stderr, so the CSV stays machine-readable.
   std::ostream &report = cli::get(vm, "csv", "") == "-" ? std::cerr : std::cout;
   const double seconds =

@@ -45,10 +45,12 @@ int exec_viz(char **argv) {
 }
 
 int run(int argc, char **argv) {
-  // cbi help COMMAND is cbi COMMAND --help.
-  if (argc >= 3 && !std::strcmp(argv[1], "help")) {
+  // cbi help COMMAND is cbi COMMAND --help, and so are cbi --help COMMAND and cbi -h COMMAND
+  // (which printed cbi's own help, passing over the command).
+  if (argc >= 3 && (!std::strcmp(argv[1], "help") || !std::strcmp(argv[1], "--help") ||
+                    !std::strcmp(argv[1], "-h"))) {
     if (argc > 3 || argv[2][0] == '-') {
-      std::cerr << "cbi: help: unexpected argument '" << argv[argc > 3 ? 3 : 2]
+      std::cerr << "cbi: " << argv[1] << ": unexpected argument '" << argv[argc > 3 ? 3 : 2]
                 << "'; allowed: one command (cbi help simulate)\n";
       return cbi::cli::kExitUsage;
     }
