@@ -1,10 +1,13 @@
 // End-to-end tests of the `cbi` binary: bad values exit 2 with one line naming the option and the
 // allowed values, no partial output file is left behind, JSON carries the per-level counts, and the
 // CSV output matches reviewed golden files line by line.
+#include "cbi/sim/tune.hpp"
+#include "cbi/sim/workloads.hpp"
 #include "cli_run.hpp"
 
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
@@ -150,6 +153,17 @@ TEST(Cli, HelpTeachesWithExamples) {
     EXPECT_NE(r.out.find("Examples:"), std::string::npos) << cmd;
     EXPECT_NE(r.out.find("--order"), std::string::npos) << cmd;
   }
+}
+
+// cbi tune --help quotes the tie tolerances cbi tune uses (its workloads' validated_time_error), so
+// that a refit cannot leave the help behind (it said 11.0% for matmul after the refit to 8.7%).
+TEST(Cli, TuneHelpQuotesTheTieTolerancesInUse) {
+  const CliRun help = cbi_run("tune --help");
+  char matmul[32];
+  std::snprintf(matmul, sizeof matmul, "%.1f%% for matmul",
+                100.0 * std::expm1(cbi::sim::validated_time_error(
+                            cbi::sim::kind_of<cbi::sim::MatmulWorkload>())));
+  EXPECT_NE(help.out.find(matmul), std::string::npos) << help.out;
 }
 
 // cbi sweep merge writes CSV without --format, and its help says so (it said "table (default)").

@@ -6,8 +6,22 @@
 #include "cbi/cli/command.hpp"
 #include "cbi/cli/options.hpp"
 #include "cbi/config/tune.hpp"
+#include "cbi/sim/workloads.hpp"
+
+#include <cmath>
+#include <cstdio>
+#include <string>
 
 namespace cbi::cli {
+
+namespace {
+// A family's tie tolerance as cbi tune prints it (tie_tolerance_pct), e.g. "8.7%".
+std::string tolerance_pct(sim::WorkloadKind kind) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.1f%%", 100.0 * std::expm1(sim::validated_time_error(kind)));
+  return buf;
+}
+} // namespace
 
 int cmd_tune(int argc, char **argv) {
   po::options_description desc("Options");
@@ -41,16 +55,21 @@ int cmd_tune(int argc, char **argv) {
           "Orders within the model's validated time error of the\n"
           "fastest form tie group 1, indistinguishable by the model: the error is that of its "
           "predicted\n"
-          "ratio of two orders' times (docs/results/tight/tie-tolerance.md: 11.0% for matmul, "
-          "5.7% for\n"
-          "stencils, 2.2-4.5% for the tiled kernels). Each row names the bound that sets its "
-          "time and\n"
-          "why it is slower than the fastest. The tiled kernels keep their threads' launch "
-          "order: tune\n"
-          "ranks the order of their thread blocks over the tiles, on the full device "
-          "(--block-order LIST;\n"
-          "default: linear, column:2..64, tile:4x4, tile:8x8, tile:1x8 as Triton's GROUP_M=8,\n"
-          "zigzag:8, zigzag:16, less those equal to linear on the grid of tiles).",
+          "ratio of two orders' times (docs/results/tight/tie-tolerance.md: " +
+              tolerance_pct(sim::kind_of<sim::MatmulWorkload>()) + " for matmul, " +
+              tolerance_pct(sim::kind_of<sim::StencilWorkload>()) +
+              " for\n"
+              "stencils, " +
+              tolerance_pct(sim::kind_of<sim::StencilSmemWorkload>()) + "-" +
+              tolerance_pct(sim::kind_of<sim::SgemmTiledWorkload>()) +
+              " for the tiled kernels). Each row names the bound that sets its "
+              "time and\n"
+              "why it is slower than the fastest. The tiled kernels keep their threads' launch "
+              "order: tune\n"
+              "ranks the order of their thread blocks over the tiles, on the full device "
+              "(--block-order LIST;\n"
+              "default: linear, column:2..64, tile:4x4, tile:8x8, tile:1x8 as Triton's GROUP_M=8,\n"
+              "zigzag:8, zigzag:16, less those equal to linear on the grid of tiles).",
           "  cbi tune --device h100 --workload matmul --size 1024 --block 256\n"
           "  cbi tune --workload stencil --size 4096 --stencil 9x9 --orders "
           "linear,column:32,zigzag:32 \\\n"
