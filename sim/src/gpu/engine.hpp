@@ -458,12 +458,9 @@ private:
       user_drain(s, lanes, warp); // the stores after this load issue with it, as the output store
     if (warp.next < m_loads && m_slide > 0) {
       // A sliding window: the next load issues when the load m_slide before it has arrived.
-      int64_t *arrival = &sm.arrivals[static_cast<std::size_t>(id) * kSlideMax];
+      int64_t *arrival = arrivals_of(sm, id);
       arrival[(warp.next - 1) % kSlideMax] = arrives;
-      sm.scheduler.schedule(id,
-                            body_ends(warp.next) ? std::max(warp.group_end, now + m_step_cycles)
-                                                 : slide_ready(arrival, warp.next, now),
-                            now);
+      sm.scheduler.schedule(id, slide_next(warp, arrival, now), now);
       return;
     }
     if (warp.next < m_loads) {
@@ -478,15 +475,28 @@ private:
     finish_warp(sm, id, now);
   }
 
-  // A sliding window: when a warp that issued load `next` - 1 at `now` may issue load `next`, given
-  // its loads' arrival times (Sm::arrivals; the one it waits for is known).
   // Whether load `next` begins a new loop body of a sliding kernel, whose loads wait for all
   // before.
   bool body_ends(int64_t next) const { return m_slide_body > 0 && next % m_slide_body == 0; }
 
+  // A sliding window: when a warp that issued load `next` - 1 at `now` may issue load `next`, given
+  // its loads' arrival times (Sm::arrivals; the one it waits for is known).
   int64_t slide_ready(const int64_t *arrival, int64_t next, int64_t now) const {
     const int64_t issue = now + m_d.issue_cycles;
     return next < m_slide ? issue : std::max(issue, arrival[(next - m_slide) % kSlideMax]);
+  }
+
+  // When `warp` of a sliding kernel, which issued its load warp.next - 1 at `now`, issues its next:
+  // after all its loads where a loop body ends, else as the window slides (the loads it waits for
+  // are known).
+  int64_t slide_next(const Warp &warp, const int64_t *arrival, int64_t now) const {
+    return body_ends(warp.next) ? std::max(warp.group_end, now + m_step_cycles)
+                                : slide_ready(arrival, warp.next, now);
+  }
+
+  // Warp `id`'s arrival times in Sm::arrivals.
+  static int64_t *arrivals_of(Sm &sm, int id) {
+    return &sm.arrivals[static_cast<std::size_t>(id) * kSlideMax];
   }
 
   // Warp `id` of SM `sm` issued its last load at `now`: its output store, and its CTA's end (a
@@ -604,7 +614,7 @@ private:
       warp.group_end = std::max(warp.group_end, known);
     }
     if (m_slide > 0 && ++warp.next < m_loads) {
-      int64_t *arrival = &sm.arrivals[static_cast<std::size_t>(id) * kSlideMax];
+      int64_t *arrival = arrivals_of(sm, id);
       rec.load = static_cast<int>((warp.next - 1) % kSlideMax);
       arrival[rec.load] = rec.deps_end > rec.deps_begin ? kNever : known;
       const bool body_end = body_ends(warp.next);
@@ -614,8 +624,7 @@ private:
                  arrival[(warp.next - m_slide) % kSlideMax] == kNever) {
         rec.then = Sm::Then::schedule_slide; // its oldest load arrives after the window
       } else {
-        const int64_t when = body_end ? std::max(warp.group_end, now + m_step_cycles)
-                                      : slide_ready(arrival, warp.next, now);
+        const int64_t when = slide_next(warp, arrival, now);
         if (WarpScheduler::due(when, now) < window_end) {
           sm.scheduler.schedule(id, when, now);
         } else {
@@ -687,7 +696,7 @@ private:
       sm.last_event = std::max(sm.last_event, ready);
       warp.group_end = std::max(warp.group_end, ready);
       if (m_slide > 0 && !rec.last) {
-        int64_t *arrival = &sm.arrivals[static_cast<std::size_t>(rec.warp) * kSlideMax];
+        int64_t *arrival = arrivals_of(sm, rec.warp);
         if (rec.deps_end > rec.deps_begin)
           arrival[rec.load] = ready;
         if (rec.then == Sm::Then::schedule_slide) {
