@@ -382,14 +382,20 @@ TEST(FirstUse, TheOutputEndingPicksTheFormat) {
   std::filesystem::remove_all(dir);
 }
 
+// A finished run's progress off a terminal, for 256 x 256 threads: lines (no carriage returns)
+// that count every thread and give an ETA.
+static void expect_progress_lines(const CliRun &r) {
+  EXPECT_EQ(r.err.find('\r'), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("65536/65536 threads"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("ETA"), std::string::npos) << r.err;
+}
+
 // simulate --progress off a terminal: a line per tenth with the elapsed time and an ETA (it was a
 // counter redrawn with carriage returns into the log, without an ETA).
 TEST(FirstUse, SimulateProgressIsLinesWhenNotATerminal) {
   const CliRun r = cbi_run("simulate --size 256 --progress --format csv");
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  EXPECT_EQ(r.err.find('\r'), std::string::npos) << r.err;
-  EXPECT_NE(r.err.find("65536/65536 threads"), std::string::npos) << r.err;
-  EXPECT_NE(r.err.find("ETA"), std::string::npos) << r.err;
+  expect_progress_lines(r);
   EXPECT_LE(count_lines(r.err), 11) << r.err;
   EXPECT_EQ(cbi_run("simulate --size 256 --format csv").err, "") << "short, not asked";
 }
@@ -449,9 +455,7 @@ TEST(FirstUse, AFileOfOneFormatRefusesAnEndingNamingAnother) {
 TEST(FirstUse, MrcShowsProgressAsSimulateDoes) {
   const CliRun r = cbi_run("mrc --size 256 --progress --format csv");
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  EXPECT_EQ(r.err.find('\r'), std::string::npos) << r.err;
-  EXPECT_NE(r.err.find("65536/65536 threads"), std::string::npos) << r.err;
-  EXPECT_NE(r.err.find("ETA"), std::string::npos) << r.err;
+  expect_progress_lines(r);
   EXPECT_EQ(r.out, cbi_run("mrc --size 256 --format csv").out);
   EXPECT_EQ(cbi_run("mrc --size 256 --format csv").err, "") << "short, not asked";
   EXPECT_NE(cbi_run("mrc --help").out.find("--progress"), std::string::npos);

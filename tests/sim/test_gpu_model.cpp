@@ -617,16 +617,23 @@ TEST(GpuModel, OldestCtaFirstLetsCoResidentCtasDriftApart) {
 }
 
 // The cycle at which warp `warp` of CTA `cta` on SM 0 issues its instruction j = 0 (A's load).
-int64_t first_load(const sim::GpuConfig &c, int64_t cta, int warp) {
-  int64_t at = -1;
+// The cycles at which warp `warp` of CTA `cta` on SM 0 issues its loads, in order.
+std::vector<int64_t> load_cycles(const sim::GpuConfig &c, int64_t cta = 0, int warp = 0) {
+  std::vector<int64_t> at;
   sim::GpuObserver obs;
   obs.sm = 0;
   obs.on_sector = [&](const sim::GpuSectorEvent &e) {
-    if (e.cta == cta && e.warp == warp && e.instruction == 0 && at < 0)
-      at = e.cycle;
+    if (e.cta == cta && e.warp == warp && e.instruction == static_cast<int64_t>(at.size()))
+      at.push_back(e.cycle);
   };
   sim::simulate_gpu(c, {}, &obs);
   return at;
+}
+
+// The cycle of that warp's first load (-1: none on SM 0).
+int64_t first_load(const sim::GpuConfig &c, int64_t cta, int warp) {
+  const std::vector<int64_t> at = load_cycles(c, cta, warp);
+  return at.empty() ? -1 : at[0];
 }
 
 TEST(GpuModel, TheL1DataStageTakesTwoCyclesForADoubleWarpsBroadcast) {
@@ -692,19 +699,6 @@ TEST(GpuModel, IssueOldestFirstLetsFloatCtasDriftApartAndKeepsDoubleOnesInStep) 
   EXPECT_LT(hits(4, issue), hits(4, in_step) - 15.0);
   EXPECT_NEAR(hits(8, issue), hits(8, in_step), 5.0);
   EXPECT_GT(hits(8, issue), hits(8, sim::WarpScheduler::oldest_cta_first) + 15.0);
-}
-
-// The cycles at which warp 0 of CTA 0 on SM 0 issues its loads, in order.
-std::vector<int64_t> load_cycles(const sim::GpuConfig &c) {
-  std::vector<int64_t> at;
-  sim::GpuObserver obs;
-  obs.sm = 0;
-  obs.on_sector = [&](const sim::GpuSectorEvent &e) {
-    if (e.cta == 0 && e.warp == 0 && e.instruction == static_cast<int64_t>(at.size()))
-      at.push_back(e.cycle);
-  };
-  sim::simulate_gpu(c, {}, &obs);
-  return at;
 }
 
 TEST(GpuModel, FloatMatmulWarpsKeepASlidingWindowOfTwelveLoads) {
