@@ -616,7 +616,6 @@ TEST(GpuModel, OldestCtaFirstLetsCoResidentCtasDriftApart) {
   EXPECT_GT(in_step, drifting + 10.0);
 }
 
-// The cycle at which warp `warp` of CTA `cta` on SM 0 issues its instruction j = 0 (A's load).
 // The cycles at which warp `warp` of CTA `cta` on SM 0 issues its loads, in order.
 std::vector<int64_t> load_cycles(const sim::GpuConfig &c, int64_t cta = 0, int warp = 0) {
   std::vector<int64_t> at;
@@ -630,7 +629,7 @@ std::vector<int64_t> load_cycles(const sim::GpuConfig &c, int64_t cta = 0, int w
   return at;
 }
 
-// The cycle of that warp's first load (-1: none on SM 0).
+// The cycle of that warp's instruction j = 0 (A's load; -1: none on SM 0).
 int64_t first_load(const sim::GpuConfig &c, int64_t cta, int warp) {
   const std::vector<int64_t> at = load_cycles(c, cta, warp);
   return at.empty() ? -1 : at[0];
