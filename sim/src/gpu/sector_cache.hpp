@@ -49,32 +49,43 @@ public:
         m_sets(static_cast<uint64_t>(c.capacity_lines / (c.ways == 0 ? c.capacity_lines : c.ways))),
         m_sectors(c.sectors_per_line), m_index(c.hash, m_sets), m_random(c.random_victims) {
     const Layout l = layout(c);
-    m_tag_words = l.tag_words;
-    m_meta_words = l.meta_words;
-    m_fill_words = l.fill_words;
-    m_partial_at = l.partial_at;
-    m_tags = aligned(m_tag_data, m_sets * m_tag_words);
-    m_meta = aligned(m_meta_data, m_sets * m_meta_words);
-    m_fills = aligned(m_fill_data, m_sets * m_ways * m_fill_words);
-    std::fill_n(m_fills, m_sets * m_ways * m_fill_words, kInvalid);
-    if (m_ways <= 16) {
-      uint64_t order = 0; // way i at place i: any order serves until the set is full
+    m_hash_words = l.hash_words;
+    m_summary_words = l.summary_words;
+    m_record_words = l.record_words;
+    m_set_words = l.set_words;
+    m_record_at.resize(m_ways);
+    m_partial_at.resize(c.writes ? m_ways : 0);
+    for (uint32_t w = 0; w < m_ways; ++w) {
+      const uint32_t host_line = w / l.group_ways * 16, slot = w % l.group_ways;
+      m_record_at[w] = host_line + slot * m_record_words;
+      if (c.writes)
+        m_partial_at[w] = (host_line + 15) * 4 + slot;
+    }
+    m_writes = c.writes;
+    m_summary = aligned(m_summary_data, m_sets * m_summary_words);
+    m_records = aligned(m_record_data, m_sets * m_set_words);
+    for (uint64_t set = 0; set < m_sets; ++set) {
+      uint32_t *sum = summary(set);
+      if (m_ways <= 16) {
+        uint64_t order = 0; // way i at place i: any order serves until the set is full
+        for (uint32_t w = 0; w < m_ways; ++w)
+          order |= uint64_t{w} << (4 * w);
+        std::memcpy(sum + m_hash_words, &order, sizeof order);
+      }
       for (uint32_t w = 0; w < m_ways; ++w)
-        order |= uint64_t{w} << (4 * w);
-      for (uint64_t set = 0; set < m_sets; ++set)
-        std::memcpy(meta(set) + kOrder, &order, sizeof order);
+        std::fill_n(record(set, w) + 1, m_sectors, kInvalid);
     }
     if (c.writes)
       m_written.assign(static_cast<std::size_t>(m_sets * m_ways) * std::size_t(m_sectors), 0);
   }
 
-  // The host memory a cache of configuration `c` takes (its tags, set states and fill times and,
-  // with writes, the bytes stores wrote).
+  // The host memory a cache of configuration `c` takes (its summaries and records and, with
+  // writes, the bytes stores wrote).
   static double state_bytes(const SectorCacheConfig &c) {
     const Layout l = layout(c);
     const double ways = double(c.ways == 0 ? c.capacity_lines : c.ways);
     const double sets = double(c.capacity_lines) / ways;
-    return sets * 4.0 * (l.tag_words + l.meta_words + ways * l.fill_words) +
+    return sets * 4.0 * (l.summary_words + l.set_words) +
            (c.writes ? double(c.capacity_lines) * c.sectors_per_line * 4 : 0.0);
   }
 
@@ -90,31 +101,29 @@ public:
     uint32_t *fill = nullptr; // the line's fill times, one per sector (set_fill)
   };
 
-  // Where line `line`'s fill times most likely live: fetching them ahead of a lookup hides the
-  // host's cache miss. (A way not in use may match too: a hint, it changes nothing.)
-  void prefetch(uint64_t line64) const {
+  // Where line `line`'s way most likely lives: fetching it ahead of a lookup hides the host's
+  // cache miss.
+  [[gnu::always_inline]] void prefetch(uint64_t line64) const {
     const uint64_t set = m_index(line64);
+    const uint32_t *sum = summary(set);
     if (m_ways > 16) {
-      host_prefetch(tags(set));
+      host_prefetch(sum);
       return;
     }
-    const uint32_t m = detail::match_mask16(tags(set), static_cast<uint32_t>(line64)) &
-                       ((uint32_t{1} << m_ways) - 1);
+    const uint32_t m = byte_matches(sum, tag_byte(static_cast<uint32_t>(line64))) &
+                       used_mask(sum[m_hash_words + 2]);
     if (m)
-      host_prefetch(fills(set, static_cast<uint32_t>(__builtin_ctz(m))));
+      host_prefetch(record(set, static_cast<uint32_t>(__builtin_ctz(m))));
   }
 
-  // Fetches the tags and state of line `line`'s set into the host's caches, without waiting.
-  void prefetch_summary(uint64_t line64) const {
-    const uint64_t set = m_index(line64);
-    host_prefetch(tags(set));
-    host_prefetch(meta(set));
-  }
+  // Fetches the summary of line `line`'s set into the host's caches, without waiting for it.
+  void prefetch_summary(uint64_t line64) const { host_prefetch(summary(m_index(line64))); }
 
-  // Fetches every set's tags and state into the host's caches (an L1's: 8.6 KB on the H100).
+  // Fetches every set's summary into the host's caches (an L1's: 3.4 KB on the H100).
   void prefetch_summaries() const {
-    prefetch_range(m_tags, m_sets * m_tag_words);
-    prefetch_range(m_meta, m_sets * m_meta_words);
+    const uint32_t *end = m_summary + m_sets * m_summary_words;
+    for (const uint32_t *p = m_summary; p < end; p += 16)
+      host_prefetch(p);
   }
 
   // A read of the sectors `sectors` (mask) of line `line` at time `now`. The caller sets the
@@ -123,17 +132,17 @@ public:
     Result r;
     const uint32_t line = static_cast<uint32_t>(line64);
     const uint64_t set = m_index(line64);
-    uint32_t *st = meta(set);
-    const uint32_t w = find(set, st, line);
+    uint32_t *sum = summary(set);
+    uint32_t w = find(set, sum, line);
     if (w < m_ways) {
-      touch(st, w);
-      r.fill = fills(set, w);
+      touch(sum, w);
+      r.fill = record(set, w) + 1;
       uint32_t invalid = 0, late = 0;
       states(r.fill, sectors, now, invalid, late);
       // A sector that stores wrote only in part holds no data to read: it misses, and the fetch
       // from below makes it whole.
-      if (m_partial_at) {
-        uint8_t &partial = partials(st)[w];
+      if (m_writes) {
+        uint8_t &partial = partial_of(set, w);
         invalid |= partial;
         partial = static_cast<uint8_t>(partial & ~sectors);
       }
@@ -144,7 +153,7 @@ public:
         r.pending_ready = latest(r.fill, r.pending);
       return r;
     }
-    r.fill = fills(set, allocate(set, st, line));
+    r.fill = record(set, allocate(set, sum, line)) + 1;
     r.miss = sectors;
     return r;
   }
@@ -156,16 +165,16 @@ public:
   bool write(uint64_t line64, int sector, uint32_t bytes, uint32_t full, uint32_t now) {
     const uint32_t line = static_cast<uint32_t>(line64);
     const uint64_t set = m_index(line64);
-    uint32_t *st = meta(set);
+    uint32_t *sum = summary(set);
     const uint32_t bit = 1u << sector;
-    uint32_t w = find(set, st, line);
+    uint32_t w = find(set, sum, line);
     if (w < m_ways)
-      touch(st, w);
+      touch(sum, w);
     else
-      w = allocate(set, st, line);
-    uint32_t &fill = fills(set, w)[sector];
+      w = allocate(set, sum, line);
+    uint32_t &fill = record(set, w)[1 + sector];
     const bool hit = fill != kInvalid;
-    uint8_t &partial = partials(st)[w];
+    uint8_t &partial = partial_of(set, w);
     const std::size_t sec =
         static_cast<std::size_t>(set * m_ways + w) * std::size_t(m_sectors) + std::size_t(sector);
     if (!hit) {
@@ -188,36 +197,30 @@ public:
 private:
   static constexpr uint32_t kInvalid = ~uint32_t{0}; // a fill time: the sector holds no data
 
-  // Three arrays, each 64-byte aligned, so that a lookup touches few host cache lines and the
-  // replay's state fits the host's caches as far as it can (docs/results/gpu-model-speed.md,
-  // 2026-11-28 "the records of the bytes they use"):
-  // - per set its ways' lines (32-bit tags), a multiple of 16 words: 16 ways are one host line;
-  // - per set its state (a power of two of words up to 16, then a multiple of 16): for up to 16
-  //   ways the LRU order (4 bits a place, the most recent first), the number of ways in use (the
-  //   first ones: a set fills its ways in order), for more ways with LRU the set's clock and a
-  //   stamp per way, and with writes a byte per way: the mask of its partial sectors;
-  // - per way its sectors' fill times (kInvalid: no data), a power of two of words: 16 bytes for 4
-  //   sectors, never across two host lines.
-  // A hit reads the set's tags and state and the way's fill times; the H100's 132 L1s take 5 MB
-  // (7.7 MB with a 32-byte record of line and fill times per way and a 32-byte summary per set).
-  static constexpr uint32_t kOrder = 0, kUsed = 2, kClock = 3; // words of a set's state
+  // Per set a summary, small enough to stay in the host's caches for every SM's L1 (32 bytes for
+  // 16 ways): a byte of each way's tag (tag_byte), then for up to 16 ways the LRU order (4 bits
+  // a place, the most recent first) or for more the set's clock and a stamp per way, and the
+  // number of ways in use (the first ones: a set fills its ways in order). Per way a record of
+  // the words it uses: its line and its sectors' fill times (kInvalid: no data), 20 bytes for 4
+  // sectors. The records of a set lie in groups of up to four in a host line (three of 20 bytes),
+  // never across two, and the line's last word holds a byte per record: with writes the mask of
+  // its partial sectors. A lookup that hits reads its set's summary and one host line of records;
+  // the H100's 132 L1s take 5.9 MB, 7.7 MB with the 32-byte records before
+  // (docs/results/gpu-model-speed.md, 2026-11-28 "records of the bytes they use").
   struct Layout {
-    uint32_t tag_words, meta_words, fill_words, partial_at; // partial_at 0: no writes
+    uint32_t hash_words, summary_words, record_words, group_ways, set_words;
   };
   static Layout layout(const SectorCacheConfig &c) {
     const uint32_t ways = static_cast<uint32_t>(c.ways == 0 ? c.capacity_lines : c.ways);
+    const uint32_t sectors = static_cast<uint32_t>(c.sectors_per_line);
     Layout l;
-    l.tag_words = (ways + 15) / 16 * 16;
-    const uint32_t stamps = !c.random_victims && ways > 16 ? ways + 1 : 0; // the clock, then
-    l.partial_at = c.writes ? kClock + stamps : 0;
-    const uint32_t words = kClock + stamps + (c.writes ? (ways + 3) / 4 : 0);
-    l.meta_words = 4;
-    while (l.meta_words < words && l.meta_words < 16)
-      l.meta_words *= 2;
-    l.meta_words = words > 16 ? (words + 15) / 16 * 16 : l.meta_words;
-    l.fill_words = 1;
-    while (l.fill_words < static_cast<uint32_t>(c.sectors_per_line))
-      l.fill_words *= 2;
+    l.hash_words = (ways + 15) / 16 * 4;
+    // [hash][order: 2 words][in use][clock][stamps] (order, clock and stamps where they apply)
+    const uint32_t stamps = !c.random_victims && ways > 16 ? ways + 1 : 0;
+    l.summary_words = (l.hash_words + 3 + stamps + 7) / 8 * 8;
+    l.record_words = 1 + sectors;
+    l.group_ways = std::min(4u, 15 / l.record_words);
+    l.set_words = (ways + l.group_ways - 1) / l.group_ways * 16;
     return l;
   }
 
@@ -226,51 +229,72 @@ private:
     const auto addr = reinterpret_cast<std::uintptr_t>(data.data());
     return data.data() + ((64 - addr % 64) % 64) / 4;
   }
-  static void prefetch_range(const uint32_t *begin, uint64_t words) {
-    for (const uint32_t *p = begin; p < begin + words; p += 16)
-      host_prefetch(p);
+
+  uint32_t *summary(uint64_t set) const { return m_summary + set * m_summary_words; }
+  // Way `way`'s record (its line, then its fill times), and the mask of its partial sectors.
+  [[gnu::always_inline]] uint32_t *record(uint64_t set, uint32_t way) const {
+    return m_records + set * m_set_words + m_record_at[way];
+  }
+  uint8_t &partial_of(uint64_t set, uint32_t way) const {
+    return reinterpret_cast<uint8_t *>(m_records + set * m_set_words)[m_partial_at[way]];
   }
 
-  uint32_t *tags(uint64_t set) const { return m_tags + set * m_tag_words; }
-  uint32_t *meta(uint64_t set) const { return m_meta + set * m_meta_words; }
-  uint32_t *fills(uint64_t set, uint32_t way) const {
-    return m_fills + (set * m_ways + way) * m_fill_words;
+  // A byte of the line's tag for the summary: bits of a multiplicative hash that the set index
+  // (its own hash, reduced mod the sets) does not fix.
+  static uint8_t tag_byte(uint32_t line) {
+    return static_cast<uint8_t>((line * 0x2545F491u) >> 24);
   }
-  uint8_t *partials(uint32_t *st) const { return reinterpret_cast<uint8_t *>(st + m_partial_at); }
-
   static uint32_t used_mask(uint32_t used) {
     return used >= 16 ? 0xFFFFu : (uint32_t{1} << used) - 1;
   }
 
-  // The way of the set (state `st`) that holds `line`, or m_ways: its ways in use, 16 at a time.
-  [[gnu::always_inline]] uint32_t find(uint64_t set, const uint32_t *st, uint32_t line) const {
-    const uint32_t used = st[kUsed];
-    const uint32_t *t = tags(set);
+  // Bit w: byte w of the 16 at `hash` is `key`.
+  static uint32_t byte_matches(const uint32_t *hash, uint8_t key) {
+#if defined(__SSE2__)
+    const __m128i h = _mm_load_si128(reinterpret_cast<const __m128i *>(hash));
+    return static_cast<uint32_t>(
+        _mm_movemask_epi8(_mm_cmpeq_epi8(h, _mm_set1_epi8(static_cast<char>(key)))));
+#else
+    uint32_t m = 0;
+    const auto *b = reinterpret_cast<const uint8_t *>(hash);
+    for (int k = 0; k < 16; ++k)
+      m |= uint32_t{b[k] == key} << k;
+    return m;
+#endif
+  }
+
+  // The way of the set that holds `line`, or m_ways: the ways in use whose tag byte matches, then
+  // their records' lines.
+  [[gnu::always_inline]] uint32_t find(uint64_t set, const uint32_t *sum, uint32_t line) const {
+    const uint8_t key = tag_byte(line);
+    const uint32_t used = sum[m_hash_words + 2];
     for (uint32_t base = 0; base < used; base += 16) {
-      const uint32_t m = detail::match_mask16(t + base, line) & used_mask(used - base);
-      if (m)
-        return base + static_cast<uint32_t>(__builtin_ctz(m));
+      for (uint32_t m = byte_matches(sum + base / 4, key) & used_mask(used - base); m; m &= m - 1) {
+        const uint32_t w = base + static_cast<uint32_t>(__builtin_ctz(m));
+        if (record(set, w)[0] == line)
+          return w;
+      }
     }
     return m_ways;
   }
 
   // Way w of the set is used now: the LRU order (or stamp) says so.
-  [[gnu::always_inline]] void touch(uint32_t *st, uint32_t w) {
+  [[gnu::always_inline]] void touch(uint32_t *sum, uint32_t w) {
     if (m_random)
       return;
     if (m_ways <= 16) {
       uint64_t order;
-      std::memcpy(&order, st + kOrder, sizeof order);
+      std::memcpy(&order, sum + m_hash_words, sizeof order);
       // w's place: the lowest nibble equal to w (the lowest flagged zero nibble is exact).
       constexpr uint64_t kOnes = 0x1111111111111111ull, kHighs = 0x8888888888888888ull;
       const uint64_t x = order ^ (uint64_t{w} * kOnes);
       const int place = __builtin_ctzll((x - kOnes) & ~x & kHighs) >> 2;
       const uint64_t low = place == 15 ? ~uint64_t{0} : (uint64_t{1} << (4 * place + 4)) - 1;
       order = (order & ~low) | ((order << 4) & low) | w;
-      std::memcpy(st + kOrder, &order, sizeof order);
+      std::memcpy(sum + m_hash_words, &order, sizeof order);
       return;
     }
-    uint32_t *clock = st + kClock;
+    uint32_t *clock = sum + m_hash_words + 3;
     clock[1 + w] = ++*clock;
   }
 
@@ -330,8 +354,8 @@ private:
   // The first way not in use, else the least recently used way or (random_victims) a random one,
   // takes `line`; returns the way, its sectors without data. (The first empty way is what a scan
   // for the lowest LRU stamp finds: 0, never used.)
-  uint32_t allocate(uint64_t set, uint32_t *st, uint32_t line) {
-    uint32_t &used = st[kUsed];
+  uint32_t allocate(uint64_t set, uint32_t *sum, uint32_t line) {
+    uint32_t &used = sum[m_hash_words + 2];
     uint32_t victim = 0;
     if (used < m_ways) {
       victim = used++;
@@ -342,19 +366,21 @@ private:
       victim = static_cast<uint32_t>(m_rng % m_ways);
     } else if (m_ways <= 16) {
       uint64_t order;
-      std::memcpy(&order, st + kOrder, sizeof order);
+      std::memcpy(&order, sum + m_hash_words, sizeof order);
       victim = static_cast<uint32_t>(order >> (4 * (m_ways - 1))) & 15;
     } else {
-      const uint32_t *stamps = st + kClock + 1;
+      const uint32_t *stamps = sum + m_hash_words + 4;
       for (uint32_t v = 1; v < m_ways; ++v)
         if (stamps[v] < stamps[victim])
           victim = v;
     }
-    detail::store_tag(tags(set), victim, line);
-    touch(st, victim);
-    std::fill_n(fills(set, victim), m_sectors, kInvalid);
-    if (m_partial_at)
-      partials(st)[victim] = 0;
+    reinterpret_cast<uint8_t *>(sum)[victim] = tag_byte(line);
+    touch(sum, victim);
+    uint32_t *rec = record(set, victim);
+    rec[0] = line;
+    std::fill_n(rec + 1, m_sectors, kInvalid);
+    if (m_writes)
+      partial_of(set, victim) = 0;
     return victim;
   }
 
@@ -366,10 +392,13 @@ private:
   SetIndex m_index;
   bool m_random = false;
   uint64_t m_rng = 0x9E3779B97F4A7C15ull; // xorshift64, fixed seed (random_victims)
-  uint32_t m_tag_words = 0, m_meta_words = 0, m_fill_words = 0;
-  uint32_t m_partial_at = 0; // in a set's state, the partial masks' first word; 0: no writes
-  std::vector<uint32_t> m_tag_data, m_meta_data, m_fill_data; // m_tags, m_meta, m_fills: aligned
-  uint32_t *m_tags = nullptr, *m_meta = nullptr, *m_fills = nullptr;
+  uint32_t m_hash_words = 0, m_summary_words = 0, m_record_words = 0;
+  uint32_t m_set_words = 0; // the words of a set's records
+  bool m_writes = false;
+  std::vector<uint32_t> m_record_at;  // per way: its record's first word among its set's records
+  std::vector<uint32_t> m_partial_at; // per way, with writes: its partial mask's byte there
+  std::vector<uint32_t> m_summary_data, m_record_data; // m_summary, m_records: 64-byte aligned
+  uint32_t *m_summary = nullptr, *m_records = nullptr;
   std::vector<uint32_t> m_written; // per sector, caches with writes: the bytes stores wrote
 };
 
