@@ -23,6 +23,19 @@ std::string long_option_names(const po::options_description &desc) {
   return names;
 }
 
+UsageError unknown_option(const std::string &given, const po::options_description &desc) {
+  // The options that `given` begins (--cache: --cache-bytes), as Boost would have guessed them.
+  std::string spelled;
+  const std::string stem = given.rfind("--", 0) == 0 ? given.substr(2) : "";
+  for (const auto &o : desc.options())
+    if (!stem.empty() && o->long_name().rfind(stem, 0) == 0)
+      spelled += (spelled.empty() ? "--" : " or --") + o->long_name();
+  return UsageError(given, "not an option of this command" +
+                               (spelled.empty() ? "" : " (did you mean " + spelled + "?)") +
+                               "; allowed: " + long_option_names(desc) +
+                               " (spelled in full; --help explains each)");
+}
+
 bool parse_args(int argc, char **argv, const po::options_description &desc, po::variables_map &vm,
                 const std::string &usage, const std::string &examples,
                 const std::vector<std::string> &files_only, const std::vector<std::string> &folders,
@@ -31,7 +44,7 @@ bool parse_args(int argc, char **argv, const po::options_description &desc, po::
   all.add_options()("help,h", "show this help");
   try {
     po::command_line_parser parser(argc, argv);
-    parser.options(all);
+    parser.options(all).style(kParserStyle);
     po::positional_options_description words; // without it boost keeps every word, to refuse
     if (!positional.empty())
       parser.positional(words.add(positional.c_str(), 1));
@@ -48,9 +61,8 @@ bool parse_args(int argc, char **argv, const po::options_description &desc, po::
     throw UsageError(positional_label, "more than one given; allowed: one (see --help)");
   } catch (const po::multiple_occurrences &e) { // the word and --NAME both
     throw UsageError(e.get_option_name(), "given twice; allowed: once");
-  } catch (const po::unknown_option &e) { // name what the command does take
-    throw UsageError(e.get_option_name(), "not an option of this command; allowed: " +
-                                              long_option_names(all) + " (--help explains each)");
+  } catch (const po::unknown_option &e) {
+    throw unknown_option(e.get_option_name(), all);
   } catch (const po::error_with_option_name &e) {
     const std::string name = e.get_option_name();
     throw UsageError(name.empty() ? "cbi" : name, e.what());

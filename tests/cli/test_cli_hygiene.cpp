@@ -64,6 +64,34 @@ TEST(Hygiene, UnknownOptionsListWhatTheCommandTakes) {
   }
 }
 
+// Options are spelled in full: Boost's prefix guessing took --cache as --cache-bytes, silently.
+// An abbreviation is refused, naming the options it begins, in every command.
+TEST(Hygiene, AbbreviatedOptionsAreRefusedNamingTheFullSpelling) {
+  const struct {
+    const char *args, *given, *meant;
+  } cases[] = {{"simulate --cache 1KiB", "--cache", "--cache-bytes"},
+               {"simulate --line 16", "--line", "--line-bytes or --lines"},
+               {"mrc --siz 16", "--siz", "--size or --sizes"},
+               {"analyze --no-sim", "--no-sim", "--no-simulate"},
+               {"tune --orde linear", "--orde", "--orders"},
+               {"trace --work matmul -o -", "--work", "--workload"},
+               {"sweep --dry --size 16", "--dry", "--dry-run"},
+               {"sweep merge --part x.csv", "--part", "--partial"},
+               {"presets --form csv", "--form", "--format"},
+               {"devices --form csv", "--form", "--format"},
+               {"bench --siz 16", "--siz", "--size"},
+               {"reproduce --ou x", "--ou", "--output or --out"}};
+  for (const auto &c : cases) {
+    const std::string said = std::string(c.given) + ": not an option of this command (did you " +
+                             "mean " + c.meant + "?); allowed: --";
+    expect_usage_error(c.args, said);
+  }
+  if (have_viz())
+    for (const char *args :
+         {"diagram --siz 8 -o /tmp/cbi_hyg_never.png", "view --siz 8", "plot heatmap --inp x.csv"})
+      expect_usage_error(args, "not an option of this command (did you mean --");
+}
+
 TEST(Hygiene, ListsAreCommasOrRepeatedOptions) {
   const CliRun commas = cbi_run("sweep --order linear,column:4 --size 16 --dry-run");
   const CliRun repeated = cbi_run("sweep --order linear --order column:4 --size 16 --dry-run");

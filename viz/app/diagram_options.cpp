@@ -417,7 +417,10 @@ DiagramRequest parse_diagram_args(const std::vector<std::string> &argv) {
   po::options_description desc;
   add_diagram_options(desc);
   po::variables_map vm;
-  po::store(po::command_line_parser(static_cast<int>(ptrs.size()), ptrs.data()).options(desc).run(),
+  po::store(po::command_line_parser(static_cast<int>(ptrs.size()), ptrs.data())
+                .options(desc)
+                .style(cli::kParserStyle)
+                .run(),
             vm);
   po::notify(vm);
   return diagram_request(vm);

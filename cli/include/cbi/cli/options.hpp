@@ -17,6 +17,16 @@ namespace cbi::cli {
 
 namespace po = boost::program_options;
 
+// Boost's command-line style without its prefix guessing: every option is spelled in full, so
+// --cache is refused rather than taken as --cache-bytes (and an abbreviation cannot change
+// meaning when an option is added).
+constexpr int kParserStyle =
+    po::command_line_style::default_style & ~po::command_line_style::allow_guessing;
+
+// The error for an option `desc` does not have (`given` as typed: --cache): names the options it
+// begins, if any ("did you mean --cache-bytes?"), and lists every option of `desc`.
+UsageError unknown_option(const std::string &given, const po::options_description &desc);
+
 // "--a, --b, ..." : every long option of `desc`, in its order.
 std::string long_option_names(const po::options_description &desc);
 
