@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <filesystem>
 #include <iostream>
 #include <sstream>
 #include <stdexcept>
@@ -150,8 +151,18 @@ std::string format_of_path(const std::string &path) {
 
 const Printer &format_from(const po::variables_map &vm, const std::string &default_format) {
   const std::string output = get(vm, "output", "-"), named = format_of_path(output);
-  if (!has(vm, "format"))
+  if (!has(vm, "format")) {
+    // r.xml would get the table silently: an ending must name the format, or --format does.
+    const std::string ending = std::filesystem::path(output).extension().string();
+    if (named.empty() && !ending.empty() && ending != ".txt")
+      throw UsageError("--output", "'" + output + "' ends in " + ending +
+                                       ", which names no format; allowed: an ending .csv, "
+                                       ".json, .md or .txt (" +
+                                       default_format +
+                                       "), none, or --format table|json|csv|markdown with any "
+                                       "ending");
     return find_printer(named.empty() ? default_format : named);
+  }
   const Printer &p = find_printer(get(vm, "format", ""));
   if (!named.empty() && named != p.name())
     throw UsageError("--format", std::string(p.name()) + " does not match --output " + output +

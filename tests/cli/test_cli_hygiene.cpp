@@ -193,6 +193,36 @@ TEST(Hygiene, UnwritableOutputsAreExitTwoNamingTheOptionBeforeAnyWork) {
   fs::remove_all(dir);
 }
 
+// Without --format, -o's ending picks the format: one that names none (r.xml) was written as the
+// table, silently. It is refused, listing the endings, and nothing is written; --format takes any.
+TEST(Hygiene, AnOutputEndingThatNamesNoFormatIsRefused) {
+  const std::string dir = scratch("endings");
+  for (const char *cmd : {"simulate", "mrc --size 16", "analyze", "devices", "presets",
+                          "tune --size 16", "bench", "sweep merge x.csv"}) {
+    SCOPED_TRACE(cmd);
+    expect_usage_error(std::string(cmd) + " -o " + dir + "/r.xml",
+                       ": --output: '" + dir +
+                           "/r.xml' ends in .xml, which names no format; "
+                           "allowed: an ending .csv, .json, .md or .txt");
+    EXPECT_FALSE(fs::exists(dir + "/r.xml"));
+  }
+  // --format names it for any ending; .txt and no ending are the default (the table).
+  ASSERT_EQ(cbi_run("simulate --format json -o " + dir + "/r.xml").exit_code, 0);
+  EXPECT_EQ(nlohmann::json::parse(slurp(dir + "/r.xml"))["config"]["workload"], "stencil");
+  for (const char *name : {"/r.txt", "/r"}) {
+    ASSERT_EQ(cbi_run(std::string("simulate -o ") + dir + name).exit_code, 0) << name;
+    const std::string table = slurp(dir + name), stdout_table = cbi_run("simulate").out;
+    EXPECT_EQ(table.substr(0, table.find('\n')), stdout_table.substr(0, stdout_table.find('\n')));
+    EXPECT_NE(table.find("\nhit_pct "), std::string::npos) << name << ": " << table;
+  }
+  // A trace is no CSV, JSON or markdown: an ending that says so is refused.
+  expect_usage_error("trace --size 16 -o " + dir + "/t.json",
+                     ": --output: '" + dir +
+                         "/t.json' ends as json does, and --output writes trace");
+  EXPECT_FALSE(fs::exists(dir + "/t.json"));
+  fs::remove_all(dir);
+}
+
 TEST(Hygiene, OutputWritesThroughSymlinksAndFifos) {
   const std::string dir = scratch("through");
   const std::string target = dir + "/target.csv", link = dir + "/link.csv";

@@ -54,8 +54,10 @@ std::vector<std::string> list_from(const po::variables_map &vm, const std::strin
 
 // The help of -o/--output, the same in every command.
 constexpr const char *kOutputHelp = "write the result to this file instead of stdout (- is "
-                                    "stdout); a regular file is replaced atomically, a FIFO, "
-                                    "device or symlink's target is written through";
+                                    "stdout); its ending picks the format without --format: "
+                                    ".csv, .json, .md (markdown), .txt or none (the default); "
+                                    "a regular file is replaced atomically, a FIFO, device or "
+                                    "symlink's target is written through";
 
 std::string get(const po::variables_map &vm, const std::string &name, const std::string &fallback);
 bool has(const po::variables_map &vm, const std::string &name);
@@ -64,7 +66,8 @@ bool has(const po::variables_map &vm, const std::string &name);
 // help says so: cbi sweep merge writes CSV, every other command the table).
 void add_output_options(po::options_description &desc, const std::string &default_format = "table");
 // --format; without it, the format that --output's ending names (.csv, .json, .md), else
-// `default_format`. A --format that disagrees with the ending is a UsageError.
+// `default_format` (for .txt or no ending; any other ending, r.xml, is a UsageError). A --format
+// that disagrees with the ending is a UsageError.
 const Printer &format_from(const po::variables_map &vm,
                            const std::string &default_format = "table");
 bool wide_from(const po::variables_map &vm); // --wide (false where not declared)
