@@ -161,6 +161,14 @@ TEST(Hygiene, MalformedValuesOfTheIssueAreErrors) {
   expect_usage_error("simulate --output ''", "--output");
   expect_usage_error("simulate -o ''", "--output");
   expect_usage_error("sweep --dry-run --json ''", "--json");
+  // A cache without its keys: it said "unknown key '1KiB' in '1KiB'".
+  expect_usage_error("sweep --size 16 --dry-run --cache 1KiB",
+                     ": --cache: unknown cache '1KiB'; allowed: a preset (table3, l1-64k, ");
+  expect_usage_error("sweep --size 16 --dry-run --cache size=1KiB,8",
+                     ": --cache: '8' in 'size=1KiB,8' is not KEY=VALUE; allowed: keys size, ");
+  expect_usage_error("simulate --level 32KiB",
+                     ": --level: '32KiB' in '32KiB' is not KEY=VALUE; allowed: keys size, lines, "
+                     "line, ways, policy, sector, seed, as in size=32KiB,line=128,ways=8");
 }
 
 TEST(Hygiene, UnwritableOutputsAreExitTwoNamingTheOptionBeforeAnyWork) {
