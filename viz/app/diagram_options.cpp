@@ -211,7 +211,7 @@ void for_each_panel(std::size_t n, bool progress,
           std::lock_guard<std::mutex> lock(print);
           if (!bar)
             bar = std::make_unique<cli::ProgressBar>(static_cast<int64_t>(n) * total, true, 0,
-                                                     "threads");
+                                                     "threads", panel_done);
           done[p] = panel_done;
           int64_t all = 0;
           for (const int64_t d : done)
