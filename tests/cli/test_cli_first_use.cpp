@@ -184,6 +184,9 @@ TEST(FirstUse, PresetsNameShowsThatPreset) {
   expect_usage_error("presets nope", ": NAME: unknown preset 'nope'; allowed: table3.1, ");
   expect_usage_error("presets table3.1 fig4.4", ": NAME: more than one given");
   expect_usage_error("presets table3.1 --name fig4.4", ": --name: given twice");
+  // Given as --name, an unknown name is --name's error.
+  expect_usage_error("presets --name nope", ": --name: unknown preset 'nope'; allowed: table3.1");
+  expect_usage_error("presets --name=nope", ": --name: unknown preset 'nope'; allowed: table3.1");
   EXPECT_NE(cbi_run("presets --help").out.find("cbi presets table3.1"), std::string::npos);
   // The other list command still takes no word.
   expect_usage_error("devices h100", "h100: unexpected argument");
