@@ -42,10 +42,14 @@ int cmd_sweep_merge(int argc, char **argv) {
   positional.add("input", -1);
   po::variables_map vm;
   try {
-    po::store(po::command_line_parser(argc, argv).options(all).positional(positional).run(), vm);
+    po::store(po::command_line_parser(argc, argv)
+                  .options(all)
+                  .style(kParserStyle)
+                  .positional(positional)
+                  .run(),
+              vm);
   } catch (const po::unknown_option &e) {
-    throw UsageError(e.get_option_name(), "not an option of this command; allowed: " +
-                                              long_option_names(all) + " (--help explains each)");
+    throw unknown_option(e.get_option_name(), all);
   } catch (const po::error &e) {
     throw UsageError("cbi", e.what());
   }
