@@ -301,6 +301,11 @@ TEST(FirstUse, HelpCommandIsTheCommandsHelp) {
   }
   expect_usage_error("--help simulate tune", "--help: unexpected argument 'tune'");
   expect_usage_error("help nope", "unknown command 'nope'; allowed: simulate");
+  // An option before the command is not a command: it says where options go.
+  expect_usage_error("--size 16", "cbi: --size: not an option of cbi itself (its options go after "
+                                  "a command: cbi simulate --size ...); allowed: --help, "
+                                  "--version, or a command first: simulate, ");
+  expect_usage_error("--versio", "cbi: --versio: not an option of cbi itself");
   expect_usage_error("help simulate tune", "help: unexpected argument 'tune'");
   expect_usage_error("help --version", "help: unexpected argument '--version'");
   EXPECT_NE(cbi_run("--help").out.find("cbi help <command>"), std::string::npos);
