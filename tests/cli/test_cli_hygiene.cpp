@@ -101,6 +101,11 @@ TEST(Hygiene, ListsAreCommasOrRepeatedOptions) {
   const CliRun mixed = cbi_run("mrc --size 16 --sizes 4,8 --sizes 16 --format csv");
   ASSERT_EQ(mixed.exit_code, 0) << mixed.err;
   EXPECT_EQ(count_lines(mixed.out), 4) << mixed.out; // header + 3 sizes
+  // mrc's sizes are a curve's: each once, ascending, however they are given.
+  const CliRun curve = cbi_run("mrc --size 16 --sizes 8,2 --sizes 2,4 --format csv");
+  ASSERT_EQ(curve.exit_code, 0) << curve.err;
+  EXPECT_EQ(curve.out, cbi_run("mrc --size 16 --sizes 2,4,8 --format csv").out);
+  EXPECT_EQ(count_lines(curve.out), 4) << curve.out; // header + 3 sizes
   const CliRun tune = cbi_run("tune --size 16 --orders linear --orders column:4 --format csv");
   ASSERT_EQ(tune.exit_code, 0) << tune.err;
   EXPECT_EQ(count_lines(tune.out), 3) << tune.out;
