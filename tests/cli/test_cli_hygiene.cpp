@@ -64,6 +64,18 @@ TEST(Hygiene, UnknownOptionsListWhatTheCommandTakes) {
   }
 }
 
+// Boost's own messages said neither what is allowed nor, for a value given to a switch, why.
+TEST(Hygiene, AMissingValueOrAValueForASwitchSaysWhatIsAllowed) {
+  expect_usage_error("simulate --size", ": --size: needs a value; allowed: --size VALUE");
+  expect_usage_error("simulate -o", ": --output: needs a value; allowed: --output VALUE");
+  expect_usage_error("sweep merge --output", ": --output: needs a value; allowed: --output VALUE");
+  expect_usage_error("simulate --writes=true",
+                     ": --writes: is a switch and takes no value; allowed: --writes alone");
+  expect_usage_error("sweep merge --partial=1 x.csv",
+                     ": --partial: is a switch and takes no value; allowed: --partial alone");
+  expect_usage_error("sweep merge --partial --partial x.csv", ": --partial: given twice");
+}
+
 // Options are spelled in full: Boost's prefix guessing took --cache as --cache-bytes, silently.
 // An abbreviation is refused, naming the options it begins, in every command.
 TEST(Hygiene, AbbreviatedOptionsAreRefusedNamingTheFullSpelling) {

@@ -48,10 +48,8 @@ int cmd_sweep_merge(int argc, char **argv) {
                   .positional(positional)
                   .run(),
               vm);
-  } catch (const po::unknown_option &e) {
-    throw unknown_option(e.get_option_name(), all);
   } catch (const po::error &e) {
-    throw UsageError("cbi", e.what());
+    throw usage_error_of(e, all);
   }
   if (vm.count("help")) {
     std::cout << "usage: cbi sweep merge [--output ALL.csv] SHARD.csv...\n\n"
