@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <filesystem>
 #include <iostream>
 #include <sstream>
 #include <stdexcept>
@@ -23,6 +24,19 @@ std::string long_option_names(const po::options_description &desc) {
   return names;
 }
 
+UsageError unknown_option(const std::string &given, const po::options_description &desc) {
+  // The options that `given` begins (--cache: --cache-bytes), as Boost would have guessed them.
+  std::string spelled;
+  const std::string stem = given.rfind("--", 0) == 0 ? given.substr(2) : "";
+  for (const auto &o : desc.options())
+    if (!stem.empty() && o->long_name().rfind(stem, 0) == 0)
+      spelled += (spelled.empty() ? "--" : " or --") + o->long_name();
+  return UsageError(given, "not an option of this command" +
+                               (spelled.empty() ? "" : " (did you mean " + spelled + "?)") +
+                               "; allowed: " + long_option_names(desc) +
+                               " (spelled in full; --help explains each)");
+}
+
 bool parse_args(int argc, char **argv, const po::options_description &desc, po::variables_map &vm,
                 const std::string &usage, const std::string &examples,
                 const std::vector<std::string> &files_only, const std::vector<std::string> &folders,
@@ -31,7 +45,7 @@ bool parse_args(int argc, char **argv, const po::options_description &desc, po::
   all.add_options()("help,h", "show this help");
   try {
     po::command_line_parser parser(argc, argv);
-    parser.options(all);
+    parser.options(all).style(kParserStyle);
     po::positional_options_description words; // without it boost keeps every word, to refuse
     if (!positional.empty())
       parser.positional(words.add(positional.c_str(), 1));
@@ -48,9 +62,8 @@ bool parse_args(int argc, char **argv, const po::options_description &desc, po::
     throw UsageError(positional_label, "more than one given; allowed: one (see --help)");
   } catch (const po::multiple_occurrences &e) { // the word and --NAME both
     throw UsageError(e.get_option_name(), "given twice; allowed: once");
-  } catch (const po::unknown_option &e) { // name what the command does take
-    throw UsageError(e.get_option_name(), "not an option of this command; allowed: " +
-                                              long_option_names(all) + " (--help explains each)");
+  } catch (const po::unknown_option &e) {
+    throw unknown_option(e.get_option_name(), all);
   } catch (const po::error_with_option_name &e) {
     const std::string name = e.get_option_name();
     throw UsageError(name.empty() ? "cbi" : name, e.what());
@@ -138,8 +151,18 @@ std::string format_of_path(const std::string &path) {
 
 const Printer &format_from(const po::variables_map &vm, const std::string &default_format) {
   const std::string output = get(vm, "output", "-"), named = format_of_path(output);
-  if (!has(vm, "format"))
+  if (!has(vm, "format")) {
+    // r.xml would get the table silently: an ending must name the format, or --format does.
+    const std::string ending = std::filesystem::path(output).extension().string();
+    if (named.empty() && !ending.empty() && ending != ".txt")
+      throw UsageError("--output", "'" + output + "' ends in " + ending +
+                                       ", which names no format; allowed: an ending .csv, "
+                                       ".json, .md or .txt (" +
+                                       default_format +
+                                       "), none, or --format table|json|csv|markdown with any "
+                                       "ending");
     return find_printer(named.empty() ? default_format : named);
+  }
   const Printer &p = find_printer(get(vm, "format", ""));
   if (!named.empty() && named != p.name())
     throw UsageError("--format", std::string(p.name()) + " does not match --output " + output +

@@ -9,20 +9,26 @@
 
 namespace cbi::cli {
 
-ProgressBar::ProgressBar(int64_t total, bool enabled, double total_work, std::string unit)
-    : m_total(total), m_total_work(total_work), m_enabled(enabled && total > 0), m_tty(isatty(2)),
-      m_start(std::chrono::steady_clock::now()), m_unit(std::move(unit)) {}
+ProgressBar::ProgressBar(int64_t total, bool enabled, double total_work, std::string unit,
+                         int64_t done_at_start)
+    : m_total(total), m_done_at_start(done_at_start), m_total_work(total_work),
+      m_enabled(enabled && total > 0), m_tty(isatty(2)), m_start(std::chrono::steady_clock::now()),
+      m_unit(std::move(unit)) {}
 
 void ProgressBar::update(int64_t done, const std::string &label, double done_work) {
   if (!m_enabled)
     return;
   const double elapsed =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - m_start).count();
-  // Remaining time at the rate so far: per unit of work where the items differ in cost.
+  // Remaining time at the rate so far: per unit of work where the items differ in cost. Before
+  // any item is done since the start there is no rate: the ETA is "?", not 0s.
   const bool by_work = m_total_work > 0 && done_work > 0;
-  const double eta = by_work    ? elapsed / done_work * (m_total_work - done_work)
-                     : done > 0 ? elapsed / double(done) * double(m_total - done)
-                                : 0.0;
+  const int64_t counted = done - m_done_at_start;
+  const std::string eta =
+      by_work           ? format_duration(elapsed / done_work * (m_total_work - done_work))
+      : done >= m_total ? format_duration(0)
+      : counted > 0     ? format_duration(elapsed / double(counted) * double(m_total - done))
+                        : "?";
   const int tenth = static_cast<int>(10 * done / m_total);
   if (!m_tty && tenth == m_last_tenth && done != m_total)
     return;
@@ -33,7 +39,7 @@ void ProgressBar::update(int64_t done, const std::string &label, double done_wor
   std::ostringstream os;
   os << "  [" << std::string(filled, '#') << std::string(kWidth - filled, '.') << "] " << done
      << "/" << m_total << " " << m_unit << ", " << format_duration(elapsed) << " elapsed, ETA "
-     << format_duration(eta) << "  " << label;
+     << eta << "  " << label;
   std::string line = os.str();
   if (m_tty) {
     if (line.size() < m_last_len)
@@ -61,7 +67,7 @@ std::function<void(int64_t, int64_t)> thread_counter(const std::string &unit) {
   auto bar = std::make_shared<std::unique_ptr<ProgressBar>>(); // made at the first report
   return [bar, unit](int64_t done, int64_t total) {
     if (!*bar)
-      *bar = std::make_unique<ProgressBar>(total, true, 0, unit);
+      *bar = std::make_unique<ProgressBar>(total, true, 0, unit, done);
     (*bar)->update(done, "");
   };
 }

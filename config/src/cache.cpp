@@ -34,6 +34,10 @@ LevelSpec parse_level_spec(const std::string &spec, const std::string &option) {
   std::set<std::string> seen;
   for (const std::string &item : parse_list(spec, option)) {
     const auto eq = item.find('=');
+    if (eq == std::string::npos) // --cache 1KiB: no key to say what 1KiB is
+      throw UsageError(option, "'" + item + "' in '" + spec +
+                                   "' is not KEY=VALUE; allowed: keys size, lines, line, ways, "
+                                   "policy, sector, seed, as in size=32KiB,line=128,ways=8");
     const std::string key = item.substr(0, eq),
                       value = eq == std::string::npos ? "" : item.substr(eq + 1);
     if (!seen.insert(key).second)
@@ -83,6 +87,14 @@ Cache parse_cache(const std::string &text, const std::string &option) {
   if (c.preset == "table3") {
     c.levels = {LevelSpec{}};
     return c;
+  }
+  if (c.preset.empty() && text.find('=') == std::string::npos) { // a preset's name, misspelled
+    std::string names;
+    for (const auto &preset : cache_presets())
+      names += (names.empty() ? "" : ", ") + preset.first;
+    throw UsageError(option, "unknown cache '" + text + "'; allowed: a preset (" + names +
+                                 "; cbi sweep --list describes each) or levels joined by '/', "
+                                 "each KEY=VALUE items as in size=32KiB,line=128,ways=8");
   }
   for (const std::string &spec : split_list(specs, '/')) {
     c.levels.push_back(parse_level_spec(spec, option));

@@ -59,10 +59,10 @@ void add_simulate_options(po::options_description &desc) {
                                              "device's), each standing for SMs/N; 0 or left out: all, the "
                                              "full device (as for cbi tune); N > 0 not for the "
                                              "tiled kernels (their block orders need every SM)")
-    ("jobs", po::value<std::string>(), "--model gpu: host threads in all, for the one replay "
-                                       "(default: the idle cores, the cores less the tasks "
-                                       "running at the start): the SMs of each 32-cycle window "
-                                       "run in parallel; the prediction is the same on any count")
+    ("jobs", po::value<std::string>(), (std::string("--model gpu: host threads in all, for the "
+                                       "one replay: the SMs of each 32-cycle window run in "
+                                       "parallel, and the prediction is the same on any count; ") +
+                                       cli::kIdleCoresHelp).c_str())
     ("classify-misses", po::bool_switch(), "also sort every level's misses into compulsory, "
                                            "capacity and conflict (3C; slower, off by default)");
   // clang-format on
@@ -190,6 +190,7 @@ cli::Table gpu_table(const sim::GpuConfig &c, const sim::GpuResult &r) {
             {"simulated_sms", int64_t{r.simulated_sms}},
             {"cycles", int64_t{r.cycles}},
             {"l1_pending_hits", int64_t{r.metrics.l1_pending_hits}},
+            {"jobs", int64_t{r.jobs}},
             {"seconds", r.seconds}};
   t.notes = {"counts named as Nsight Compute names them; a model, not a measurement "
              "(docs/gpu-model.md says what it leaves out)"};

@@ -39,11 +39,11 @@ void add_tune_options(po::options_description &desc) {
                                             "33 SMs picked another order than on the full device "
                                             "in 9, measured 2.3% slower at worst and faster in 7 "
                                             "(docs/results/gpu-model-speed.md)")
-    ("jobs", po::value<std::string>(), "host threads in all, as for simulate --model gpu "
-                                       "(default: the idle cores): orders replay side by side, one "
-                                       "thread each, and a replay takes several where fewer "
-                                       "orders than threads are left; the ranking is the same "
-                                       "on any count")
+    ("jobs", po::value<std::string>(), (std::string("host threads in all, as for simulate "
+                                       "--model gpu: orders replay side by side, one thread "
+                                       "each, and a replay takes several where fewer orders than "
+                                       "threads are left; the ranking is the same on any "
+                                       "count; ") + cli::kIdleCoresHelp).c_str())
     ("sample-sms", po::value<std::string>(), "simulate N SMs (a divisor of the device's), each "
                                              "standing for SMs/N: stage one of the staged "
                                              "search (default 12), every order with --search full; 0: the "
@@ -206,7 +206,8 @@ cli::Table tune_table(const sim::TuneConfig &c, const sim::TuneResult &t) {
                                              : std::string("full")});
   table.meta = {{"device_description", base.device.description},
                 {"winner", t.order_of(t.rows[0].index)},
-                {"tie_tolerance_pct", 100.0 * (std::exp(t.ln_error) - 1.0)}};
+                {"tie_tolerance_pct", 100.0 * (std::exp(t.ln_error) - 1.0)},
+                {"jobs", int64_t{c.jobs}}};
   // A list of order names in JSON (["linear", "column:8"]), joined by commas in the other formats.
   if (tied.size() > 1)
     table.meta.push_back({"indistinguishable_by_the_model", tied});

@@ -9,6 +9,18 @@ namespace cbi::python {
 PYBIND11_MODULE(cbi, m) {
   m.doc() = "cbi: cache simulation and thread remapping for GPU kernels (docs/library.md)";
   m.attr("__version__") = CBI_PYTHON_VERSION; // the project's, as `cbi --version` prints it
+  // Every function takes or returns NumPy arrays: without NumPy, one ImportError that says so here,
+  // not an obscure "No module named 'numpy.core'" from each call.
+  try {
+    py::module_::import("numpy");
+  } catch (py::error_already_set &e) {
+    if (!e.matches(PyExc_ImportError))
+      throw;
+    throw py::import_error("cbi needs NumPy (its functions take and return NumPy arrays), and "
+                           "importing numpy failed: " +
+                           std::string(e.what()) +
+                           "; install it: apt-get install python3-numpy (or pip install numpy)");
+  }
   py::register_exception_translator([](std::exception_ptr p) {
     try {
       if (p)

@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include <cctype>
 #include <filesystem>
 #include <string>
 #include <vector>
@@ -69,6 +70,29 @@ TEST(FirstUse, TheElementTypeIsSpelledAsSweepAndBenchSpellIt) {
     const std::string help = cbi_run(std::string(command) + " --help").out;
     EXPECT_NE(help.find("--type arg"), std::string::npos) << command;
     EXPECT_NE(help.find("--elem-bytes arg"), std::string::npos) << command;
+  }
+}
+
+// --jobs's default (the cores idle at the start) is spelled out in the help of both commands that
+// take it, and the count a run took is in its result, given or not.
+TEST(FirstUse, JobsDefaultIsSpelledOutAndTheCountTakenReported) {
+  for (const char *command : {"simulate", "tune"}) {
+    std::string help; // as one line: Boost wraps the text where it pleases
+    for (char c : cbi_run(std::string(command) + " --help").out)
+      if (!std::isspace(static_cast<unsigned char>(c)) || (!help.empty() && help.back() != ' '))
+        help += std::isspace(static_cast<unsigned char>(c)) ? ' ' : c;
+    for (const char *said :
+         {"default: the cores idle at the start", "/proc/loadavg", "at least 1", "meta.jobs"})
+      EXPECT_NE(help.find(said), std::string::npos) << command << ": " << said;
+  }
+  EXPECT_EQ(json_of("simulate --model gpu --size 32 --jobs 2")["meta"]["jobs"], 2);
+  EXPECT_EQ(json_of("tune --size 32 --orders linear,column:4 --jobs 3")["meta"]["jobs"], 3);
+  for (const std::string args :
+       {"simulate --model gpu --size 32", "tune --size 32 --orders linear,column:4"}) {
+    const nlohmann::json j = json_of(args);
+    ASSERT_TRUE(j["meta"].contains("jobs")) << args;
+    EXPECT_GE(j["meta"]["jobs"].get<int>(), 1) << args;
+    EXPECT_LE(j["meta"]["jobs"].get<int>(), j["context"]["host_cores"].get<int>()) << args;
   }
 }
 
@@ -160,9 +184,24 @@ TEST(FirstUse, PresetsNameShowsThatPreset) {
   expect_usage_error("presets nope", ": NAME: unknown preset 'nope'; allowed: table3.1, ");
   expect_usage_error("presets table3.1 fig4.4", ": NAME: more than one given");
   expect_usage_error("presets table3.1 --name fig4.4", ": --name: given twice");
+  // Given as --name, an unknown name is --name's error.
+  expect_usage_error("presets --name nope", ": --name: unknown preset 'nope'; allowed: table3.1");
+  expect_usage_error("presets --name=nope", ": --name: unknown preset 'nope'; allowed: table3.1");
   EXPECT_NE(cbi_run("presets --help").out.find("cbi presets table3.1"), std::string::npos);
   // The other list command still takes no word.
   expect_usage_error("devices h100", "h100: unexpected argument");
+}
+
+// cbi sweep --list prints the grids and runs nothing: an option beside it is refused, not ignored.
+TEST(FirstUse, SweepListTakesNoOtherOption) {
+  const CliRun list = cbi_run("sweep --list");
+  ASSERT_EQ(list.exit_code, 0) << list.err;
+  EXPECT_NE(list.out.find("fig5.1a"), std::string::npos) << list.out;
+  for (const char *other : {"--grid fig5.1a", "--size 16", "--dry-run", "--output x.csv"})
+    expect_usage_error(std::string("sweep --list ") + other,
+                       std::string(": ") +
+                           std::string(other).substr(0, std::string(other).find(' ')) +
+                           ": does not go with --list, which prints the built-in grids");
 }
 
 // cbi sweep refuses the hardware's measurement settings where no gpu backend measures, and an axis
@@ -274,6 +313,11 @@ TEST(FirstUse, HelpCommandIsTheCommandsHelp) {
   }
   expect_usage_error("--help simulate tune", "--help: unexpected argument 'tune'");
   expect_usage_error("help nope", "unknown command 'nope'; allowed: simulate");
+  // An option before the command is not a command: it says where options go.
+  expect_usage_error("--size 16", "cbi: --size: not an option of cbi itself (its options go after "
+                                  "a command: cbi simulate --size ...); allowed: --help, "
+                                  "--version, or a command first: simulate, ");
+  expect_usage_error("--versio", "cbi: --versio: not an option of cbi itself");
   expect_usage_error("help simulate tune", "help: unexpected argument 'tune'");
   expect_usage_error("help --version", "help: unexpected argument '--version'");
   EXPECT_NE(cbi_run("--help").out.find("cbi help <command>"), std::string::npos);

@@ -64,6 +64,34 @@ TEST(Hygiene, UnknownOptionsListWhatTheCommandTakes) {
   }
 }
 
+// Options are spelled in full: Boost's prefix guessing took --cache as --cache-bytes, silently.
+// An abbreviation is refused, naming the options it begins, in every command.
+TEST(Hygiene, AbbreviatedOptionsAreRefusedNamingTheFullSpelling) {
+  const struct {
+    const char *args, *given, *meant;
+  } cases[] = {{"simulate --cache 1KiB", "--cache", "--cache-bytes"},
+               {"simulate --line 16", "--line", "--line-bytes or --lines"},
+               {"mrc --siz 16", "--siz", "--size or --sizes"},
+               {"analyze --no-sim", "--no-sim", "--no-simulate"},
+               {"tune --orde linear", "--orde", "--orders"},
+               {"trace --work matmul -o -", "--work", "--workload"},
+               {"sweep --dry --size 16", "--dry", "--dry-run"},
+               {"sweep merge --part x.csv", "--part", "--partial"},
+               {"presets --form csv", "--form", "--format"},
+               {"devices --form csv", "--form", "--format"},
+               {"bench --siz 16", "--siz", "--size"},
+               {"reproduce --ou x", "--ou", "--output or --out"}};
+  for (const auto &c : cases) {
+    const std::string said = std::string(c.given) + ": not an option of this command (did you " +
+                             "mean " + c.meant + "?); allowed: --";
+    expect_usage_error(c.args, said);
+  }
+  if (have_viz())
+    for (const char *args :
+         {"diagram --siz 8 -o /tmp/cbi_hyg_never.png", "view --siz 8", "plot heatmap --inp x.csv"})
+      expect_usage_error(args, "not an option of this command (did you mean --");
+}
+
 TEST(Hygiene, ListsAreCommasOrRepeatedOptions) {
   const CliRun commas = cbi_run("sweep --order linear,column:4 --size 16 --dry-run");
   const CliRun repeated = cbi_run("sweep --order linear --order column:4 --size 16 --dry-run");
@@ -133,6 +161,14 @@ TEST(Hygiene, MalformedValuesOfTheIssueAreErrors) {
   expect_usage_error("simulate --output ''", "--output");
   expect_usage_error("simulate -o ''", "--output");
   expect_usage_error("sweep --dry-run --json ''", "--json");
+  // A cache without its keys: it said "unknown key '1KiB' in '1KiB'".
+  expect_usage_error("sweep --size 16 --dry-run --cache 1KiB",
+                     ": --cache: unknown cache '1KiB'; allowed: a preset (table3, l1-64k, ");
+  expect_usage_error("sweep --size 16 --dry-run --cache size=1KiB,8",
+                     ": --cache: '8' in 'size=1KiB,8' is not KEY=VALUE; allowed: keys size, ");
+  expect_usage_error("simulate --level 32KiB",
+                     ": --level: '32KiB' in '32KiB' is not KEY=VALUE; allowed: keys size, lines, "
+                     "line, ways, policy, sector, seed, as in size=32KiB,line=128,ways=8");
 }
 
 TEST(Hygiene, UnwritableOutputsAreExitTwoNamingTheOptionBeforeAnyWork) {
@@ -162,6 +198,36 @@ TEST(Hygiene, UnwritableOutputsAreExitTwoNamingTheOptionBeforeAnyWork) {
   const auto t0 = std::chrono::steady_clock::now();
   expect_usage_error("simulate --size 1000000x1000 --output " + missing + ".csv", "--output");
   EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(), 5.0);
+  fs::remove_all(dir);
+}
+
+// Without --format, -o's ending picks the format: one that names none (r.xml) was written as the
+// table, silently. It is refused, listing the endings, and nothing is written; --format takes any.
+TEST(Hygiene, AnOutputEndingThatNamesNoFormatIsRefused) {
+  const std::string dir = scratch("endings");
+  for (const char *cmd : {"simulate", "mrc --size 16", "analyze", "devices", "presets",
+                          "tune --size 16", "bench", "sweep merge x.csv"}) {
+    SCOPED_TRACE(cmd);
+    expect_usage_error(std::string(cmd) + " -o " + dir + "/r.xml",
+                       ": --output: '" + dir +
+                           "/r.xml' ends in .xml, which names no format; "
+                           "allowed: an ending .csv, .json, .md or .txt");
+    EXPECT_FALSE(fs::exists(dir + "/r.xml"));
+  }
+  // --format names it for any ending; .txt and no ending are the default (the table).
+  ASSERT_EQ(cbi_run("simulate --format json -o " + dir + "/r.xml").exit_code, 0);
+  EXPECT_EQ(nlohmann::json::parse(slurp(dir + "/r.xml"))["config"]["workload"], "stencil");
+  for (const char *name : {"/r.txt", "/r"}) {
+    ASSERT_EQ(cbi_run(std::string("simulate -o ") + dir + name).exit_code, 0) << name;
+    const std::string table = slurp(dir + name), stdout_table = cbi_run("simulate").out;
+    EXPECT_EQ(table.substr(0, table.find('\n')), stdout_table.substr(0, stdout_table.find('\n')));
+    EXPECT_NE(table.find("\nhit_pct "), std::string::npos) << name << ": " << table;
+  }
+  // A trace is no CSV, JSON or markdown: an ending that says so is refused.
+  expect_usage_error("trace --size 16 -o " + dir + "/t.json",
+                     ": --output: '" + dir +
+                         "/t.json' ends as json does, and --output writes trace");
+  EXPECT_FALSE(fs::exists(dir + "/t.json"));
   fs::remove_all(dir);
 }
 

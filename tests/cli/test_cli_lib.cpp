@@ -405,6 +405,26 @@ TEST(CliTune, ALongSearchIsALongRun) {
 
 } // namespace
 
+// A bar made at the simulator's first report starts with threads already done: its rate counts
+// only those done since. It showed "0s elapsed, ETA 0s" at 4194304 of 10^10 threads (a diagram of
+// hours): the rate of the threads done before the clock started was infinite.
+TEST(CliProgress, AnEtaNeedsThreadsDoneSinceTheStart) {
+  std::ostringstream err;
+  std::streambuf *old = std::cerr.rdbuf(err.rdbuf());
+  const auto report = cli::thread_counter();
+  report(4194304, 10000000000); // the first report: no rate yet
+  std::cerr.rdbuf(old);
+  EXPECT_NE(err.str().find("4194304/10000000000 threads, 0s elapsed, ETA ?"), std::string::npos)
+      << err.str();
+  EXPECT_EQ(err.str().find("ETA 0s"), std::string::npos) << err.str();
+  // Done is done: the last report's ETA is 0s, rate or not.
+  std::ostringstream end;
+  old = std::cerr.rdbuf(end.rdbuf());
+  cli::thread_counter()(100, 100);
+  std::cerr.rdbuf(old);
+  EXPECT_NE(end.str().find("100/100 threads, 0s elapsed, ETA 0s"), std::string::npos) << end.str();
+}
+
 // cbi tune's stage two grows where a tie group takes in every finalist: the bar's total grows with
 // it (set_total), and a count past the total fills the bar. It threw (basic_string::_M_create:
 // a string of -1 dots) once the staged search of the README's matmul replayed more than its

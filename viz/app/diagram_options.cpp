@@ -211,7 +211,7 @@ void for_each_panel(std::size_t n, bool progress,
           std::lock_guard<std::mutex> lock(print);
           if (!bar)
             bar = std::make_unique<cli::ProgressBar>(static_cast<int64_t>(n) * total, true, 0,
-                                                     "threads");
+                                                     "threads", panel_done);
           done[p] = panel_done;
           int64_t all = 0;
           for (const int64_t d : done)
@@ -417,7 +417,10 @@ DiagramRequest parse_diagram_args(const std::vector<std::string> &argv) {
   po::options_description desc;
   add_diagram_options(desc);
   po::variables_map vm;
-  po::store(po::command_line_parser(static_cast<int>(ptrs.size()), ptrs.data()).options(desc).run(),
+  po::store(po::command_line_parser(static_cast<int>(ptrs.size()), ptrs.data())
+                .options(desc)
+                .style(cli::kParserStyle)
+                .run(),
             vm);
   po::notify(vm);
   return diagram_request(vm);

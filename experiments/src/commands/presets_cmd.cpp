@@ -4,6 +4,9 @@
 #include "cbi/cli/options.hpp"
 #include "cbi/config/presets.hpp"
 
+#include <algorithm>
+#include <string>
+
 namespace cbi::cli {
 
 int cmd_presets(int argc, char **argv) {
@@ -28,7 +31,10 @@ int cmd_presets(int argc, char **argv) {
                   "  cbi diagram --preset table3.1 -o table3.1.png",
                   {}, {}, "name", "NAME"))
     return 0;
-  emit(vm, has(vm, "name") ? config::preset_table(get(vm, "name", ""), "NAME")
+  // An unknown name is named as it was given: cbi presets NAME, or --name NAME.
+  const bool option = std::any_of(
+      argv + 1, argv + argc, [](const char *a) { return std::string(a).rfind("--name", 0) == 0; });
+  emit(vm, has(vm, "name") ? config::preset_table(get(vm, "name", ""), option ? "--name" : "NAME")
                            : config::presets_table());
   return 0;
 }

@@ -42,10 +42,14 @@ int cmd_sweep_merge(int argc, char **argv) {
   positional.add("input", -1);
   po::variables_map vm;
   try {
-    po::store(po::command_line_parser(argc, argv).options(all).positional(positional).run(), vm);
+    po::store(po::command_line_parser(argc, argv)
+                  .options(all)
+                  .style(kParserStyle)
+                  .positional(positional)
+                  .run(),
+              vm);
   } catch (const po::unknown_option &e) {
-    throw UsageError(e.get_option_name(), "not an option of this command; allowed: " +
-                                              long_option_names(all) + " (--help explains each)");
+    throw unknown_option(e.get_option_name(), all);
   } catch (const po::error &e) {
     throw UsageError("cbi", e.what());
   }
@@ -344,8 +348,15 @@ int cmd_sweep(int argc, char **argv) {
           "      --y l1tex__t_sector_hit_rate.pct_pred"))
     return 0;
 
-  if (vm["list"].as<bool>())
+  if (vm["list"].as<bool>()) {
+    // --list runs nothing: an option beside it (--grid fig5.1a --list) would be ignored.
+    for (const auto &[name, value] : vm)
+      if (name != "list" && !value.defaulted())
+        throw UsageError("--" + name, "does not go with --list, which prints the built-in grids "
+                                      "and cache presets and runs nothing; allowed: --list "
+                                      "alone, or leave --list out");
     return print_grid_list();
+  }
 
   sweep::Grid g = grid_from(vm);
   const std::string backend = get(vm, "backend", "sim");

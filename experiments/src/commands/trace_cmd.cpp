@@ -39,6 +39,7 @@ int cmd_trace(int argc, char **argv) {
     return 0;
   if (!has(vm, "output"))
     throw UsageError("--output", "the trace file is required; allowed: -o FILE or - for stdout");
+  require_format_of_path(get(vm, "output", ""), "--output", "trace"); // t.json is no JSON
   // The point as the GPU model would run it: its workload, order and blocks.
   const config::Point p = config::point_from(vm, {config::Engine::gpu_model, "trace"});
   const sim::Workload w = config::workload_of(p);

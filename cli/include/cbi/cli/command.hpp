@@ -69,6 +69,12 @@ void check_memory(double needed_bytes, const std::string &what, const std::strin
 // model's parallel replay) make no progress when they outnumber the cores: 16 replays of 16
 // threads each on 16 cores did not finish one in 570 s (docs/results/tight/h100-fresh.md).
 int idle_cores();
+// --jobs's default where it is idle_cores, as each command's help says it (the count a run took is
+// its result's meta "jobs").
+constexpr const char *kIdleCoresHelp =
+    "default: the cores idle at the start, i.e. this machine's cores less the other runnable "
+    "tasks that /proc/loadavg counts, at least 1 (all cores on an idle machine, fewer on a "
+    "shared one); the count taken is the result's jobs (JSON: meta.jobs)";
 // idle_cores for a machine of `cores` cores whose /proc/loadavg reads `loadavg`.
 int idle_cores_of(unsigned cores, const std::string &loadavg);
 

@@ -17,6 +17,16 @@ namespace cbi::cli {
 
 namespace po = boost::program_options;
 
+// Boost's command-line style without its prefix guessing: every option is spelled in full, so
+// --cache is refused rather than taken as --cache-bytes (and an abbreviation cannot change
+// meaning when an option is added).
+constexpr int kParserStyle =
+    po::command_line_style::default_style & ~po::command_line_style::allow_guessing;
+
+// The error for an option `desc` does not have (`given` as typed: --cache): names the options it
+// begins, if any ("did you mean --cache-bytes?"), and lists every option of `desc`.
+UsageError unknown_option(const std::string &given, const po::options_description &desc);
+
 // "--a, --b, ..." : every long option of `desc`, in its order.
 std::string long_option_names(const po::options_description &desc);
 
@@ -44,8 +54,10 @@ std::vector<std::string> list_from(const po::variables_map &vm, const std::strin
 
 // The help of -o/--output, the same in every command.
 constexpr const char *kOutputHelp = "write the result to this file instead of stdout (- is "
-                                    "stdout); a regular file is replaced atomically, a FIFO, "
-                                    "device or symlink's target is written through";
+                                    "stdout); its ending picks the format without --format: "
+                                    ".csv, .json, .md (markdown), .txt or none (the default); "
+                                    "a regular file is replaced atomically, a FIFO, device or "
+                                    "symlink's target is written through";
 
 std::string get(const po::variables_map &vm, const std::string &name, const std::string &fallback);
 bool has(const po::variables_map &vm, const std::string &name);
@@ -54,7 +66,8 @@ bool has(const po::variables_map &vm, const std::string &name);
 // help says so: cbi sweep merge writes CSV, every other command the table).
 void add_output_options(po::options_description &desc, const std::string &default_format = "table");
 // --format; without it, the format that --output's ending names (.csv, .json, .md), else
-// `default_format`. A --format that disagrees with the ending is a UsageError.
+// `default_format` (for .txt or no ending; any other ending, r.xml, is a UsageError). A --format
+// that disagrees with the ending is a UsageError.
 const Printer &format_from(const po::variables_map &vm,
                            const std::string &default_format = "table");
 bool wide_from(const po::variables_map &vm); // --wide (false where not declared)

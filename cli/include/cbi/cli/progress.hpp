@@ -13,15 +13,17 @@ namespace cbi::cli {
 class ProgressBar {
 public:
   // `total_work` > 0 weights the ETA by work (e.g. simulated accesses) instead of by items.
-  // `unit` names the items ("points", "orders").
-  ProgressBar(int64_t total, bool enabled, double total_work = 0, std::string unit = "points");
+  // `unit` names the items ("points", "orders"). `done_at_start`: the items already done when
+  // the bar is made (one made at the first report): the rate counts only those done since.
+  ProgressBar(int64_t total, bool enabled, double total_work = 0, std::string unit = "points",
+              int64_t done_at_start = 0);
   // `done` of the total finished, `done_work` of the total work; `label` names the last one.
   void update(int64_t done, const std::string &label, double done_work = 0);
   // The total grows (cbi tune: a tie group that takes in every finalist replays more orders).
   void set_total(int64_t total) { m_total = std::max<int64_t>(total, 1); }
 
 private:
-  int64_t m_total;
+  int64_t m_total, m_done_at_start;
   double m_total_work;
   bool m_enabled, m_tty;
   std::chrono::steady_clock::time_point m_start;
