@@ -37,6 +37,22 @@ UsageError unknown_option(const std::string &given, const po::options_descriptio
                                " (spelled in full; --help explains each)");
 }
 
+UsageError usage_error_of(const po::error &e, const po::options_description &desc) {
+  const auto *named = dynamic_cast<const po::error_with_option_name *>(&e);
+  const std::string name = named ? named->get_option_name() : "";
+  if (dynamic_cast<const po::multiple_occurrences *>(&e)) // the word and --NAME both, too
+    return UsageError(name, "given twice; allowed: once");
+  if (dynamic_cast<const po::unknown_option *>(&e))
+    return unknown_option(name, desc);
+  if (const auto *syntax = dynamic_cast<const po::invalid_command_line_syntax *>(&e)) {
+    if (syntax->kind() == po::invalid_syntax::missing_parameter) // `--size` last, valueless
+      return UsageError(name, "needs a value; allowed: " + name + " VALUE (--help says which)");
+    if (syntax->kind() == po::invalid_syntax::extra_parameter) // --writes=true
+      return UsageError(name, "is a switch and takes no value; allowed: " + name + " alone");
+  }
+  return UsageError(name.empty() ? "cbi" : name, e.what());
+}
+
 bool parse_args(int argc, char **argv, const po::options_description &desc, po::variables_map &vm,
                 const std::string &usage, const std::string &examples,
                 const std::vector<std::string> &files_only, const std::vector<std::string> &folders,
@@ -60,15 +76,8 @@ bool parse_args(int argc, char **argv, const po::options_description &desc, po::
     po::store(parsed, vm);
   } catch (const po::too_many_positional_options_error &) {
     throw UsageError(positional_label, "more than one given; allowed: one (see --help)");
-  } catch (const po::multiple_occurrences &e) { // the word and --NAME both
-    throw UsageError(e.get_option_name(), "given twice; allowed: once");
-  } catch (const po::unknown_option &e) {
-    throw unknown_option(e.get_option_name(), all);
-  } catch (const po::error_with_option_name &e) {
-    const std::string name = e.get_option_name();
-    throw UsageError(name.empty() ? "cbi" : name, e.what());
   } catch (const po::error &e) {
-    throw UsageError("cbi", e.what());
+    throw usage_error_of(e, all);
   }
   if (vm.count("help")) {
     errno = 0; // a help longer than stdio's buffer fails while it is written: keep why

@@ -234,7 +234,7 @@ void add_mrc_options(po::options_description &desc) {
   desc.add_options()("line-bytes", po::value<std::string>(),
                      "cache line size in bytes; default 4 elements")(
       "sizes", cli::list_value(),
-      "capacities in lines to report, a comma list or repeated; default "
+      "capacities in lines to report, a comma list or repeated (each once, ascending); default "
       "every power of two up to the distinct lines touched")(
       "verify", po::bool_switch(), "also simulate each size separately and report both counts")(
       "progress", po::bool_switch(),
@@ -251,6 +251,10 @@ cli::Table mrc_result(const po::variables_map &vm, const sim::Progress &interrup
   std::vector<int64_t> sizes;
   for (const std::string &item : cli::list_from(vm, "sizes"))
     sizes.push_back(parse_positive(item, "--sizes", 1LL << 31));
+  // A curve runs by size: --sizes 8,2 --sizes 2 is each size once, ascending (a size given twice
+  // was two equal rows).
+  std::sort(sizes.begin(), sizes.end());
+  sizes.erase(std::unique(sizes.begin(), sizes.end()), sizes.end());
   // sim's one pass keeps per distinct line a last-use time (8 B), four Fenwick slots (16 B), a
   // compaction entry (16 B) and a distance count (8 B).
   const double lines = double(c.workload.footprint_bytes()) / double(c.levels[0].line_bytes);

@@ -84,6 +84,16 @@ Device h100() {
   // double matmuls run at 4.0-4.6 cycles per warp and k step, the float ones at 2.1-2.3
   // (kernels/probes/cta_steps, docs/results/tight/tails.md §1).
   d.l1_data_bytes_per_cycle = 128;
+  // The L1's input takes a request 1.1 cycles at least, whatever its wavefronts (one of two
+  // wavefronts takes two). kernels/probes/l1_rate on the H200 (docs/results/tight/l1-rate.md): a
+  // request of one line, of one broadcast sector or the two alternating costs the same, 1.30-1.42
+  // cycles at 16-32 warps an SM; two wavefronts 2.00 (at 48-64 warps the probe's CTA spans
+  // undercount: its two-wavefront control reads 1.57-1.87). l1_lines on the H100: 1.32 by ncu
+  // (h100-fresh.md §3); ncu holds the float naive matmul at 75-78% of a request a cycle in every
+  // order (dram-rw.md §3). The value is the one of 1.0-1.32 with the least time and L1 hit error
+  // on the float matmul groups of the H100 Q, R, N and H200 T sets (sampled): below the probes'
+  // floor by about the stalls that the replay already loses to latency and the GPU hides.
+  d.l1_request_cycles = 1.1;
   // Issue oldest CTA first, the L1 in issue order (oldest_issues_first; the issue stage at
   // issue_per_cycle with the measured instruction counts): on the H200 the CTAs that share an SM
   // reach every k of a double matmul together in every wave (the L1's data stage is the

@@ -260,7 +260,12 @@ GpuResult simulate_gpu(const GpuConfig &c, const Progress &progress, const GpuOb
   GpuTime &t = r.time;
   const GpuMetrics &m = r.metrics;
   t.simulated_ms = 1e3 * double(r.cycles) / hz;
-  t.l1_ms = 1e3 * double(m.l1_wavefronts) / (double(d.sms) * d.l1_wavefronts_per_cycle * hz);
+  // The L1: its wavefronts, or its requests at l1_request_cycles each where that is slower (a
+  // bound: a request of one wavefront holds the L1 that long, one of more its wavefronts).
+  const double l1_request_cycles = double(m.l1_requests) * d.l1_request_cycles;
+  const bool l1_requests = l1_request_cycles > double(m.l1_wavefronts);
+  t.l1_ms = 1e3 * std::max(double(m.l1_wavefronts), l1_request_cycles) /
+            (double(d.sms) * d.l1_wavefronts_per_cycle * hz);
   // The L2's reads, as the L2 sees them (after the request coalescer): their sectors' bytes at
   // l2_to_l1_bytes_per_cycle an SM or their line requests at l2_request_cycles each, whichever is
   // slower. kernels/probes/l2_bw on the H100 (docs/results/tight/l2-bw.md): the whole device's L2
@@ -281,11 +286,12 @@ GpuResult simulate_gpu(const GpuConfig &c, const Progress &progress, const GpuOb
   const double instructions = instructions_per_thread(c, loads);
   t.arithmetic_ms = 1e3 * double(r.threads) / d.warp_size * instructions /
                     (double(d.sms) * issue_per_cycle_of(c) * hz);
-  const std::pair<double, const char *> terms[] = {{t.simulated_ms, "replay"},
-                                                   {t.l1_ms, "L1 wavefronts"},
-                                                   {t.l2_ms, "L2->L1 bandwidth"},
-                                                   {t.dram_ms, "DRAM bandwidth"},
-                                                   {t.arithmetic_ms, "instruction issue"}};
+  const std::pair<double, const char *> terms[] = {
+      {t.simulated_ms, "replay"},
+      {t.l1_ms, l1_requests ? "L1 requests" : "L1 wavefronts"},
+      {t.l2_ms, "L2->L1 bandwidth"},
+      {t.dram_ms, "DRAM bandwidth"},
+      {t.arithmetic_ms, "instruction issue"}};
   const auto *top = std::max_element(std::begin(terms), std::end(terms));
   t.predicted_ms = top->first;
   t.bound = top->second;

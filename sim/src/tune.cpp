@@ -88,6 +88,9 @@ std::string why_slower(const GpuConfig &c, const GpuResult &r, const GpuConfig &
            " the fastest's (L1 hits " + pct(m.l1_hit_pct()) + " against " + pct(bm.l1_hit_pct()) +
            ")";
   }
+  if (bound == "L1 requests")
+    return "L1 requests " + times(double(m.l1_requests), double(bm.l1_requests)) +
+           " the fastest's (the L1 takes each for l1_request_cycles at least)";
   if (bound == "L1 wavefronts")
     return "L1 wavefronts " + times(double(m.l1_wavefronts), double(bm.l1_wavefronts)) +
            " the fastest's (lines per request: coalescing)";

@@ -192,6 +192,18 @@ TEST(FirstUse, PresetsNameShowsThatPreset) {
   expect_usage_error("devices h100", "h100: unexpected argument");
 }
 
+// cbi sweep --list prints the grids and runs nothing: an option beside it is refused, not ignored.
+TEST(FirstUse, SweepListTakesNoOtherOption) {
+  const CliRun list = cbi_run("sweep --list");
+  ASSERT_EQ(list.exit_code, 0) << list.err;
+  EXPECT_NE(list.out.find("fig5.1a"), std::string::npos) << list.out;
+  for (const char *other : {"--grid fig5.1a", "--size 16", "--dry-run", "--output x.csv"})
+    expect_usage_error(std::string("sweep --list ") + other,
+                       std::string(": ") +
+                           std::string(other).substr(0, std::string(other).find(' ')) +
+                           ": does not go with --list, which prints the built-in grids");
+}
+
 // cbi sweep refuses the hardware's measurement settings where no gpu backend measures, and an axis
 // that no kernel of the grid has, instead of running without them.
 TEST(FirstUse, SweepRefusesOptionsThatNoBackendOrKernelReads) {
@@ -301,6 +313,11 @@ TEST(FirstUse, HelpCommandIsTheCommandsHelp) {
   }
   expect_usage_error("--help simulate tune", "--help: unexpected argument 'tune'");
   expect_usage_error("help nope", "unknown command 'nope'; allowed: simulate");
+  // An option before the command is not a command: it says where options go.
+  expect_usage_error("--size 16", "cbi: --size: not an option of cbi itself (its options go after "
+                                  "a command: cbi simulate --size ...); allowed: --help, "
+                                  "--version, or a command first: simulate, ");
+  expect_usage_error("--versio", "cbi: --versio: not an option of cbi itself");
   expect_usage_error("help simulate tune", "help: unexpected argument 'tune'");
   expect_usage_error("help --version", "help: unexpected argument '--version'");
   EXPECT_NE(cbi_run("--help").out.find("cbi help <command>"), std::string::npos);

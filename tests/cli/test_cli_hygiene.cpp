@@ -64,6 +64,18 @@ TEST(Hygiene, UnknownOptionsListWhatTheCommandTakes) {
   }
 }
 
+// Boost's own messages said neither what is allowed nor, for a value given to a switch, why.
+TEST(Hygiene, AMissingValueOrAValueForASwitchSaysWhatIsAllowed) {
+  expect_usage_error("simulate --size", ": --size: needs a value; allowed: --size VALUE");
+  expect_usage_error("simulate -o", ": --output: needs a value; allowed: --output VALUE");
+  expect_usage_error("sweep merge --output", ": --output: needs a value; allowed: --output VALUE");
+  expect_usage_error("simulate --writes=true",
+                     ": --writes: is a switch and takes no value; allowed: --writes alone");
+  expect_usage_error("sweep merge --partial=1 x.csv",
+                     ": --partial: is a switch and takes no value; allowed: --partial alone");
+  expect_usage_error("sweep merge --partial --partial x.csv", ": --partial: given twice");
+}
+
 // Options are spelled in full: Boost's prefix guessing took --cache as --cache-bytes, silently.
 // An abbreviation is refused, naming the options it begins, in every command.
 TEST(Hygiene, AbbreviatedOptionsAreRefusedNamingTheFullSpelling) {
@@ -101,6 +113,11 @@ TEST(Hygiene, ListsAreCommasOrRepeatedOptions) {
   const CliRun mixed = cbi_run("mrc --size 16 --sizes 4,8 --sizes 16 --format csv");
   ASSERT_EQ(mixed.exit_code, 0) << mixed.err;
   EXPECT_EQ(count_lines(mixed.out), 4) << mixed.out; // header + 3 sizes
+  // mrc's sizes are a curve's: each once, ascending, however they are given.
+  const CliRun curve = cbi_run("mrc --size 16 --sizes 8,2 --sizes 2,4 --format csv");
+  ASSERT_EQ(curve.exit_code, 0) << curve.err;
+  EXPECT_EQ(curve.out, cbi_run("mrc --size 16 --sizes 2,4,8 --format csv").out);
+  EXPECT_EQ(count_lines(curve.out), 4) << curve.out; // header + 3 sizes
   const CliRun tune = cbi_run("tune --size 16 --orders linear --orders column:4 --format csv");
   ASSERT_EQ(tune.exit_code, 0) << tune.err;
   EXPECT_EQ(count_lines(tune.out), 3) << tune.out;

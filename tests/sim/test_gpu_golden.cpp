@@ -18,6 +18,11 @@
 // (MatmulWorkload::sliding_loads_in_flight, its SASS: docs/results/tight/slide.md): the five float
 // matmul rows' cycles, times and L2/DRAM counts move (matmul 256 linear 51316 -> 36189 cycles);
 // their L1 requests and sectors do not; stencils, double matmul and the tiny row keep theirs.
+// 2026-11-28 (fifth stop): the L1's input takes a request 1.1 cycles at least (l1_request_cycles,
+// kernels/probes/l1_rate: docs/results/tight/l1-rate.md): the h100 float matmul 256 linear and
+// the sampled matmul move (cycles 36189 -> 36409 and 113218 -> 122610, their L1 hits and L2
+// counts with them); every other row keeps its numbers (their issue stage is slower than 1.1
+// cycles a load, or their requests take 2 cycles or more).
 #include "cbi/sim/gpu_model.hpp"
 #include "gpu_test_config.hpp"
 

@@ -655,6 +655,49 @@ TEST(GpuModel, TheL1DataStageTakesTwoCyclesForADoubleWarpsBroadcast) {
   EXPECT_EQ(first_load(c, 0, 1), 1);
 }
 
+// The cycles at which SM 0 issues its first `n` requests (any warp), in order.
+std::vector<int64_t> request_cycles(const sim::GpuConfig &c, int64_t n) {
+  std::vector<int64_t> at;
+  sim::GpuObserver obs;
+  obs.sm = 0;
+  obs.on_sector = [&](const sim::GpuSectorEvent &e) {
+    if (e.issue == static_cast<int64_t>(at.size()) && e.issue < n)
+      at.push_back(e.cycle);
+  };
+  sim::simulate_gpu(c, {}, &obs);
+  return at;
+}
+
+TEST(GpuModel, TheL1TakesAOneWavefrontRequestForL1RequestCyclesAtLeast) {
+  // One CTA of 8 float warps on one SM, all ready at cycle 0, each with 8 loads in flight: the L1
+  // is the bottleneck from the start. Each request is one wavefront (one line, or A's broadcast),
+  // so without l1_request_cycles the SM issues one a cycle: 60 requests in 59 cycles; at the
+  // h100 row's 1.1 cycles a request, 59 x 1.1 = 64.9. Ready longest first: the L1 keeps the floor
+  // itself; oldest_issues_first: the issue stage hands it a load no faster (at depth 1024 its
+  // measured instructions take 0.96 cycles a load, faster than the floor).
+  auto c = config(sim::kind_of<sim::MatmulWorkload>(), 256, 1, "linear", 256);
+  c.workload.depth = 1024;
+  c.workload.elem_bytes = 4;
+  c.device.sms = 1;
+  c.device.cta_dispatch_cycles = 0;
+  ASSERT_DOUBLE_EQ(c.device.l1_request_cycles, 1.1); // the h100 row
+  for (const auto policy :
+       {sim::WarpScheduler::round_robin, sim::WarpScheduler::oldest_issues_first}) {
+    c.device.scheduler = policy;
+    c.device.l1_request_cycles = 1.1;
+    const std::vector<int64_t> floor = request_cycles(c, 60);
+    ASSERT_EQ(floor.size(), 60u);
+    EXPECT_GE(floor[59] - floor[0], 64);
+    EXPECT_LE(floor[59] - floor[0], 66);
+    for (std::size_t k = 1; k < floor.size(); ++k)
+      EXPECT_LE(floor[k] - floor[k - 1], 2) << k; // the floor's fraction carries, 1 or 2 cycles
+    c.device.l1_request_cycles = 0;
+    const std::vector<int64_t> none = request_cycles(c, 60);
+    ASSERT_EQ(none.size(), 60u);
+    EXPECT_LT(none[59] - none[0], 64);
+  }
+}
+
 TEST(GpuModel, TheOldestCtaIssuesFirstAndItsLoadReachesTheL1WhenItsInstructionsAreIssued) {
   // Two CTAs of one warp on one SM, both ready at cycle 0 (no launcher gap). A float matmul of
   // depth 4 issues 4.5625 x 4 + 53 = 71.25 warp instructions per warp (the measured count) for 8

@@ -188,6 +188,23 @@ TEST(Plot, DefaultsAndMissingColumns) {
   EXPECT_EQ(d.series, "order");
   s.y = "nope";
   EXPECT_THROW(plot_defaults(t, s), UsageError);
+  // --y is a quantity: the orders' text drew column:W at W and dropped linear, silently.
+  for (const PlotKind kind : {PlotKind::lines, PlotKind::scatter}) {
+    PlotSpec text;
+    text.kind = kind;
+    text.x = "size";
+    text.y = "order";
+    try {
+      plot_defaults(t, text);
+      ADD_FAILURE() << "--y order was taken";
+    } catch (const UsageError &e) {
+      EXPECT_EQ(e.option(), "--y");
+      EXPECT_NE(std::string(e.what()).find("column 'order' holds no numbers; allowed: a numeric "
+                                           "column ("),
+                std::string::npos)
+          << e.what();
+    }
+  }
   PlotSpec sc;
   sc.kind = PlotKind::scatter;
   sc.x = "sim_l1_hit_pct";

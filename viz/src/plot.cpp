@@ -297,6 +297,7 @@ PlotSpec plot_defaults(const CsvTable &t, PlotSpec s) {
       s.series = "order";
     require(t, s.x, "--x");
     require(t, s.y, "--y");
+    require_numbers(t, s.y, "--y"); // --y order drew column:8 at 8 and dropped linear
     require(t, s.series, "--series");
     break;
   case PlotKind::scatter:
@@ -307,6 +308,7 @@ PlotSpec plot_defaults(const CsvTable &t, PlotSpec s) {
       s.series = "order";
     require(t, s.x, "--x");
     require(t, s.y, "--y");
+    require_numbers(t, s.y, "--y");
     if (!s.series.empty())
       require(t, s.series, "--series");
     if (!s.label.empty())

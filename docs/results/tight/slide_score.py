@@ -27,3 +27,6 @@ for f in sys.argv[1:]:
     print(f"{f}: n={len(rows)} timeMAE {100*statistics.mean(errs):.1f}% worst {100*max(errs):.0f}% picks {picks}/{len(by)} rho>=.8 {rhos}/{len(by)} | " +
           ' '.join(f"{t} {100*statistics.mean(v):.1f}%" for t, v in sorted(by_t.items())))
     print('   ', ' | '.join(out))
+    if rows and 'hit_pred' in rows[0]:
+        hits = [abs(float(r['hit_pred']) - float(r['hit_meas'])) for r in rows]
+        print('    L1 hit MAE %.2f worst %.1f' % (statistics.mean(hits), max(hits)))

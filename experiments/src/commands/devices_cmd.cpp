@@ -22,6 +22,7 @@ Table devices_table() {
                "l1_ways",
                "l1_replacement",
                "l1_data_bytes_per_cycle",
+               "l1_request_cycles",
                "scheduler",
                "l2_bytes",
                "l2_partitions",
@@ -44,6 +45,7 @@ Table devices_table() {
          d.l1_ways,
          std::string(d.l1_random_replacement ? "random" : "lru"),
          int64_t{d.l1_data_bytes_per_cycle},
+         d.l1_request_cycles,
          std::string(d.scheduler == sim::WarpScheduler::round_robin           ? "ready_longest"
                      : d.scheduler == sim::WarpScheduler::oldest_issues_first ? "oldest_issues"
                                                                               : "oldest_cta"),

@@ -76,8 +76,14 @@ int run(int argc, char **argv) {
       return exec_viz(argv);
   if (const cbi::cli::Command *c = cbi::cli::find_command(argv[1]))
     return cbi::cli::run_command(*c, argc, argv, cbi::config::option_for_field);
-  // The allowed list comes from the registries, so it never drifts from what cbi runs.
-  std::cerr << "cbi: unknown command '" << argv[1] << "'; allowed:";
+  // The allowed list comes from the registries, so it never drifts from what cbi runs. An option
+  // before any command (cbi --size 16, cbi --versio) is not called a command.
+  if (argv[1][0] == '-')
+    std::cerr << "cbi: " << argv[1] << ": not an option of cbi itself (its options go after "
+              << "a command: cbi simulate " << argv[1] << " ...); allowed: --help, --version, "
+              << "or a command first:";
+  else
+    std::cerr << "cbi: unknown command '" << argv[1] << "'; allowed:";
   const char *sep = " ";
   for (const cbi::cli::Command &c : cbi::cli::commands()) {
     std::cerr << sep << c.name;

@@ -48,10 +48,8 @@ int cmd_sweep_merge(int argc, char **argv) {
                   .positional(positional)
                   .run(),
               vm);
-  } catch (const po::unknown_option &e) {
-    throw unknown_option(e.get_option_name(), all);
   } catch (const po::error &e) {
-    throw UsageError("cbi", e.what());
+    throw usage_error_of(e, all);
   }
   if (vm.count("help")) {
     std::cout << "usage: cbi sweep merge [--output ALL.csv] SHARD.csv...\n\n"
@@ -348,8 +346,15 @@ int cmd_sweep(int argc, char **argv) {
           "      --y l1tex__t_sector_hit_rate.pct_pred"))
     return 0;
 
-  if (vm["list"].as<bool>())
+  if (vm["list"].as<bool>()) {
+    // --list runs nothing: an option beside it (--grid fig5.1a --list) would be ignored.
+    for (const auto &[name, value] : vm)
+      if (name != "list" && !value.defaulted())
+        throw UsageError("--" + name, "does not go with --list, which prints the built-in grids "
+                                      "and cache presets and runs nothing; allowed: --list "
+                                      "alone, or leave --list out");
     return print_grid_list();
+  }
 
   sweep::Grid g = grid_from(vm);
   const std::string backend = get(vm, "backend", "sim");

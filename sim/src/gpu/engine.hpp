@@ -56,6 +56,9 @@ struct alignas(64) Sm { // aligned: SMs on different host threads share no cache
   std::vector<int64_t> arrivals;
   WarpScheduler scheduler;
   int64_t pipe_free = 0;
+  // The part of a cycle (in 1/kPipeFraction) that the L1's last request held it past pipe_free,
+  // carried to the next request while the L1 stays busy (Engine::occupy_l1).
+  int pipe_fraction = 0;
   struct Launch {
     int64_t at = 0; // when the CTA starts
     int64_t cta = 0;
@@ -131,7 +134,8 @@ template <class W, class = void> struct HasSlidingLoads : std::false_type {};
 template <class W>
 struct HasSlidingLoads<W, std::void_t<decltype(W::sliding_loads_in_flight(Workload{}))>>
     : std::true_type {};
-constexpr int kSlideMax = 16; // the most loads a sliding window holds
+constexpr int kSlideMax = 16;      // the most loads a sliding window holds
+constexpr int kPipeFraction = 256; // the L1's busy time in parts of a cycle (Sm::pipe_fraction)
 
 // Whether the L2 request coalescer merges the workload's reads: a workload may say it does not
 // (l2_coalescable = false: the smem stencil's cp.async copies).
@@ -205,6 +209,7 @@ public:
     if constexpr (kUser)
       m_user_writes.resize(static_cast<std::size_t>(Coalescer<W>::kMaxLanes) *
                            static_cast<std::size_t>(128 / m_d.l2_sector_bytes + 2));
+    m_request_floor = static_cast<int>(std::lround(m_d.l1_request_cycles * kPipeFraction));
     // Cycles the L1 is busy with a request of n wavefronts (l1_bank_wavefronts).
     for (int n = 0; n <= Coalescer<W>::kMaxLanes; ++n)
       m_busy_cycles[static_cast<std::size_t>(n)] = wavefront_cycles(n);
@@ -218,12 +223,17 @@ public:
     const int sms = m_dispatch.simulated_sms();
     const int warps = static_cast<int>(m_ctas_per_sm * m_warps_per_cta);
     // The issue stage of oldest_issues_first: a warp's measured instructions per load at the
-    // device's issue rate (the rate of the issue bound, gpu_model.cpp). Workloads without a
-    // measured count have none (the scheduler then takes the warp ready longest).
+    // device's issue rate (the rate of the issue bound, gpu_model.cpp), and at least the L1's
+    // l1_request_cycles: the stage hands the L1 a load no faster than its input takes them, the
+    // oldest CTA's first (so float CTAs that share an SM drift apart as on the H200, where the
+    // floor at the L1's in-order queue kept them in step: docs/results/tight/l1-rate.md).
+    // Workloads without a measured count have none (the scheduler then takes the warp ready
+    // longest, and the L1 itself takes a request l1_request_cycles at least: occupy_l1).
     double issue_cycles_per_load = 0;
     if constexpr (HasInstructionCount<W>::value)
       issue_cycles_per_load =
-          measured_instructions_per_task<W>(c) / double(m_loads) / m_d.issue_per_cycle;
+          std::max(measured_instructions_per_task<W>(c) / double(m_loads) / m_d.issue_per_cycle,
+                   m_d.l1_request_cycles);
     m_sms.reserve(static_cast<std::size_t>(sms));
     for (int s = 0; s < sms; ++s) {
       m_sms.emplace_back(m_d.scheduler, warps, m_warps_per_cta, issue_cycles_per_load);
@@ -234,6 +244,8 @@ public:
       if (m_slide > 0)
         sm.arrivals.assign(static_cast<std::size_t>(warps) * kSlideMax, 0);
     }
+    if (!m_sms.empty() && m_sms.front().scheduler.has_issue_stage())
+      m_request_floor = 0; // the issue stage keeps the floor
   }
 
   GpuResult run(const Progress &progress) {
@@ -450,7 +462,7 @@ private:
       arrives = m_memory.load(s, request, lines, sectors, wavefronts, now,
                               [](uint64_t, uint32_t, const SectorCache::Result &, uint32_t) {});
     }
-    sm.pipe_free = now + busy_cycles(wavefronts, warp.lanes);
+    occupy_l1(sm, now, wavefronts, warp.lanes);
     m_last_event = std::max(m_last_event, arrives);
     warp.group_end = std::max(warp.group_end, arrives);
     ++warp.next;
@@ -606,7 +618,7 @@ private:
     rec.tickets_end = static_cast<int>(sm.tickets.size());
     rec.deps_end = static_cast<int>(sm.deps.size());
     rec.known = known;
-    sm.pipe_free = now + busy_cycles(wavefronts, warp.lanes);
+    occupy_l1(sm, now, wavefronts, warp.lanes);
     if (rec.deps_end > rec.deps_begin) {
       warp.unresolved = true;
     } else {
@@ -832,6 +844,21 @@ private:
     return std::max(tag, m_data_cycles[static_cast<std::size_t>(lanes)]);
   }
 
+  // The L1 takes a request at `now`: busy for its wavefronts and its lanes' bytes (busy_cycles),
+  // and at least l1_request_cycles, whose part of a cycle carries to the SM's next request while
+  // the L1 stays busy (a request issued after an idle cycle starts afresh).
+  void occupy_l1(Sm &sm, int64_t now, int wavefronts, int lanes) {
+    const int64_t busy = busy_cycles(wavefronts, lanes);
+    if (busy * kPipeFraction >= m_request_floor) {
+      sm.pipe_free = now + busy;
+      sm.pipe_fraction = 0;
+      return;
+    }
+    const int held = (now > sm.pipe_free ? 0 : sm.pipe_fraction) + m_request_floor;
+    sm.pipe_free = now + held / kPipeFraction;
+    sm.pipe_fraction = held % kPipeFraction;
+  }
+
   // Cycles of n wavefronts at the L1's l1_wavefronts_per_cycle (m_busy_cycles holds them up to
   // kMaxLanes).
   int64_t wavefront_cycles(int n) const {
@@ -871,6 +898,7 @@ private:
   int m_slide_body = 0; // loads of the sliding kernel's loop body, which waits for all at its end
   std::vector<LineRequest> m_sm_lines; // parallel replay: each SM's request being coalesced
   int64_t m_busy_cycles[Coalescer<W>::kMaxLanes + 1];
+  int m_request_floor = 0; // l1_request_cycles in 1/kPipeFraction cycles (0: no floor)
   int64_t m_data_cycles[Coalescer<W>::kMaxLanes + 1];
   LineRequest m_lines[Coalescer<W>::kMaxLanes];
   SectorWrite m_writes[2 * Coalescer<W>::kMaxLanes];

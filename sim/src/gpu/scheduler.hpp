@@ -84,6 +84,9 @@ public:
     head = -1;
   }
 
+  // Whether this scheduler has the issue stage (oldest_issues_first with a measured count).
+  bool has_issue_stage() const { return m_issue_stage; }
+
   // Whether a warp is ready to issue (the issue stage: whose load waits for the L1).
   bool has_ready() const {
     return m_oldest_first && !m_issue_stage ? m_ready != 0 : m_fifo_size > 0;

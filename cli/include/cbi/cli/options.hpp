@@ -27,6 +27,10 @@ constexpr int kParserStyle =
 // begins, if any ("did you mean --cache-bytes?"), and lists every option of `desc`.
 UsageError unknown_option(const std::string &given, const po::options_description &desc);
 
+// Boost's parse error as the one line a user reads, naming the option as given: unknown (see
+// unknown_option), given twice, a value missing (--size last) or given to a switch (--writes=1).
+UsageError usage_error_of(const po::error &e, const po::options_description &desc);
+
 // "--a, --b, ..." : every long option of `desc`, in its order.
 std::string long_option_names(const po::options_description &desc);
 

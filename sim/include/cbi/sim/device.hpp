@@ -107,6 +107,9 @@ struct Device {
   // takes at least its lanes' bytes over this many cycles, also where one line serves them all (a
   // warp's 8-byte broadcast of one A element returns 256 bytes, two cycles at 128).
   int l1_data_bytes_per_cycle = 0;
+  // Cycles the L1's input takes for a request at least, whatever its wavefronts and bytes (0: no
+  // such limit): a request of one wavefront holds it this long, one of two wavefronts two cycles.
+  double l1_request_cycles = 0;
   double l2_to_l1_bytes_per_cycle = 64; // per SM: the L2's read sectors (32 bytes each)
   // Cycles of an SM's share of the L2 that each line request takes: the device's L2 reads take
   // max(sectors x 32 / l2_to_l1_bytes_per_cycle, line requests x this) / SMs cycles; 0, the bytes
