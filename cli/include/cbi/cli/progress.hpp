@@ -1,5 +1,6 @@
 // Progress on stderr for long runs: a bar with an ETA (sweeps, reproduce) and a thread counter
-// (simulate). Redrawn in place on a terminal, one line per tenth otherwise (logs, batch jobs).
+// (simulate). Redrawn in place on a terminal, otherwise one line per tenth and one a minute at
+// least (logs, batch jobs).
 #pragma once
 
 #include <algorithm>
