@@ -52,18 +52,9 @@ public:
     m_hash_words = l.hash_words;
     m_summary_words = l.summary_words;
     m_record_words = l.record_words;
-    m_set_words = l.set_words;
-    m_record_at.resize(m_ways);
-    m_partial_at.resize(c.writes ? m_ways : 0);
-    for (uint32_t w = 0; w < m_ways; ++w) {
-      const uint32_t host_line = w / l.group_ways * 16, slot = w % l.group_ways;
-      m_record_at[w] = host_line + slot * m_record_words;
-      if (c.writes)
-        m_partial_at[w] = (host_line + 15) * 4 + slot;
-    }
-    m_writes = c.writes;
+    m_partial_at = c.writes ? 1 + static_cast<uint32_t>(m_sectors) : 0;
     m_summary = aligned(m_summary_data, m_sets * m_summary_words);
-    m_records = aligned(m_record_data, m_sets * m_set_words);
+    m_records = aligned(m_record_data, m_sets * m_ways * m_record_words);
     for (uint64_t set = 0; set < m_sets; ++set) {
       uint32_t *sum = summary(set);
       if (m_ways <= 16) {
@@ -85,7 +76,7 @@ public:
     const Layout l = layout(c);
     const double ways = double(c.ways == 0 ? c.capacity_lines : c.ways);
     const double sets = double(c.capacity_lines) / ways;
-    return sets * 4.0 * (l.summary_words + l.set_words) +
+    return sets * 4.0 * (l.summary_words + ways * l.record_words) +
            (c.writes ? double(c.capacity_lines) * c.sectors_per_line * 4 : 0.0);
   }
 
@@ -103,7 +94,7 @@ public:
 
   // Where line `line`'s way most likely lives: fetching it ahead of a lookup hides the host's
   // cache miss.
-  [[gnu::always_inline]] void prefetch(uint64_t line64) const {
+  void prefetch(uint64_t line64) const {
     const uint64_t set = m_index(line64);
     const uint32_t *sum = summary(set);
     if (m_ways > 16) {
@@ -136,15 +127,15 @@ public:
     uint32_t w = find(set, sum, line);
     if (w < m_ways) {
       touch(sum, w);
-      r.fill = record(set, w) + 1;
+      uint32_t *rec = record(set, w);
+      r.fill = rec + 1;
       uint32_t invalid = 0, late = 0;
       states(r.fill, sectors, now, invalid, late);
       // A sector that stores wrote only in part holds no data to read: it misses, and the fetch
       // from below makes it whole.
-      if (m_writes) {
-        uint8_t &partial = partial_of(set, w);
-        invalid |= partial;
-        partial = static_cast<uint8_t>(partial & ~sectors);
+      if (m_partial_at) {
+        invalid |= rec[m_partial_at];
+        rec[m_partial_at] &= ~sectors;
       }
       r.miss = sectors & invalid;
       r.hit = sectors & ~invalid & ~late;
@@ -153,7 +144,8 @@ public:
         r.pending_ready = latest(r.fill, r.pending);
       return r;
     }
-    r.fill = record(set, allocate(set, sum, line)) + 1;
+    uint32_t *rec = allocate(set, sum, line);
+    r.fill = rec + 1;
     r.miss = sectors;
     return r;
   }
@@ -168,25 +160,29 @@ public:
     uint32_t *sum = summary(set);
     const uint32_t bit = 1u << sector;
     uint32_t w = find(set, sum, line);
-    if (w < m_ways)
+    uint32_t *rec = nullptr;
+    if (w < m_ways) {
       touch(sum, w);
-    else
-      w = allocate(set, sum, line);
-    uint32_t &fill = record(set, w)[1 + sector];
+      rec = record(set, w);
+    } else {
+      rec = allocate(set, sum, line);
+      w = static_cast<uint32_t>((rec - record(set, 0)) / m_record_words);
+    }
+    uint32_t &fill = rec[1 + sector];
     const bool hit = fill != kInvalid;
-    uint8_t &partial = partial_of(set, w);
+    uint32_t &partial = rec[m_partial_at];
     const std::size_t sec =
         static_cast<std::size_t>(set * m_ways + w) * std::size_t(m_sectors) + std::size_t(sector);
     if (!hit) {
       fill = now;
       m_written[sec] = 0;
       if (bytes != full)
-        partial = static_cast<uint8_t>(partial | bit);
+        partial |= bit;
     }
     if (partial & bit) {
       m_written[sec] |= bytes;
       if (m_written[sec] == full)
-        partial = static_cast<uint8_t>(partial & ~bit);
+        partial &= ~bit;
     }
     return hit;
   }
@@ -201,14 +197,12 @@ private:
   // 16 ways): a byte of each way's tag (tag_byte), then for up to 16 ways the LRU order (4 bits
   // a place, the most recent first) or for more the set's clock and a stamp per way, and the
   // number of ways in use (the first ones: a set fills its ways in order). Per way a record of
-  // the words it uses: its line and its sectors' fill times (kInvalid: no data), 20 bytes for 4
-  // sectors. The records of a set lie in groups of up to four in a host line (three of 20 bytes),
-  // never across two, and the line's last word holds a byte per record: with writes the mask of
-  // its partial sectors. A lookup that hits reads its set's summary and one host line of records;
-  // the H100's 132 L1s take 5.9 MB, 7.7 MB with the 32-byte records before
-  // (docs/results/gpu-model-speed.md, 2026-11-28 "records of the bytes they use").
+  // 32-bit words, a power of two of them (a record never spans two host lines where it fits one):
+  // its line, its sectors' fill times (kInvalid: no data), with writes the mask of its partial
+  // sectors. A lookup that hits reads its set's summary and one record, a host cache miss where the
+  // old layout had two to five (docs/results/gpu-model-speed.md).
   struct Layout {
-    uint32_t hash_words, summary_words, record_words, group_ways, set_words;
+    uint32_t hash_words, summary_words, record_words;
   };
   static Layout layout(const SectorCacheConfig &c) {
     const uint32_t ways = static_cast<uint32_t>(c.ways == 0 ? c.capacity_lines : c.ways);
@@ -218,9 +212,10 @@ private:
     // [hash][order: 2 words][in use][clock][stamps] (order, clock and stamps where they apply)
     const uint32_t stamps = !c.random_victims && ways > 16 ? ways + 1 : 0;
     l.summary_words = (l.hash_words + 3 + stamps + 7) / 8 * 8;
-    l.record_words = 1 + sectors;
-    l.group_ways = std::min(4u, 15 / l.record_words);
-    l.set_words = (ways + l.group_ways - 1) / l.group_ways * 16;
+    const uint32_t words = 1 + sectors + (c.writes ? 1 : 0);
+    l.record_words = 8;
+    while (l.record_words < words)
+      l.record_words *= 2;
     return l;
   }
 
@@ -231,12 +226,8 @@ private:
   }
 
   uint32_t *summary(uint64_t set) const { return m_summary + set * m_summary_words; }
-  // Way `way`'s record (its line, then its fill times), and the mask of its partial sectors.
-  [[gnu::always_inline]] uint32_t *record(uint64_t set, uint32_t way) const {
-    return m_records + set * m_set_words + m_record_at[way];
-  }
-  uint8_t &partial_of(uint64_t set, uint32_t way) const {
-    return reinterpret_cast<uint8_t *>(m_records + set * m_set_words)[m_partial_at[way]];
+  uint32_t *record(uint64_t set, uint32_t way) const {
+    return m_records + (set * m_ways + way) * m_record_words;
   }
 
   // A byte of the line's tag for the summary: bits of a multiplicative hash that the set index
@@ -352,9 +343,9 @@ private:
   }
 
   // The first way not in use, else the least recently used way or (random_victims) a random one,
-  // takes `line`; returns the way, its sectors without data. (The first empty way is what a scan
-  // for the lowest LRU stamp finds: 0, never used.)
-  uint32_t allocate(uint64_t set, uint32_t *sum, uint32_t line) {
+  // takes `line`; returns its record, its sectors without data. (The first empty way is what a
+  // scan for the lowest LRU stamp finds: 0, never used.)
+  uint32_t *allocate(uint64_t set, uint32_t *sum, uint32_t line) {
     uint32_t &used = sum[m_hash_words + 2];
     uint32_t victim = 0;
     if (used < m_ways) {
@@ -379,9 +370,9 @@ private:
     uint32_t *rec = record(set, victim);
     rec[0] = line;
     std::fill_n(rec + 1, m_sectors, kInvalid);
-    if (m_writes)
-      partial_of(set, victim) = 0;
-    return victim;
+    if (m_partial_at)
+      rec[m_partial_at] = 0;
+    return rec;
   }
 
   // Limits, checked by the engine: line indices below 2^32 (byte addresses below 512 GiB), times
@@ -393,10 +384,7 @@ private:
   bool m_random = false;
   uint64_t m_rng = 0x9E3779B97F4A7C15ull; // xorshift64, fixed seed (random_victims)
   uint32_t m_hash_words = 0, m_summary_words = 0, m_record_words = 0;
-  uint32_t m_set_words = 0; // the words of a set's records
-  bool m_writes = false;
-  std::vector<uint32_t> m_record_at;  // per way: its record's first word among its set's records
-  std::vector<uint32_t> m_partial_at; // per way, with writes: its partial mask's byte there
+  uint32_t m_partial_at = 0;                           // in a record; m_partial_at 0: no writes
   std::vector<uint32_t> m_summary_data, m_record_data; // m_summary, m_records: 64-byte aligned
   uint32_t *m_summary = nullptr, *m_records = nullptr;
   std::vector<uint32_t> m_written; // per sector, caches with writes: the bytes stores wrote
