@@ -18,8 +18,8 @@ ProgressBar::ProgressBar(int64_t total, bool enabled, double total_work, std::st
 void ProgressBar::update(int64_t done, const std::string &label, double done_work) {
   if (!m_enabled)
     return;
-  const double elapsed =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - m_start).count();
+  const auto now = std::chrono::steady_clock::now();
+  const double elapsed = std::chrono::duration<double>(now - m_start).count();
   // Remaining time at the rate so far: per unit of work where the items differ in cost. Before
   // any item is done since the start there is no rate: the ETA is "?", not 0s.
   const bool by_work = m_total_work > 0 && done_work > 0;
@@ -30,9 +30,10 @@ void ProgressBar::update(int64_t done, const std::string &label, double done_wor
       : counted > 0     ? format_duration(elapsed / double(counted) * double(m_total - done))
                         : "?";
   const int tenth = static_cast<int>(10 * done / m_total);
-  if (!m_tty && tenth == m_last_tenth && done != m_total)
+  if (!m_tty && tenth == m_last_tenth && done != m_total && now - m_last_line < quiet_max)
     return;
   m_last_tenth = tenth;
+  m_last_line = now;
   constexpr int kWidth = 30;
   // A count past the total (one that grew without set_total) fills the bar, no more.
   const int filled = static_cast<int>(std::clamp<int64_t>(kWidth * done / m_total, 0, kWidth));

@@ -50,7 +50,8 @@ void add_simulate_options(po::options_description &desc) {
   // clang-format off
   desc.add_options()
     ("progress", po::bool_switch(), "print progress to stderr (on by default for long runs, over "
-                                    "2^30 accesses: a line per tenth when not a terminal)")
+                                    "2^30 accesses: a line per tenth, and one a minute at least, "
+                                    "when not a terminal)")
     ("model", po::value<std::string>(), "sequential (one cache hierarchy, default) | gpu (SMs, "
                                         "warps, coalescing, per-SM L1, shared L2; docs/gpu-model.md)")
     ("device", po::value<std::string>(), ("--model gpu: " + device_help()).c_str())

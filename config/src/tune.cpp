@@ -53,7 +53,8 @@ void add_tune_options(po::options_description &desc) {
                                              "device)")
     ("progress", po::bool_switch(), "progress on stderr even when it is not a terminal (on a "
                                     "terminal it is always shown, and off one unasked for long "
-                                    "searches, over 2^30 accesses in all: a line per tenth)");
+                                    "searches, over 2^30 accesses in all: a line per tenth, one a "
+                                    "minute at least)");
   // clang-format on
 }
 

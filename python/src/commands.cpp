@@ -184,6 +184,14 @@ std::vector<std::string> argv_of(const std::string &command, const py::kwargs &k
       if (py::len(items) == 0) // the command line refuses an empty list, and so does this
         throw UsageError(py::str(key), "is an empty list; allowed: one value, or a list of "
                                        "values (the option given once each)");
+      // size=(16.5, 3) is no extent: as a list it was "--size: given twice".
+      if (py::len(items) > 1 && !d->semantic()->is_composing())
+        throw UsageError(py::str(key),
+                         "is a list of " + std::to_string(py::len(items)) + " values, and " +
+                             option + " takes one; allowed: one value" +
+                             (py::isinstance<py::tuple>(value)
+                                  ? ", or a tuple of whole numbers for an extent, (1024, 512)"
+                                  : ""));
       for (const py::handle item : items) {
         argv.push_back(option);
         argv.push_back(text_of(item));

@@ -13,6 +13,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -21,6 +22,7 @@
 #include <set>
 #include <sstream>
 #include <stdexcept>
+#include <unistd.h>
 
 namespace {
 
@@ -423,6 +425,28 @@ TEST(CliProgress, AnEtaNeedsThreadsDoneSinceTheStart) {
   cli::thread_counter()(100, 100);
   std::cerr.rdbuf(old);
   EXPECT_NE(end.str().find("100/100 threads, 0s elapsed, ETA 0s"), std::string::npos) << end.str();
+}
+
+// Off a terminal a line per tenth, and one whenever quiet_max has passed without one (a minute by
+// default): a run of hours printed its first line and then nothing for tens of minutes.
+TEST(CliProgress, OffATerminalALineAtLeastEveryQuietMax) {
+  if (isatty(2))
+    GTEST_SKIP() << "stderr is a terminal: the bar is redrawn in place";
+  const auto lines_of = [](std::chrono::duration<double> quiet_max) {
+    std::ostringstream err;
+    std::streambuf *old = std::cerr.rdbuf(err.rdbuf());
+    cli::ProgressBar bar(1000, true, 0, "threads");
+    bar.quiet_max = quiet_max;
+    for (int done = 1; done <= 5; ++done) // all in the first tenth
+      bar.update(done, "");
+    std::cerr.rdbuf(old);
+    return err.str();
+  };
+  const std::string first = lines_of(std::chrono::seconds(60));
+  EXPECT_EQ(std::count(first.begin(), first.end(), '\n'), 1) << first; // the first tenth's line
+  const std::string every = lines_of(std::chrono::seconds(0));
+  EXPECT_EQ(std::count(every.begin(), every.end(), '\n'), 5) << every;
+  EXPECT_NE(every.find("5/1000 threads"), std::string::npos) << every;
 }
 
 // cbi tune's stage two grows where a tie group takes in every finalist: the bar's total grows with

@@ -120,6 +120,11 @@ def test_an_unknown_keyword_is_a_value_error_naming_it():
     ({"writes": 1}, r"^writes: is a switch; allowed: True or False"),
     ({"writes": "yes"}, r"^writes: is a switch; allowed: True or False"),
     ({"ways": True}, r"^ways: takes a value, not True or False"),
+    # A list for an option given once; a tuple that is no extent (it was "--stencil: given twice").
+    ({"order": ["linear", "column:4"]},
+     r"^order: is a list of 2 values, and --order takes one; allowed: one value$"),
+    ({"stencil": (3.5, 3)}, r"^stencil: is a list of 2 values, and --stencil takes one; allowed: "
+                            r"one value, or a tuple of whole numbers for an extent, \(1024, 512\)$"),
 ])
 def test_keywords_the_cli_would_refuse_are_value_errors_naming_them(options, message):
     # The command line refuses `--sizes ""` and has no `--writes yes`: neither may be ignored here.

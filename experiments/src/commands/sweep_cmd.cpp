@@ -153,7 +153,7 @@ void add_sweep_options(po::options_description &desc) {
       "progress", po::bool_switch(),
       "progress bar with ETA on stderr (default on a terminal, and off one for a sweep of over "
       "2^30 "
-      "simulated accesses: a line per tenth)")(
+      "simulated accesses: a line per tenth, one a minute at least)")(
       "metrics", po::bool_switch(),
       "gpu: read hardware counters (L1/L2 hit rates, L2->L1 bytes) "
       "for every point (slower: replay passes)")("no-check", po::bool_switch(),

@@ -1,5 +1,6 @@
 // Progress on stderr for long runs: a bar with an ETA (sweeps, reproduce) and a thread counter
-// (simulate). Redrawn in place on a terminal, one line per tenth otherwise (logs, batch jobs).
+// (simulate). Redrawn in place on a terminal, otherwise one line per tenth and one a minute at
+// least (logs, batch jobs).
 #pragma once
 
 #include <algorithm>
@@ -21,12 +22,15 @@ public:
   void update(int64_t done, const std::string &label, double done_work = 0);
   // The total grows (cbi tune: a tie group that takes in every finalist replays more orders).
   void set_total(int64_t total) { m_total = std::max<int64_t>(total, 1); }
+  // Off a terminal, the longest a log goes without a line: a line per tenth alone left a run of
+  // hours silent for tens of minutes, its first line's "ETA ?" unanswered.
+  std::chrono::duration<double> quiet_max = std::chrono::seconds(60);
 
 private:
   int64_t m_total, m_done_at_start;
   double m_total_work;
   bool m_enabled, m_tty;
-  std::chrono::steady_clock::time_point m_start;
+  std::chrono::steady_clock::time_point m_start, m_last_line;
   int m_last_tenth = -1;
   std::size_t m_last_len = 0;
   std::string m_unit;
