@@ -223,6 +223,37 @@ TEST(Plot, DefaultsAndMissingColumns) {
   EXPECT_FALSE(higher_is_better("gpu_time_ms"));
 }
 
+// A column is numeric only where every non-empty cell is a number through and through: point_id's
+// hex, shard's "0/1" and stencil's "9x9" start with a number and were offered and taken as --y.
+TEST(Plot, ColumnsThatStartWithANumberAreNotNumeric) {
+  const CsvTable t = parse_csv("point_id,shard,stencil,size,gpu_time_ms,order\n"
+                               "1447ee63a0b1c2d3,0/1,9x9,4096,0.61,linear\n"
+                               "190e7549f72f9c93,0/1,9x9,8192,,column:4\n"
+                               "2fe0aa1b00c1d2e3,0/1,5x5,8192,2.5e-1,column:4\n");
+  for (const PlotKind kind : {PlotKind::lines, PlotKind::scatter})
+    for (const char *column : {"point_id", "shard", "stencil", "order"}) {
+      PlotSpec s;
+      s.kind = kind;
+      s.x = "size";
+      s.y = column;
+      try {
+        plot_defaults(t, s);
+        ADD_FAILURE() << "--y " << column << " was taken";
+      } catch (const UsageError &e) {
+        EXPECT_EQ(e.option(), "--y");
+        EXPECT_NE(std::string(e.what()).find(std::string("column '") + column +
+                                             "' holds no numbers; allowed: a numeric column "
+                                             "(size, gpu_time_ms)"),
+                  std::string::npos)
+            << e.what();
+      }
+    }
+  PlotSpec ok; // an empty cell is no value, not text
+  ok.kind = PlotKind::lines;
+  ok.y = "gpu_time_ms";
+  EXPECT_EQ(plot_defaults(t, ok).y, "gpu_time_ms");
+}
+
 TEST(Plot, HeatmapIsRelativeToNaiveAndMarksTheBest) {
   const CsvTable t = parse_csv(kSweep);
   PlotSpec s;

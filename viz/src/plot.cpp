@@ -116,22 +116,31 @@ void require(const CsvTable &t, const std::string &name, const char *option) {
   }
 }
 
-// A value is a quantity: an order's text (column:32 sits on an axis by its width) is not one.
+// A column is a quantity when every non-empty cell is a number through and through ("4096",
+// "1.5e-3", "nan" as output.cpp writes a non-finite one) and one at least is finite. Cells that
+// merely start with a number are text: point_id's hex (1447ee63...), shard's "0/1", stencil's
+// "9x9", an order's "column:32"; so is strtod's hex ("0x1f").
+static bool quantities(const CsvTable &t, int col) {
+  bool finite = false;
+  for (const auto &row : t.rows) {
+    const std::string &cell = row[static_cast<std::size_t>(col)];
+    if (cell.empty())
+      continue;
+    char *end = nullptr;
+    const double v = std::strtod(cell.c_str(), &end);
+    if (end != cell.c_str() + cell.size() || cell.find_first_of("xX") != std::string::npos)
+      return false;
+    finite = finite || std::isfinite(v);
+  }
+  return finite;
+}
+
 void require_numbers(const CsvTable &t, const std::string &name, const char *option) {
-  auto quantities = [&](int col) {
-    double v;
-    for (const auto &row : t.rows) {
-      const std::string &cell = row[static_cast<std::size_t>(col)];
-      if (cell.find(':') == std::string::npos && leading_number(cell, v))
-        return true;
-    }
-    return false;
-  };
-  if (quantities(t.index(name)))
+  if (quantities(t, t.index(name)))
     return;
   std::string numeric;
   for (const std::string &c : t.columns)
-    if (quantities(t.index(c)))
+    if (quantities(t, t.index(c)))
       numeric += (numeric.empty() ? "" : ", ") + c;
   throw UsageError(option, "column '" + name + "' holds no numbers; allowed: a numeric column (" +
                                numeric + ")");

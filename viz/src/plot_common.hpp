@@ -27,7 +27,8 @@ bool has_numbers(const CsvTable &t, int col);
 std::size_t distinct_numbers(const CsvTable &t, int col);
 // UsageError naming `option` with the CSV's columns when `name` is not one of them.
 void require(const CsvTable &t, const std::string &name, const char *option);
-// UsageError naming `option` when `name` holds no quantity (an order's text is none).
+// UsageError naming `option` when `name` is not a numeric column: one whose every non-empty
+// cell is a number through and through (an order's text, "9x9", "0/1" and hex ids are not).
 void require_numbers(const CsvTable &t, const std::string &name, const char *option);
 bool is_naive(const std::string &order);
 // A cbi sweep CSV whose every row comes from the simulator (its backend column names no gpu):
