@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <fstream>
 #include <iomanip>
+#include <iostream>
 #include <sstream>
 #include <thread>
 
@@ -88,6 +89,18 @@ int idle_cores() {
   std::string line;
   std::getline(f, line);
   return idle_cores_of(std::thread::hardware_concurrency(), line);
+}
+
+int jobs_within_cores_of(long long asked_jobs, unsigned cores, std::ostream &err) {
+  if (cores == 0 || asked_jobs <= static_cast<long long>(cores))
+    return static_cast<int>(asked_jobs);
+  err << "cbi: --jobs " << asked_jobs << " is more than the " << cores << " cores here; using "
+      << cores << "\n";
+  return static_cast<int>(cores);
+}
+
+int jobs_within_cores(long long asked_jobs) {
+  return jobs_within_cores_of(asked_jobs, std::thread::hardware_concurrency(), std::cerr);
 }
 
 int64_t available_memory_bytes() {

@@ -1,5 +1,7 @@
 #include "cbi/config/point_options.hpp"
 
+#include "cbi/cli/command.hpp"
+
 #include "cbi/error.hpp"
 #include "cbi/order_text.hpp"
 #include "cbi/parse.hpp"
@@ -108,7 +110,7 @@ Point point_from(const cli::po::variables_map &vm, const PointRequest &request,
         p.sample_sms = sample;
     }
     if (has(vm, "jobs"))
-      p.jobs = int(parse_positive(get(vm, "jobs", ""), "--jobs", 1024));
+      p.jobs = cli::jobs_within_cores(parse_positive(get(vm, "jobs", ""), "--jobs", 1024));
     return p;
   }
   p.granularity =

@@ -63,7 +63,7 @@ void add_simulate_options(po::options_description &desc) {
     ("jobs", po::value<std::string>(), (std::string("--model gpu: host threads in all, for the "
                                        "one replay: the SMs of each 32-cycle window run in "
                                        "parallel, and the prediction is the same on any count; ") +
-                                       cli::kIdleCoresHelp).c_str())
+                                       cli::kIdleCoresHelp + cli::kJobsCapHelp).c_str())
     ("classify-misses", po::bool_switch(), "also sort every level's misses into compulsory, "
                                            "capacity and conflict (3C; slower, off by default)");
   // clang-format on

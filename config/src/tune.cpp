@@ -43,7 +43,7 @@ void add_tune_options(po::options_description &desc) {
                                        "--model gpu: orders replay side by side, one thread "
                                        "each, and a replay takes several where fewer orders than "
                                        "threads are left; the ranking is the same on any "
-                                       "count; ") + cli::kIdleCoresHelp).c_str())
+                                       "count; ") + cli::kIdleCoresHelp + cli::kJobsCapHelp).c_str())
     ("sample-sms", po::value<std::string>(), "simulate N SMs (a divisor of the device's), each "
                                              "standing for SMs/N: stage one of the staged "
                                              "search (default 12), every order with --search full; 0: the "
@@ -60,9 +60,11 @@ void add_tune_options(po::options_description &desc) {
 
 sim::TuneConfig tune_config(const po::variables_map &vm) {
   // One point (workload, device, block, sampled SMs); each ranked order replaces its order, or
-  // for the tiled kernels its block order (--block-order is a list here: the candidates).
+  // for the tiled kernels its block order (--block-order is a list here: the candidates). --jobs
+  // is the search's, read below (once: its line on stderr where it exceeds the cores, once).
   po::variables_map one_point = vm;
   one_point.erase("block-order");
+  one_point.erase("jobs");
   sim::TuneConfig c;
   c.base = gpu_config(point_from(one_point, {Engine::gpu_model, "tune", false}));
   refuse_inapplicable(vm, c.base.workload.kind); // --block-order without tiles
@@ -117,9 +119,9 @@ sim::TuneConfig tune_config(const po::variables_map &vm) {
     c.orders.push_back(remap::parse_order(text, option));
   if (c.orders.empty())
     throw UsageError(option, "no order given; allowed: a comma list such as linear,column:32");
-  c.jobs = static_cast<int>(vm.count("jobs")
-                                ? parse_positive(vm["jobs"].as<std::string>(), "--jobs", 256)
-                                : cli::idle_cores());
+  c.jobs = vm.count("jobs")
+               ? cli::jobs_within_cores(parse_positive(vm["jobs"].as<std::string>(), "--jobs", 256))
+               : cli::idle_cores();
   return c;
 }
 

@@ -7,9 +7,11 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cctype>
 #include <filesystem>
 #include <string>
+#include <thread>
 #include <vector>
 
 namespace {
@@ -23,6 +25,15 @@ nlohmann::json json_of(const std::string &args) {
   const CliRun r = cbi_run(args + " --format json");
   EXPECT_EQ(r.exit_code, 0) << args << "\n" << r.err;
   return r.exit_code == 0 ? nlohmann::json::parse(r.out) : nlohmann::json::object();
+}
+
+// A command's help as one line: Boost wraps the text where it pleases.
+std::string help_line(const std::string &command) {
+  std::string help;
+  for (char c : cbi_run(command + " --help").out)
+    if (!std::isspace(static_cast<unsigned char>(c)) || (!help.empty() && help.back() != ' '))
+      help += std::isspace(static_cast<unsigned char>(c)) ? ' ' : c;
+  return help;
 }
 
 } // namespace
@@ -77,22 +88,52 @@ TEST(FirstUse, TheElementTypeIsSpelledAsSweepAndBenchSpellIt) {
 // take it, and the count a run took is in its result, given or not.
 TEST(FirstUse, JobsDefaultIsSpelledOutAndTheCountTakenReported) {
   for (const char *command : {"simulate", "tune"}) {
-    std::string help; // as one line: Boost wraps the text where it pleases
-    for (char c : cbi_run(std::string(command) + " --help").out)
-      if (!std::isspace(static_cast<unsigned char>(c)) || (!help.empty() && help.back() != ' '))
-        help += std::isspace(static_cast<unsigned char>(c)) ? ' ' : c;
+    const std::string help = help_line(command);
     for (const char *said :
          {"default: the cores idle at the start", "/proc/loadavg", "at least 1", "meta.jobs"})
       EXPECT_NE(help.find(said), std::string::npos) << command << ": " << said;
   }
-  EXPECT_EQ(json_of("simulate --model gpu --size 32 --jobs 2")["meta"]["jobs"], 2);
-  EXPECT_EQ(json_of("tune --size 32 --orders linear,column:4 --jobs 3")["meta"]["jobs"], 3);
+  const int cores = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  EXPECT_EQ(json_of("simulate --model gpu --size 32 --jobs 2")["meta"]["jobs"], std::min(2, cores));
+  EXPECT_EQ(json_of("tune --size 32 --orders linear,column:4 --jobs 3")["meta"]["jobs"],
+            std::min(3, cores));
   for (const std::string args :
        {"simulate --model gpu --size 32", "tune --size 32 --orders linear,column:4"}) {
     const nlohmann::json j = json_of(args);
     ASSERT_TRUE(j["meta"].contains("jobs")) << args;
     EXPECT_GE(j["meta"]["jobs"].get<int>(), 1) << args;
     EXPECT_LE(j["meta"]["jobs"].get<int>(), j["context"]["host_cores"].get<int>()) << args;
+  }
+}
+
+// --jobs above the cores (simulate --model gpu --jobs 1024 on 2 cores printed nothing for 20 s)
+// takes the cores and says so in one stderr line naming --jobs, the count taken being meta.jobs;
+// for every command that takes --jobs, and each one's help says so.
+TEST(FirstUse, JobsAboveTheCoresTakeTheCores) {
+  const unsigned cores = std::thread::hardware_concurrency();
+  ASSERT_GT(cores, 0u);
+  const std::string above = std::to_string(cores + 1), n = std::to_string(cores);
+  const std::string said =
+      "cbi: --jobs " + above + " is more than the " + n + " cores here; using " + n + "\n";
+  const CliRun tune =
+      cbi_run("tune --size 32 --orders linear,column:4 --format json --jobs " + above);
+  ASSERT_EQ(tune.exit_code, 0) << tune.err;
+  EXPECT_EQ(tune.err, said);
+  EXPECT_EQ(nlohmann::json::parse(tune.out)["meta"]["jobs"], cores);
+  const CliRun simulate = cbi_run("simulate --model gpu --size 32 --format json --jobs " + above);
+  ASSERT_EQ(simulate.exit_code, 0) << simulate.err;
+  EXPECT_EQ(simulate.err, said);
+  EXPECT_LE(nlohmann::json::parse(simulate.out)["meta"]["jobs"].get<unsigned>(), cores);
+  const auto out = std::filesystem::temp_directory_path() / "cbi-jobs-above-cores.csv";
+  const CliRun sweep =
+      cbi_run("sweep --size 16 --order linear --jobs " + above + " -o " + out.string());
+  std::filesystem::remove(out);
+  EXPECT_EQ(sweep.exit_code, 0) << sweep.err;
+  EXPECT_NE(sweep.err.find(said), std::string::npos) << sweep.err;
+  for (const char *command : {"simulate", "tune", "sweep", "reproduce"}) {
+    const std::string help = help_line(command);
+    EXPECT_NE(help.find("a count above this machine's cores takes the cores"), std::string::npos)
+        << command;
   }
 }
 

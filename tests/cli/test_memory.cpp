@@ -9,6 +9,7 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <sstream>
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -27,6 +28,17 @@ TEST(Cores, IdleCoresAreTheCoresLessTheOtherRunnableTasks) {
   EXPECT_EQ(cli::idle_cores_of(8, ""), 8);                          // unknown: all cores
   EXPECT_EQ(cli::idle_cores_of(8, "1 2 3 x/y 4"), 8);
   EXPECT_EQ(cli::idle_cores_of(0, "0.1 0.1 0.1 1/10 5"), 1);
+}
+
+// --jobs above the cores takes the cores, said in one line naming --jobs; at or below, as given.
+TEST(Cores, JobsAboveTheCoresTakeTheCores) {
+  std::ostringstream err;
+  EXPECT_EQ(cli::jobs_within_cores_of(2, 2, err), 2);
+  EXPECT_EQ(cli::jobs_within_cores_of(1, 16, err), 1);
+  EXPECT_EQ(cli::jobs_within_cores_of(1024, 0, err), 1024); // cores unknown: as given
+  EXPECT_EQ(err.str(), "");
+  EXPECT_EQ(cli::jobs_within_cores_of(1024, 2, err), 2);
+  EXPECT_EQ(err.str(), "cbi: --jobs 1024 is more than the 2 cores here; using 2\n");
 }
 
 TEST(Memory, EstimateCountsEveryLevel) {

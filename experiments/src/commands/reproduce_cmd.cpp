@@ -26,7 +26,8 @@ int cmd_reproduce(int argc, char **argv) {
                                        "every CSV already in the folder")
     ("tiny", po::bool_switch(), "CI smoke test: every size cut to tens of elements; the report "
                                 "gives no verdicts")
-    ("jobs", po::value<std::string>(), "simulations replayed at once, one host thread each (default: all cores)")
+    ("jobs", po::value<std::string>(), (std::string("simulations replayed at once, one host thread "
+                                       "each (default: all cores)") + cli::kJobsCapHelp).c_str())
     ("progress", po::bool_switch(), "progress bars on stderr (default on a terminal)");
   // clang-format on
   po::variables_map vm;
@@ -67,7 +68,7 @@ int cmd_reproduce(int argc, char **argv) {
   o.tiny = vm["tiny"].as<bool>();
   o.progress = vm["progress"].as<bool>();
   if (has(vm, "jobs"))
-    o.jobs = static_cast<int>(parse_positive(get(vm, "jobs", ""), "--jobs", 1024));
+    o.jobs = cli::jobs_within_cores(parse_positive(get(vm, "jobs", ""), "--jobs", 1024));
   if (has(vm, "only")) {
     o.only = parse_list(get(vm, "only", ""), "--only");
     reproduce::Options all = o;

@@ -147,9 +147,12 @@ void add_sweep_options(po::options_description &desc) {
                  "to this file at the end")(
       "resume", po::bool_switch(),
       "continue an interrupted --output CSV: points already in it "
-      "are skipped")("jobs", po::value<std::string>(),
-                     "simulations replayed at once, one host thread each (sequential or GPU model; "
-                     "default: all cores, one fewer while a GPU backend runs)")(
+      "are skipped")(
+      "jobs", po::value<std::string>(),
+      (std::string("simulations replayed at once, one host thread each (sequential or GPU "
+                   "model; default: all cores, one fewer while a GPU backend runs)") +
+       cli::kJobsCapHelp)
+          .c_str())(
       "progress", po::bool_switch(),
       "progress bar with ETA on stderr (default on a terminal, and off one for a sweep of over "
       "2^30 "
@@ -281,7 +284,7 @@ sweep::RunOptions run_options_from(const po::variables_map &vm, sweep::Grid &g, 
   opts.resume = vm["resume"].as<bool>();
   opts.progress = vm["progress"].as<bool>();
   if (has(vm, "jobs"))
-    opts.jobs = static_cast<int>(parse_positive(get(vm, "jobs", ""), "--jobs", 1024));
+    opts.jobs = cli::jobs_within_cores(parse_positive(get(vm, "jobs", ""), "--jobs", 1024));
   opts.meta = {{"command", "cbi sweep " + command_line(argc - 1, argv + 1)},
                {"date", utc_timestamp()}};
 

@@ -75,6 +75,16 @@ constexpr const char *kIdleCoresHelp =
     "default: the cores idle at the start, i.e. this machine's cores less the other runnable "
     "tasks that /proc/loadavg counts, at least 1 (all cores on an idle machine, fewer on a "
     "shared one); the count taken is the result's jobs (JSON: meta.jobs)";
+// --jobs N as given, at most this machine's cores (std::thread::hardware_concurrency; N when that
+// is unknown), with one stderr line naming --jobs where it lowers N: threads that wait for one
+// another make no progress when they outnumber the cores (simulate --model gpu --jobs 1024 on 2
+// cores printed nothing for 20 s where --jobs 1 printed progress at once).
+int jobs_within_cores(long long asked_jobs);
+// jobs_within_cores for a machine of `cores` cores (0: unknown), its line written to `err`.
+int jobs_within_cores_of(long long asked_jobs, unsigned cores, std::ostream &err);
+// The help of every --jobs, after its default.
+constexpr const char *kJobsCapHelp =
+    "; a count above this machine's cores takes the cores (said in one line on stderr)";
 // idle_cores for a machine of `cores` cores whose /proc/loadavg reads `loadavg`.
 int idle_cores_of(unsigned cores, const std::string &loadavg);
 
