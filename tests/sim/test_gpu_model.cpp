@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <functional>
 #include <map>
 #include <random>
 #include <vector>
@@ -616,17 +617,27 @@ TEST(GpuModel, OldestCtaFirstLetsCoResidentCtasDriftApart) {
   EXPECT_GT(in_step, drifting + 10.0);
 }
 
-// The cycles at which warp `warp` of CTA `cta` on SM 0 issues its loads, in order.
-std::vector<int64_t> load_cycles(const sim::GpuConfig &c, int64_t cta = 0, int warp = 0) {
+// The cycles of SM 0's requests that `index_of` numbers 0, 1, 2, ... (-1: not counted), in
+// order: a request's first sector event gives its cycle.
+std::vector<int64_t>
+cycles_in_order(const sim::GpuConfig &c,
+                const std::function<int64_t(const sim::GpuSectorEvent &)> &index_of) {
   std::vector<int64_t> at;
   sim::GpuObserver obs;
   obs.sm = 0;
   obs.on_sector = [&](const sim::GpuSectorEvent &e) {
-    if (e.cta == cta && e.warp == warp && e.instruction == static_cast<int64_t>(at.size()))
+    if (index_of(e) == static_cast<int64_t>(at.size()))
       at.push_back(e.cycle);
   };
   sim::simulate_gpu(c, {}, &obs);
   return at;
+}
+
+// The cycles at which warp `warp` of CTA `cta` on SM 0 issues its loads, in order.
+std::vector<int64_t> load_cycles(const sim::GpuConfig &c, int64_t cta = 0, int warp = 0) {
+  return cycles_in_order(c, [&](const sim::GpuSectorEvent &e) {
+    return e.cta == cta && e.warp == warp ? e.instruction : int64_t{-1};
+  });
 }
 
 // The cycle of that warp's instruction j = 0 (A's load; -1: none on SM 0).
@@ -657,15 +668,8 @@ TEST(GpuModel, TheL1DataStageTakesTwoCyclesForADoubleWarpsBroadcast) {
 
 // The cycles at which SM 0 issues its first `n` requests (any warp), in order.
 std::vector<int64_t> request_cycles(const sim::GpuConfig &c, int64_t n) {
-  std::vector<int64_t> at;
-  sim::GpuObserver obs;
-  obs.sm = 0;
-  obs.on_sector = [&](const sim::GpuSectorEvent &e) {
-    if (e.issue == static_cast<int64_t>(at.size()) && e.issue < n)
-      at.push_back(e.cycle);
-  };
-  sim::simulate_gpu(c, {}, &obs);
-  return at;
+  return cycles_in_order(
+      c, [n](const sim::GpuSectorEvent &e) { return e.issue < n ? e.issue : int64_t{-1}; });
 }
 
 TEST(GpuModel, TheL1TakesAOneWavefrontRequestForL1RequestCyclesAtLeast) {
