@@ -20,6 +20,7 @@
 //                                model_cycles, cycles_per_request median/min/max over SMs)
 #include "check.cuh"
 #include "clock.cuh"
+#include "spans.cuh"
 
 #include <cuda_runtime.h>
 
@@ -96,22 +97,8 @@ void run(int groups, int shift, int sms, char *buf, long long *d_span, unsigned 
   lines_kernel<T><<<ctas, kThreads>>>(buf, groups, shift, rounds, d_span, d_sm, d_sink);
   CHECK(cudaGetLastError());
   CHECK(cudaDeviceSynchronize());
-  std::vector<long long> span(ctas);
-  std::vector<unsigned> sm(ctas);
-  CHECK(cudaMemcpy(span.data(), d_span, ctas * sizeof(long long), cudaMemcpyDeviceToHost));
-  CHECK(cudaMemcpy(sm.data(), d_sm, ctas * sizeof(unsigned), cudaMemcpyDeviceToHost));
-  std::vector<long long> longest(sms, 0);
-  std::vector<int> count(sms, 0);
-  for (int c = 0; c < ctas; ++c) {
-    longest[sm[c] % sms] = std::max(longest[sm[c] % sms], span[c]);
-    ++count[sm[c] % sms];
-  }
-  std::vector<double> per;
-  for (int s = 0; s < sms; ++s)
-    if (count[s] > 0)
-      per.push_back(double(longest[s]) /
-                    (double(count[s]) * (kThreads / 32) * double(rounds) * kUnroll));
-  std::sort(per.begin(), per.end());
+  const std::vector<double> per =
+      cycles_per_request_by_sm(d_span, d_sm, ctas, sms, (kThreads / 32) * double(rounds) * kUnroll);
   const Shape sh = shape_of(int(sizeof(T)), groups, shift);
   const double model = std::max(double(sh.lines), 32.0 * sizeof(T) / 128.0);
   std::printf("%d,%d,%d,%d,%d,%.2f,%.3f,%.3f,%.3f\n", int(sizeof(T)), groups, shift, sh.lines,

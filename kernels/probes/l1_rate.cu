@@ -20,10 +20,10 @@
 //                              cycles_min, cycles_max, requests_per_cycle)
 #include "check.cuh"
 #include "clock.cuh"
+#include "spans.cuh"
 
 #include <cuda_runtime.h>
 
-#include <algorithm>
 #include <cstdio>
 #include <vector>
 
@@ -87,22 +87,8 @@ void run(int shape, int ctas_per_sm, int sms, const char *buf, long long *d_span
   rate_kernel<kChains><<<ctas, kThreads>>>(buf, shape, d_span, d_sm, d_sink);
   CHECK(cudaGetLastError());
   CHECK(cudaDeviceSynchronize());
-  std::vector<long long> span(ctas);
-  std::vector<unsigned> sm(ctas);
-  CHECK(cudaMemcpy(span.data(), d_span, ctas * sizeof(long long), cudaMemcpyDeviceToHost));
-  CHECK(cudaMemcpy(sm.data(), d_sm, ctas * sizeof(unsigned), cudaMemcpyDeviceToHost));
-  std::vector<long long> longest(sms, 0);
-  std::vector<int> count(sms, 0);
-  for (int c = 0; c < ctas; ++c) {
-    longest[sm[c] % sms] = std::max(longest[sm[c] % sms], span[c]);
-    ++count[sm[c] % sms];
-  }
-  std::vector<double> per;
-  for (int s = 0; s < sms; ++s)
-    if (count[s] > 0)
-      per.push_back(double(longest[s]) /
-                    (double(count[s]) * (kThreads / 32) * double(kRounds) * kChains));
-  std::sort(per.begin(), per.end());
+  const std::vector<double> per = cycles_per_request_by_sm(
+      d_span, d_sm, ctas, sms, (kThreads / 32) * double(kRounds) * kChains);
   const int sectors = shape == kBroadcast ? 1 : shape == kMix ? 0 : shape == kTwo ? 8 : 4;
   const double median = per[per.size() / 2];
   std::printf("%s,%d,%d,%d,%.3f,%.3f,%.3f,%.3f\n", kShapeNames[shape], kChains,
