@@ -254,6 +254,34 @@ TEST(Plot, ColumnsThatStartWithANumberAreNotNumeric) {
   EXPECT_EQ(plot_defaults(t, ok).y, "gpu_time_ms");
 }
 
+// scatter places each point by both columns: a non-numeric --x is refused as --y is, listing the
+// numeric columns (it drew column:W at W and dropped linear, or hex ids at their leading digits).
+TEST(Plot, ScatterXMustBeNumeric) {
+  const CsvTable t = parse_csv("point_id,stencil,size,gpu_time_ms,order\n"
+                               "1447ee63a0b1c2d3,9x9,4096,0.61,linear\n"
+                               "2fe0aa1b00c1d2e3,5x5,8192,2.5e-1,column:4\n");
+  for (const char *column : {"point_id", "stencil", "order"}) {
+    PlotSpec s;
+    s.kind = PlotKind::scatter;
+    s.x = column;
+    s.y = "gpu_time_ms";
+    try {
+      plot_defaults(t, s);
+      ADD_FAILURE() << "--x " << column << " was taken";
+    } catch (const UsageError &e) {
+      EXPECT_EQ(e.option(), "--x");
+      EXPECT_EQ(std::string(e.what()), std::string("column '") + column +
+                                           "' holds no numbers; allowed: a numeric column "
+                                           "(size, gpu_time_ms)");
+    }
+  }
+  PlotSpec ok;
+  ok.kind = PlotKind::scatter;
+  ok.x = "size";
+  ok.y = "gpu_time_ms";
+  EXPECT_EQ(plot_defaults(t, ok).x, "size");
+}
+
 TEST(Plot, HeatmapIsRelativeToNaiveAndMarksTheBest) {
   const CsvTable t = parse_csv(kSweep);
   PlotSpec s;
