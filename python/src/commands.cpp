@@ -80,6 +80,7 @@ py::dict run(const std::string &command, void (*add_options)(po::options_descrip
   for (std::string &a : args)
     argv.push_back(a.data());
   cli::Table table;
+  cli::drop_notices(); // a call that raised left its notices unsaid
   try {
     po::variables_map vm;
     const std::string usage = "cbi." + command + "(**options)";
@@ -100,6 +101,7 @@ py::dict run(const std::string &command, void (*add_options)(po::options_descrip
   } catch (const UsageError &e) { // named as the command line names it
     throw UsageError(config::option_for_field(e.option()), e.what());
   }
+  cli::say_notices(); // accepted: --jobs above the cores says so now
   std::ostringstream json;
   cli::print_json(json, table);
   py::dict d = py::module_::import("json").attr("loads")(json.str());
