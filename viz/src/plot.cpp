@@ -317,8 +317,8 @@ PlotSpec plot_defaults(const CsvTable &t, PlotSpec s) {
       s.series = "order";
     require(t, s.x, "--x");
     require(t, s.y, "--y");
-    require_numbers(t, s.x, "--x"); // a point's place on both axes is a quantity
     require_numbers(t, s.y, "--y");
+    require_numbers(t, s.x, "--x"); // a point's place on both axes is a quantity
     if (!s.series.empty())
       require(t, s.series, "--series");
     if (!s.label.empty())
