@@ -116,20 +116,20 @@ void hold_notice(const std::string &line) {
   notices() += line;
 }
 
-void say_notices() {
+std::string take_notices() {
   std::string held;
-  {
-    const std::lock_guard<std::mutex> lock(notices_mutex());
-    held.swap(notices());
-  }
+  const std::lock_guard<std::mutex> lock(notices_mutex());
+  held.swap(notices());
+  return held;
+}
+
+void say_notices() {
+  const std::string held = take_notices();
   if (!held.empty())
     std::cerr << held << std::flush;
 }
 
-void drop_notices() {
-  const std::lock_guard<std::mutex> lock(notices_mutex());
-  notices().clear();
-}
+void drop_notices() { take_notices(); }
 
 int jobs_within_cores(long long asked_jobs) {
   std::ostringstream line;

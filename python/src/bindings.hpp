@@ -44,6 +44,10 @@ std::vector<std::string> argv_of(const std::string &command, const py::kwargs &k
 UsageError keyword_error(const UsageError &e,
                          const boost::program_options::options_description &desc,
                          bool own_workload = false);
+// keyword_error's spelling of a message alone (a notice: jobs 64 is more than the 2 cores here).
+std::string keyword_text(const std::string &text,
+                         const boost::program_options::options_description &desc,
+                         bool own_workload = false);
 
 // Thread ids, tasks and addresses are whole numbers: a float array (np.arange(8.0) + 0.5) is a
 // ValueError naming `name`, never truncated by NumPy's cast (orders.cpp).

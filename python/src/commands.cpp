@@ -20,6 +20,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <iostream>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -102,7 +103,10 @@ py::dict run(const std::string &command, void (*add_options)(po::options_descrip
   } catch (const UsageError &e) { // named as the Python call names it
     throw keyword_error(e, desc, own.user != nullptr);
   }
-  cli::say_notices(); // accepted: --jobs above the cores says so now
+  // Accepted: --jobs above the cores says so now, as the call spells it (jobs 64 is more ...).
+  const std::string notices = cli::take_notices();
+  if (!notices.empty())
+    std::cerr << keyword_text(notices, desc, own.user != nullptr) << std::flush;
   std::ostringstream json;
   cli::print_json(json, table);
   py::dict d = py::module_::import("json").attr("loads")(json.str());
@@ -225,9 +229,8 @@ std::string keyword_of(const std::string &option, const po::options_description 
 
 } // namespace
 
-UsageError keyword_error(const UsageError &e, const po::options_description &desc,
+std::string keyword_text(const std::string &what, const po::options_description &desc,
                          bool own_workload) {
-  const std::string what = e.what();
   std::string message;
   for (std::size_t i = 0; i < what.size();) {
     const bool starts = what.compare(i, 2, "--") == 0 &&
@@ -243,7 +246,13 @@ UsageError keyword_error(const UsageError &e, const po::options_description &des
     message += keyword_of(what.substr(i, end - i), desc, own_workload);
     i = end;
   }
-  return UsageError(keyword_of(config::option_for_field(e.option()), desc, own_workload), message);
+  return message;
+}
+
+UsageError keyword_error(const UsageError &e, const po::options_description &desc,
+                         bool own_workload) {
+  return UsageError(keyword_of(config::option_for_field(e.option()), desc, own_workload),
+                    keyword_text(e.what(), desc, own_workload));
 }
 
 void bind_commands(py::module_ &m) {

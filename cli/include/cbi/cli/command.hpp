@@ -88,6 +88,8 @@ int jobs_within_cores(long long asked_jobs);
 void hold_notice(const std::string &line);
 void say_notices();
 void drop_notices();
+// The held lines, no longer held (the Python module prints them in its own spelling).
+std::string take_notices();
 // jobs_within_cores for a machine of `cores` cores (0: unknown), its line written to `err`.
 int jobs_within_cores_of(long long asked_jobs, unsigned cores, std::ostream &err);
 // The help of every --jobs, after its default.
