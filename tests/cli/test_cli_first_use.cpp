@@ -155,6 +155,20 @@ TEST(FirstUse, JobsAboveTheCoresOnARefusedCommandPrintOnlyTheError) {
   std::filesystem::remove_all(dir);
 }
 
+// --only names a part of the other run (a GPU part with --sim-only, sim-sec5.2 without it): it
+// said "unknown part", as for a typo; now it says which run has it, listing this run's parts.
+TEST(FirstUse, ReproduceOnlyAPartOfTheOtherRunSaysWhy) {
+  const std::string dir = cbi::test::scratch_dir("cbi_only_other", "first_use");
+  expect_usage_error("reproduce --sim-only --only gpu-fig5.2 -o " + dir + "/r",
+                     ": --only: 'gpu-fig5.2' is a part of the run on a GPU, which --sim-only "
+                     "leaves out; allowed: sim-fig5.1a,");
+  expect_usage_error("reproduce --only sim-sec5.2 -o " + dir + "/r",
+                     ": --only: 'sim-sec5.2' is a part of the run with --sim-only (the "
+                     "simulator-only job); allowed: gpu-fig5.1a,");
+  EXPECT_FALSE(std::filesystem::exists(dir + "/r"));
+  std::filesystem::remove_all(dir);
+}
+
 // cbi tune's orders that the model cannot tell apart are a JSON list of order names, the rows of
 // tie group 1 in rank order; the table and CSV name them joined.
 TEST(FirstUse, TuneTiesAreAListOfOrderNames) {
