@@ -282,6 +282,36 @@ TEST(Plot, ScatterXMustBeNumeric) {
   EXPECT_EQ(plot_defaults(t, ok).x, "size");
 }
 
+// A scatter compares one quantity unless --free-axes: columns of two units (a hit rate against a
+// time) are refused naming --y and both units; they drew y = x and an error "in ms".
+TEST(Plot, ScatterOfTwoUnitsNeedsFreeAxes) {
+  const CsvTable t = parse_csv("order,l1_hit_pct_pred,predicted_ms,hits,time_ms\n"
+                               "linear,87,0.009,5,0.01\ncolumn:32,88,0.008,6,0.02\n");
+  PlotSpec s;
+  s.kind = PlotKind::scatter;
+  s.x = "l1_hit_pct_pred";
+  s.y = "predicted_ms";
+  try {
+    plot_defaults(t, s);
+    ADD_FAILURE() << "a hit rate against a time was compared as one quantity";
+  } catch (const UsageError &e) {
+    EXPECT_EQ(e.option(), "--y");
+    EXPECT_EQ(std::string(e.what()),
+              "'predicted_ms' (ms) is another quantity than --x 'l1_hit_pct_pred' (%), and "
+              "scatter compares one quantity (the line y = x, the error in one unit); allowed: "
+              "--free-axes for two quantities, or --y in %");
+  }
+  s.same_quantity = false; // --free-axes
+  EXPECT_NO_THROW(plot_defaults(t, s));
+  PlotSpec same; // one unit, or a column whose unit the name does not tell: compared
+  same.kind = PlotKind::scatter;
+  same.x = "time_ms";
+  same.y = "predicted_ms";
+  EXPECT_NO_THROW(plot_defaults(t, same));
+  same.x = "hits";
+  EXPECT_NO_THROW(plot_defaults(t, same));
+}
+
 TEST(Plot, HeatmapIsRelativeToNaiveAndMarksTheBest) {
   const CsvTable t = parse_csv(kSweep);
   PlotSpec s;
@@ -361,6 +391,7 @@ TEST(Plot, ScatterHasOnePointPerRow) {
   s.kind = PlotKind::scatter;
   s.x = "sim_l1_hit_pct";
   s.y = "gpu_time_ms";
+  s.same_quantity = false; // two quantities: --free-axes
   PlotLayout layout;
   plot(t, s, &layout);
   EXPECT_EQ(layout.cells, 7);
