@@ -72,8 +72,15 @@ int run_guarded(const Command &c, int argc, char **argv, OptionNamer option_for_
   set_invocation(argc, argv);
   std::string name = std::string("cbi ") + c.name;
   argv[1] = name.data();
+  // A failed command prints its one line alone: the notices held for an accepted one go with it.
+  struct DropNotices {
+    ~DropNotices() { drop_notices(); }
+  } const drop;
   try {
-    return c.run(argc - 1, argv + 1);
+    const int code = c.run(argc - 1, argv + 1);
+    if (code == kExitOk)
+      say_notices();
+    return code;
   } catch (const UsageError &e) {
     std::cerr << "cbi " << c.name << ": "
               << (option_for_field ? option_for_field(e.option()) : e.option()) << ": " << e.what()

@@ -12,6 +12,7 @@
 #include <fstream>
 #include <iomanip>
 #include <iostream>
+#include <mutex>
 #include <sstream>
 #include <thread>
 
@@ -99,8 +100,42 @@ int jobs_within_cores_of(long long asked_jobs, unsigned cores, std::ostream &err
   return static_cast<int>(cores);
 }
 
+namespace {
+std::mutex &notices_mutex() {
+  static std::mutex m;
+  return m;
+}
+std::string &notices() {
+  static std::string held;
+  return held;
+}
+} // namespace
+
+void hold_notice(const std::string &line) {
+  const std::lock_guard<std::mutex> lock(notices_mutex());
+  notices() += line;
+}
+
+std::string take_notices() {
+  std::string held;
+  const std::lock_guard<std::mutex> lock(notices_mutex());
+  held.swap(notices());
+  return held;
+}
+
+void say_notices() {
+  const std::string held = take_notices();
+  if (!held.empty())
+    std::cerr << held << std::flush;
+}
+
+void drop_notices() { take_notices(); }
+
 int jobs_within_cores(long long asked_jobs) {
-  return jobs_within_cores_of(asked_jobs, std::thread::hardware_concurrency(), std::cerr);
+  std::ostringstream line;
+  const int jobs = jobs_within_cores_of(asked_jobs, std::thread::hardware_concurrency(), line);
+  hold_notice(line.str());
+  return jobs;
 }
 
 int64_t available_memory_bytes() {

@@ -1,5 +1,7 @@
 #include "cbi/cli/progress.hpp"
 
+#include "cbi/cli/command.hpp"
+
 #include <iomanip>
 #include <iostream>
 #include <memory>
@@ -34,6 +36,7 @@ void ProgressBar::update(int64_t done, const std::string &label, double done_wor
     return;
   m_last_tenth = tenth;
   m_last_line = now;
+  say_notices(); // a run that shows progress has been accepted: its notices come first
   constexpr int kWidth = 30;
   // A count past the total (one that grew without set_total) fills the bar, no more.
   const int filled = static_cast<int>(std::clamp<int64_t>(kWidth * done / m_total, 0, kWidth));

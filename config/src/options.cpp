@@ -270,7 +270,8 @@ std::vector<sim::CacheConfig> levels_from(const po::variables_map &vm, const sim
                      ? parse_positive(get(vm, "line-bytes", ""), "--line-bytes", 1 << 20)
                      : 4 * w.elem_bytes;
   if (has(vm, "lines") && has(vm, "cache-bytes"))
-    throw UsageError("--cache-bytes", "give either --lines or --cache-bytes, not both");
+    throw UsageError("--cache-bytes", "given with --lines, and both set the capacity; allowed: "
+                                      "one of them (--lines N or --cache-bytes BYTES)");
   if (has(vm, "cache-bytes")) {
     const int64_t bytes = parse_bytes(get(vm, "cache-bytes", ""), "--cache-bytes");
     if (bytes % c.line_bytes != 0)

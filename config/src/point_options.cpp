@@ -174,8 +174,8 @@ BenchPoints bench_points(const cli::po::variables_map &vm) {
   const auto [bx, by] = parse_extent(two_d ? block : "32x" + block, "--block", false, 1024);
   const int threads = two_d ? int(bx * by) : int(parse_positive(block, "--block", 1 << 20));
 
-  // An --order (--block-order, --remap-math) that no listed kernel takes stays on the point, so
-  // that kernels::validate refuses it rather than it being ignored.
+  // An --order (--block-order) that no listed kernel takes stays on the point, so that
+  // kernels::validate refuses it rather than it being ignored (--remap-math: refused above).
   const bool any_remapped = std::any_of(kinds.begin(), kinds.end(), kernels::is_remapped);
   const bool any_blocked = std::any_of(kinds.begin(), kinds.end(), kernels::is_block_ordered);
   const bool listed =
@@ -230,6 +230,9 @@ void refuse_unused_kernel_axes(const cli::po::variables_map &vm,
   if (has(vm, "depth") && std::all_of(kinds.begin(), kinds.end(), kernels::is_stencil))
     throw UsageError("--depth", "no listed kernel has an inner dimension; allowed: leave it out, "
                                 "or a matrix kernel (matmul, sgemm-tiled, cublas)");
+  if (has(vm, "remap-math") && std::none_of(kinds.begin(), kinds.end(), kernels::is_remapped))
+    throw UsageError("--remap-math", "no listed kernel maps its threads through an order; "
+                                     "allowed: leave it out, or stencil or matmul in --kernel");
 }
 
 namespace {

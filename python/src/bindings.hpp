@@ -2,6 +2,7 @@
 // they convert arguments, call the C++ that the command line calls, and convert results.
 #pragma once
 
+#include "cbi/error.hpp"
 #include "cbi/sim/user_workload.hpp"
 
 #include <boost/program_options.hpp>
@@ -35,6 +36,18 @@ struct Workload {
 std::vector<std::string> argv_of(const std::string &command, const py::kwargs &kw,
                                  const boost::program_options::options_description &desc,
                                  bool takes_preset);
+
+// A command line's UsageError as the Python call spells it: its option (named by
+// config::option_for_field) and every option of `desc` that its message names become the keyword
+// (--cache-bytes -> cache_bytes, --ways N -> ways N); --trace is workload where the call handed
+// a cbi.Workload (commands.cpp). A Python user never typed --cache-bytes.
+UsageError keyword_error(const UsageError &e,
+                         const boost::program_options::options_description &desc,
+                         bool own_workload = false);
+// keyword_error's spelling of a message alone (a notice: jobs 64 is more than the 2 cores here).
+std::string keyword_text(const std::string &text,
+                         const boost::program_options::options_description &desc,
+                         bool own_workload = false);
 
 // Thread ids, tasks and addresses are whole numbers: a float array (np.arange(8.0) + 0.5) is a
 // ValueError naming `name`, never truncated by NumPy's cast (orders.cpp).

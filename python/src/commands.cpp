@@ -19,6 +19,8 @@
 #include <pybind11/numpy.h>
 
 #include <algorithm>
+#include <cctype>
+#include <iostream>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -80,6 +82,7 @@ py::dict run(const std::string &command, void (*add_options)(po::options_descrip
   for (std::string &a : args)
     argv.push_back(a.data());
   cli::Table table;
+  cli::drop_notices(); // a call that raised left its notices unsaid
   try {
     po::variables_map vm;
     const std::string usage = "cbi." + command + "(**options)";
@@ -97,9 +100,13 @@ py::dict run(const std::string &command, void (*add_options)(po::options_descrip
     table = result(vm, interrupt, own);
   } catch (const Interrupted &) {
     throw py::error_already_set();
-  } catch (const UsageError &e) { // named as the command line names it
-    throw UsageError(config::option_for_field(e.option()), e.what());
+  } catch (const UsageError &e) { // named as the Python call names it
+    throw keyword_error(e, desc, own.user != nullptr);
   }
+  // Accepted: --jobs above the cores says so now, as the call spells it (jobs 64 is more ...).
+  const std::string notices = cli::take_notices();
+  if (!notices.empty())
+    std::cerr << keyword_text(notices, desc, own.user != nullptr) << std::flush;
   std::ostringstream json;
   cli::print_json(json, table);
   py::dict d = py::module_::import("json").attr("loads")(json.str());
@@ -141,7 +148,7 @@ cli::Table tune_run(const po::variables_map &vm, const sim::Progress &interrupt,
   if (own.user)
     throw UsageError("workload", "cbi.tune ranks the thread orders of a built-in workload, and a "
                                  "workload of your own runs in its own order; allowed: a "
-                                 "--workload name such as workload=\"matmul\"");
+                                 "built-in workload's name such as workload=\"matmul\"");
   return config::tune_result(vm, interrupt);
 }
 
@@ -188,7 +195,7 @@ std::vector<std::string> argv_of(const std::string &command, const py::kwargs &k
       if (py::len(items) > 1 && !d->semantic()->is_composing())
         throw UsageError(py::str(key),
                          "is a list of " + std::to_string(py::len(items)) + " values, and " +
-                             option + " takes one; allowed: one value" +
+                             py::str(key).cast<std::string>() + " takes one; allowed: one value" +
                              (py::isinstance<py::tuple>(value)
                                   ? ", or a tuple of whole numbers for an extent, (1024, 512)"
                                   : ""));
@@ -202,6 +209,50 @@ std::vector<std::string> argv_of(const std::string &command, const py::kwargs &k
     }
   }
   return argv;
+}
+
+namespace {
+
+// `option` (--cache-bytes) as the keyword that sets it (cache_bytes), where `desc` has it.
+std::string keyword_of(const std::string &option, const po::options_description &desc,
+                       bool own_workload) {
+  if (option.rfind("--", 0) != 0)
+    return option;
+  std::string name = option.substr(2);
+  if (own_workload && name == "trace") // the workload's own field: its keyword is workload=
+    return "workload";
+  if (name != "preset" && !desc.find_nothrow(name, false))
+    return option; // not a keyword of this call (--help in `cbi simulate --help`)
+  std::replace(name.begin(), name.end(), '-', '_');
+  return name;
+}
+
+} // namespace
+
+std::string keyword_text(const std::string &what, const po::options_description &desc,
+                         bool own_workload) {
+  std::string message;
+  for (std::size_t i = 0; i < what.size();) {
+    const bool starts = what.compare(i, 2, "--") == 0 &&
+                        (i == 0 || !std::isalnum(static_cast<unsigned char>(what[i - 1])));
+    if (!starts) {
+      message += what[i++];
+      continue;
+    }
+    std::size_t end = i + 2;
+    while (end < what.size() &&
+           (std::isalnum(static_cast<unsigned char>(what[end])) || what[end] == '-'))
+      ++end;
+    message += keyword_of(what.substr(i, end - i), desc, own_workload);
+    i = end;
+  }
+  return message;
+}
+
+UsageError keyword_error(const UsageError &e, const po::options_description &desc,
+                         bool own_workload) {
+  return UsageError(keyword_of(config::option_for_field(e.option()), desc, own_workload),
+                    keyword_text(e.what(), desc, own_workload));
 }
 
 void bind_commands(py::module_ &m) {

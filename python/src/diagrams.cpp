@@ -127,8 +127,8 @@ py::object diagram_cells(const py::kwargs &kw) {
     const viz_app::DiagramRequest request = viz_app::diagram_request(vm);
     run_interruptible(
         [&](const sim::Progress &check) { grids = viz_app::build_panels(request, false, check); });
-  } catch (const UsageError &e) { // named as the command line names it
-    throw UsageError(config::option_for_field(e.option()), e.what());
+  } catch (const UsageError &e) { // named as the Python call names it
+    throw keyword_error(e, desc);
   }
   if (grids.size() == 1)
     return panel(grids.front());

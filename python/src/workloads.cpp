@@ -202,8 +202,8 @@ Workload read_trace(const std::string &path) {
     });
   } catch (const Interrupted &) {
     throw py::error_already_set();
-  } catch (const UsageError &e) { // named as --trace names it
-    throw UsageError("--trace", e.what());
+  } catch (const UsageError &e) { // the file at read_trace's path, named as its keyword
+    throw UsageError("path", e.what());
   }
   w.elem_bytes = sim::trace_info(*w.user)->elem_bytes;
   return w;

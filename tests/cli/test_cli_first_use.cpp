@@ -137,6 +137,38 @@ TEST(FirstUse, JobsAboveTheCoresTakeTheCores) {
   }
 }
 
+// A command refused for another option after --jobs above the cores was read printed two lines
+// (the --jobs notice, then the error): a refused command prints its one error line alone.
+TEST(FirstUse, JobsAboveTheCoresOnARefusedCommandPrintOnlyTheError) {
+  const unsigned cores = std::thread::hardware_concurrency();
+  ASSERT_GT(cores, 0u);
+  const std::string above = " --jobs " + std::to_string(cores + 1);
+  const std::string dir = cbi::test::scratch_dir("cbi_jobs_refused", "first_use");
+  const std::string csv = dir + "/s.csv";
+  ASSERT_EQ(cbi_run("sweep --size 16 --order linear -o " + csv).exit_code, 0);
+  expect_usage_error("simulate --model gpu --size 32 --sample-sms 5000" + above, ": --sample-sms:");
+  expect_usage_error("tune --size 32 --orders linear,column:4 --final-sms 7" + above,
+                     ": --final-sms:");
+  expect_usage_error("sweep --size 32 --order linear --resume -o " + csv + above, ": --resume:");
+  expect_usage_error("reproduce --sim-only --only bogus -o " + dir + "/report" + above,
+                     ": --only: unknown part 'bogus'");
+  std::filesystem::remove_all(dir);
+}
+
+// --only names a part of the other run (a GPU part with --sim-only, sim-sec5.2 without it): it
+// said "unknown part", as for a typo; now it says which run has it, listing this run's parts.
+TEST(FirstUse, ReproduceOnlyAPartOfTheOtherRunSaysWhy) {
+  const std::string dir = cbi::test::scratch_dir("cbi_only_other", "first_use");
+  expect_usage_error("reproduce --sim-only --only gpu-fig5.2 -o " + dir + "/r",
+                     ": --only: 'gpu-fig5.2' is a part of the run on a GPU, which --sim-only "
+                     "leaves out; allowed: sim-fig5.1a,");
+  expect_usage_error("reproduce --only sim-sec5.2 -o " + dir + "/r",
+                     ": --only: 'sim-sec5.2' is a part of the run with --sim-only (the "
+                     "simulator-only job); allowed: gpu-fig5.1a,");
+  EXPECT_FALSE(std::filesystem::exists(dir + "/r"));
+  std::filesystem::remove_all(dir);
+}
+
 // cbi tune's orders that the model cannot tell apart are a JSON list of order names, the rows of
 // tie group 1 in rank order; the table and CSV name them joined.
 TEST(FirstUse, TuneTiesAreAListOfOrderNames) {

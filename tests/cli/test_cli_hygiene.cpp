@@ -16,6 +16,7 @@
 #include <sys/stat.h>
 #include <thread>
 #include <unistd.h>
+#include <vector>
 
 namespace {
 
@@ -131,6 +132,19 @@ TEST(Hygiene, EmptyListsAndEmptyItemsAreErrors) {
   expect_usage_error("sweep --order '' --dry-run", "--order");
   expect_usage_error("tune --size 16 --orders linear,,column:4", "--orders");
   expect_usage_error("bench --kernel stencil,,matmul", "--kernel");
+}
+
+// Both capacities given: one line naming --cache-bytes and what is allowed (it said "give either
+// --lines or --cache-bytes, not both", with no allowed values), in every command that takes them.
+TEST(Hygiene, LinesAndCacheBytesTogetherSayWhatIsAllowed) {
+  std::vector<std::string> commands = {"simulate", "analyze"};
+  if (have_viz())
+    commands.push_back("diagram -o /tmp/cbi_both.png");
+  for (const std::string &command : commands)
+    expect_usage_error(command + " --lines 24 --cache-bytes 384",
+                       ": --cache-bytes: given with --lines, and both set the capacity; allowed: "
+                       "one of them (--lines N or --cache-bytes BYTES)");
+  EXPECT_FALSE(std::filesystem::exists("/tmp/cbi_both.png"));
 }
 
 TEST(Hygiene, ByteUnitsAreOneSetInEveryCase) {

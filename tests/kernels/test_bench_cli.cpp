@@ -32,6 +32,9 @@ TEST(BenchCli, BadOptionsExit2NamingTheOption) {
       {"--remap-math exact", "--remap-math"},
       {"--kernel sgemm-tiled --block-order spiral:2", "--block-order"},
       {"--kernel stencil --block-order column:4", "--block-order"},
+      // No listed kernel maps its threads through an order: --remap-math was dropped, not refused.
+      {"--kernel cublas --remap-math div", "--remap-math: no listed kernel maps its threads"},
+      {"--kernel sgemm-tiled,stencil-smem --remap-math fast", "--remap-math: no listed kernel"},
   };
   for (const auto &[args, option] : cases) {
     const CliRun r = cbi("bench " + args + " --output /tmp/cbi_bench_never.json");

@@ -2,6 +2,7 @@
 keyword arguments spelled as options (size_x="..." -> --size-x ...; True -> a bare switch; a list
 -> the option repeated), as the module spells them."""
 import os
+import re
 import subprocess
 
 CBI = os.path.join(os.environ.get("CBI_BIN", "build/bin"), "cbi")
@@ -14,3 +15,10 @@ def cli(command, **options):
             argv += ["--" + key.replace("_", "-")] + ([] if item is True else [str(item)])
     run = subprocess.run(argv, capture_output=True, text=True)
     return run.returncode, run.stdout, run.stderr
+
+
+def as_keywords(message):
+    """A command line's error as the Python call spells it: the options it names are keywords
+    (--cache-bytes -> cache_bytes), as a Python user passed them."""
+    return re.sub(r"(?<![\w-])--([a-z][a-z0-9-]*)", lambda m: m.group(1).replace("-", "_"),
+                  message)

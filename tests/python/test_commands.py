@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 import cbi
-from cli_run import cli
+from cli_run import as_keywords, cli
 from long_runs import assert_ctrl_c_stops, assert_gil_released
 
 # Facts of the run, not of the result: wall-clock time, and the host threads (--jobs's default
@@ -97,7 +97,26 @@ def test_errors_are_value_errors_with_the_cli_message(options):
     message = err.strip().split("cbi simulate: ", 1)[1]
     with pytest.raises(ValueError) as raised:
         cbi.simulate(**options)
-    assert str(raised.value) == message
+    assert str(raised.value) == as_keywords(message)
+
+
+@pytest.mark.parametrize("call, message", [
+    (lambda: cbi.simulate(lines=0), r"^lines: '0' is out of range"),
+    (lambda: cbi.simulate(cache_bytes="8xyz"), r"^cache_bytes: '8xyz' is not a size"),
+    (lambda: cbi.simulate(line_bytes=3), r"^line_bytes: .* element size \(type\)$"),
+    (lambda: cbi.simulate(type="half", elem_bytes=4), r"^elem_bytes: 4 \(float\) disagrees with "
+                                                      r"type half; allowed"),
+    (lambda: cbi.simulate(model="gpu", sample_sms=7), r"^sample_sms: 7 SMs do not divide"),
+    (lambda: cbi.mrc(sizes="0"), r"^sizes: "),
+    (lambda: cbi.tune(size=32, final_sms=7), r"^final_sms: "),
+    (lambda: cbi.tune(workload=cbi.Workload(np.zeros((4, 4, 1), dtype=np.uint64))),
+     r"^workload: .*allowed: a built-in workload's name"),
+])
+def test_errors_name_the_keyword_the_call_passed(call, message):
+    # A Python user passed lines=0, never --lines: the error named the command line's option.
+    with pytest.raises(ValueError, match=message) as raised:
+        call()
+    assert "--" not in str(raised.value), str(raised.value)
 
 
 def test_the_module_has_the_version_cbi_prints():
@@ -122,8 +141,8 @@ def test_an_unknown_keyword_is_a_value_error_naming_it():
     ({"ways": True}, r"^ways: takes a value, not True or False"),
     # A list for an option given once; a tuple that is no extent (it was "--stencil: given twice").
     ({"order": ["linear", "column:4"]},
-     r"^order: is a list of 2 values, and --order takes one; allowed: one value$"),
-    ({"stencil": (3.5, 3)}, r"^stencil: is a list of 2 values, and --stencil takes one; allowed: "
+     r"^order: is a list of 2 values, and order takes one; allowed: one value$"),
+    ({"stencil": (3.5, 3)}, r"^stencil: is a list of 2 values, and stencil takes one; allowed: "
                             r"one value, or a tuple of whole numbers for an extent, \(1024, 512\)$"),
 ])
 def test_keywords_the_cli_would_refuse_are_value_errors_naming_them(options, message):

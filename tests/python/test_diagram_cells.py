@@ -105,7 +105,7 @@ def test_a_hand_counted_grid():
 
 
 def test_errors_are_value_errors_naming_the_option():
-    with pytest.raises(ValueError, match=r"^--order: "):
+    with pytest.raises(ValueError, match=r"^order: "):
         cbi.diagram_cells(order="diagonal")
     with pytest.raises(ValueError, match=r"^output: is not an option of cbi diagram"):
         cbi.diagram_cells(output="x.png")

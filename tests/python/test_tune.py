@@ -6,7 +6,7 @@ import random
 import pytest
 
 import cbi
-from cli_run import cli
+from cli_run import as_keywords, cli
 from long_runs import assert_ctrl_c_stops, assert_gil_released
 
 
@@ -65,6 +65,20 @@ def test_default_orders_drop_those_that_map_alike_and_say_so():
     assert any(n.startswith("column:64 maps as linear") for n in python["notes"])
 
 
+def test_jobs_above_the_cores_is_said_once_accepted_as_the_call_spells_it(capfd):
+    # The notice named --jobs, and a call refused for another keyword printed it before raising.
+    import os
+    above = os.cpu_count() + 1
+    t = cbi.tune(size=32, orders="linear,column:4", search="full", jobs=above)
+    assert t["meta"]["jobs"] == os.cpu_count()
+    err = capfd.readouterr().err
+    assert f"jobs {above} is more than the {os.cpu_count()} cores here" in err, err
+    assert "--jobs" not in err, err
+    with pytest.raises(ValueError, match=r"^final_sms: "):
+        cbi.tune(size=32, orders="linear,column:4", final_sms=7, jobs=above)
+    assert capfd.readouterr().err == ""
+
+
 def test_ties_are_a_list_of_order_names():
     # linear, column:16 and column:8 of a 64x64 matmul are within 13.7% of each other on the h100.
     t = cbi.tune(workload="matmul", size=64, search="full", jobs=1,
@@ -88,7 +102,7 @@ def test_errors_are_value_errors_with_the_cli_message(options):
     message = err.strip().split("cbi tune: ", 1)[1]
     with pytest.raises(ValueError) as raised:
         cbi.tune(**options)
-    assert str(raised.value) == message
+    assert str(raised.value) == as_keywords(message)
 
 
 def test_preset_and_own_workloads_are_refused():

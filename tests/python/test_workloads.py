@@ -100,9 +100,9 @@ def test_an_accel_sim_trace_reports_what_it_does_not_model():
 
 def test_errors_are_value_errors_with_the_cli_message():
     a = stencil_addresses(8, 8, 3)
-    with pytest.raises(ValueError, match=r"^--size: a workload of your own fixes the task grid"):
+    with pytest.raises(ValueError, match=r"^size: a workload of your own fixes the task grid"):
         cbi.simulate(workload=cbi.Workload(a), size=8)
-    with pytest.raises(ValueError, match=r"^--order: a workload of your own fixes the thread order"):
+    with pytest.raises(ValueError, match=r"^order: a workload of your own fixes the thread order"):
         cbi.simulate(workload=cbi.Workload(a), order="column:4")
     with pytest.raises(ValueError, match=r"^bytes: 3 values for 9 instructions"):
         cbi.Workload(a, bytes=[4, 4, 4])
@@ -118,7 +118,9 @@ def test_errors_are_value_errors_with_the_cli_message():
         assert run.returncode == 2
         with pytest.raises(ValueError) as raised:
             cbi.read_trace(bad)
-        assert str(raised.value) == run.stderr.strip().split("cbi simulate: ", 1)[1]
+        # The file at read_trace's path: named path, the keyword (the command line's --trace).
+        cli_message = run.stderr.strip().split("cbi simulate: --trace: ", 1)[1]
+        assert str(raised.value) == "path: " + cli_message
 
 
 def test_read_trace_takes_a_path_like():

@@ -12,7 +12,9 @@
 #include <cstdio>
 #include <fstream>
 #include <set>
+#include <string>
 #include <unistd.h>
+#include <utility>
 
 namespace cbi::viz {
 namespace {
@@ -223,6 +225,17 @@ TEST(Plot, DefaultsAndMissingColumns) {
   EXPECT_FALSE(higher_is_better("gpu_time_ms"));
 }
 
+// plot_defaults's refusal of `s`: the option its UsageError names and its message ("" and
+// "(taken)" where it took `s`).
+std::pair<std::string, std::string> refusal(const CsvTable &t, const PlotSpec &s) {
+  try {
+    plot_defaults(t, s);
+  } catch (const UsageError &e) {
+    return {e.option(), e.what()};
+  }
+  return {"", "(taken)"};
+}
+
 // A column is numeric only where every non-empty cell is a number through and through: point_id's
 // hex, shard's "0/1" and stencil's "9x9" start with a number and were offered and taken as --y.
 TEST(Plot, ColumnsThatStartWithANumberAreNotNumeric) {
@@ -252,6 +265,55 @@ TEST(Plot, ColumnsThatStartWithANumberAreNotNumeric) {
   ok.kind = PlotKind::lines;
   ok.y = "gpu_time_ms";
   EXPECT_EQ(plot_defaults(t, ok).y, "gpu_time_ms");
+}
+
+// scatter places each point by both columns: a non-numeric --x is refused as --y is, listing the
+// numeric columns (it drew column:W at W and dropped linear, or hex ids at their leading digits).
+TEST(Plot, ScatterXMustBeNumeric) {
+  const CsvTable t = parse_csv("point_id,stencil,size,gpu_time_ms,order\n"
+                               "1447ee63a0b1c2d3,9x9,4096,0.61,linear\n"
+                               "2fe0aa1b00c1d2e3,5x5,8192,2.5e-1,column:4\n");
+  for (const char *column : {"point_id", "stencil", "order"}) {
+    PlotSpec s;
+    s.kind = PlotKind::scatter;
+    s.x = column;
+    s.y = "gpu_time_ms";
+    EXPECT_EQ(refusal(t, s), std::make_pair(std::string("--x"),
+                                            std::string("column '") + column +
+                                                "' holds no numbers; allowed: a numeric column "
+                                                "(size, gpu_time_ms)"));
+  }
+  PlotSpec ok;
+  ok.kind = PlotKind::scatter;
+  ok.x = "size";
+  ok.y = "gpu_time_ms";
+  EXPECT_EQ(plot_defaults(t, ok).x, "size");
+}
+
+// A scatter compares one quantity unless --free-axes: columns of two units (a hit rate against a
+// time) are refused naming --y and both units; they drew y = x and an error "in ms".
+TEST(Plot, ScatterOfTwoUnitsNeedsFreeAxes) {
+  const CsvTable t = parse_csv("order,l1_hit_pct_pred,predicted_ms,hits,time_ms\n"
+                               "linear,87,0.009,5,0.01\ncolumn:32,88,0.008,6,0.02\n");
+  PlotSpec s;
+  s.kind = PlotKind::scatter;
+  s.x = "l1_hit_pct_pred";
+  s.y = "predicted_ms";
+  EXPECT_EQ(refusal(t, s),
+            std::make_pair(std::string("--y"),
+                           std::string("'predicted_ms' (ms) is another quantity than --x "
+                                       "'l1_hit_pct_pred' (%), and scatter compares one quantity "
+                                       "(the line y = x, the error in one unit); allowed: "
+                                       "--free-axes for two quantities, or --y in %")));
+  s.same_quantity = false; // --free-axes
+  EXPECT_NO_THROW(plot_defaults(t, s));
+  PlotSpec same; // one unit, or a column whose unit the name does not tell: compared
+  same.kind = PlotKind::scatter;
+  same.x = "time_ms";
+  same.y = "predicted_ms";
+  EXPECT_NO_THROW(plot_defaults(t, same));
+  same.x = "hits";
+  EXPECT_NO_THROW(plot_defaults(t, same));
 }
 
 TEST(Plot, HeatmapIsRelativeToNaiveAndMarksTheBest) {
@@ -333,6 +395,7 @@ TEST(Plot, ScatterHasOnePointPerRow) {
   s.kind = PlotKind::scatter;
   s.x = "sim_l1_hit_pct";
   s.y = "gpu_time_ms";
+  s.same_quantity = false; // two quantities: --free-axes
   PlotLayout layout;
   plot(t, s, &layout);
   EXPECT_EQ(layout.cells, 7);

@@ -79,9 +79,20 @@ int cmd_reproduce(int argc, char **argv) {
       allowed += (allowed.empty() ? "" : ", ") + p.name;
       names.push_back(p.name);
     }
+    reproduce::Options other = all; // the run with --sim-only flipped: a part of it is no typo
+    other.sim_only = !o.sim_only;
+    std::vector<std::string> other_names;
+    for (const reproduce::Part &p : reproduce::plan(other))
+      other_names.push_back(p.name);
     for (const std::string &p : o.only)
       if (std::find(names.begin(), names.end(), p) == names.end())
-        throw UsageError("--only", "unknown part '" + p + "'; allowed: " + allowed);
+        throw UsageError("--only",
+                         (std::find(other_names.begin(), other_names.end(), p) == other_names.end()
+                              ? "unknown part '" + p + "'"
+                              : "'" + p + "' is a part of the run " +
+                                    (o.sim_only ? "on a GPU, which --sim-only leaves out"
+                                                : "with --sim-only (the simulator-only job)")) +
+                             "; allowed: " + allowed);
   }
   o.command = "cbi reproduce " + command_line(argc - 1, argv + 1);
   o.self_dir = self_dir();

@@ -206,9 +206,6 @@ sweep::Grid grid_from(const po::variables_map &vm) {
   const auto none = [&](bool (*takes)(kernels::KernelKind)) {
     return std::none_of(kinds.begin(), kinds.end(), takes);
   };
-  if (has(vm, "remap-math") && none(kernels::is_remapped))
-    throw UsageError("--remap-math", "no listed kernel maps its threads through an order; "
-                                     "allowed: leave it out, or stencil or matmul in --kernel");
   if (has(vm, "block-order") && none(kernels::is_block_ordered))
     throw UsageError("--block-order", "no listed kernel has tiles to order; allowed: leave it "
                                       "out, or stencil-smem or sgemm-tiled in --kernel");

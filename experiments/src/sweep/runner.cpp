@@ -383,6 +383,7 @@ RunSummary run(const Grid &g, const RunOptions &opts) {
     --jobs; // leave the GPU host thread a core
   check_concurrent_memory(plan.slots, jobs);
   SimPool pool(std::move(plan.slots), jobs);
+  cli::say_notices(); // accepted, the points start: --jobs above the cores says so before them
 
   // Shown when asked, on a terminal, and unasked for a long sweep (over 2^30 simulated accesses,
   // as simulate's long_run): off a terminal, a fig5.1b sweep ran 81 s with nothing on stderr.

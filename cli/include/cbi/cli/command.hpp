@@ -78,8 +78,18 @@ constexpr const char *kIdleCoresHelp =
 // --jobs N as given, at most this machine's cores (std::thread::hardware_concurrency; N when that
 // is unknown), with one stderr line naming --jobs where it lowers N: threads that wait for one
 // another make no progress when they outnumber the cores (simulate --model gpu --jobs 1024 on 2
-// cores printed nothing for 20 s where --jobs 1 printed progress at once).
+// cores printed nothing for 20 s where --jobs 1 printed progress at once). The line is held as a
+// notice (hold_notice) until the command line is accepted.
 int jobs_within_cores(long long asked_jobs);
+// A stderr line held until the command has been accepted: say_notices prints the held lines (at
+// the first progress line, and when a command ends well), drop_notices forgets them (a refused
+// command prints its one error line alone: `--jobs 99 --bogus-value` printed the --jobs notice
+// and then the error).
+void hold_notice(const std::string &line);
+void say_notices();
+void drop_notices();
+// The held lines, no longer held (the Python module prints them in its own spelling).
+std::string take_notices();
 // jobs_within_cores for a machine of `cores` cores (0: unknown), its line written to `err`.
 int jobs_within_cores_of(long long asked_jobs, unsigned cores, std::ostream &err);
 // The help of every --jobs, after its default.

@@ -56,8 +56,9 @@ struct BenchPoints {
 };
 BenchPoints bench_points(const cli::po::variables_map &vm);
 
-// A window (--stencil) that no kernel of `kinds` has, or an inner dimension (--depth) that none
-// has, is refused naming the option, not ignored: bench's and sweep's kernel lists.
+// A window (--stencil) that no kernel of `kinds` has, an inner dimension (--depth) that none has,
+// or --remap-math where none maps its threads through an order, is refused naming the option, not
+// ignored: bench's and sweep's kernel lists (bench --kernel cublas --remap-math div ran cublas).
 void refuse_unused_kernel_axes(const cli::po::variables_map &vm,
                                const std::vector<kernels::KernelKind> &kinds);
 
