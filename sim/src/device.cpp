@@ -94,6 +94,7 @@ Device h100() {
   // on the float matmul groups of the H100 Q, R, N and H200 T sets (sampled): below the probes'
   // floor by about the stalls that the replay already loses to latency and the GPU hides.
   d.l1_request_cycles = 1.1;
+  d.l1_mixed_request_wavefronts = 1; // kernels/probes/l1_fill on the H200 (miss-cost.md)
   // Issue oldest CTA first, the L1 in issue order (oldest_issues_first; the issue stage at
   // issue_per_cycle with the measured instruction counts): on the H200 the CTAs that share an SM
   // reach every k of a double matmul together in every wave (the L1's data stage is the

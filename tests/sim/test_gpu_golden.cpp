@@ -23,6 +23,13 @@
 // the sampled matmul move (cycles 36189 -> 36409 and 113218 -> 122610, their L1 hits and L2
 // counts with them); every other row keeps its numbers (their issue stage is slower than 1.1
 // cycles a load, or their requests take 2 cycles or more).
+// 2026-11-28 (sixth stop): a request that mixes sectors ready in L1 with sectors on their way
+// takes one more data-stage wavefront (l1_mixed_request_wavefronts, kernels/probes/l1_fill:
+// docs/results/tight/miss-cost.md): the L1 wavefronts of the h100 stencil rows, matmul column:33
+// (its A loads span lines) and the double matmul move; the cycles and time of matmul column:33,
+// the round-robin 8-byte stencil and the double matmul (18997, 2264, 22841 cycles) with them, and
+// through the new timing a few pending hits and L2 reads. The a100, rtx2080super, v100 and tiny
+// rows (0: not probed) and the float matmuls whose requests are one line keep theirs.
 #include "cbi/sim/gpu_model.hpp"
 #include "gpu_test_config.hpp"
 

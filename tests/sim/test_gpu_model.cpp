@@ -246,8 +246,9 @@ TEST(Coalescing, Column33SplitsAMatmulWarpsLoadsOverTwoRows) {
 TEST(GpuModel, RequestCountsAreWarpsTimesInstructions) {
   // A 9x9 stencil on N^2 issues N^2/32 x 81 requests (4096^2: 42,467,328); matmul N^3 issues
   // N^2/32 x 2N (1024: 67,108,864). Checked here at sizes a test can afford.
-  const sim::GpuResult s =
-      sim::simulate_gpu(config(sim::kind_of<sim::StencilWorkload>(), 256, 256, "column:32", 256));
+  auto sc = config(sim::kind_of<sim::StencilWorkload>(), 256, 256, "column:32", 256);
+  sc.device.l1_mixed_request_wavefronts = 0; // the banks' wavefronts alone
+  const sim::GpuResult s = sim::simulate_gpu(sc);
   EXPECT_EQ(s.metrics.l1_requests, 256 * 256 / 32 * 81);
   // Each warp reads 32 floats of one row, shifted by the window's column (two lines for most
   // shifts): one L1 wavefront a request (l1_bank_wavefronts), not one a line.
@@ -700,6 +701,26 @@ TEST(GpuModel, TheL1TakesAOneWavefrontRequestForL1RequestCyclesAtLeast) {
     ASSERT_EQ(none.size(), 60u);
     EXPECT_LT(none[59] - none[0], 64);
   }
+}
+
+TEST(GpuModel, ARequestMixingReadyAndWaitingSectorsTakesMoreWavefronts) {
+  // kernels/probes/l1_fill on the H200 (docs/results/tight/miss-cost.md): a warp load whose
+  // sectors are partly in L1 and partly on their way costs the data stage one more wavefront. The
+  // stencil's shifted window rows mix lines already there with lines another load asked for; the
+  // float matmul's requests are one line each (B) or one sector (A), whose sectors arrive together.
+  auto st = config(sim::kind_of<sim::StencilWorkload>(), 256, 256, "column:32", 256);
+  ASSERT_EQ(st.device.l1_mixed_request_wavefronts, 1); // the h100 row
+  const sim::GpuResult mixed = sim::simulate_gpu(st);
+  st.device.l1_mixed_request_wavefronts = 0;
+  const sim::GpuResult banks = sim::simulate_gpu(st);
+  EXPECT_EQ(banks.metrics.l1_wavefronts, banks.metrics.l1_requests); // one a request (above)
+  EXPECT_GT(mixed.metrics.l1_wavefronts, banks.metrics.l1_wavefronts);
+  EXPECT_LE(mixed.metrics.l1_wavefronts, 2 * banks.metrics.l1_wavefronts); // one more at most
+  EXPECT_GE(mixed.cycles, banks.cycles);
+  auto mm = config(sim::kind_of<sim::MatmulWorkload>(), 128, 128, "linear", 128);
+  const sim::GpuResult one_line = sim::simulate_gpu(mm);
+  mm.device.l1_mixed_request_wavefronts = 0;
+  EXPECT_EQ(one_line.metrics.l1_wavefronts, sim::simulate_gpu(mm).metrics.l1_wavefronts);
 }
 
 TEST(GpuModel, TheOldestCtaIssuesFirstAndItsLoadReachesTheL1WhenItsInstructionsAreIssued) {

@@ -23,6 +23,7 @@ Table devices_table() {
                "l1_replacement",
                "l1_data_bytes_per_cycle",
                "l1_request_cycles",
+               "l1_mixed_request_wavefronts",
                "scheduler",
                "l2_bytes",
                "l2_partitions",
@@ -46,6 +47,7 @@ Table devices_table() {
          std::string(d.l1_random_replacement ? "random" : "lru"),
          int64_t{d.l1_data_bytes_per_cycle},
          d.l1_request_cycles,
+         int64_t{d.l1_mixed_request_wavefronts},
          std::string(d.scheduler == sim::WarpScheduler::round_robin           ? "ready_longest"
                      : d.scheduler == sim::WarpScheduler::oldest_issues_first ? "oldest_issues"
                                                                               : "oldest_cta"),

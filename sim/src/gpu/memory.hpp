@@ -102,7 +102,7 @@ public:
   // observer; l2_miss: the L1 sectors of which some part missed in L2). Returns when the last
   // sector is there.
   template <class OnLine>
-  int64_t load(int sm, const LineRequest *lines, int n, int sectors, int wavefronts, int64_t now,
+  int64_t load(int sm, const LineRequest *lines, int n, int sectors, int &wavefronts, int64_t now,
                OnLine &&on_line) {
     int64_t ready = now + m_d.l1_hit_cycles;
     // The lines of a wide request mostly miss together (a tiled kernel's tiles): their L2 state is
@@ -130,13 +130,15 @@ public:
   // The L1 half of a load: the lookups of SM `sm`'s L1 and its counts, on_result(k, result) per
   // line k. What a missing sector needs from L2 is the caller's (fetch): the parallel replay
   // (engine.hpp) defers it to the window's end. Touches only SM `sm`'s L1 and counts.
+  // `wavefronts` grows by l1_mixed_request_wavefronts where the request's sectors are of more than
+  // one of: ready (hits), on their way (another request's misses), its own misses (the data stage
+  // serves each part when its data is there: kernels/probes/l1_fill, tight/miss-cost.md).
   template <class OnResult>
-  void l1_lookups(int sm, const LineRequest *lines, int n, int sectors, int wavefronts, int64_t now,
-                  OnResult &&on_result) {
+  void l1_lookups(int sm, const LineRequest *lines, int n, int sectors, int &wavefronts,
+                  int64_t now, OnResult &&on_result) {
     GpuMetrics &c = m_l1_counts[static_cast<std::size_t>(sm)].m;
     ++c.l1_requests;
     c.l1_sectors += sectors;
-    c.l1_wavefronts += wavefronts;
     SectorCache &l1 = m_l1[static_cast<std::size_t>(sm)];
     for (int k = 1; k < n; ++k)
       l1.prefetch(lines[k].line);
@@ -145,6 +147,7 @@ public:
     // sharing each B line in lockstep); the warp waits for the fill. A lookup splits its sectors
     // into hits, pending hits and misses, so the hits are the request's sectors less its misses.
     int64_t missed = 0;
+    uint32_t ready = 0, on_way = 0, own = 0;
     for (int k = 0; k < n; ++k) {
       const SectorCache::Result r =
           l1.lookup(lines[k].line, lines[k].sectors, static_cast<uint32_t>(now));
@@ -152,8 +155,14 @@ public:
         missed += popcount8(r.miss);
         c.l1_pending_hits += popcount8(r.pending);
       }
+      ready |= lines[k].sectors & ~(r.miss | r.pending);
+      on_way |= r.pending;
+      own |= r.miss;
       on_result(k, r);
     }
+    if ((ready != 0) + (on_way != 0) + (own != 0) > 1)
+      wavefronts += m_d.l1_mixed_request_wavefronts;
+    c.l1_wavefronts += wavefronts;
     c.l1_sector_hits += sectors - missed;
     c.l1_sector_misses += missed;
   }

@@ -110,6 +110,10 @@ struct Device {
   // Cycles the L1's input takes for a request at least, whatever its wavefronts and bytes (0: no
   // such limit): a request of one wavefront holds it this long, one of two wavefronts two cycles.
   double l1_request_cycles = 0;
+  // Wavefronts the L1's data stage adds to a request that mixes sectors ready in L1 with sectors
+  // still on their way, or its own misses with another request's pending sectors (0: none, where
+  // not probed): kernels/probes/l1_fill, docs/results/tight/miss-cost.md.
+  int l1_mixed_request_wavefronts = 0;
   double l2_to_l1_bytes_per_cycle = 64; // per SM: the L2's read sectors (32 bytes each)
   // Cycles of an SM's share of the L2 that each line request takes: the device's L2 reads take
   // max(sectors x 32 / l2_to_l1_bytes_per_cycle, line requests x this) / SMs cycles; 0, the bytes
