@@ -12,8 +12,10 @@
 #include <fstream>
 #include <iomanip>
 #include <iostream>
+#include <iterator>
 #include <mutex>
 #include <sstream>
+#include <sys/resource.h>
 #include <thread>
 
 namespace cbi::cli {
@@ -138,16 +140,99 @@ int jobs_within_cores(long long asked_jobs) {
   return jobs;
 }
 
-int64_t available_memory_bytes() {
-  std::ifstream f("/proc/meminfo");
-  for (std::string key; f >> key;) {
+namespace {
+
+// The kB value of `key` ("MemAvailable:", "VmSize:") in a /proc file of "Key: N kB" lines, in
+// bytes; -1 when absent.
+int64_t proc_kib(const std::string &path, const std::string &key) {
+  std::ifstream f(path);
+  for (std::string k; f >> k;) {
     long long kib = 0;
     f >> kib;
-    if (key == "MemAvailable:")
+    if (k == key)
       return static_cast<int64_t>(kib) * 1024;
     f.ignore(1 << 10, '\n');
   }
   return -1;
+}
+
+// A cgroup file's byte count; -1 for "max", a missing file, or v1's "no limit" (about 2^63).
+int64_t cgroup_bytes(const std::string &path) {
+  std::ifstream f(path);
+  long long v = -1;
+  if (!(f >> v) || v < 0 || v >= (1LL << 62))
+    return -1;
+  return static_cast<int64_t>(v);
+}
+
+// The page cache that a cgroup's usage counts and would give back (memory.stat's inactive files).
+int64_t stat_bytes(const CgroupFiles &f) {
+  std::ifstream in(f.stat);
+  std::string key;
+  for (long long v = 0; in >> key >> v;)
+    if (key == f.reclaimable)
+      return static_cast<int64_t>(v);
+  return 0;
+}
+
+} // namespace
+
+int64_t available_memory_of(int64_t mem_available, const std::vector<MemoryLimit> &limits) {
+  int64_t available = mem_available;
+  for (const MemoryLimit &l : limits)
+    if (l.limit >= 0) {
+      const int64_t left = std::max<int64_t>(0, l.limit - l.used);
+      available = available < 0 ? left : std::min(available, left);
+    }
+  return available;
+}
+
+std::vector<CgroupFiles> memory_cgroup_files(const std::string &proc_self_cgroup,
+                                             const std::string &root) {
+  std::vector<CgroupFiles> files;
+  std::istringstream in(proc_self_cgroup);
+  for (std::string line; std::getline(in, line);) {
+    // "ID:CONTROLLERS:PATH": v2's unified tree is "0::PATH", v1's memory controller
+    // "N:memory:PATH".
+    const std::size_t a = line.find(':'), b = a == std::string::npos ? a : line.find(':', a + 1);
+    if (b == std::string::npos)
+      continue;
+    const std::string controllers = "," + line.substr(a + 1, b - a - 1) + ",";
+    const bool v2 = controllers == ",,", v1 = controllers.find(",memory,") != std::string::npos;
+    if (!v1 && !v2)
+      continue;
+    const std::string base = v2 ? root : root + "/memory";
+    for (std::string path = line.substr(b + 1);; path = path.substr(0, path.rfind('/'))) {
+      while (!path.empty() && path.back() == '/')
+        path.pop_back();
+      const std::string dir = base + path;
+      files.push_back(v2 ? CgroupFiles{dir + "/memory.max", dir + "/memory.current",
+                                       dir + "/memory.stat", "inactive_file"}
+                         : CgroupFiles{dir + "/memory.limit_in_bytes",
+                                       dir + "/memory.usage_in_bytes", dir + "/memory.stat",
+                                       "total_inactive_file"});
+      if (path.empty())
+        break;
+    }
+  }
+  return files;
+}
+
+int64_t available_memory_bytes() {
+  std::vector<MemoryLimit> limits;
+  std::ifstream self("/proc/self/cgroup");
+  const std::string cgroups{std::istreambuf_iterator<char>(self), std::istreambuf_iterator<char>()};
+  for (const CgroupFiles &f : memory_cgroup_files(cgroups)) {
+    const int64_t limit = cgroup_bytes(f.limit);
+    if (limit >= 0)
+      limits.push_back({limit, std::max<int64_t>(0, cgroup_bytes(f.usage) -
+                                                        std::max<int64_t>(0, stat_bytes(f)))});
+  }
+  rlimit as{};
+  if (getrlimit(RLIMIT_AS, &as) == 0 && as.rlim_cur != RLIM_INFINITY)
+    limits.push_back({static_cast<int64_t>(std::min<rlim_t>(as.rlim_cur, rlim_t{1} << 62)),
+                      std::max<int64_t>(0, proc_kib("/proc/self/status", "VmSize:"))});
+  return available_memory_of(proc_kib("/proc/meminfo", "MemAvailable:"), limits);
 }
 
 void check_memory(double needed_bytes, const std::string &what, const std::string &option,

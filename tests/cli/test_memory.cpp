@@ -192,4 +192,55 @@ TEST(Memory, TooLargeACacheIsExit2NamingItsOption) {
   EXPECT_FALSE(std::filesystem::exists(csv));
 }
 
+// The memory available is MemAvailable at most what each limit on the process leaves: a cgroup's
+// (a container's, a Slurm job's) or the address space's (ulimit -v), less what it uses already.
+TEST(Memory, AvailableIsAtMostWhatEachLimitLeaves) {
+  const int64_t gib = int64_t{1} << 30;
+  EXPECT_EQ(cli::available_memory_of(20 * gib, {}), 20 * gib);
+  EXPECT_EQ(cli::available_memory_of(20 * gib, {{8 * gib, gib}}), 7 * gib);
+  EXPECT_EQ(cli::available_memory_of(20 * gib, {{-1, 5}, {16 * gib, 12 * gib}, {64 * gib, 0}}),
+            4 * gib); // the tightest of them; -1 is no limit
+  EXPECT_EQ(cli::available_memory_of(20 * gib, {{gib, 2 * gib}}), 0); // used up already
+  EXPECT_EQ(cli::available_memory_of(-1, {{8 * gib, gib}}), 7 * gib); // no /proc/meminfo
+  EXPECT_EQ(cli::available_memory_of(-1, {}), -1);
+}
+
+// /proc/self/cgroup names the memory cgroups: v1's memory controller (on its own or beside
+// others) and v2's unified tree, each folder from the process's own up to the root.
+TEST(Memory, TheMemoryCgroupsAreTheOwnAndEveryOneAbove) {
+  const auto files = cli::memory_cgroup_files("9:name=systemd:/\n8:pids:/\n"
+                                              "4:cpu,memory:/job/task7\n0::/slurm/job1/\n",
+                                              "/cg");
+  std::vector<std::string> limits, usages;
+  for (const cli::CgroupFiles &f : files) {
+    limits.push_back(f.limit);
+    usages.push_back(f.usage);
+  }
+  EXPECT_EQ(limits, (std::vector<std::string>{
+                        "/cg/memory/job/task7/memory.limit_in_bytes",
+                        "/cg/memory/job/memory.limit_in_bytes", "/cg/memory/memory.limit_in_bytes",
+                        "/cg/slurm/job1/memory.max", "/cg/slurm/memory.max", "/cg/memory.max"}));
+  EXPECT_EQ(usages[0], "/cg/memory/job/task7/memory.usage_in_bytes");
+  EXPECT_EQ(usages[3], "/cg/slurm/job1/memory.current");
+  EXPECT_EQ(files[0].stat, "/cg/memory/job/task7/memory.stat");
+  EXPECT_EQ(files[0].reclaimable, "total_inactive_file");
+  EXPECT_EQ(files[3].reclaimable, "inactive_file");
+  EXPECT_TRUE(cli::memory_cgroup_files("5:pids:/x\n", "/cg").empty()); // no memory controller
+}
+
+// Under ulimit -v a cache larger than the limit was allocated and failed as "out of memory",
+// exit 1, naming --size and the host's free memory: now exit 2 naming --cache-bytes, before it
+// is allocated.
+TEST(Memory, ACacheBeyondTheAddressSpaceLimitIsExit2NamingItsOption) {
+  // 64 Mi fully associative 16 B lines: about 2.6 GiB of state, under a 1 GiB address space.
+  const test::CliRun r = test::run_program("cbi", "simulate --cache-bytes 1GiB --line-bytes 16",
+                                           "ulimit -v 1048576 && ");
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_EQ(test::count_lines(r.err), 1) << r.err;
+  EXPECT_NE(r.err.find("cbi simulate: --cache-bytes: the simulated cache state needs about 2.6 "
+                       "GiB of memory"),
+            std::string::npos)
+      << r.err;
+}
+
 } // namespace

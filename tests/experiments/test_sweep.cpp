@@ -459,6 +459,39 @@ TEST(Reproduce, SimOnlyTinyWritesEverySection) {
       << again.err;
 }
 
+// A folder written with other options (--tiny here) failed every step it shares, each with the
+// sweep's "--resume: ... allowed: the same --grid", after the others had run and the report was
+// rewritten: now exit 2 before anything is written, naming the folder's option as given.
+TEST(Reproduce, AFolderOfAnotherRunIsRefusedBeforeAnyWork) {
+  TempDir dir;
+  const std::string out = dir / "report";
+  ASSERT_EQ(cbi("reproduce --sim-only --tiny --only sim-fig5.2 -o " + out).exit_code, 0);
+  const std::string report = slurp(out + "/report.md"), csv = slurp(out + "/sim-fig5.2.csv");
+  std::set<std::string> before;
+  for (const auto &f : fs::directory_iterator(out))
+    before.insert(f.path().filename().string());
+  for (const std::string option : {"-o", "--out"}) {
+    const CliRun r =
+        cbi("reproduce --sim-only --only sim-fig5.2,sim-fig5.1a " + option + " " + out);
+    EXPECT_EQ(r.exit_code, 2) << r.err;
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+    EXPECT_EQ(r.err.rfind("cbi reproduce: " + std::string(option == "-o" ? "--output" : "--out") +
+                              ": '" + out + "' holds a sim-fig5.2.csv of another run",
+                          0),
+              0u)
+        << r.err;
+    EXPECT_NE(r.err.find("allowed: the options of the run that wrote it, or a new folder"),
+              std::string::npos)
+        << r.err;
+  }
+  EXPECT_EQ(slurp(out + "/report.md"), report);
+  EXPECT_EQ(slurp(out + "/sim-fig5.2.csv"), csv);
+  std::set<std::string> after;
+  for (const auto &f : fs::directory_iterator(out))
+    after.insert(f.path().filename().string());
+  EXPECT_EQ(after, before); // no sim-fig5.1a.csv, no new PNG
+}
+
 TEST(Reproduce, BadOptionsExit2) {
   TempDir dir;
   const CliRun none = cbi("reproduce --sim-only");

@@ -63,6 +63,7 @@ int cmd_reproduce(int argc, char **argv) {
   const std::string option = has(vm, "out") ? "--out" : "--output";
   reproduce::Options o;
   o.out_dir = get(vm, option.substr(2), "");
+  o.out_option = option;
   check_output_folder(o.out_dir, option);
   o.sim_only = vm["sim-only"].as<bool>();
   o.tiny = vm["tiny"].as<bool>();

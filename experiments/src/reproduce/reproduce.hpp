@@ -12,6 +12,7 @@ namespace cbi::reproduce {
 
 struct Options {
   std::string out_dir;
+  std::string out_option = "--output"; // as given: -o/--output, or the old spelling --out
   bool sim_only = false;
   bool tiny = false;             // CI smoke scale: every size divided down, numbers not meaningful
   std::vector<std::string> only; // part names to run (empty = all)

@@ -5,6 +5,7 @@
 
 #include "cbi/cli/command.hpp"
 #include "cbi/cli/output.hpp"
+#include "cbi/error.hpp"
 #include "cbi/sim/device.hpp"
 #include "cbi/sim/model.hpp"
 #include "cbi/sim/presets.hpp"
@@ -132,16 +133,40 @@ void draw_figures(Viz &viz, const std::string &dir, const std::string &device) {
              "simulated against measured L1 hit rate"});
 }
 
+// A folder holding another run's CSV (written with --tiny, say, or by another cbi version) failed
+// each step that shares it, after the others had run and with the report written: refused first,
+// naming the folder's option, before anything is written.
+void check_folder_continues(const Options &o, const std::vector<Part> &parts) {
+  for (const Part &p : parts) {
+    if (p.model_on_measured_device)
+      continue; // its grid takes the device that measures, known at run time
+    sweep::RunOptions ro;
+    ro.backends = p.backends;
+    ro.output = (fs::path(o.out_dir) / (p.name + ".csv")).string();
+    ro.resume = true;
+    try {
+      sweep::check_resume(p.grid, ro);
+    } catch (const UsageError &) {
+      throw UsageError(o.out_option, "'" + o.out_dir + "' holds a " + p.name +
+                                         ".csv of another run (other options, such as --tiny, or "
+                                         "another cbi version), which this one cannot continue; "
+                                         "allowed: the options of the run that wrote it, or a "
+                                         "new folder");
+    }
+  }
+}
+
 } // namespace
 
 int run(const Options &o) {
+  const std::vector<Part> parts = plan(o);
+  check_folder_continues(o, parts);
   std::error_code made;
   fs::create_directories(o.out_dir, made);
   if (made)
     throw std::runtime_error("--output: cannot create the report folder '" + o.out_dir +
                              "': " + made.message());
   const std::string date = cli::utc_timestamp();
-  const std::vector<Part> parts = plan(o);
   Viz viz;
   if (!o.self_dir.empty() && access((o.self_dir + "/cbi-viz").c_str(), X_OK) == 0)
     viz.binary = o.self_dir + "/cbi-viz";

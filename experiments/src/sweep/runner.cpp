@@ -344,7 +344,17 @@ void write_sweep_json(const Grid &g, const RunOptions &opts, const CsvStore &sto
   cli::write_file_atomic(opts.json, os.str(), "--json");
 }
 
+// Who writes opts.output: the backend, the grid's fingerprint and size, the shard.
+CsvStore::Identity writer(const Grid &g, const RunOptions &opts) {
+  return {backend_name(opts.backends), fingerprint(g), opts.shard.text(),
+          static_cast<int64_t>(expand(g).size())};
+}
+
 } // namespace
+
+void check_resume(const Grid &g, const RunOptions &opts) {
+  const CsvStore store(opts.output, opts.resume, writer(g, opts)); // reads, writes nothing
+}
 
 RunSummary run(const Grid &g, const RunOptions &opts) {
   const auto start = std::chrono::steady_clock::now();
@@ -356,9 +366,10 @@ RunSummary run(const Grid &g, const RunOptions &opts) {
 
   // Everything that can be wrong with the request is found before a byte is written.
   const std::vector<std::optional<sim::SimConfig>> configs = validate(mine, opts.backends);
-  const std::string grid_id = fingerprint(g);
-  const int64_t grid_points = static_cast<int64_t>(expand(g).size());
-  CsvStore store(opts.output, opts.resume, {backend, grid_id, opts.shard.text(), grid_points});
+  const CsvStore::Identity who = writer(g, opts);
+  const std::string &grid_id = who.grid_id;
+  const int64_t grid_points = who.grid_points;
+  CsvStore store(opts.output, opts.resume, who);
   std::vector<std::size_t> pending;
   for (std::size_t i = 0; i < mine.size(); ++i)
     if (!store.done_ids().count(mine[i].id()))

@@ -76,6 +76,10 @@ std::vector<std::optional<sim::SimConfig>> validate(const std::vector<Point> &po
 // The cost of a point in simulated accesses (threads x accesses per thread), the ETA's weight.
 double work(const Point &p);
 
+// Throws run()'s UsageError (naming --resume) where opts.output holds rows that this run cannot
+// continue: another backend's, grid's or shard's. Reads only; run() checks it too.
+void check_resume(const Grid &g, const RunOptions &opts);
+
 // Runs the shard of `g` and streams rows to opts.output. Throws UsageError for bad values before
 // anything is written, GpuUnavailable when the gpu backend cannot run. SIGINT during the run stops
 // it after the current row (summary.interrupted); a second SIGINT kills.

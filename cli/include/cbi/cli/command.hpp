@@ -55,8 +55,30 @@ int finish_stdout(const std::string &who, int code);
 // Returns the exit status, or -1 when it could not start or did not exit normally.
 int run_program(const std::vector<std::string> &argv, std::string *err);
 
-// The memory this machine can give now (MemAvailable of /proc/meminfo), -1 when unknown.
+// The memory this process can take now: MemAvailable of /proc/meminfo, at most what the limits on
+// it leave: its memory cgroups' (v2 memory.max, v1 memory.limit_in_bytes, less their usage: a
+// container's, a Slurm job's) and its address space's (ulimit -v, less what it maps already).
+// MemAvailable alone is the host's: a 20 GiB cache passed the check in a job allowed 16 GiB and
+// was killed, and under ulimit -v it failed as "out of memory" naming --size. -1 when unknown.
 int64_t available_memory_bytes();
+// A limit on the memory of this process and what it counts already (bytes; limit < 0: none).
+struct MemoryLimit {
+  int64_t limit = -1, used = 0;
+};
+// available_memory_bytes from its parts: `mem_available` (-1: unknown) at most each limit less
+// its use (0 where a limit is used up); -1 when neither tells.
+int64_t available_memory_of(int64_t mem_available, const std::vector<MemoryLimit> &limits);
+// The folders of the memory cgroups that hold a process whose /proc/self/cgroup reads
+// `proc_self_cgroup`, its own first and then each above it, under `root` (/sys/fs/cgroup), each
+// with its limit and usage files: v1's memory controller (root/memory/PATH: memory.limit_in_bytes,
+// memory.usage_in_bytes) and v2's unified tree (root/PATH: memory.max, memory.current); `stat`
+// (memory.stat) and its key `reclaimable` count the page cache that the usage holds and would
+// give back (inactive files), as MemAvailable does.
+struct CgroupFiles {
+  std::string limit, usage, stat, reclaimable;
+};
+std::vector<CgroupFiles> memory_cgroup_files(const std::string &proc_self_cgroup,
+                                             const std::string &root = "/sys/fs/cgroup");
 // Before a large allocation: a UsageError naming `option` when `needed_bytes` exceed the
 // available memory, saying how much `what` needs, how much there is, and `allowed` (which option
 // to change), instead of a std::bad_alloc after minutes of work.
