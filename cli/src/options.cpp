@@ -4,6 +4,7 @@
 #include "cbi/parse.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
@@ -144,16 +145,18 @@ void add_output_options(po::options_description &desc, const std::string &defaul
 
 namespace {
 
-// The format that --output's ending names (.csv, .json, .md), or "" for any other ending.
+// `path`'s extension in lower case (".JSON" -> ".json"): an ending names its format in any case.
+std::string lower_extension(const std::string &path) {
+  std::string e = std::filesystem::path(path).extension().string();
+  for (char &c : e)
+    c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return e;
+}
+
+// The format that --output's ending names (.csv, .json, .md in any case), or "" for any other.
 std::string format_of_path(const std::string &path) {
-  for (const auto &[ending, format] : {std::pair<const char *, const char *>{".csv", "csv"},
-                                       {".json", "json"},
-                                       {".md", "markdown"}}) {
-    const std::string e = ending;
-    if (path.size() > e.size() && path.compare(path.size() - e.size(), e.size(), e) == 0)
-      return format;
-  }
-  return "";
+  const std::string e = lower_extension(path);
+  return e == ".csv" ? "csv" : e == ".json" ? "json" : e == ".md" ? "markdown" : "";
 }
 
 } // namespace
@@ -163,7 +166,7 @@ const Printer &format_from(const po::variables_map &vm, const std::string &defau
   if (!has(vm, "format")) {
     // r.xml would get the table silently: an ending must name the format, or --format does.
     const std::string ending = std::filesystem::path(output).extension().string();
-    if (named.empty() && !ending.empty() && ending != ".txt")
+    if (named.empty() && !ending.empty() && lower_extension(output) != ".txt")
       throw UsageError("--output", "'" + output + "' ends in " + ending +
                                        ", which names no format; allowed: an ending .csv, "
                                        ".json, .md or .txt (" +

@@ -232,6 +232,21 @@ TEST(Hygiene, UnwritableOutputsAreExitTwoNamingTheOptionBeforeAnyWork) {
   fs::remove_all(dir);
 }
 
+// An ending names its format in any case: r.JSON was refused as "names no format", r.CSV and
+// r.TXT too, while r.json, r.csv and r.txt were taken.
+TEST(Hygiene, AnOutputEndingNamesItsFormatInAnyCase) {
+  const std::string dir = scratch("ending_case");
+  ASSERT_EQ(cbi_run("simulate -o " + dir + "/r.JSON").exit_code, 0);
+  EXPECT_EQ(nlohmann::json::parse(slurp(dir + "/r.JSON"))["config"]["workload"], "stencil");
+  ASSERT_EQ(cbi_run("simulate -o " + dir + "/r.Csv").exit_code, 0);
+  EXPECT_EQ(slurp(dir + "/r.Csv"), cbi_run("simulate --format csv").out);
+  ASSERT_EQ(cbi_run("simulate -o " + dir + "/r.TXT").exit_code, 0);
+  EXPECT_EQ(slurp(dir + "/r.TXT").rfind("cbi simulate: ", 0), 0u);
+  expect_usage_error("simulate --format csv -o " + dir + "/r.JSON",
+                     ": --format: csv does not match --output " + dir + "/r.JSON (json)");
+  fs::remove_all(dir);
+}
+
 // Without --format, -o's ending picks the format: one that names none (r.xml) was written as the
 // table, silently. It is refused, listing the endings, and nothing is written; --format takes any.
 TEST(Hygiene, AnOutputEndingThatNamesNoFormatIsRefused) {
