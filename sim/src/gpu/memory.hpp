@@ -155,7 +155,7 @@ public:
         missed += popcount8(r.miss);
         c.l1_pending_hits += popcount8(r.pending);
       }
-      ready |= lines[k].sectors & ~(r.miss | r.pending);
+      ready |= r.hit;
       on_way |= r.pending;
       own |= r.miss;
       on_result(k, r);
