@@ -4,7 +4,8 @@
 # order: fix_run.sh's "after"), and `cbi tune` (its default staged search, as a user runs it) on
 # each group, so that the staged pick and its tie group are scored against the measurement.
 # usage: OUT=... bash l_run.sh DIR STEPS REGEX DEADLINE (DIR holds cbi.gz, fix_run.sh,
-# h200_l_groups.sh; STEPS: any of measure, after, tune)
+# h200_l_groups.sh; STEPS: any of measure, after, before, tune; before takes DIR/cbi-before.gz).
+# GROUPS_FILE (default h200_l_groups.sh): another set, as h200_s_groups.sh.
 set -uo pipefail
 src=$(cd "${1:?DIR}" && pwd)
 steps=${2:?STEPS}
@@ -12,14 +13,17 @@ only=${3:-.}
 deadline=${4:-540}
 out=${OUT:?}
 dir=/tmp/ldir; mkdir -p $dir
-cp $src/fix_run.sh $src/h200_l_groups.sh $dir/
-gunzip -c $src/cbi.gz > $dir/cbi && chmod +x $dir/cbi
+gf=${GROUPS_FILE:-h200_l_groups.sh}
+cp $src/fix_run.sh $src/$gf $dir/
+for b in cbi cbi-before; do
+  [ -f $src/$b.gz ] && gunzip -c $src/$b.gz > $dir/$b && chmod +x $dir/$b
+done
 t0=$(date +%s)
 fix_steps=$(echo "$steps" | tr ' ' '\n' | grep -v '^tune$' | tr '\n' ' ')
-[ -n "${fix_steps// }" ] && GROUPS_FILE=h200_l_groups.sh DEADLINE=$deadline \
+[ -n "${fix_steps// }" ] && GROUPS_FILE=$gf DEADLINE=$deadline \
   bash $dir/fix_run.sh $dir "$fix_steps" "$only"
 [[ " $steps " == *" tune "* ]] || exit 0
-. $dir/h200_l_groups.sh
+. $dir/$gf
 mkdir -p /tmp/fix
 for g in "${groups[@]}"; do
   IFS='|' read -r name kernel size stencil depth type block <<<"$g"
