@@ -77,6 +77,14 @@ Device h100() {
   // probes/cta_steps), which put a floor of 832 cycles a CTA an SM under kernels of many short
   // CTAs: the H200's half 5x5 stencil at block 224 ran in 0.090 ms where that floor gave 0.147.
   d.cta_refill_round_cycles = 127;
+  // The device's launcher starts at most 1660 CTAs a us after the first wave: kernels/probes/
+  // cta_launch on the H200 (dram-rw.md §5), CTAs of 128 threads that do nothing, 15 slots an SM:
+  // 1660 a us, a freed slot's next CTA 1024 ns after its end where it is 256 ns for CTAs that spin
+  // (so the slots wait for the launcher). The H200's half 3x3 stencil at block 96 (100 k CTAs)
+  // runs every order in 0.0644 ms, the launcher's 100523 / 1660 = 0.0606 ms and a wave's CTAs
+  // (docs/results/tight/l-set.md); the model without it gave 0.050. The h100 row takes the H200's
+  // (the same GH100; not probed on an H100).
+  d.launcher_ctas_per_us = 1660;
   d.l1_wavefronts_per_cycle = 1;
   // 128 bytes of lane data per cycle from the L1 to the registers (one line's width, as the tag
   // stage's one line a cycle): a double matmul's warp, its A element a broadcast of 256 bytes and

@@ -158,6 +158,10 @@ struct Golden {
 // row, dram-rw.md §7): the cycles and time of most h100 rows (their DRAM reads arrive later) and,
 // through the new arrival times, their pending hits and a few L1 and L2 hits; DRAM bytes moved
 // only in the sampled matmul. The a100, rtx2080super, v100 and tiny rows are unchanged.
+// 2026-11-28 (seventh stop): the device's launcher starts at most launcher_ctas_per_us CTAs a us
+// after the first wave (1660 on the h100 row, kernels/probes/cta_launch; docs/results/tight/
+// l-set.md): only the sampled matmul moves (its 24-SM device keeps the h100 row's rate, of which
+// its simulated SMs get their share; cycles 122610 -> 122052). No other row refills fast enough.
 
 const Golden kGolden[] = {
 #include "gpu_golden.inc"

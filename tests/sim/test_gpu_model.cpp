@@ -1099,3 +1099,25 @@ TEST(GpuModel, DramLatencyGrowsWithItsLoad) {
   EXPECT_NEAR(double(sim::simulate_gpu(idle).cycles), double(sim::simulate_gpu(idle_fixed).cycles),
               0.02 * double(sim::simulate_gpu(idle_fixed).cycles));
 }
+
+TEST(GpuModel, ManyShortCtasRunAtTheLaunchersRate) {
+  // A 3x3 stencil of 64 x 768 at block 32 on 4 SMs of the h200 row: 1536 CTAs of one warp, each a
+  // few loads long. The device's launcher starts launcher_ctas_per_us CTAs a microsecond after
+  // the first wave (kernels/probes/cta_launch), so the launch takes at least the CTAs after the
+  // first wave over that rate; without the limit each SM refills a slot a launcher round
+  // (cta_refill_round_cycles), 4 SMs' worth of CTAs every 127 cycles, and the launch is faster.
+  auto c = config(sim::kind_of<sim::StencilWorkload>(), 64, 768, "linear", 32, "h200");
+  c.workload.stencil_w = c.workload.stencil_h = 3;
+  c.device.sms = 4;
+  ASSERT_EQ(c.device.launcher_ctas_per_us, 1660.0); // the h200 row (the H200's probe)
+  c.device.launcher_ctas_per_us = 30;               // 4 SMs' share of a device
+  const sim::GpuResult limited = sim::simulate_gpu(c);
+  const int64_t ctas = 64 * 768 / 32, first_wave = 4 * limited.ctas_per_sm;
+  const double cycles_per_cta = c.device.sm_clock_mhz / c.device.launcher_ctas_per_us;
+  EXPECT_GE(double(limited.cycles), double(ctas - first_wave) * cycles_per_cta);
+  c.device.launcher_ctas_per_us = 0;
+  const sim::GpuResult unlimited = sim::simulate_gpu(c);
+  EXPECT_LT(double(unlimited.cycles), 0.8 * double(ctas - first_wave) * cycles_per_cta);
+  // The same counts: the limit moves CTAs in time, not what they read.
+  EXPECT_EQ(limited.metrics.l1_requests, unlimited.metrics.l1_requests);
+}

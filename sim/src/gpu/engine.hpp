@@ -210,6 +210,9 @@ public:
       m_user_writes.resize(static_cast<std::size_t>(Coalescer<W>::kMaxLanes) *
                            static_cast<std::size_t>(128 / m_d.l2_sector_bytes + 2));
     m_request_floor = static_cast<int>(std::lround(m_d.l1_request_cycles * kPipeFraction));
+    if (m_d.launcher_ctas_per_us > 0)
+      m_launcher_interval = std::llround(m_d.sm_clock_mhz / m_d.launcher_ctas_per_us *
+                                         double(m_group) * double(kLauncherFraction));
     // Cycles the L1 is busy with a request of n wavefronts (l1_bank_wavefronts).
     for (int n = 0; n <= Coalescer<W>::kMaxLanes; ++n)
       m_busy_cycles[static_cast<std::size_t>(n)] = wavefront_cycles(n);
@@ -533,7 +536,8 @@ private:
       // The freed slot's next CTA starts cta_launch_cycles later, at the launcher's next visit to
       // the SM (launcher_visit). A sampled SM's group takes
       // `group` CTAs: the SMs it stands for take the rest.
-      const int64_t at = launcher_visit(sm, std::max(warp.group_end, now) + m_d.cta_launch_cycles);
+      const int64_t at =
+          launcher_turn(launcher_visit(sm, std::max(warp.group_end, now) + m_d.cta_launch_cycles));
       sm.launches.push_back({at, cta, warp.cta_slot});
       sm.dispatch_at = std::min(sm.dispatch_at, at);
     }
@@ -555,6 +559,17 @@ private:
       visit = sm.launcher_visit + round;
     sm.launcher_visit = visit;
     return visit;
+  }
+
+  // The device launcher's first turn at or after `at` (launcher_ctas_per_us over all SMs; a sampled
+  // SM's share of it for the SMs it stands for): turns go to the refills in the order the replay
+  // ends CTAs, SM by SM within a window, which the parallel replay's resolve() keeps.
+  int64_t launcher_turn(int64_t at) {
+    if (m_launcher_interval <= 0)
+      return at;
+    const int64_t start = std::max(at * kLauncherFraction, m_launcher_free);
+    m_launcher_free = start + m_launcher_interval;
+    return (start + kLauncherFraction - 1) / kLauncherFraction;
   }
 
   // Whether the parallel replay gives what cycle() gives, bit for bit: no L2 answer arrives
@@ -891,6 +906,11 @@ private:
   int m_loads_per_wait = 1;  // loads a warp issues before it waits for them
   int64_t m_step_cycles = 0; // a kernel that loads in steps: the least cycles from step to step
   int64_t m_last_event = 0;
+  // The device's CTA launcher (launcher_turn), in 1/kLauncherFraction cycles: the time between
+  // two of its starts, and its next free turn.
+  static constexpr int64_t kLauncherFraction = 1024;
+  int64_t m_launcher_interval = 0;
+  int64_t m_launcher_free = 0;
   int m_jobs = 1;
   // A kernel whose loads slide (HasSlidingLoads): the loads a warp keeps in flight; 0: the device's
   // loads_in_flight_per_warp, issued and then waited for together (m_loads_per_wait).

@@ -99,6 +99,10 @@ struct Device {
   // After the first wave, cycles between two of the launcher's visits to one SM, each visit
   // starting at most one CTA there (0: a freed slot's CTA starts cta_launch_cycles after the end).
   int cta_refill_round_cycles = 0;
+  // CTAs the device's launcher starts a microsecond after the first wave, over all SMs together
+  // (0: no such limit; each SM's refills then wait only for their launcher visit). Kernels of many
+  // short CTAs (small blocks, few loads a thread) run at this rate.
+  double launcher_ctas_per_us = 0;
   int issue_cycles = 4;             // between two loads of one warp that do not wait
   int loads_in_flight_per_warp = 8; // loads a warp issues before it waits for their data
   WarpScheduler scheduler = WarpScheduler::oldest_cta_first; // h100, h200: oldest_issues_first
