@@ -577,3 +577,17 @@ TEST(FirstUse, MrcShowsProgressAsSimulateDoes) {
   EXPECT_EQ(cbi_run("mrc --size 256 --format csv").err, "") << "short, not asked";
   EXPECT_NE(cbi_run("mrc --help").out.find("--progress"), std::string::npos);
 }
+
+// analyze replays the simulation too and showed no progress, even for a run of minutes (--size 8192
+// ran 25 s silent): it takes --progress as simulate does, and refuses it beside --no-simulate.
+TEST(FirstUse, AnalyzeShowsTheSimulationsProgressAsSimulateDoes) {
+  const CliRun r = cbi_run("analyze --size 256 --progress --format csv");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  expect_progress_lines(r);
+  EXPECT_EQ(r.out, cbi_run("analyze --size 256 --format csv").out);
+  EXPECT_EQ(cbi_run("analyze --size 256 --format csv").err, "") << "short, not asked";
+  EXPECT_NE(cbi_run("analyze --help").out.find("--progress"), std::string::npos);
+  expect_usage_error("analyze --size 64 --no-simulate --progress",
+                     ": --progress: shows the simulation's progress, and --no-simulate runs the "
+                     "model alone");
+}
