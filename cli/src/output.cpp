@@ -174,6 +174,15 @@ void check_output(const std::string &path, const std::string &option, bool stdou
   if (::access(folder.c_str(), W_OK | X_OK) != 0)
     throw UsageError(option, "cannot write '" + path + "': folder '" + folder +
                                  "' is not writable; " + allowed);
+  // access() says yes to root everywhere, /proc included: a probe file says what the write will
+  // (it was "cannot write '/proc/x': No such file or directory" after the work).
+  std::string probe = folder + (folder == "/" ? "" : "/") + ".cbi-probe-XXXXXX";
+  const int fd = ::mkstemp(probe.data());
+  if (fd < 0)
+    throw UsageError(option, "cannot write '" + path + "': folder '" + folder +
+                                 "' takes no new files (" + std::strerror(errno) + "); " + allowed);
+  ::close(fd);
+  ::unlink(probe.c_str());
 }
 
 void check_output_folder(const std::string &path, const std::string &option) {

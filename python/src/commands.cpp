@@ -243,8 +243,16 @@ std::string keyword_text(const std::string &what, const po::options_description 
     while (end < what.size() &&
            (std::isalnum(static_cast<unsigned char>(what[end])) || what[end] == '-'))
       ++end;
-    message += keyword_of(what.substr(i, end - i), desc, own_workload);
+    const std::string option = what.substr(i, end - i),
+                      keyword = keyword_of(option, desc, own_workload);
+    message += keyword;
     i = end;
+    // "--jobs 64" is written jobs=64 in a call: a number after the keyword is its value.
+    if (keyword != option && i + 1 < what.size() && what[i] == ' ' &&
+        std::isdigit(static_cast<unsigned char>(what[i + 1]))) {
+      message += '=';
+      ++i;
+    }
   }
   return message;
 }

@@ -108,9 +108,16 @@ TEST(Cli, CountsThatTakeZeroAndSeedsThatApplyNowhere) {
 
 TEST(Cli, UnknownCommandAndNoArgumentsAreUsageErrors) {
   EXPECT_EQ(cbi_run("frobnicate").exit_code, 2);
+  // No command: the help, as a usage error's text, on stderr (stdout empty: it was the help, with
+  // exit 2); asked for with --help, the same help on stdout and exit 0.
   const CliRun none = cbi_run("");
   EXPECT_EQ(none.exit_code, 2);
-  EXPECT_NE(none.out.find("simulate"), std::string::npos);
+  EXPECT_NE(none.err.find("simulate"), std::string::npos) << none.err;
+  EXPECT_EQ(none.out, "");
+  const CliRun help = cbi_run("--help");
+  EXPECT_EQ(help.exit_code, 0);
+  EXPECT_NE(help.out.find("simulate"), std::string::npos) << help.out;
+  EXPECT_EQ(help.err, "");
 }
 
 TEST(Cli, NoPartialOutputFileOnBadInput) {

@@ -232,6 +232,45 @@ TEST(Hygiene, UnwritableOutputsAreExitTwoNamingTheOptionBeforeAnyWork) {
   fs::remove_all(dir);
 }
 
+// /proc takes no files, even for root, whom access() lets write anywhere: the folder is probed
+// before any work (it was "cannot write '/proc/x': No such file or directory" after the run in
+// most commands, and "allowed: a writable path" with no reason in sweep).
+TEST(Hygiene, AFolderThatTakesNoFilesIsRefusedBeforeAnyWork) {
+  const std::string said = "--output: cannot write '/proc/cbi-x.csv': folder '/proc' takes no new "
+                           "files";
+  for (const char *cmd : {"simulate", "mrc --size 16", "analyze", "devices", "tune --size 16",
+                          "sweep --size 16", "trace --size 16"})
+    expect_usage_error(std::string(cmd) + " --output /proc/cbi-x.csv", said);
+  expect_usage_error("sweep --size 16 --json /proc/cbi-x.json",
+                     "--json: cannot write '/proc/cbi-x.json': folder '/proc' takes no new files");
+  if (have_viz())
+    expect_usage_error("diagram --size 8 -o /proc/cbi-x.png",
+                       "--output: cannot write '/proc/cbi-x.png': folder '/proc' takes no new");
+  const auto t0 = std::chrono::steady_clock::now();
+  expect_usage_error("simulate --size 1000000x1000 --output /proc/cbi-x.csv", said);
+  EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(), 5.0);
+}
+
+// --dry-run writes no file and runs nothing: an option for the run beside it was ignored
+// (sweep --dry-run -o F.csv printed the plan on stdout and left F.csv unwritten, unsaid).
+TEST(Hygiene, DryRunRefusesTheOptionsOfARun) {
+  const std::string dir = scratch("dry");
+  const std::string csv = dir + "/plan.csv";
+  for (const std::string &extra :
+       {"-o " + csv, "--output " + csv, "--json " + dir + "/p.json", std::string("--resume"),
+        std::string("--jobs 2"), std::string("--progress")}) {
+    const std::string option =
+        extra.rfind("-o ", 0) == 0 ? "--output" : extra.substr(0, extra.find(' '));
+    expect_usage_error("sweep --size 16 --dry-run " + extra,
+                       "cbi sweep: " + option + ": does not go with --dry-run");
+  }
+  EXPECT_FALSE(fs::exists(csv));
+  const CliRun plan = cbi_run("sweep --size 16 --dry-run");
+  EXPECT_EQ(plan.exit_code, 0) << plan.err;
+  EXPECT_NE(plan.out.find("size=16"), std::string::npos) << plan.out;
+  fs::remove_all(dir);
+}
+
 // An ending names its format in any case: r.JSON was refused as "names no format", r.CSV and
 // r.TXT too, while r.json, r.csv and r.txt were taken.
 TEST(Hygiene, AnOutputEndingNamesItsFormatInAnyCase) {

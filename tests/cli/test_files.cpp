@@ -244,14 +244,19 @@ TEST(Files, PlotNamesTheOptionAtFault) {
                                 ": --input: '" + dir + "' is a folder");
   cbi::test::expect_usage_error("plot lines --input " + dir + "/none.csv" + png,
                                 "none.csv' does not exist");
-  cbi::test::expect_usage_error("plot --input " + csv + png, ": plot: no plot kind");
+  cbi::test::expect_usage_error("plot --input " + csv + png,
+                                "cbi plot: plot kind: missing; allowed: heatmap, lines or scatter");
+  // An unknown kind was "cbi plot: plot: unknown plot 'bar'": it names the kind and the kinds.
+  cbi::test::expect_usage_error("plot bar --input " + csv + png,
+                                "cbi plot: plot kind: unknown kind 'bar'; allowed: heatmap, "
+                                "lines, scatter");
   EXPECT_FALSE(fs::exists(dir + "/p.png"));
   // The kind among the options, as users write it too: `--input F lines` (it was "unexpected
   // argument"); a word that is an option's value is that value, not the kind.
   const CliRun after = cbi_run("plot --input " + csv + " lines" + png);
   EXPECT_EQ(after.exit_code, 0) << after.err;
   EXPECT_TRUE(fs::exists(dir + "/p.png"));
-  cbi::test::expect_usage_error("plot --title lines --input " + csv + png, ": plot: no plot kind");
+  cbi::test::expect_usage_error("plot --title lines --input " + csv + png, ": plot kind: missing");
   fs::remove_all(dir);
 }
 

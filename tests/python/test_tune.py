@@ -72,7 +72,7 @@ def test_jobs_above_the_cores_is_said_once_accepted_as_the_call_spells_it(capfd)
     t = cbi.tune(size=32, orders="linear,column:4", search="full", jobs=above)
     assert t["meta"]["jobs"] == os.cpu_count()
     err = capfd.readouterr().err
-    assert f"jobs {above} is more than the {os.cpu_count()} cores here" in err, err
+    assert f"jobs={above} is more than the {os.cpu_count()} cores here" in err, err
     assert "--jobs" not in err, err
     with pytest.raises(ValueError, match=r"^final_sms: "):
         cbi.tune(size=32, orders="linear,column:4", final_sms=7, jobs=above)

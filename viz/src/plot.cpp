@@ -73,10 +73,13 @@ PlotKind parse_plot_kind(const std::string &text) {
     return PlotKind::lines;
   if (text == "scatter")
     return PlotKind::scatter;
+  // The kind is the word after `plot`, not a --flag: the line names it as "plot kind".
   if (text.empty())
-    throw UsageError("plot", "no plot kind; allowed: heatmap, lines or scatter as a word of its "
-                             "own (cbi plot heatmap --input F.csv ...)");
-  throw UsageError("plot", "unknown plot '" + text + "'; allowed: heatmap, lines, scatter");
+    throw UsageError("plot kind", "missing; allowed: heatmap, lines or scatter as a word of its "
+                                  "own (cbi plot heatmap --input F.csv ...)");
+  throw UsageError("plot kind", "unknown kind '" + text +
+                                    "'; allowed: heatmap, lines, scatter (cbi plot heatmap "
+                                    "--input F.csv ...)");
 }
 
 bool higher_is_better(const std::string &column) {

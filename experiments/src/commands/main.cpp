@@ -58,10 +58,16 @@ int run(int argc, char **argv) {
     char *args[] = {argv[0], argv[2], help_flag, nullptr};
     return run(3, args);
   }
-  if (argc < 2 || !std::strcmp(argv[1], "--help") || !std::strcmp(argv[1], "-h") ||
+  // Asked for (--help): the help on stdout, exit 0. No command at all is a usage error: the same
+  // help on stderr (stdout stays empty, as for every refused command line), exit 2.
+  if (argc < 2) {
+    usage(std::cerr);
+    return cbi::cli::kExitUsage;
+  }
+  if (!std::strcmp(argv[1], "--help") || !std::strcmp(argv[1], "-h") ||
       !std::strcmp(argv[1], "help")) {
     usage(std::cout);
-    return argc < 2 ? cbi::cli::kExitUsage : 0;
+    return 0;
   }
   if (!std::strcmp(argv[1], "--version")) {
     if (argc > 2) {

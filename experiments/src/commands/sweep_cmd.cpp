@@ -360,8 +360,16 @@ int cmd_sweep(int argc, char **argv) {
   const std::string backend = get(vm, "backend", "sim");
   const sweep::RunOptions opts = run_options_from(vm, g, argc, argv);
 
-  if (vm["dry-run"].as<bool>())
+  if (vm["dry-run"].as<bool>()) {
+    // A dry run writes no file and runs nothing: these would be ignored (-o F.csv was).
+    for (const char *name : {"output", "json", "resume", "jobs", "progress"})
+      if (vm.count(name) && !vm[name].defaulted())
+        throw UsageError("--" + std::string(name),
+                         "does not go with --dry-run, which prints the points on stdout, writes "
+                         "no file and runs nothing; allowed: leave --" +
+                             std::string(name) + " out, or --dry-run out to run the sweep");
     return dry_run(g, opts);
+  }
   try {
     const sweep::RunSummary s = sweep::run(g, opts);
     if (s.interrupted) {
