@@ -12,7 +12,8 @@
 // over CTAs of the first wave's successors of (start - the end that freed their slot: the SM's
 // k-th end before it), and the median spacing of starts on one SM after the first wave.
 //
-// usage: cta_launch > cta_launch.csv
+// usage: cta_launch [BLOCK:SLOTS:SPIN ...] > cta_launch.csv   (no arguments: the configurations of
+//   dram-rw.md §5; with them, those only: l-set.md §3 asks the rate of one-warp to 4-warp CTAs)
 //   columns: block, slots_per_sm, spin_cycles, ctas, total_us, ctas_per_us_after_first_wave,
 //            refill_latency_ns_median, start_spacing_ns_median, cta_us_median
 #include "check.cuh"
@@ -106,7 +107,7 @@ void run(int sms, int block, int slots, long long spin, int waves, Rec *d_rec, s
 
 } // namespace
 
-int main() {
+int main(int argc, char **argv) {
   cudaDeviceProp prop{};
   CHECK(cudaGetDeviceProperties(&prop, 0));
   const int sms = prop.multiProcessorCount;
@@ -118,6 +119,19 @@ int main() {
   std::printf("block,slots_per_sm,spin_cycles,ctas,total_us,ctas_per_us_after_first_wave,"
               "refill_latency_ns_median,start_spacing_ns_median,cta_us_median\n");
   const size_t smem = prop.sharedMemPerMultiprocessor;
+  for (int a = 1; a < argc; ++a) {
+    int block = 0, slots = 0;
+    long long spin = -1;
+    if (std::sscanf(argv[a], "%d:%d:%lld", &block, &slots, &spin) != 3 || block < 1 ||
+        block > 1024 || slots < 1 || slots > 32 || spin < 0) {
+      std::fprintf(stderr, "cta_launch: '%s' is not BLOCK:SLOTS:SPIN (1-1024, 1-32, >= 0)\n",
+                   argv[a]);
+      return 2;
+    }
+    run(sms, block, slots, spin, 20, d_rec, smem);
+  }
+  if (argc > 1)
+    return 0;
   const int configs[][2] = {{128, 16}, {224, 9}, {256, 8}, {512, 4}, {1024, 2}, {256, 2}};
   for (auto c : configs)
     for (long long spin : {0LL, 1000LL, 4000LL, 16000LL})
