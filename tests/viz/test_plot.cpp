@@ -366,6 +366,10 @@ TEST(Plot, LinesHaveOnePointPerSeriesAndX) {
   const Canvas c = plot(t, s, &layout);
   // linear: 1 size, column:8: 2 sizes, column:16: 1 size (the two blocks are averaged).
   EXPECT_EQ(layout.cells, 4);
+  // The mean over the blocks is said under the plot (it was drawn without a word).
+  ASSERT_EQ(layout.notes.size(), 1u);
+  EXPECT_EQ(layout.notes[0], "3 points are each the mean of 2 rows that share order and size and "
+                             "differ in block: keep one block's rows in the CSV to plot it alone");
   bool ink = false;
   for (int y = layout.legend.y; y < layout.legend.bottom() && !ink; ++y)
     for (int x = layout.legend.x; x < layout.legend.right(); ++x)

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <set>
 
 namespace cbi::viz::plot_detail {
 
@@ -16,7 +17,13 @@ namespace {
 struct Point {
   double x, y;
   std::string label;
+  const std::vector<std::string> *row = nullptr; // the CSV row (lines: before averaging)
 };
+
+// A sweep's axes: where the rows one point of a line averages differ in one, the note names it.
+const char *const kAxes[] = {"kernel",      "workload", "stencil",    "depth",
+                             "type",        "block",    "cache",      "remap_math",
+                             "block_order", "backend",  "gpu_device", "model_device"};
 
 // The series in order of first appearance and their points (lines: the mean of the rows that
 // share an x), with the data's ranges; rows without numbers are noted in `out`.
@@ -42,7 +49,7 @@ Series gather(const CsvTable &t, const PlotSpec &s, PlotLayout &out) {
     const std::string name = s_col >= 0 ? row[static_cast<std::size_t>(s_col)] : "";
     if (!r.points.count(name))
       r.names.push_back(name);
-    r.points[name].push_back({x, y, name});
+    r.points[name].push_back({x, y, name, &row});
   }
   if (r.points.empty())
     throw UsageError("--input", "no rows with numbers in both " + s.x + " and " + s.y +
@@ -58,16 +65,37 @@ Series gather(const CsvTable &t, const PlotSpec &s, PlotLayout &out) {
     out.notes.push_back(std::to_string(rows) + " rows without a number in " + s.x + " or " + s.y +
                         " not shown (" + s.x + ": " + cells + ")");
   }
+  // Lines: points that average several rows, how many rows, and the axes those rows differ in
+  // (a sweep over blocks drew each order's mean over the blocks without saying so).
+  int64_t averaged = 0;
+  std::size_t fewest = 0, most = 0;
+  std::set<std::string> differ;
   for (auto &kv : r.points) {
     if (lines) { // one point per x: the mean of the rows that share it
-      std::map<double, std::pair<double, int>> by_x;
-      for (const Point &p : kv.second) {
-        by_x[p.x].first += p.y;
-        ++by_x[p.x].second;
-      }
+      std::map<double, std::vector<Point>> by_x;
+      for (const Point &p : kv.second)
+        by_x[p.x].push_back(p);
       kv.second.clear();
-      for (const auto &b : by_x)
-        kv.second.push_back({b.first, b.second.first / b.second.second, kv.first});
+      for (const auto &[x, same] : by_x) {
+        double sum = 0;
+        for (const Point &p : same)
+          sum += p.y;
+        kv.second.push_back({x, sum / double(same.size()), kv.first});
+        if (same.size() < 2)
+          continue;
+        ++averaged;
+        fewest = fewest == 0 ? same.size() : std::min(fewest, same.size());
+        most = std::max(most, same.size());
+        for (const char *axis : kAxes) {
+          const int col = t.index(axis);
+          if (col < 0 || axis == s.x || axis == s.series)
+            continue;
+          const auto c = static_cast<std::size_t>(col);
+          for (const Point &p : same)
+            if ((*p.row)[c] != (*same.front().row)[c])
+              differ.insert(axis);
+        }
+      }
     }
     for (const Point &p : kv.second) {
       r.x_lo = std::min(r.x_lo, p.x);
@@ -75,6 +103,19 @@ Series gather(const CsvTable &t, const PlotSpec &s, PlotLayout &out) {
       r.y_lo = std::min(r.y_lo, p.y);
       r.y_hi = std::max(r.y_hi, p.y);
     }
+  }
+  if (averaged > 0) {
+    std::string axes;
+    for (const std::string &a : differ)
+      axes += (axes.empty() ? "" : ", ") + a;
+    const std::string rows =
+        std::to_string(fewest) + (most > fewest ? " to " + std::to_string(most) : "");
+    const std::string shared = (s.series.empty() ? "" : s.series + " and ") + s.x;
+    out.notes.push_back(std::to_string(averaged) + " points are each the mean of " + rows +
+                        " rows that share " + shared +
+                        (axes.empty() ? " (repeated rows)"
+                                      : " and differ in " + axes + ": keep one " + *differ.begin() +
+                                            "'s rows in the CSV to plot it alone"));
   }
   return r;
 }
