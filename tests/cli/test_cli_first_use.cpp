@@ -517,6 +517,18 @@ TEST(FirstUse, SimulateProgressIsLinesWhenNotATerminal) {
   EXPECT_EQ(cbi_run("simulate --size 256 --format csv").err, "") << "short, not asked";
 }
 
+// Progress comes by work, not by 2^20 threads: a matmul thread makes 2 x depth accesses, and a 4096
+// matmul ran minutes before its first report (even with --progress). 65536 threads of 4096
+// accesses report every 4096 threads: a line per tenth, not one line at the end.
+TEST(FirstUse, SimulateProgressComesByWorkNotByThreads) {
+  const CliRun r =
+      cbi_run("simulate --workload matmul --size 256 --depth 2048 --progress --format csv");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.err.find("] 4096/65536 threads"), std::string::npos) << r.err;
+  EXPECT_GE(count_lines(r.err), 5) << r.err;
+  EXPECT_LE(count_lines(r.err), 12) << r.err;
+}
+
 // --block's allowed range is the one a device can run: --block 0 said "from 1 to 1048576" in
 // simulate --model gpu, tune and trace, and 2048 then said "allowed: 1..1024".
 TEST(FirstUse, BlockOutOfRangeNamesTheRangeADeviceRuns) {
@@ -576,4 +588,18 @@ TEST(FirstUse, MrcShowsProgressAsSimulateDoes) {
   EXPECT_EQ(r.out, cbi_run("mrc --size 256 --format csv").out);
   EXPECT_EQ(cbi_run("mrc --size 256 --format csv").err, "") << "short, not asked";
   EXPECT_NE(cbi_run("mrc --help").out.find("--progress"), std::string::npos);
+}
+
+// analyze replays the simulation too and showed no progress, even for a run of minutes (--size 8192
+// ran 25 s silent): it takes --progress as simulate does, and refuses it beside --no-simulate.
+TEST(FirstUse, AnalyzeShowsTheSimulationsProgressAsSimulateDoes) {
+  const CliRun r = cbi_run("analyze --size 256 --progress --format csv");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  expect_progress_lines(r);
+  EXPECT_EQ(r.out, cbi_run("analyze --size 256 --format csv").out);
+  EXPECT_EQ(cbi_run("analyze --size 256 --format csv").err, "") << "short, not asked";
+  EXPECT_NE(cbi_run("analyze --help").out.find("--progress"), std::string::npos);
+  expect_usage_error("analyze --size 64 --no-simulate --progress",
+                     ": --progress: shows the simulation's progress, and --no-simulate runs the "
+                     "model alone");
 }

@@ -2,6 +2,7 @@
 // spots spelled out.
 #include "cbi/cli/command.hpp"
 #include "cbi/cli/options.hpp"
+#include "cbi/cli/progress.hpp"
 #include "cbi/config/point_options.hpp"
 #include "cbi/config/presets.hpp"
 #include "cbi/error.hpp"
@@ -17,7 +18,10 @@ int cmd_analyze(int argc, char **argv) {
   // clang-format off
   desc.add_options()
     ("threads", po::value<std::string>(), "active threads t in §4.3's cache estimate (default 1)")
-    ("no-simulate", po::bool_switch(), "print the model only");
+    ("no-simulate", po::bool_switch(), "print the model only")
+    ("progress", po::bool_switch(), "print the simulation's progress to stderr (on by default "
+                                    "for long runs, over 2^30 accesses: a line per tenth when not "
+                                    "a terminal)");
   // clang-format on
   config::add_cache_options(desc);
   add_output_options(desc);
@@ -61,9 +65,16 @@ int cmd_analyze(int argc, char **argv) {
                          "changes the simulation only, and --no-simulate runs the model alone "
                          "(it counts loads of whole lines); allowed: leave it out, or leave out "
                          "--no-simulate");
+  if (!simulate && vm["progress"].as<bool>())
+    throw UsageError("--progress", "shows the simulation's progress, and --no-simulate runs the "
+                                   "model alone (at once); allowed: leave it out, or leave out "
+                                   "--no-simulate");
+  // Progress as cbi simulate shows it: when asked, and unasked for a long replay (a run of
+  // seconds to minutes was silent).
+  const bool progress = vm["progress"].as<bool>() || cli::long_run(double(c.workload.accesses()));
   sim::SimResult sim_result;
   if (simulate)
-    sim_result = sim::simulate(c);
+    sim_result = sim::simulate(c, progress ? cli::thread_counter() : sim::Progress());
 
   Table t;
   t.title = "cbi analyze: " + c.workload.describe() + ", order " + remap::to_string(c.order);
