@@ -15,6 +15,11 @@
 namespace cbi::sim {
 namespace {
 
+// A replay-bound time of which the launcher's turns alone (GpuTime::launcher_ms) are at least this
+// share is named "CTA launcher" (docs/results/tight/l-set.md §3: the short-CTA kernels' replay is
+// 1.00-1.05 times the launcher's time; kernels of long CTAs are far below this share).
+constexpr double kLauncherBoundShare = 0.9;
+
 // Warp instructions per thread of configuration `c` that issued `loads` loads per thread: the
 // measured count and the order's measured remap beyond linear's, or, for a workload without a
 // measured count, its FMAs, its loads with their address instructions, the remap's estimate and
@@ -295,6 +300,12 @@ GpuResult simulate_gpu(const GpuConfig &c, const Progress &progress, const GpuOb
   const auto *top = std::max_element(std::begin(terms), std::end(terms));
   t.predicted_ms = top->first;
   t.bound = top->second;
+  if (d.launcher_ctas_per_us > 0) {
+    const int64_t first_wave = std::min(r.ctas, r.ctas_per_sm * int64_t{d.sms});
+    t.launcher_ms = double(r.ctas - first_wave) / d.launcher_ctas_per_us / 1e3;
+    if (top == std::begin(terms) && t.launcher_ms >= kLauncherBoundShare * t.simulated_ms)
+      t.bound = "CTA launcher";
+  }
   return r;
 }
 

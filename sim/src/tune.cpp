@@ -94,6 +94,11 @@ std::string why_slower(const GpuConfig &c, const GpuResult &r, const GpuConfig &
   if (bound == "L1 wavefronts")
     return "L1 wavefronts " + times(double(m.l1_wavefronts), double(bm.l1_wavefronts)) +
            " the fastest's (lines per request: coalescing)";
+  if (bound == "CTA launcher")
+    return "the CTA launcher: its CTAs are short, and the device starts " +
+           std::to_string(std::lround(c.device.launcher_ctas_per_us)) +
+           " CTAs a us (replay cycles " + times(double(r.cycles), double(best.cycles)) +
+           " the fastest's)";
   if (bound == "DRAM bandwidth")
     return "DRAM bytes " + times(double(m.dram_read_bytes), double(bm.dram_read_bytes)) +
            " the fastest's";

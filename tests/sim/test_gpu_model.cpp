@@ -1120,4 +1120,9 @@ TEST(GpuModel, ManyShortCtasRunAtTheLaunchersRate) {
   EXPECT_LT(double(unlimited.cycles), 0.8 * double(ctas - first_wave) * cycles_per_cta);
   // The same counts: the limit moves CTAs in time, not what they read.
   EXPECT_EQ(limited.metrics.l1_requests, unlimited.metrics.l1_requests);
+  // The launcher's own time is reported, and names the bound where it is most of the replay.
+  EXPECT_DOUBLE_EQ(limited.time.launcher_ms, double(ctas - first_wave) / 30.0 / 1e3);
+  EXPECT_EQ(limited.time.bound, "CTA launcher");
+  EXPECT_EQ(unlimited.time.launcher_ms, 0.0);
+  EXPECT_EQ(unlimited.time.bound, "replay");
 }

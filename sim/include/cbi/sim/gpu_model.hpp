@@ -111,7 +111,12 @@ struct GpuTime {
   double l2_ms = 0;         // the L2's reads: sectors and line requests (Device::l2_request_cycles)
   double dram_ms = 0;       // DRAM bytes / measured bandwidth
   double arithmetic_ms = 0; // warp instructions / (SMs x issue per cycle)
-  std::string bound;        // the name of the largest term
+  // The CTAs after the first wave over the device launcher's rate (Device::launcher_ctas_per_us;
+  // 0 where the row has none): not a term of the largest (the replay waits for the launcher's
+  // turns already), but where it is at least 90% of a replay-bound time the bound is named
+  // "CTA launcher": the kernel's CTAs are too short for the order to matter much.
+  double launcher_ms = 0;
+  std::string bound; // the name of the largest term
 };
 
 struct GpuResult {
