@@ -377,6 +377,24 @@ TEST(Plot, LinesHaveOnePointPerSeriesAndX) {
   EXPECT_TRUE(ink);
 }
 
+// Seven series at every point (reproduce --tiny's fig5.3, all 1.0): the markers side by side
+// spilled past the frame, over the y axis's lowest label. Every marker stays inside now.
+TEST(Plot, MarkersSideBySideStayInsideTheFrame) {
+  std::string csv = "size,order,value\n";
+  for (const char *size : {"32", "64", "128"})
+    for (int w = 1; w <= 7; ++w)
+      csv += std::string(size) + ",column:" + std::to_string(1 << w) + ",1\n";
+  PlotSpec s;
+  s.kind = PlotKind::lines;
+  PlotLayout layout;
+  plot(parse_csv(csv), s, &layout);
+  ASSERT_EQ(layout.markers.size(), 21u);
+  for (const Rect &m : layout.markers) {
+    EXPECT_GE(m.x, layout.plot.x);
+    EXPECT_LE(m.right(), layout.plot.right());
+  }
+}
+
 // An order column as x: column:W sits at W; tile:16x4 is not read as 16 but left out and named.
 TEST(Plot, OrdersWithoutAWidthAreNamedNotPlotted) {
   const CsvTable t = parse_csv("order,hit_pct\ncolumn:8,80\ncolumn:16,90\ntile:16x4,99\n");

@@ -149,7 +149,11 @@ struct Axes {
   double y_of(double v) const { return log_y ? std::log10(v) : v; }
 };
 
-Axes axes_for(const Series &r) {
+constexpr int kMarkerR = 5; // marker radius, px; shared points sit 2 * (kMarkerR + 1) px apart
+constexpr int kPlotW = 760, kPlotH = 440;
+
+// `most_shared`: the most series that share one point (drawn side by side).
+Axes axes_for(const Series &r, std::size_t most_shared) {
   Axes a;
   a.log_x = r.x_lo > 0 && r.x_hi / r.x_lo >= 8;
   a.log_y = r.y_lo > 0 && r.y_hi / r.y_lo >= 100;
@@ -175,8 +179,14 @@ Axes axes_for(const Series &r) {
     a.y_lo = y_lo;
     a.y_hi = y_hi + pad;
   }
-  const double ax_lo = a.x_of(x_lo), ax_hi = a.x_of(x_hi);
-  const double x_pad = std::max((ax_hi - ax_lo) * 0.04, a.log_x ? 0.25 : 0.0);
+  const double ax_lo = a.x_of(x_lo), ax_hi = a.x_of(x_hi), range = ax_hi - ax_lo;
+  double x_pad = std::max(range * 0.04, a.log_x ? 0.25 : 0.0);
+  // The outermost of the markers side by side stays inside the frame: 7 series at one point
+  // spilled over the y axis and hid its lowest label.
+  const double need_px =
+      double(most_shared > 1 ? (most_shared - 1) * (kMarkerR + 1) : 0) + kMarkerR + 2;
+  if (range > 0 && kPlotW > 4 * need_px)
+    x_pad = std::max(x_pad, need_px * range / (kPlotW - 2 * need_px));
   a.x_lo = ax_lo - x_pad;
   a.x_hi = ax_hi + x_pad;
   return a;
@@ -200,7 +210,6 @@ void draw_series(Canvas &c, const Frame &f, const Series &r, const Axes &a, cons
       c.line(x0, y0, x, y, series_colour(k), 2);
     }
   }
-  constexpr int kMarkerR = 5;
   std::vector<Rect> labels;
   for (std::size_t k = 0; k < r.names.size(); ++k)
     for (const Point &p : r.points.at(r.names[k])) {
@@ -233,15 +242,18 @@ Canvas lines_plot(const CsvTable &t, const PlotSpec &s, PlotLayout &out) {
   Frame f;
   const bool lines = s.kind == PlotKind::lines;
   const Series r = gather(t, s, out);
-  const Axes a = axes_for(r);
+  const auto at_point = shared_points(r, s, out);
+  std::size_t most_shared = 1;
+  for (const auto &kv : at_point)
+    most_shared = std::max(most_shared, kv.second.size());
+  const Axes a = axes_for(r, most_shared);
   for (const Tick &tk : a.xt)
     out.x_labels.push_back(tk.label);
   for (const Tick &tk : a.yt)
     out.y_labels.push_back(tk.label);
-  const auto at_point = shared_points(r, s, out);
   const std::string x_title = axis_title(s.x_title, s.x) + (a.log_x ? ", log scale" : "");
   const std::string y_title = axis_title(s.y_title, s.y) + (a.log_y ? ", log scale" : "");
-  const int plot_w = 760, plot_h = 440;
+  const int plot_w = kPlotW, plot_h = kPlotH;
   const Rect probe{0, 0, plot_w, plot_h};
   const int left = draw_axis(nullptr, f.font, probe, Side::left, {}, a.yt, y_title, f.st);
   const int bottom = draw_axis(nullptr, f.font, probe, Side::bottom, {}, a.xt, x_title, f.st);
