@@ -473,6 +473,22 @@ TEST(FilesForTools, TheDeviceRowAndItsDescriptionHaveTwoNames) {
   }
 }
 
+// cbi devices: a 0 in a stage's rate or window (launcher_ctas_per_us 0 on the a100) read as a
+// value ("0 CTAs a microsecond"); the notes say it is a stage the row leaves out.
+TEST(FilesForTools, DevicesSayWhatAZeroStageMeans) {
+  const CliRun r = cbi_run("devices");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const std::string said = r.out + r.err;
+  EXPECT_NE(said.find("l2_coalesce_max_reads or launcher_ctas_per_us:"), std::string::npos)
+      << said; // the table's notes wrap at 100 columns: the whole sentence is in the JSON's
+  const nlohmann::json j = nlohmann::json::parse(cbi_run("devices --format json").out);
+  bool noted = false;
+  for (const auto &n : j["notes"])
+    noted = noted || n.get<std::string>().find("launcher_ctas_per_us: the device's model has no "
+                                               "such stage or limit") != std::string::npos;
+  EXPECT_TRUE(noted) << j["notes"];
+}
+
 TEST(FilesForTools, CsvsOfSeveralRunsConcatenate) {
   const CliRun a = cbi_run("simulate --format csv");
   const CliRun b = cbi_run("simulate --workload matmul --order column:8 --sector-bytes 8 "
