@@ -105,6 +105,17 @@ TEST(Hygiene, AbbreviatedOptionsAreRefusedNamingTheFullSpelling) {
       expect_usage_error(args, "not an option of this command (did you mean --");
 }
 
+// A single dash or another case names the option it meant (-size, --Size were offered nothing);
+// --order= with nothing after it said Boost's "should follow immediately after the equal sign".
+TEST(Hygiene, AMisspelledDashOrCaseNamesTheOption) {
+  expect_usage_error("simulate -size 16", "-size: not an option of this command (did you mean "
+                                          "--size?)");
+  expect_usage_error("simulate --Size 16", "--Size: not an option of this command (did you mean "
+                                           "--size?)");
+  expect_usage_error("simulate --order=", "--order: needs a value after '='; allowed: "
+                                          "--order=VALUE or --order VALUE");
+}
+
 TEST(Hygiene, ListsAreCommasOrRepeatedOptions) {
   const CliRun commas = cbi_run("sweep --order linear,column:4 --size 16 --dry-run");
   const CliRun repeated = cbi_run("sweep --order linear --order column:4 --size 16 --dry-run");
