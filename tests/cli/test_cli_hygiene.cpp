@@ -116,6 +116,24 @@ TEST(Hygiene, AMisspelledDashOrCaseNamesTheOption) {
                                           "--order=VALUE or --order VALUE");
 }
 
+// cbi diagram --order linear,linear drew two equal panels (sweep and tune take an order once):
+// refused, naming the order, before any work; tile:4 and tile:4x4 are one order.
+TEST(Hygiene, ADiagramOrderGivenTwiceIsRefused) {
+  if (!have_viz())
+    GTEST_SKIP() << "no cbi-viz in this build";
+  const std::string dir = scratch("twice");
+  expect_usage_error("diagram --size 8 --order linear,linear -o " + dir + "/d.png",
+                     "--order: 'linear' is given twice; allowed: each order once, a panel each");
+  expect_usage_error("diagram --size 8 --order tile:4,column:2,tile:4x4 -o " + dir + "/d.png",
+                     "--order: 'tile:4x4' is given twice (as 'tile:4')");
+  expect_usage_error("diagram --model gpu --size 8 --order linear --order linear -o " + dir +
+                         "/d.png",
+                     "'linear' is given twice");
+  EXPECT_FALSE(fs::exists(dir + "/d.png"));
+  EXPECT_EQ(cbi_run("diagram --size 8 --order linear,column:4 -o " + dir + "/d.png").exit_code, 0);
+  fs::remove_all(dir);
+}
+
 TEST(Hygiene, ListsAreCommasOrRepeatedOptions) {
   const CliRun commas = cbi_run("sweep --order linear,column:4 --size 16 --dry-run");
   const CliRun repeated = cbi_run("sweep --order linear --order column:4 --size 16 --dry-run");

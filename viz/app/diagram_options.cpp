@@ -110,6 +110,24 @@ void style_options(const po::variables_map &vm, DiagramRequest &r) {
   r.style.title = get(vm, "title", "");
 }
 
+// The --order panels: 1 to 8, each order once (--order linear,linear drew two equal panels;
+// tile:4 and tile:4x4 are one order).
+std::vector<std::string> panel_orders(const po::variables_map &vm) {
+  const std::vector<std::string> orders = cli::list_from(vm, "order", {config::kDefaultOrder});
+  if (orders.size() > 8)
+    throw UsageError("--order", std::to_string(orders.size()) +
+                                    " panels are too many; allowed: 1 to 8 --order options");
+  for (std::size_t i = 0; i < orders.size(); ++i)
+    for (std::size_t j = 0; j < i; ++j)
+      if (remap::to_string(remap::parse_order(orders[j])) ==
+          remap::to_string(remap::parse_order(orders[i])))
+        throw UsageError("--order",
+                         "'" + orders[i] + "' is given twice" +
+                             (orders[i] == orders[j] ? "" : " (as '" + orders[j] + "')") +
+                             "; allowed: each order once, a panel each");
+  return orders;
+}
+
 // --model gpu: one SM of the GPU model per --order; bins are fitted after the traces
 // (build_panels), so only their limits are set here.
 DiagramRequest gpu_request(const po::variables_map &vm, DiagramRequest &r) {
@@ -118,10 +136,7 @@ DiagramRequest gpu_request(const po::variables_map &vm, DiagramRequest &r) {
   // One point (workload, device, block); each --order is one panel of it.
   const sim::GpuConfig base =
       config::gpu_config(config::point_from(vm, {config::Engine::gpu_model, "diagram", false}));
-  const std::vector<std::string> orders = cli::list_from(vm, "order", {config::kDefaultOrder});
-  if (orders.size() > 8)
-    throw UsageError("--order", std::to_string(orders.size()) +
-                                    " panels are too many; allowed: 1 to 8 --order options");
+  const std::vector<std::string> orders = panel_orders(vm);
   // An SM index: 0 .. sms-1 of the device row.
   const std::string sm = get(vm, "sm", "0");
   const std::string sms =
@@ -295,10 +310,7 @@ DiagramRequest diagram_request(const po::variables_map &vm) {
   // unless --granularity or a preset says otherwise); each --order is one panel of it.
   const sim::SimConfig base = *config::sim_config(config::point_from(
       vm, {config::Engine::sequential, "diagram", false, sim::Granularity::exact}));
-  const std::vector<std::string> orders = cli::list_from(vm, "order", {config::kDefaultOrder});
-  if (orders.size() > 8)
-    throw UsageError("--order", std::to_string(orders.size()) +
-                                    " panels are too many; allowed: 1 to 8 --order options");
+  const std::vector<std::string> orders = panel_orders(vm);
   const int64_t max_px =
       has(vm, "max-px") ? parse_positive(get(vm, "max-px", ""), "--max-px", kMaxSidePx) : 2048;
   const int64_t n = static_cast<int64_t>(orders.size());
