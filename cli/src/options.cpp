@@ -27,10 +27,15 @@ std::string long_option_names(const po::options_description &desc) {
 
 UsageError unknown_option(const std::string &given, const po::options_description &desc) {
   // The options that `given` begins (--cache: --cache-bytes), as Boost would have guessed them.
+  // -size and --Size (one dash, another case) name --size too: they were offered no spelling.
   std::string spelled;
-  const std::string stem = given.rfind("--", 0) == 0 ? given.substr(2) : "";
+  std::string stem = given.rfind("--", 0) == 0  ? given.substr(2)
+                     : given.rfind("-", 0) == 0 ? given.substr(1)
+                                                : "";
+  for (char &c : stem)
+    c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   for (const auto &o : desc.options())
-    if (!stem.empty() && o->long_name().rfind(stem, 0) == 0)
+    if (stem.size() > 1 && o->long_name().rfind(stem, 0) == 0)
       spelled += (spelled.empty() ? "--" : " or --") + o->long_name();
   return UsageError(given, "not an option of this command" +
                                (spelled.empty() ? "" : " (did you mean " + spelled + "?)") +
@@ -50,6 +55,9 @@ UsageError usage_error_of(const po::error &e, const po::options_description &des
       return UsageError(name, "needs a value; allowed: " + name + " VALUE (--help says which)");
     if (syntax->kind() == po::invalid_syntax::extra_parameter) // --writes=true
       return UsageError(name, "is a switch and takes no value; allowed: " + name + " alone");
+    if (syntax->kind() == po::invalid_syntax::empty_adjacent_parameter) // --order=
+      return UsageError(name, "needs a value after '='; allowed: " + name + "=VALUE or " + name +
+                                  " VALUE (--help says which)");
   }
   return UsageError(name.empty() ? "cbi" : name, e.what());
 }

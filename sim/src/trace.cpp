@@ -17,6 +17,7 @@
 #include <mutex>
 #include <ostream>
 #include <string_view>
+#include <sys/stat.h>
 #include <unordered_map>
 
 namespace cbi::sim {
@@ -51,10 +52,15 @@ struct Block {
 class LineReader {
 public:
   explicit LineReader(const std::string &path) : m_path(path) {
+    // A folder opens, and its first read failed: "/tmp:1: expected a readable file".
+    struct stat st {};
+    if (::stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode))
+      throw UsageError("--trace", path + ": is a folder; allowed: a trace file (cbi trace -o "
+                                         "FILE writes one; Accel-Sim's are kernel-N.traceg)");
     m_file = std::fopen(path.c_str(), "rb");
     if (!m_file)
       throw UsageError("--trace", path + ": cannot open: " + std::strerror(errno) +
-                                      "; expected a readable trace file");
+                                      "; allowed: a readable trace file");
     m_buf.resize(1 << 20);
   }
   ~LineReader() { std::fclose(m_file); }

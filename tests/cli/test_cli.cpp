@@ -10,6 +10,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <string>
@@ -114,10 +115,19 @@ TEST(Cli, UnknownCommandAndNoArgumentsAreUsageErrors) {
   EXPECT_EQ(none.exit_code, 2);
   EXPECT_NE(none.err.find("simulate"), std::string::npos) << none.err;
   EXPECT_EQ(none.out, "");
-  const CliRun help = cbi_run("--help");
-  EXPECT_EQ(help.exit_code, 0);
-  EXPECT_NE(help.out.find("simulate"), std::string::npos) << help.out;
-  EXPECT_EQ(help.err, "");
+  for (const char *asked : {"--help", "help", "help help", "help --help", "-h help"}) {
+    const CliRun help = cbi_run(asked);
+    EXPECT_EQ(help.exit_code, 0) << asked << "\n" << help.err; // help help: "unexpected '--help'"
+    EXPECT_NE(help.out.find("simulate"), std::string::npos) << asked << "\n" << help.out;
+    EXPECT_EQ(help.err, "") << asked;
+  }
+  // cbi-viz alike (its help went to stdout with exit 2).
+  if (std::filesystem::exists(cbi::test::bin_dir() + "/cbi-viz")) {
+    const CliRun viz = cbi::test::run_program("cbi-viz", "");
+    EXPECT_EQ(viz.exit_code, 2);
+    EXPECT_EQ(viz.out, "");
+    EXPECT_NE(viz.err.find("diagram"), std::string::npos) << viz.err;
+  }
 }
 
 TEST(Cli, NoPartialOutputFileOnBadInput) {

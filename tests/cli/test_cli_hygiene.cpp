@@ -105,6 +105,17 @@ TEST(Hygiene, AbbreviatedOptionsAreRefusedNamingTheFullSpelling) {
       expect_usage_error(args, "not an option of this command (did you mean --");
 }
 
+// A single dash or another case names the option it meant (-size, --Size were offered nothing);
+// --order= with nothing after it said Boost's "should follow immediately after the equal sign".
+TEST(Hygiene, AMisspelledDashOrCaseNamesTheOption) {
+  expect_usage_error("simulate -size 16", "-size: not an option of this command (did you mean "
+                                          "--size?)");
+  expect_usage_error("simulate --Size 16", "--Size: not an option of this command (did you mean "
+                                           "--size?)");
+  expect_usage_error("simulate --order=", "--order: needs a value after '='; allowed: "
+                                          "--order=VALUE or --order VALUE");
+}
+
 TEST(Hygiene, ListsAreCommasOrRepeatedOptions) {
   const CliRun commas = cbi_run("sweep --order linear,column:4 --size 16 --dry-run");
   const CliRun repeated = cbi_run("sweep --order linear --order column:4 --size 16 --dry-run");
@@ -471,6 +482,22 @@ TEST(FilesForTools, TheDeviceRowAndItsDescriptionHaveTwoNames) {
     EXPECT_EQ(j["config"]["device"], "h100") << args;
     EXPECT_NE(j["meta"]["device_description"].get<std::string>().find("H100"), std::string::npos);
   }
+}
+
+// cbi devices: a 0 in a stage's rate or window (launcher_ctas_per_us 0 on the a100) read as a
+// value ("0 CTAs a microsecond"); the notes say it is a stage the row leaves out.
+TEST(FilesForTools, DevicesSayWhatAZeroStageMeans) {
+  const CliRun r = cbi_run("devices");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const std::string said = r.out + r.err;
+  EXPECT_NE(said.find("l2_coalesce_max_reads or launcher_ctas_per_us:"), std::string::npos)
+      << said; // the table's notes wrap at 100 columns: the whole sentence is in the JSON's
+  const nlohmann::json j = nlohmann::json::parse(cbi_run("devices --format json").out);
+  bool noted = false;
+  for (const auto &n : j["notes"])
+    noted = noted || n.get<std::string>().find("launcher_ctas_per_us: the device's model has no "
+                                               "such stage or limit") != std::string::npos;
+  EXPECT_TRUE(noted) << j["notes"];
 }
 
 TEST(FilesForTools, CsvsOfSeveralRunsConcatenate) {

@@ -119,6 +119,9 @@ TEST(CliTrace, BadOptionsAndBadTracesExit2WithOneLineAndLeaveNoFile) {
   std::ofstream(cut) << text.substr(0, text.size() / 2);
   const std::string foreign = dir + "/foreign.trace";
   std::ofstream(foreign) << "P6\n1 1\n255\n";
+  // A folder was "DIR:1: expected a readable file: Is a directory".
+  expect_usage_error("simulate --trace " + dir,
+                     "--trace: " + dir + ": is a folder; allowed: a trace file");
   for (const std::string &bad : {cut, foreign, dir + "/missing.trace"}) {
     const CliRun r = cbi_run("simulate --trace " + bad);
     EXPECT_EQ(r.exit_code, 2) << bad << "\n" << r.err;

@@ -435,6 +435,15 @@ TEST(Reproduce, SimOnlyTinyWritesEverySection) {
         "### On the RTX 2080 Super (`rtx2080super`), beside the thesis's numbers",
         "**Fig 5.1b, ranked**", "| column:32 |"})
     EXPECT_NE(md.find(section), std::string::npos) << section;
+  // Every table starts a line (fig5.1b's followed "): ", which Markdown shows as text), and the
+  // simulated heatmaps drawn for Figs 5.2 and 5.1b are shown (they were written, not shown).
+  EXPECT_EQ(md.find("): | order"), std::string::npos) << md;
+  EXPECT_NE(md.find("\n| order | b256 |"), std::string::npos) << md;
+  if (fs::exists(bin_dir() + "/cbi-viz")) {
+    for (const char *png :
+         {"![simulated fig5.2](sim-fig5.2.png)", "![simulated fig5.1b](sim-fig5.1b.png)"})
+      EXPECT_NE(md.find(png), std::string::npos) << png;
+  }
   // A smoke test gives no verdict at all, only its banner.
   EXPECT_EQ(md.find("Verdict"), std::string::npos) << md;
   EXPECT_EQ(md.find("By the same rule"), std::string::npos);

@@ -366,11 +366,33 @@ TEST(Plot, LinesHaveOnePointPerSeriesAndX) {
   const Canvas c = plot(t, s, &layout);
   // linear: 1 size, column:8: 2 sizes, column:16: 1 size (the two blocks are averaged).
   EXPECT_EQ(layout.cells, 4);
+  // The mean over the blocks is said under the plot (it was drawn without a word).
+  ASSERT_EQ(layout.notes.size(), 1u);
+  EXPECT_EQ(layout.notes[0], "3 points are each the mean of 2 rows that share order and size and "
+                             "differ in block: keep one block's rows in the CSV to plot it alone");
   bool ink = false;
   for (int y = layout.legend.y; y < layout.legend.bottom() && !ink; ++y)
     for (int x = layout.legend.x; x < layout.legend.right(); ++x)
       ink = ink || c.pixel(x, y) != kWhite;
   EXPECT_TRUE(ink);
+}
+
+// Seven series at every point (reproduce --tiny's fig5.3, all 1.0): the markers side by side
+// spilled past the frame, over the y axis's lowest label. Every marker stays inside now.
+TEST(Plot, MarkersSideBySideStayInsideTheFrame) {
+  std::string csv = "size,order,value\n";
+  for (const char *size : {"32", "64", "128"})
+    for (int w = 1; w <= 7; ++w)
+      csv += std::string(size) + ",column:" + std::to_string(1 << w) + ",1\n";
+  PlotSpec s;
+  s.kind = PlotKind::lines;
+  PlotLayout layout;
+  plot(parse_csv(csv), s, &layout);
+  ASSERT_EQ(layout.markers.size(), 21u);
+  for (const Rect &m : layout.markers) {
+    EXPECT_GE(m.x, layout.plot.x);
+    EXPECT_LE(m.right(), layout.plot.right());
+  }
 }
 
 // An order column as x: column:W sits at W; tile:16x4 is not read as 16 but left out and named.

@@ -18,9 +18,14 @@ void usage(std::ostream &os) {
 }
 
 int run(int argc, char **argv) {
-  if (argc < 2 || !std::strcmp(argv[1], "--help") || !std::strcmp(argv[1], "-h")) {
+  // As cbi: asked for (--help), the help on stdout and exit 0; no command, on stderr and exit 2.
+  if (argc < 2) {
+    usage(std::cerr);
+    return cbi::cli::kExitUsage;
+  }
+  if (!std::strcmp(argv[1], "--help") || !std::strcmp(argv[1], "-h")) {
     usage(std::cout);
-    return argc < 2 ? cbi::cli::kExitUsage : 0;
+    return 0;
   }
   if (!std::strcmp(argv[1], "--version") && argc == 2) {
     std::cout << cbi::cli::version_line("cbi-viz") << "\n";

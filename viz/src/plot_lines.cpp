@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <set>
 
 namespace cbi::viz::plot_detail {
 
@@ -16,7 +17,13 @@ namespace {
 struct Point {
   double x, y;
   std::string label;
+  const std::vector<std::string> *row = nullptr; // the CSV row (lines: before averaging)
 };
+
+// A sweep's axes: where the rows one point of a line averages differ in one, the note names it.
+const char *const kAxes[] = {"kernel",      "workload", "stencil",    "depth",
+                             "type",        "block",    "cache",      "remap_math",
+                             "block_order", "backend",  "gpu_device", "model_device"};
 
 // The series in order of first appearance and their points (lines: the mean of the rows that
 // share an x), with the data's ranges; rows without numbers are noted in `out`.
@@ -42,7 +49,7 @@ Series gather(const CsvTable &t, const PlotSpec &s, PlotLayout &out) {
     const std::string name = s_col >= 0 ? row[static_cast<std::size_t>(s_col)] : "";
     if (!r.points.count(name))
       r.names.push_back(name);
-    r.points[name].push_back({x, y, name});
+    r.points[name].push_back({x, y, name, &row});
   }
   if (r.points.empty())
     throw UsageError("--input", "no rows with numbers in both " + s.x + " and " + s.y +
@@ -58,16 +65,37 @@ Series gather(const CsvTable &t, const PlotSpec &s, PlotLayout &out) {
     out.notes.push_back(std::to_string(rows) + " rows without a number in " + s.x + " or " + s.y +
                         " not shown (" + s.x + ": " + cells + ")");
   }
+  // Lines: points that average several rows, how many rows, and the axes those rows differ in
+  // (a sweep over blocks drew each order's mean over the blocks without saying so).
+  int64_t averaged = 0;
+  std::size_t fewest = 0, most = 0;
+  std::set<std::string> differ;
   for (auto &kv : r.points) {
     if (lines) { // one point per x: the mean of the rows that share it
-      std::map<double, std::pair<double, int>> by_x;
-      for (const Point &p : kv.second) {
-        by_x[p.x].first += p.y;
-        ++by_x[p.x].second;
-      }
+      std::map<double, std::vector<Point>> by_x;
+      for (const Point &p : kv.second)
+        by_x[p.x].push_back(p);
       kv.second.clear();
-      for (const auto &b : by_x)
-        kv.second.push_back({b.first, b.second.first / b.second.second, kv.first});
+      for (const auto &[x, same] : by_x) {
+        double sum = 0;
+        for (const Point &p : same)
+          sum += p.y;
+        kv.second.push_back({x, sum / double(same.size()), kv.first});
+        if (same.size() < 2)
+          continue;
+        ++averaged;
+        fewest = fewest == 0 ? same.size() : std::min(fewest, same.size());
+        most = std::max(most, same.size());
+        for (const char *axis : kAxes) {
+          const int col = t.index(axis);
+          if (col < 0 || axis == s.x || axis == s.series)
+            continue;
+          const auto c = static_cast<std::size_t>(col);
+          for (const Point &p : same)
+            if ((*p.row)[c] != (*same.front().row)[c])
+              differ.insert(axis);
+        }
+      }
     }
     for (const Point &p : kv.second) {
       r.x_lo = std::min(r.x_lo, p.x);
@@ -75,6 +103,19 @@ Series gather(const CsvTable &t, const PlotSpec &s, PlotLayout &out) {
       r.y_lo = std::min(r.y_lo, p.y);
       r.y_hi = std::max(r.y_hi, p.y);
     }
+  }
+  if (averaged > 0) {
+    std::string axes;
+    for (const std::string &a : differ)
+      axes += (axes.empty() ? "" : ", ") + a;
+    const std::string rows =
+        std::to_string(fewest) + (most > fewest ? " to " + std::to_string(most) : "");
+    const std::string shared = (s.series.empty() ? "" : s.series + " and ") + s.x;
+    out.notes.push_back(std::to_string(averaged) + " points are each the mean of " + rows +
+                        " rows that share " + shared +
+                        (axes.empty() ? " (repeated rows)"
+                                      : " and differ in " + axes + ": keep one " + *differ.begin() +
+                                            "'s rows in the CSV to plot it alone"));
   }
   return r;
 }
@@ -108,7 +149,11 @@ struct Axes {
   double y_of(double v) const { return log_y ? std::log10(v) : v; }
 };
 
-Axes axes_for(const Series &r) {
+constexpr int kMarkerR = 5; // marker radius, px; shared points sit 2 * (kMarkerR + 1) px apart
+constexpr int kPlotW = 760, kPlotH = 440;
+
+// `most_shared`: the most series that share one point (drawn side by side).
+Axes axes_for(const Series &r, std::size_t most_shared) {
   Axes a;
   a.log_x = r.x_lo > 0 && r.x_hi / r.x_lo >= 8;
   a.log_y = r.y_lo > 0 && r.y_hi / r.y_lo >= 100;
@@ -134,8 +179,14 @@ Axes axes_for(const Series &r) {
     a.y_lo = y_lo;
     a.y_hi = y_hi + pad;
   }
-  const double ax_lo = a.x_of(x_lo), ax_hi = a.x_of(x_hi);
-  const double x_pad = std::max((ax_hi - ax_lo) * 0.04, a.log_x ? 0.25 : 0.0);
+  const double ax_lo = a.x_of(x_lo), ax_hi = a.x_of(x_hi), range = ax_hi - ax_lo;
+  double x_pad = std::max(range * 0.04, a.log_x ? 0.25 : 0.0);
+  // The outermost of the markers side by side stays inside the frame: 7 series at one point
+  // spilled over the y axis and hid its lowest label.
+  const double need_px =
+      double(most_shared > 1 ? (most_shared - 1) * (kMarkerR + 1) : 0) + kMarkerR + 2;
+  if (range > 0 && kPlotW > 4 * need_px)
+    x_pad = std::max(x_pad, need_px * range / (kPlotW - 2 * need_px));
   a.x_lo = ax_lo - x_pad;
   a.x_hi = ax_hi + x_pad;
   return a;
@@ -159,7 +210,6 @@ void draw_series(Canvas &c, const Frame &f, const Series &r, const Axes &a, cons
       c.line(x0, y0, x, y, series_colour(k), 2);
     }
   }
-  constexpr int kMarkerR = 5;
   std::vector<Rect> labels;
   for (std::size_t k = 0; k < r.names.size(); ++k)
     for (const Point &p : r.points.at(r.names[k])) {
@@ -192,15 +242,18 @@ Canvas lines_plot(const CsvTable &t, const PlotSpec &s, PlotLayout &out) {
   Frame f;
   const bool lines = s.kind == PlotKind::lines;
   const Series r = gather(t, s, out);
-  const Axes a = axes_for(r);
+  const auto at_point = shared_points(r, s, out);
+  std::size_t most_shared = 1;
+  for (const auto &kv : at_point)
+    most_shared = std::max(most_shared, kv.second.size());
+  const Axes a = axes_for(r, most_shared);
   for (const Tick &tk : a.xt)
     out.x_labels.push_back(tk.label);
   for (const Tick &tk : a.yt)
     out.y_labels.push_back(tk.label);
-  const auto at_point = shared_points(r, s, out);
   const std::string x_title = axis_title(s.x_title, s.x) + (a.log_x ? ", log scale" : "");
   const std::string y_title = axis_title(s.y_title, s.y) + (a.log_y ? ", log scale" : "");
-  const int plot_w = 760, plot_h = 440;
+  const int plot_w = kPlotW, plot_h = kPlotH;
   const Rect probe{0, 0, plot_w, plot_h};
   const int left = draw_axis(nullptr, f.font, probe, Side::left, {}, a.yt, y_title, f.st);
   const int bottom = draw_axis(nullptr, f.font, probe, Side::bottom, {}, a.xt, x_title, f.st);

@@ -63,7 +63,13 @@ Table devices_table() {
          int64_t{d.dram_cycles},
          d.dram_gbs,
          d.description});
-  t.notes = {"every field's source: docs/devices.md; tiny is a test device (sequential replay)"};
+  // A 0 there is no rate of 0 but a stage the row leaves out: said, as a reader takes it for a
+  // value (0 CTAs a microsecond).
+  t.notes = {"every field's source: docs/devices.md; tiny is a test device (sequential replay)",
+             "0 in l1_data_bytes_per_cycle, l1_request_cycles, l1_mixed_request_wavefronts, "
+             "l2_coalesce_cycles, l2_coalesce_max_reads or launcher_ctas_per_us: the device's "
+             "model has no such stage or limit (not probed on it); l1_ways 0: fully "
+             "associative"};
   return t;
 }
 

@@ -49,6 +49,12 @@ int run(int argc, char **argv) {
   // (which printed cbi's own help, passing over the command).
   if (argc >= 3 && (!std::strcmp(argv[1], "help") || !std::strcmp(argv[1], "--help") ||
                     !std::strcmp(argv[1], "-h"))) {
+    // cbi help help, cbi help --help: cbi's own help (it was "unexpected argument '--help'").
+    if (argc == 3 && (!std::strcmp(argv[2], "help") || !std::strcmp(argv[2], "--help") ||
+                      !std::strcmp(argv[2], "-h"))) {
+      usage(std::cout);
+      return 0;
+    }
     if (argc > 3 || argv[2][0] == '-') {
       std::cerr << "cbi: " << argv[1] << ": unexpected argument '" << argv[argc > 3 ? 3 : 2]
                 << "'; allowed: one command (cbi help simulate)\n";

@@ -157,7 +157,8 @@ void section_multiples(std::ostream &md, Context &c) {
      << describe_csv(c.csv("sim-fig5.1a"))
      << "; `sim-fig5.2.csv`: " << describe_csv(c.csv("sim-fig5.2")) << "):\n\n"
      << value_table(s51a, "bytes fetched into L1", nullptr, 0) << "\n"
-     << c.img("sim-fig5.1a.png", "simulated fig5.1a");
+     << c.img("sim-fig5.1a.png", "simulated fig5.1a")
+     << c.img("sim-fig5.2.png", "simulated fig5.2");
 }
 
 void section_matmul(std::ostream &md, Context &c) {
@@ -174,11 +175,13 @@ void section_matmul(std::ostream &md, Context &c) {
     gpu_claim(md, c, "§5.1, Fig 5.1b: a matmul column of 32-128 beats naive at every block", thesis,
               judge_matmul(g51b, "time"));
   }
+  // The table on a line of its own: after "): " it was text, not a table, in Markdown.
   md << "**Simulator, for reference** (`sim-fig5.1b.csv`: " << describe_csv(c.csv("sim-fig5.1b"))
-     << "): "
+     << "):\n\n"
      << value_table(load(c.csv("sim-fig5.1b"), "sim_l1_fetched_bytes"), "bytes fetched into L1",
                     nullptr, 0, order_invariance_why(c.csv("sim-fig5.1b")))
-     << "\n";
+     << "\n"
+     << c.img("sim-fig5.1b.png", "simulated fig5.1b");
 }
 
 void section_trend(std::ostream &md, Context &c) {
