@@ -579,26 +579,26 @@ TEST(FirstUse, AFileOfOneFormatRefusesAnEndingNamingAnother) {
   std::filesystem::remove_all(dir);
 }
 
-// mrc showed no progress at all, not even asked: it takes --progress as simulate does (and shows
-// it unasked over 2^30 accesses), as lines with an ETA off a terminal.
-TEST(FirstUse, MrcShowsProgressAsSimulateDoes) {
-  const CliRun r = cbi_run("mrc --size 256 --progress --format csv");
+// `command --size 256` with --progress shows progress lines on stderr and the same output as
+// without it; without it (a short run) stderr stays empty; its --help names the option.
+static void expect_progress_when_asked(const std::string &command) {
+  const CliRun r = cbi_run(command + " --size 256 --progress --format csv");
   ASSERT_EQ(r.exit_code, 0) << r.err;
   expect_progress_lines(r);
-  EXPECT_EQ(r.out, cbi_run("mrc --size 256 --format csv").out);
-  EXPECT_EQ(cbi_run("mrc --size 256 --format csv").err, "") << "short, not asked";
-  EXPECT_NE(cbi_run("mrc --help").out.find("--progress"), std::string::npos);
+  const CliRun quiet = cbi_run(command + " --size 256 --format csv");
+  EXPECT_EQ(r.out, quiet.out);
+  EXPECT_EQ(quiet.err, "") << "short, not asked";
+  EXPECT_NE(cbi_run(command + " --help").out.find("--progress"), std::string::npos);
 }
+
+// mrc showed no progress at all, not even asked: it takes --progress as simulate does (and shows
+// it unasked over 2^30 accesses), as lines with an ETA off a terminal.
+TEST(FirstUse, MrcShowsProgressAsSimulateDoes) { expect_progress_when_asked("mrc"); }
 
 // analyze replays the simulation too and showed no progress, even for a run of minutes (--size 8192
 // ran 25 s silent): it takes --progress as simulate does, and refuses it beside --no-simulate.
 TEST(FirstUse, AnalyzeShowsTheSimulationsProgressAsSimulateDoes) {
-  const CliRun r = cbi_run("analyze --size 256 --progress --format csv");
-  ASSERT_EQ(r.exit_code, 0) << r.err;
-  expect_progress_lines(r);
-  EXPECT_EQ(r.out, cbi_run("analyze --size 256 --format csv").out);
-  EXPECT_EQ(cbi_run("analyze --size 256 --format csv").err, "") << "short, not asked";
-  EXPECT_NE(cbi_run("analyze --help").out.find("--progress"), std::string::npos);
+  expect_progress_when_asked("analyze");
   expect_usage_error("analyze --size 64 --no-simulate --progress",
                      ": --progress: shows the simulation's progress, and --no-simulate runs the "
                      "model alone");
