@@ -114,6 +114,12 @@ TEST(CliParse, EveryNumberErrorSaysWhatIsAllowed) {
   EXPECT_EQ(message([] { parse_positive("99999999999999999999999", "--seed", 1LL << 62); }),
             "'99999999999999999999999' is out of range; allowed: an integer from 1 to 2^62");
   EXPECT_EQ(parse_positive("4611686018427387904", "--seed", 1LL << 62), 1LL << 62);
+  // One digit past a small limit (--miss-level 2 of one level) is out of range too.
+  EXPECT_EQ(message([] { parse_positive("2", "--miss-level", 1); }),
+            "'2' is out of range; allowed: an integer from 1 to 1");
+  EXPECT_EQ(message([] { parse_positive("1025", "--block", 1024); }),
+            "'1025' is out of range; allowed: an integer from 1 to 1024");
+  EXPECT_EQ(parse_positive("1024", "--block", 1024), 1024);
   EXPECT_EQ(message([] { parse_count("-1", "--ways", 1LL << 31, "fully associative"); }),
             "'-1' is not allowed; allowed: 0 (fully associative) or an integer from 1 to 2^31");
   // A size's range is in bytes, with an example of the suffixes (it was "a positive integer from

@@ -28,7 +28,7 @@ inline std::string limit_text(long long max) {
 inline long long digits_value(const std::string &digits, long long max) {
   long long value = 0;
   for (char c : digits) {
-    if (value > (max - (c - '0')) / 10)
+    if (value > max / 10 || value * 10 > max - (c - '0'))
       return -1;
     value = value * 10 + (c - '0');
   }
