@@ -21,6 +21,40 @@ std::string bytes_text(int64_t bytes) {
   return std::to_string(bytes);
 }
 
+// Sets `key` of `l` from `value`, as --level and --cache spell it.
+void set_level_key(LevelSpec &l, const std::string &key, const std::string &value,
+                   const std::string &spec, const std::string &option) {
+  if (key == "size")
+    l.capacity_bytes = parse_bytes(value, option);
+  else if (key == "lines")
+    l.capacity_lines = parse_positive(value, option, 1LL << 31);
+  else if (key == "line")
+    l.line_bytes = parse_positive(value, option, 1 << 20);
+  else if (key == "ways")
+    l.ways = parse_count(value, option, 1LL << 31, "ways=0: fully associative");
+  else if (key == "policy")
+    l.policy = sim::parse_policy(value, option);
+  else if (key == "sector")
+    l.sector_bytes = parse_positive(value, option, 1 << 20);
+  else if (key == "seed")
+    l.seed = static_cast<uint64_t>(parse_positive(value, option, 1LL << 62));
+  else
+    throw UsageError(option, "unknown key '" + key + "' in '" + spec +
+                                 "'; allowed: size, lines, line, ways, policy, sector, seed");
+}
+
+// The item a number in it failed for, named whole: "--level: 'size=0' is out of range; allowed:
+// a size from 1 B ..." (the message said '0', and not which key it was).
+[[noreturn]] void rethrow_naming_item(const UsageError &e, const std::string &item,
+                                      const std::string &value, const std::string &option) {
+  const std::string what = e.what(), quoted = "'" + value + "'", empty = "empty value";
+  if (what.rfind(quoted, 0) == 0)
+    throw UsageError(option, "'" + item + "'" + what.substr(quoted.size()));
+  if (what.rfind(empty, 0) == 0)
+    throw UsageError(option, "'" + item + "' has an empty value" + what.substr(empty.size()));
+  throw e;
+}
+
 } // namespace
 
 bool LevelSpec::operator==(const LevelSpec &o) const {
@@ -47,23 +81,11 @@ LevelSpec parse_level_spec(const std::string &spec, const std::string &option) {
       throw UsageError(option, "'" + spec +
                                    "' gives both size and lines; allowed: one of "
                                    "size=BYTES or lines=N");
-    if (key == "size")
-      l.capacity_bytes = parse_bytes(value, option);
-    else if (key == "lines")
-      l.capacity_lines = parse_positive(value, option, 1LL << 31);
-    else if (key == "line")
-      l.line_bytes = parse_positive(value, option, 1 << 20);
-    else if (key == "ways")
-      l.ways = parse_count(value, option, 1LL << 31, "ways=0: fully associative");
-    else if (key == "policy")
-      l.policy = sim::parse_policy(value, option);
-    else if (key == "sector")
-      l.sector_bytes = parse_positive(value, option, 1 << 20);
-    else if (key == "seed")
-      l.seed = static_cast<uint64_t>(parse_positive(value, option, 1LL << 62));
-    else
-      throw UsageError(option, "unknown key '" + key + "' in '" + spec +
-                                   "'; allowed: size, lines, line, ways, policy, sector, seed");
+    try {
+      set_level_key(l, key, value, spec, option);
+    } catch (const UsageError &e) {
+      rethrow_naming_item(e, item, value, option);
+    }
   }
   const sim::Policy policy = l.policy.value_or(sim::Policy::lru);
   if (l.seed && !sim::policy_uses_seed(policy))

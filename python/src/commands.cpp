@@ -229,6 +229,97 @@ std::string keyword_of(const std::string &option, const po::options_description 
 
 } // namespace
 
+namespace {
+
+bool value_char(char c) {
+  return std::isalnum(static_cast<unsigned char>(c)) || c == ':' || c == '.' || c == '_' ||
+         c == '-';
+}
+
+// The word at `i` (gpu, column:32, sgemm-tiled, 32KiB); a ':' or '.' that ends it ends the
+// sentence.
+std::string word_at(const std::string &text, std::size_t i) {
+  std::size_t end = i;
+  while (end < text.size() && value_char(text[end]))
+    ++end;
+  while (end > i && (text[end - 1] == ':' || text[end - 1] == '.'))
+    --end;
+  return text.substr(i, end - i);
+}
+
+// An order's kind (column: of column:32), or the word itself.
+std::string kind_of(const std::string &word) {
+  const auto colon = word.find(':');
+  return colon == std::string::npos ? word : word.substr(0, colon + 1);
+}
+
+// Whether `word` is a value the option's help lists (gpu for --model, lru for --policy, column:32
+// for --order), not an English word of its sentence.
+bool listed_value(const std::string &word, const po::option_description &option) {
+  static const char *const prose[] = {"a",   "an",  "and",  "as", "at",  "by",  "default", "each",
+                                      "for", "in",  "is",   "it", "its", "no",  "not",     "of",
+                                      "on",  "one", "only", "or", "per", "the", "to",      "with"};
+  if (word.empty() || std::find(std::begin(prose), std::end(prose), word) != std::end(prose))
+    return false;
+  const std::string help = option.description();
+  for (std::size_t i = 0; i < help.size();) {
+    if (!value_char(help[i])) {
+      ++i;
+      continue;
+    }
+    const std::string listed = word_at(help, i);
+    if (kind_of(listed) == kind_of(word) && (listed == word || word.find(':') != std::string::npos))
+      return true;
+    while (i < help.size() && value_char(help[i]))
+      ++i;
+  }
+  return false;
+}
+
+// `word` after `keyword` as a call writes it: jobs=64, lines=N, model='gpu'; "" where the word is
+// no value of the option (its sentence goes on).
+std::string assigned(const std::string &word, const std::string &option,
+                     const po::options_description &desc) {
+  const bool number = !word.empty() && std::isdigit(static_cast<unsigned char>(word[0]));
+  const bool placeholder = !word.empty() && std::all_of(word.begin(), word.end(), [](char c) {
+    return std::isupper(static_cast<unsigned char>(c));
+  });
+  if (number || placeholder)
+    return word;
+  const po::option_description *found = desc.find_nothrow(option.substr(2), false);
+  return found && listed_value(word, *found) ? "'" + word + "'" : "";
+}
+
+// The value after an option in `what` at `i` as a call writes it: "--jobs 64" jobs=64, "--model
+// gpu" model='gpu', and the values listed after it quoted too ("--policy random or volta":
+// policy='random' or 'volta'). Returns where the message goes on; a word that is no value of the
+// option is left to the sentence (a ' ' is appended in its place).
+std::size_t append_value(std::string &message, const std::string &what, std::size_t i,
+                         const std::string &option, const po::options_description &desc) {
+  const std::string first = word_at(what, i), value = assigned(first, option, desc);
+  if (value.empty()) {
+    message += ' ';
+    return i;
+  }
+  message += '=' + value;
+  i += first.size();
+  for (bool more = value.front() == '\''; more;) {
+    more = false;
+    for (const std::string sep : {", ", " or "}) {
+      const std::string next =
+          what.compare(i, sep.size(), sep) == 0 ? word_at(what, i + sep.size()) : "";
+      if (!more && !next.empty() && assigned(next, option, desc).rfind('\'', 0) == 0) {
+        message += sep + "'" + next + "'";
+        i += sep.size() + next.size();
+        more = true;
+      }
+    }
+  }
+  return i;
+}
+
+} // namespace
+
 std::string keyword_text(const std::string &what, const po::options_description &desc,
                          bool own_workload) {
   std::string message;
@@ -247,12 +338,8 @@ std::string keyword_text(const std::string &what, const po::options_description 
                       keyword = keyword_of(option, desc, own_workload);
     message += keyword;
     i = end;
-    // "--jobs 64" is written jobs=64 in a call: a number after the keyword is its value.
-    if (keyword != option && i + 1 < what.size() && what[i] == ' ' &&
-        std::isdigit(static_cast<unsigned char>(what[i + 1]))) {
-      message += '=';
-      ++i;
-    }
+    if (keyword != option && i + 1 < what.size() && what[i] == ' ')
+      i = append_value(message, what, i + 1, option, desc);
   }
   return message;
 }

@@ -537,7 +537,7 @@ TEST(FirstUse, BlockOutOfRangeNamesTheRangeADeviceRuns) {
     for (const char *block : {"0", "2048", "1048576"})
       expect_usage_error(command + " --block " + block,
                          ": --block: '" + std::string(block) +
-                             "' is out of range; allowed: a positive integer from 1 to 1024");
+                             "' is out of range; allowed: an integer from 1 to 1024");
 }
 
 // analyze --no-simulate runs the model alone: options that change only the simulation were

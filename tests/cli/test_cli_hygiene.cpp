@@ -539,3 +539,20 @@ TEST(FilesForTools, CsvsOfSeveralRunsConcatenate) {
   const CliRun big = cbi_run("simulate --size 1024 --stencil 3x3 --format csv");
   EXPECT_NE(big.out.find(",9437184,"), std::string::npos) << big.out; // 1024^2 x 9 accesses
 }
+
+// A number in a --level or --cache spec named the bad value alone ("--level: '0' is out of range;
+// allowed: a positive integer from 1 to 1099511627776"): the item is named whole, sizes in bytes.
+TEST(Hygiene, ALevelNumberErrorNamesItsKeyAndUnits) {
+  expect_usage_error("simulate --level size=0,line=128",
+                     ": --level: 'size=0' is out of range; allowed: a size from 1 B to 1TiB, e.g. "
+                     "4096, 32KiB or 4MiB");
+  expect_usage_error("simulate --level size=32KiB,line=abc",
+                     ": --level: 'line=abc' is not a positive integer; allowed: an integer from 1 "
+                     "to 1048576");
+  expect_usage_error("simulate --level size=32KiB,line=",
+                     ": --level: 'line=' has an empty value; allowed: an integer from 1 to");
+  expect_usage_error("sweep --cache size=1KiB,ways=-2 --dry-run",
+                     ": --cache: 'ways=-2' is not allowed; allowed: 0 (ways=0: fully associative)");
+  expect_usage_error("simulate --cache-bytes 0", ": --cache-bytes: '0' is out of range; allowed: a "
+                                                 "size from 1 B to 1TiB");
+}

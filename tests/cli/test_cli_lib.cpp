@@ -94,6 +94,46 @@ TEST(CliParse, BytesAndExtents) {
   }
 }
 
+// A number error said "'-5' is not a positive integer" and stopped: every one now says what is
+// allowed, with a large limit as a power of two (2^40, not 1099511627776).
+TEST(CliParse, EveryNumberErrorSaysWhatIsAllowed) {
+  const auto message = [](auto parse) {
+    try {
+      parse();
+    } catch (const UsageError &e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  EXPECT_EQ(message([] { parse_positive("-5", "--lines", 1024); }),
+            "'-5' is not a positive integer; allowed: an integer from 1 to 1024");
+  EXPECT_EQ(message([] { parse_positive("0", "--lines", 1LL << 31); }),
+            "'0' is out of range; allowed: an integer from 1 to 2^31");
+  EXPECT_EQ(message([] { parse_positive("", "--lines", 8); }),
+            "empty value; allowed: an integer from 1 to 8");
+  EXPECT_EQ(message([] { parse_positive("99999999999999999999999", "--seed", 1LL << 62); }),
+            "'99999999999999999999999' is out of range; allowed: an integer from 1 to 2^62");
+  EXPECT_EQ(parse_positive("4611686018427387904", "--seed", 1LL << 62), 1LL << 62);
+  // One digit past a small limit (--miss-level 2 of one level) is out of range too.
+  EXPECT_EQ(message([] { parse_positive("2", "--miss-level", 1); }),
+            "'2' is out of range; allowed: an integer from 1 to 1");
+  EXPECT_EQ(message([] { parse_positive("1025", "--block", 1024); }),
+            "'1025' is out of range; allowed: an integer from 1 to 1024");
+  EXPECT_EQ(parse_positive("1024", "--block", 1024), 1024);
+  EXPECT_EQ(message([] { parse_count("-1", "--ways", 1LL << 31, "fully associative"); }),
+            "'-1' is not allowed; allowed: 0 (fully associative) or an integer from 1 to 2^31");
+  // A size's range is in bytes, with an example of the suffixes (it was "a positive integer from
+  // 1 to 1099511627776").
+  for (const char *zero : {"0", "0K", "0KiB"})
+    EXPECT_EQ(message([&] { parse_bytes(zero, "--cache-bytes"); }),
+              "'" + std::string(zero) +
+                  "' is out of range; allowed: a size from 1 B to 1TiB, e.g. 4096, 32KiB or 4MiB");
+  EXPECT_EQ(message([] { parse_bytes("99999999999999999999K", "--cache-bytes"); }),
+            "'99999999999999999999K' is out of range; allowed: a size from 1 B to 1TiB, e.g. "
+            "4096, 32KiB or 4MiB");
+  EXPECT_EQ(parse_bytes("1024G", "--cache-bytes"), 1LL << 40);
+}
+
 TEST(CliParse, ByteSuffixesAreOneCaseInsensitiveBinarySet) {
   for (const char *k : {"1K", "1k", "1KB", "1kb", "1KiB", "1kib", "1024", "1024B"})
     EXPECT_EQ(parse_bytes(k, "--cache-bytes"), 1024) << k;

@@ -105,7 +105,7 @@ def test_errors_are_value_errors_with_the_cli_message(options):
     (lambda: cbi.simulate(cache_bytes="8xyz"), r"^cache_bytes: '8xyz' is not a size"),
     (lambda: cbi.simulate(line_bytes=3), r"^line_bytes: .* element size \(type\)$"),
     (lambda: cbi.simulate(type="half", elem_bytes=4), r"^elem_bytes: 4 \(float\) disagrees with "
-                                                      r"type half; allowed"),
+                                                      r"type='half'; allowed"),
     (lambda: cbi.simulate(model="gpu", sample_sms=7), r"^sample_sms: 7 SMs do not divide"),
     (lambda: cbi.mrc(sizes="0"), r"^sizes: "),
     (lambda: cbi.tune(size=32, final_sms=7), r"^final_sms: "),
@@ -117,6 +117,26 @@ def test_errors_name_the_keyword_the_call_passed(call, message):
     with pytest.raises(ValueError, match=message) as raised:
         call()
     assert "--" not in str(raised.value), str(raised.value)
+
+
+@pytest.mark.parametrize("call, message", [
+    (lambda: cbi.simulate(model="gpu", ways=4),
+     "allowed: leave it out or model='sequential'"),
+    (lambda: cbi.simulate(seed=3), "seed: policy='lru' draws no random numbers; allowed: leave it "
+                                   "out, or policy='random' or 'volta'"),
+    (lambda: cbi.simulate(depth=4), "allowed: leave it out, or workload='matmul', 'stencil3d' or "
+                                    "'sgemm-tiled'"),
+    (lambda: cbi.simulate(lines=24, cache_bytes="1K"), "(lines=N or cache_bytes=BYTES)"),
+    (lambda: cbi.tune(size=32, search="full", finalists=3), "allowed: leave it out, or "
+                                                            "search='staged'"),
+    (lambda: cbi.simulate(level="size=0"), "level: 'size=0' is out of range; allowed: a size from "
+                                           "1 B to 1TiB"),
+])
+def test_errors_write_values_as_the_call_passes_them(call, message):
+    # "allowed: ... or model sequential" was no Python a user could type: model='sequential' is.
+    with pytest.raises(ValueError) as raised:
+        call()
+    assert message in str(raised.value), str(raised.value)
 
 
 def test_the_module_has_the_version_cbi_prints():

@@ -13,20 +13,41 @@
 
 namespace cbi {
 
-// A positive integer in [1, max]. Rejects signs, blanks, trailing junk and overflow.
-inline long long parse_positive(const std::string &text, const std::string &option,
-                                long long max = std::numeric_limits<int32_t>::max()) {
-  const std::string allowed = "a positive integer from 1 to " + std::to_string(max);
-  if (text.empty() || text.size() > 19)
-    throw UsageError(option, "'" + text + "' is not " + allowed);
+// A limit as a user reads it: 1024 as is, a large power of two as 2^40 (1099511627776 is not).
+inline std::string limit_text(long long max) {
+  if (max > (1LL << 20) && (max & (max - 1)) == 0) {
+    int power = 0;
+    while ((1LL << power) != max)
+      ++power;
+    return "2^" + std::to_string(power);
+  }
+  return std::to_string(max);
+}
+
+// The value of a string of decimal digits, or -1 where it exceeds max (20 digits do not overflow).
+inline long long digits_value(const std::string &digits, long long max) {
   long long value = 0;
-  for (char c : text) {
-    if (!std::isdigit(static_cast<unsigned char>(c)))
-      throw UsageError(option, "'" + text + "' is not " + allowed);
+  for (char c : digits) {
+    if (value > max / 10 || value * 10 > max - (c - '0'))
+      return -1;
     value = value * 10 + (c - '0');
   }
-  if (value < 1 || value > max)
-    throw UsageError(option, "'" + text + "' is out of range; allowed: " + allowed);
+  return value;
+}
+
+// A positive integer in [1, max]. Rejects signs, blanks, trailing junk and overflow. Every error
+// says what is allowed: "'-5' is not a positive integer; allowed: an integer from 1 to 1024".
+inline long long parse_positive(const std::string &text, const std::string &option,
+                                long long max = std::numeric_limits<int32_t>::max()) {
+  const std::string allowed = "; allowed: an integer from 1 to " + limit_text(max);
+  if (text.empty())
+    throw UsageError(option, "empty value" + allowed);
+  for (char c : text)
+    if (!std::isdigit(static_cast<unsigned char>(c)))
+      throw UsageError(option, "'" + text + "' is not a positive integer" + allowed);
+  const long long value = digits_value(text, max);
+  if (value < 1)
+    throw UsageError(option, "'" + text + "' is out of range" + allowed);
   return value;
 }
 
@@ -41,7 +62,7 @@ inline long long parse_count(const std::string &text, const std::string &option,
     return parse_positive(text, option, max);
   } catch (const UsageError &) {
     throw UsageError(option, "'" + text + "' is not allowed; allowed: 0 (" + zero_means +
-                                 ") or an integer from 1 to " + std::to_string(max));
+                                 ") or an integer from 1 to " + limit_text(max));
   }
 }
 
@@ -93,9 +114,10 @@ inline long long parse_bytes(const std::string &text, const std::string &option)
   if (shift < 0 || digits.empty())
     throw UsageError(option, "'" + text + "' is not a size; allowed: " + byte_suffixes());
   const long long max_bytes = 1LL << 40;
-  const long long value = parse_positive(digits, option, max_bytes);
-  if (value > (max_bytes >> shift))
-    throw UsageError(option, "'" + text + "' is out of range; allowed: at most 1TiB");
+  const std::string range = "; allowed: a size from 1 B to 1TiB, e.g. 4096, 32KiB or 4MiB";
+  const long long value = digits_value(digits, max_bytes >> shift);
+  if (value < 1)
+    throw UsageError(option, "'" + text + "' is out of range" + range);
   return value << shift;
 }
 
