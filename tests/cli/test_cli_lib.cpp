@@ -160,6 +160,11 @@ TEST(CliOutput, CellsInFilesAreExact) {
   EXPECT_EQ(cli::format_cell(cli::Cell(0.1)), "0.1");
   EXPECT_EQ(std::stod(cli::format_cell(cli::Cell(2.0 / 3.0))), 2.0 / 3.0); // round-trips
   EXPECT_EQ(cli::format_cell_short(cli::Cell(2.0 / 3.0)), "0.666667");
+  // A million or more is never in exponent form for people (3.13754e+06 in cbi sweep's best line).
+  EXPECT_EQ(cli::format_cell_short(cli::Cell(3137540.0)), "3137540");
+  EXPECT_EQ(cli::format_cell_short(cli::Cell(-1234567.5)), "-1234568");
+  EXPECT_EQ(cli::format_cell_short(cli::Cell(999999.5)), "1000000");
+  EXPECT_EQ(cli::format_cell_short(cli::Cell(999999.4)), "999999");
   // A list of names: as a list option is typed in files, spaced for people.
   const cli::Cell names = cli::Names{"linear", "column:8"};
   EXPECT_EQ(cli::format_cell(names), "linear,column:8");
