@@ -356,6 +356,17 @@ TEST(CliPrinters, TerminalTableFitsOneHundredColumns) {
   EXPECT_GT(widest_line(os.str()), 100u);
   EXPECT_NE(os.str().find(" stores"), std::string::npos);
   EXPECT_NE(os.str().find("1234567"), std::string::npos);
+  // --wide is "full precision": a rate as the files have it (it printed 6 digits, 0.666667).
+  cbi::cli::Table rates;
+  rates.columns = {"level", "rate"};
+  rates.add_row({cbi::cli::Cell(std::string("L1")), cbi::cli::Cell(2.0 / 3.0)});
+  rates.wide = true;
+  std::ostringstream full;
+  cbi::cli::print_table(full, rates);
+  EXPECT_NE(full.str().find(" " + cbi::cli::format_cell(cbi::cli::Cell(2.0 / 3.0))),
+            std::string::npos)
+      << full.str();
+  EXPECT_EQ(full.str().find("0.666667 "), std::string::npos) << full.str();
 }
 
 TEST(CliPrinters, SeparatorsNeverReachFiles) {
