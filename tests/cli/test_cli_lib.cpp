@@ -82,8 +82,8 @@ TEST(CliParse, BytesAndExtents) {
     parse_extent("3x3x3", "--stencil", true);
     FAIL();
   } catch (const UsageError &e) {
-    EXPECT_EQ(std::string(e.what()), "'3x3x3' has more than two extents; allowed: WxH (two "
-                                     "positive integers, e.g. 64x32)");
+    EXPECT_EQ(std::string(e.what()), "'3x3x3' has more than two extents; allowed: WxH (or N for "
+                                     "NxN), each an integer from 1 to 2^30, e.g. 64x32");
   }
   EXPECT_THROW(parse_positive("-3", "--ways"), UsageError);
   try {
@@ -132,6 +132,29 @@ TEST(CliParse, EveryNumberErrorSaysWhatIsAllowed) {
             "'99999999999999999999K' is out of range; allowed: a size from 1 B to 1TiB, e.g. "
             "4096, 32KiB or 4MiB");
   EXPECT_EQ(parse_bytes("1024G", "--cache-bytes"), 1LL << 40);
+}
+
+// An extent's error named its tail alone: "--window 10x" said "empty value; allowed: an integer
+// from 1 to 8192", and "--bin 0x4" "'0' is out of range".
+TEST(CliParse, AnExtentErrorNamesTheWholeExtent) {
+  const auto message = [](const std::string &text, bool square_ok) {
+    try {
+      parse_extent(text, "--window", square_ok, 8192);
+    } catch (const UsageError &e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  EXPECT_EQ(message("10x", false),
+            "'10x' has an empty extent; allowed: WxH, each an integer from 1 to 8192, e.g. 64x32");
+  EXPECT_EQ(message("x10", true), "'x10' has an empty extent; allowed: WxH (or N for NxN), each "
+                                  "an integer from 1 to 8192, e.g. 64x32");
+  EXPECT_EQ(message("0x4", false),
+            "in '0x4', '0' is out of range; allowed: an integer from 1 to 8192");
+  EXPECT_EQ(message("64", false), "'64' is not WxH; allowed: WxH, each an integer from 1 to 8192, "
+                                  "e.g. 64x32");
+  EXPECT_EQ(parse_extent("64X32", "--window", false, 8192),
+            (std::pair<long long, long long>{64, 32}));
 }
 
 TEST(CliParse, ByteSuffixesAreOneCaseInsensitiveBinarySet) {
