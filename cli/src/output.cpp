@@ -56,6 +56,10 @@ std::string format_cell_short(const Cell &c) {
   const auto *d = std::get_if<double>(&c);
   if (!d || !std::isfinite(*d))
     return format_cell(c);
+  // 6 significant digits, never in exponent form for a number of a million or more (a count of
+  // 3137540 printed "3.13754e+06" in cbi sweep's best line and in markdown tables).
+  if (std::fabs(*d) >= 999999.5 && std::fabs(*d) < 9.2e18) // 6 digits of 999999.5: 1e+06
+    return std::to_string(std::llround(*d));
   std::ostringstream os;
   os << std::setprecision(6) << *d;
   return os.str();

@@ -164,6 +164,10 @@ std::vector<std::string> argv_of(const std::string &command, const py::kwargs &k
   for (const auto &[key, value] : kw) {
     std::string name = py::str(key);
     std::replace(name.begin(), name.end(), '_', '-');
+    if (name == "format" || name == "output" || name == "wide" || name == "help")
+      throw UsageError(py::str(key), "is cbi " + command +
+                                         "'s, for the text or file it writes; the call returns "
+                                         "its result instead; allowed: leave it out");
     if ((name != "preset" || !takes_preset) && !desc.find_nothrow(name, false))
       throw UsageError(py::str(key), "is not an option of cbi " + command +
                                          "; allowed: the options of `cbi " + command +

@@ -82,8 +82,8 @@ TEST(CliParse, BytesAndExtents) {
     parse_extent("3x3x3", "--stencil", true);
     FAIL();
   } catch (const UsageError &e) {
-    EXPECT_EQ(std::string(e.what()), "'3x3x3' has more than two extents; allowed: WxH (two "
-                                     "positive integers, e.g. 64x32)");
+    EXPECT_EQ(std::string(e.what()), "'3x3x3' has more than two extents; allowed: WxH (or N for "
+                                     "NxN), each an integer from 1 to 2^30, e.g. 64x32");
   }
   EXPECT_THROW(parse_positive("-3", "--ways"), UsageError);
   try {
@@ -134,6 +134,29 @@ TEST(CliParse, EveryNumberErrorSaysWhatIsAllowed) {
   EXPECT_EQ(parse_bytes("1024G", "--cache-bytes"), 1LL << 40);
 }
 
+// An extent's error named its tail alone: "--window 10x" said "empty value; allowed: an integer
+// from 1 to 8192", and "--bin 0x4" "'0' is out of range".
+TEST(CliParse, AnExtentErrorNamesTheWholeExtent) {
+  const auto message = [](const std::string &text, bool square_ok) {
+    try {
+      parse_extent(text, "--window", square_ok, 8192);
+    } catch (const UsageError &e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  EXPECT_EQ(message("10x", false),
+            "'10x' has an empty extent; allowed: WxH, each an integer from 1 to 8192, e.g. 64x32");
+  EXPECT_EQ(message("x10", true), "'x10' has an empty extent; allowed: WxH (or N for NxN), each "
+                                  "an integer from 1 to 8192, e.g. 64x32");
+  EXPECT_EQ(message("0x4", false),
+            "in '0x4', '0' is out of range; allowed: an integer from 1 to 8192");
+  EXPECT_EQ(message("64", false), "'64' is not WxH; allowed: WxH, each an integer from 1 to 8192, "
+                                  "e.g. 64x32");
+  EXPECT_EQ(parse_extent("64X32", "--window", false, 8192),
+            (std::pair<long long, long long>{64, 32}));
+}
+
 TEST(CliParse, ByteSuffixesAreOneCaseInsensitiveBinarySet) {
   for (const char *k : {"1K", "1k", "1KB", "1kb", "1KiB", "1kib", "1024", "1024B"})
     EXPECT_EQ(parse_bytes(k, "--cache-bytes"), 1024) << k;
@@ -160,6 +183,11 @@ TEST(CliOutput, CellsInFilesAreExact) {
   EXPECT_EQ(cli::format_cell(cli::Cell(0.1)), "0.1");
   EXPECT_EQ(std::stod(cli::format_cell(cli::Cell(2.0 / 3.0))), 2.0 / 3.0); // round-trips
   EXPECT_EQ(cli::format_cell_short(cli::Cell(2.0 / 3.0)), "0.666667");
+  // A million or more is never in exponent form for people (3.13754e+06 in cbi sweep's best line).
+  EXPECT_EQ(cli::format_cell_short(cli::Cell(3137540.0)), "3137540");
+  EXPECT_EQ(cli::format_cell_short(cli::Cell(-1234567.5)), "-1234568");
+  EXPECT_EQ(cli::format_cell_short(cli::Cell(999999.5)), "1000000");
+  EXPECT_EQ(cli::format_cell_short(cli::Cell(999999.4)), "999999");
   // A list of names: as a list option is typed in files, spaced for people.
   const cli::Cell names = cli::Names{"linear", "column:8"};
   EXPECT_EQ(cli::format_cell(names), "linear,column:8");
@@ -351,6 +379,17 @@ TEST(CliPrinters, TerminalTableFitsOneHundredColumns) {
   EXPECT_GT(widest_line(os.str()), 100u);
   EXPECT_NE(os.str().find(" stores"), std::string::npos);
   EXPECT_NE(os.str().find("1234567"), std::string::npos);
+  // --wide is "full precision": a rate as the files have it (it printed 6 digits, 0.666667).
+  cbi::cli::Table rates;
+  rates.columns = {"level", "rate"};
+  rates.add_row({cbi::cli::Cell(std::string("L1")), cbi::cli::Cell(2.0 / 3.0)});
+  rates.wide = true;
+  std::ostringstream full;
+  cbi::cli::print_table(full, rates);
+  EXPECT_NE(full.str().find(" " + cbi::cli::format_cell(cbi::cli::Cell(2.0 / 3.0))),
+            std::string::npos)
+      << full.str();
+  EXPECT_EQ(full.str().find("0.666667 "), std::string::npos) << full.str();
 }
 
 TEST(CliPrinters, SeparatorsNeverReachFiles) {

@@ -148,6 +148,16 @@ def test_the_module_has_the_version_cbi_prints():
     assert cbi.__version__.count(".") == 2
 
 
+@pytest.mark.parametrize("key", ["format", "output", "wide", "help"])
+def test_the_command_lines_output_options_are_refused_saying_why(key):
+    # format="json" was "is not an option of cbi simulate", which `cbi simulate --help` lists.
+    for call in (cbi.simulate, cbi.mrc, cbi.tune, cbi.diagram_cells):
+        with pytest.raises(ValueError, match=r"^" + key + r": is cbi \w+'s, for the text or file "
+                                             r"it writes; the call returns its result instead; "
+                                             r"allowed: leave it out$"):
+            call(size=16, **{key: "out.json" if key != "wide" else True})
+
+
 def test_an_unknown_keyword_is_a_value_error_naming_it():
     with pytest.raises(ValueError, match=r"^cache_size: is not an option of cbi simulate"):
         cbi.simulate(cache_size=1024)

@@ -107,7 +107,8 @@ def test_a_hand_counted_grid():
 def test_errors_are_value_errors_naming_the_option():
     with pytest.raises(ValueError, match=r"^order: "):
         cbi.diagram_cells(order="diagonal")
-    with pytest.raises(ValueError, match=r"^output: is not an option of cbi diagram"):
+    # The command line's output option, refused saying so (it was "is not an option").
+    with pytest.raises(ValueError, match=r"^output: is cbi diagram's, for the text or file"):
         cbi.diagram_cells(output="x.png")
 
 

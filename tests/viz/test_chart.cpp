@@ -18,10 +18,31 @@ TEST(Chart, NumberFormats) {
   EXPECT_EQ(group_digits(-1234567), "-1,234,567");
   EXPECT_EQ(group_digits(12), "12");
   EXPECT_EQ(short_number(250), "250");
-  EXPECT_EQ(short_number(12544), "12.5k");
+  EXPECT_EQ(short_number(12544), "12,544"); // grouped below 100,000, as tick labels are
+  EXPECT_EQ(short_number(125440), "125k");
   EXPECT_EQ(short_number(4194304), "4.19M");
   EXPECT_EQ(short_number(0.25), "0.25");
   EXPECT_EQ(percent(0.94921875), "94.92%");
+}
+
+// One axis's labels are in one style: they were "0, 5,000, 10k, 15k" (a suffix from 10,000 on),
+// "1,000" beside "10k" on a log axis, and "99.8" beside "99.85".
+TEST(Chart, TheLabelsOfOneAxisShareOneStyle) {
+  using V = std::vector<std::string>;
+  EXPECT_EQ(tick_labels({0, 5000, 10000, 15000}), (V{"0", "5,000", "10,000", "15,000"}));
+  EXPECT_EQ(tick_labels({0, 250000, 500000, 750000}), (V{"0", "250k", "500k", "750k"}));
+  EXPECT_EQ(tick_labels({0, 500000, 1000000, 1500000}), (V{"0.0", "0.5M", "1.0M", "1.5M"}));
+  EXPECT_EQ(tick_labels({0, 0.25, 0.5, 0.75, 1}), (V{"0.00", "0.25", "0.50", "0.75", "1.00"}));
+  EXPECT_EQ(tick_labels({2e9, 4e9}), (V{"2G", "4G"}));
+  EXPECT_EQ(tick_labels({-10, 0, 10}), (V{"-10", "0", "10"}));
+  EXPECT_EQ(decade_labels({0.1, 1, 10, 100, 1000, 1e4, 1e6, 1e9}),
+            (V{"0.1", "1", "10", "100", "1k", "10k", "1M", "1G"}));
+  EXPECT_EQ(power_of_two_labels({256, 1024, 16384}), (V{"256", "1,024", "16,384"}));
+  EXPECT_EQ(power_of_two_labels({1, 1 << 12, 1 << 24}), (V{"2^0", "2^12", "2^24"}));
+  // Cells need not tell equal-looking values apart; ticks do.
+  EXPECT_EQ(number_labels({12544, 4480, 316}, false), (V{"12,544", "4,480", "316"}));
+  EXPECT_EQ(number_labels({123456, 123457}, false), (V{"123k", "123k"}));
+  EXPECT_EQ(tick_labels({123456, 123457}), (V{"123.456k", "123.457k"}));
 }
 
 TEST(Text, Utf8DecodesAndReplacesMalformedBytes) {

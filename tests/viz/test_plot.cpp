@@ -176,7 +176,7 @@ TEST(Plot, ScatterOfOneQuantityHasEqualAxesAndTheIdentityLine) {
   s.x = "a_bytes";
   s.y = "b_bytes";
   plot(wide, s, &layout);
-  EXPECT_EQ(layout.x_labels, (std::vector<std::string>{"10", "100", "1,000", "10k", "100k"}));
+  EXPECT_EQ(layout.x_labels, (std::vector<std::string>{"10", "100", "1k", "10k", "100k"}));
   EXPECT_EQ(layout.x_labels, layout.y_labels);
 }
 
@@ -435,7 +435,8 @@ TEST(Plot, TickLabelsAreUnique) {
   ASSERT_GE(layout.y_labels.size(), 3u);
   const std::set<std::string> distinct(layout.y_labels.begin(), layout.y_labels.end());
   EXPECT_EQ(distinct.size(), layout.y_labels.size());
-  EXPECT_EQ(tick_labels({99.8, 99.85, 99.9}), (std::vector<std::string>{"99.8", "99.85", "99.9"}));
+  EXPECT_EQ(tick_labels({99.8, 99.85, 99.9}),
+            (std::vector<std::string>{"99.80", "99.85", "99.90"}));
 }
 
 TEST(Plot, TiesAreDrawnSideBySideAndListed) {

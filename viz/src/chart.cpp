@@ -50,7 +50,7 @@ std::string short_number(double value, int digits) {
   } else if (a >= 1e6) {
     scaled = value / 1e6;
     suffix = "M";
-  } else if (a >= 1e4) {
+  } else if (a >= 1e5) { // below, whole numbers are grouped as ticks are: 32,768
     scaled = value / 1e3;
     suffix = "k";
   }
@@ -60,19 +60,88 @@ std::string short_number(double value, int digits) {
   return buf;
 }
 
-std::vector<std::string> tick_labels(const std::vector<double> &values) {
+namespace {
+
+// Whether every value, in units of `unit`, is shown exactly with `decimals` decimals.
+bool exact_at(const std::vector<double> &values, double unit, int decimals) {
+  const double p = std::pow(10.0, decimals);
+  for (double v : values)
+    if (std::abs(v / unit * p - std::round(v / unit * p)) > 1e-6)
+      return false;
+  return true;
+}
+
+std::string fixed_label(double v, double unit, const char *suffix, int decimals) {
+  if (unit == 1 && decimals == 0)
+    return group_digits(std::llround(v));
+  char buf[48];
+  std::snprintf(buf, sizeof buf, "%.*f%s", decimals, v / unit + 0.0, v == 0 ? "" : suffix);
+  return buf;
+}
+
+} // namespace
+
+std::vector<std::string> number_labels(const std::vector<double> &values, bool distinct) {
+  double largest = 0;
+  for (double v : values)
+    largest = std::max(largest, std::abs(v));
+  const double unit = largest >= 1e9 ? 1e9 : largest >= 1e6 ? 1e6 : largest >= 1e5 ? 1e3 : 1;
+  const char *suffix = unit == 1e9 ? "G" : unit == 1e6 ? "M" : unit == 1e3 ? "k" : "";
+  // Three significant digits of the largest, fewer where every value is exact with fewer, more
+  // where two distinct values would read alike.
+  int decimals =
+      largest > 0
+          ? std::max(0, 2 - static_cast<int>(std::floor(std::log10(largest / unit + 1e-12))))
+          : 0;
+  while (decimals > 0 && exact_at(values, unit, decimals - 1))
+    --decimals;
   std::vector<std::string> labels;
-  for (int digits = 3; digits <= 12; ++digits) {
+  for (;; ++decimals) {
     labels.clear();
     for (double v : values)
-      labels.push_back(short_number(v, digits));
-    bool distinct = true;
-    for (std::size_t i = 0; i < values.size() && distinct; ++i)
-      for (std::size_t j = i + 1; j < values.size() && distinct; ++j)
-        distinct = values[i] == values[j] || labels[i] != labels[j];
-    if (distinct)
-      break;
+      labels.push_back(fixed_label(v, unit, suffix, decimals));
+    bool apart = true;
+    for (std::size_t i = 0; i < values.size() && apart && distinct && decimals < 12; ++i)
+      for (std::size_t j = i + 1; j < values.size() && apart; ++j)
+        apart = values[i] == values[j] || labels[i] != labels[j];
+    if (apart)
+      return labels;
   }
+}
+
+std::vector<std::string> tick_labels(const std::vector<double> &values) {
+  return number_labels(values, true);
+}
+
+std::vector<std::string> decade_labels(const std::vector<double> &values) {
+  std::vector<std::string> labels;
+  for (double v : values) {
+    const double a = std::abs(v);
+    const double unit = a >= 1e9 ? 1e9 : a >= 1e6 ? 1e6 : a >= 1e3 ? 1e3 : 1;
+    char buf[48];
+    std::snprintf(buf, sizeof buf, "%g%s", v / unit,
+                  unit == 1e9   ? "G"
+                  : unit == 1e6 ? "M"
+                  : unit == 1e3 ? "k"
+                                : "");
+    labels.push_back(buf);
+  }
+  return labels;
+}
+
+std::vector<std::string> power_of_two_labels(const std::vector<double> &values) {
+  double largest = 0;
+  bool whole = true;
+  for (double v : values) {
+    largest = std::max(largest, std::abs(v));
+    whole = whole && v >= 1 && v == std::floor(v);
+  }
+  if (!whole)
+    return tick_labels(values);
+  std::vector<std::string> labels;
+  for (double v : values)
+    labels.push_back(largest < 1e7 ? group_digits(std::llround(v))
+                                   : "2^" + std::to_string(std::llround(std::log2(v))));
   return labels;
 }
 

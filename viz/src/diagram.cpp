@@ -412,7 +412,7 @@ void line_ticks(const Grid &g, double px_per_line, int label_gap_px, std::vector
       if (!labelled && !minor)
         continue;
       rows.push_back({first_line + static_cast<double>(k) * lines_per_row,
-                      labelled ? std::to_string(row) : "", labelled});
+                      labelled ? group_digits(row) : "", labelled});
     }
     const double region_lines = static_cast<double>(r.rows) * lines_per_row;
     regions.push_back({first_line, "", true});
@@ -599,9 +599,11 @@ PanelFrame panel_frame(const std::vector<Grid> &panels, const DiagramStyle &styl
   f.mark_strip = std::max(7, f.st.tick_px / 2);
   f.steps_total = static_cast<double>(first.cols * first.bins.time_bin);
   f.lines_total = static_cast<double>(first.rows * first.bins.line_bin);
-  for (double v : nice_ticks(0, static_cast<double>(first.steps - 1),
-                             std::max(2, f.grid_w / (7 * f.st.tick_px))))
-    f.time_ticks.push_back({v, short_number(v), true});
+  const std::vector<double> times = nice_ticks(0, static_cast<double>(first.steps - 1),
+                                               std::max(2, f.grid_w / (7 * f.st.tick_px)));
+  const std::vector<std::string> time_labels = tick_labels(times);
+  for (std::size_t i = 0; i < times.size(); ++i)
+    f.time_ticks.push_back({times[i], time_labels[i], true});
   line_ticks(first, f.grid_h / f.lines_total, f.st.tick_px * 3 / 2, f.row_ticks, f.region_ticks);
   const bool gpu = first.gpu != nullptr;
   const bool thread = first.sim.granularity == sim::Granularity::thread;

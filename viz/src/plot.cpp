@@ -173,7 +173,9 @@ std::vector<Tick> ticks_for(double lo, double hi, int log_base, int max_ticks) {
   } else {
     at = values = nice_ticks(lo, hi, max_ticks);
   }
-  const std::vector<std::string> labels = tick_labels(values);
+  const std::vector<std::string> labels = log_base == 10  ? decade_labels(values)
+                                          : log_base == 2 ? power_of_two_labels(values)
+                                                          : tick_labels(values);
   std::vector<Tick> ticks;
   for (std::size_t i = 0; i < at.size(); ++i)
     ticks.push_back({at[i], labels[i], true});

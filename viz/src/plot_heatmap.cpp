@@ -82,6 +82,7 @@ struct Shown {
   std::vector<Key> best;             // every cell at the best value
   double best_good = -1e300, lo = 1e300, hi = -1e300;
   bool relative = false, up = false;
+  std::map<Key, std::string> label; // each cell's, in one style (cell_labels)
 };
 
 Shown judge(const Cells &g, const PlotSpec &s) {
@@ -183,12 +184,21 @@ Color cell_colour(const Shown &r, double v) {
   return mix(kWhite, better, 0.85 * (r.up ? g : 1 - g));
 }
 
-std::string cell_label(const Shown &r, double v) {
-  if (!r.relative)
-    return short_number(v);
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.2fx", v);
-  return buf;
+// The cells' labels, in one style for the grid (12,544 and 4,480; not 12.5k beside 4,480).
+std::map<Key, std::string> cell_labels(const Shown &r) {
+  std::vector<double> values;
+  for (const auto &kv : r.value)
+    values.push_back(kv.second);
+  const std::vector<std::string> numbers = number_labels(values, false);
+  std::map<Key, std::string> labels;
+  std::size_t i = 0;
+  for (const auto &kv : r.value) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.2fx", kv.second);
+    labels[kv.first] = r.relative ? buf : numbers[i];
+    ++i;
+  }
+  return labels;
 }
 
 // Draws the cells, the best cell's outline and the axes into `c` at `area`.
@@ -201,7 +211,7 @@ void draw_cells(Canvas &c, const Frame &f, const Shown &r, const Rect &area, int
     const Color fill = cell_colour(r, kv.second);
     c.fill_rect(box, fill);
     const int luma = (fill.r * 299 + fill.g * 587 + fill.b * 114) / 1000;
-    f.font.draw(c, box.x + box.w / 2, box.y + box.h / 2, cell_label(r, kv.second), f.st.tick_px,
+    f.font.draw(c, box.x + box.w / 2, box.y + box.h / 2, r.label.at(kv.first), f.st.tick_px,
                 luma < 110 ? kWhite : f.st.text, Align::center, Align::center);
     c.outline_rect(box, f.st.frame);
     ++out.cells;
@@ -219,7 +229,8 @@ void draw_cells(Canvas &c, const Frame &f, const Shown &r, const Rect &area, int
 Canvas heatmap(const CsvTable &t, const PlotSpec &s, PlotLayout &out) {
   Frame f;
   const Cells g = gather(t, s);
-  const Shown r = judge(g, s);
+  Shown r = judge(g, s);
+  r.label = cell_labels(r);
   std::string subtitle = subtitle_and_notes(g, r, s, out);
   if (s.y != "block" && t.index("block") >= 0) { // say what became of the block
     const std::size_t blocks = distinct_numbers(t, t.index("block"));
@@ -232,7 +243,7 @@ Canvas heatmap(const CsvTable &t, const PlotSpec &s, PlotLayout &out) {
   }
   int cell_w = 64;
   for (const auto &kv : r.value)
-    cell_w = std::max(cell_w, f.font.measure(cell_label(r, kv.second), f.st.tick_px).width + 14);
+    cell_w = std::max(cell_w, f.font.measure(r.label.at(kv.first), f.st.tick_px).width + 14);
   const int nx = static_cast<int>(r.xs.size()), ny = static_cast<int>(r.ys.size());
   const std::string y_title = axis_title(s.y_title, s.y);
   // Rows tall enough that the y axis's title (written upwards) stays beside them.

@@ -169,7 +169,7 @@ EqualAxes equal_axes(const Points &r, PlotLayout &out) {
     a.hi = std::ceil(hi / step - 1e-9) * step;
     values = at = nice_ticks(a.lo, a.hi, 8);
   }
-  const std::vector<std::string> text = tick_labels(values);
+  const std::vector<std::string> text = a.log ? decade_labels(values) : tick_labels(values);
   for (std::size_t i = 0; i < at.size(); ++i)
     a.ticks.push_back({at[i], text[i], true});
   out.x_labels = out.y_labels = text;

@@ -66,23 +66,30 @@ inline long long parse_count(const std::string &text, const std::string &option,
   }
 }
 
-// "WxH" (or a single "N" meaning NxN when square_ok). Both parts positive.
+// "WxH" (or a single "N" meaning NxN when square_ok). Both parts positive; an error names the
+// whole text ("'10x' has an empty extent", not "empty value" for its tail).
 inline std::pair<long long, long long> parse_extent(const std::string &text,
                                                     const std::string &option, bool square_ok,
                                                     long long max = 1LL << 30) {
+  const std::string allowed = std::string("; allowed: WxH") + (square_ok ? " (or N for NxN)" : "") +
+                              ", each an integer from 1 to " + limit_text(max) + ", e.g. 64x32";
   const auto x = text.find_first_of("xX");
   if (x == std::string::npos) {
     if (!square_ok)
-      throw UsageError(option, "'" + text + "' is not WxH (two positive integers, e.g. 64x32)");
+      throw UsageError(option, "'" + text + "' is not WxH" + allowed);
     const long long n = parse_positive(text, option, max);
     return {n, n};
   }
   if (text.find_first_of("xX", x + 1) != std::string::npos) // 3x3x3 named its tail "3x3"
-    throw UsageError(option, "'" + text +
-                                 "' has more than two extents; allowed: WxH (two "
-                                 "positive integers, e.g. 64x32)");
-  return {parse_positive(text.substr(0, x), option, max),
-          parse_positive(text.substr(x + 1), option, max)};
+    throw UsageError(option, "'" + text + "' has more than two extents" + allowed);
+  const std::string w = text.substr(0, x), h = text.substr(x + 1);
+  if (w.empty() || h.empty())
+    throw UsageError(option, "'" + text + "' has an empty extent" + allowed);
+  try {
+    return {parse_positive(w, option, max), parse_positive(h, option, max)};
+  } catch (const UsageError &e) {
+    throw UsageError(option, "in '" + text + "', " + e.what());
+  }
 }
 
 // The byte-size suffixes parse_bytes takes, for its error and the options' help.

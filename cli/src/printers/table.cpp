@@ -34,10 +34,12 @@ std::string group_thousands(const std::string &digits) {
 }
 
 // A cell for people: integers (and doubles of 100,000 and more, which 6 significant digits would
-// print in exponent form) with separators, other doubles with 6 significant digits.
+// print in exponent form) with separators, other doubles with 6 significant digits; --wide: every
+// number as the files have it, at full precision (97.48086734693878, not 97.4809), as its help
+// says.
 std::string people_text(const Cell &c, bool wide) {
   if (wide)
-    return format_cell_short(c);
+    return std::holds_alternative<double>(c) ? format_cell(c) : format_cell_short(c);
   if (const auto *i = std::get_if<int64_t>(&c))
     return group_thousands(std::to_string(*i));
   if (const auto *d = std::get_if<double>(&c)) {

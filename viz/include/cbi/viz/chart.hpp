@@ -41,12 +41,22 @@ std::vector<double> nice_ticks(double lo, double hi, int max_ticks);
 
 // 12544 -> "12,544".
 std::string group_digits(int64_t value);
-// Short axis labels: 250, 12,544 -> "12.5k", 4194304 -> "4.19M", 0.25 -> "0.25"; `digits`
+// Short numbers in notes: 250, 12544 -> "12,544", 125440 -> "125k", 4194304 -> "4.19M", 0.25 ->
+// "0.25"; `digits`
 // significant digits for non-integers.
 std::string short_number(double value, int digits = 3);
-// Labels for tick values: short_number with as many digits as keep distinct values apart
-// (99.8 and 99.85 are not both "99.8").
+// Labels for the values of one axis or one grid of cells, all in one style: one suffix (none,
+// k, M or G, the largest value's) and one count of decimals, the fewest that show each value
+// exactly or with 3 significant digits of the largest, and (`distinct`) that keep distinct values
+// apart: 0, 5,000, 10,000, 15,000 (not 0, 5,000, 10k, 15k); 99.80, 99.85, 99.90; 0, 0.5M, 1.0M.
+// Whole numbers below 100,000 are grouped.
+std::vector<std::string> number_labels(const std::vector<double> &values, bool distinct);
+// number_labels with distinct values apart: the ticks of a linear axis.
 std::vector<std::string> tick_labels(const std::vector<double> &values);
+// The decades of a log axis, each with its own suffix: 0.1, 1, 10, 100, 1k, 10k, 1M, 1G.
+std::vector<std::string> decade_labels(const std::vector<double> &values);
+// The powers of two of a log axis: 1, 2, ..., 65,536 grouped; 2^24 beyond 10 million.
+std::vector<std::string> power_of_two_labels(const std::vector<double> &values);
 // 0.94921875 -> "94.92%".
 std::string percent(double fraction, int decimals = 2);
 
