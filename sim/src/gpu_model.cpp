@@ -29,6 +29,8 @@ double instructions_per_thread(const GpuConfig &c, double loads) {
     using W = typename decltype(tag)::type;
     if constexpr (gpu::HasInstructionCount<W>::value)
       return gpu::measured_instructions_per_task<W>(c);
+    else if constexpr (gpu::HasKernelIssue<W>::value)
+      return W::kernel_instructions_per_task(c.workload);
     else
       return double(W::fp_ops_per_task(c.workload)) + loads * (1.0 + W::address_ops_per_load) +
              remap_instructions_per_thread(c) + 3.0;
@@ -39,9 +41,12 @@ double instructions_per_thread(const GpuConfig &c, double loads) {
 // instruction count, or the one fitted with the estimated counts (Device).
 double issue_per_cycle_of(const GpuConfig &c) {
   return visit_workload(c.workload.kind, [&](auto tag) {
-    return gpu::HasInstructionCount<typename decltype(tag)::type>::value
-               ? c.device.issue_per_cycle
-               : c.device.estimated_issue_per_cycle;
+    using W = typename decltype(tag)::type;
+    if constexpr (gpu::HasKernelIssue<W>::value)
+      return W::kernel_issue_per_cycle;
+    else
+      return gpu::HasInstructionCount<W>::value ? c.device.issue_per_cycle
+                                                : c.device.estimated_issue_per_cycle;
   });
 }
 

@@ -314,3 +314,41 @@ TEST(TiledWorkloads, SgemmStepsArePacedByTheirArithmetic) {
   EXPECT_GE(r.cycles, 8 * 3223);
   EXPECT_LT(r.cycles, 8 * 3223 + 4000);
 }
+
+TEST(TiledWorkloads, SmemStencilIssuesItsMeasuredInstructions) {
+  // The smem stencil's count is ncu's on the H200 (docs/results/tight/drift.md §5: warp
+  // instructions a warp, windows 3x3-11x11 at 3584); the fit stays within 3% of each.
+  const struct {
+    int window, elem_bytes;
+    double measured;
+  } ncu[] = {{3, 4, 576.0}, {5, 4, 649.7}, {9, 4, 713.3}, {11, 4, 745.4},
+             {3, 2, 650.9}, {5, 2, 734.2}, {9, 2, 811.2}, {11, 2, 849.8},
+             {3, 8, 577.0}, {5, 8, 650.7}, {9, 8, 714.3}, {11, 8, 746.4}};
+  for (const auto &m : ncu)
+    EXPECT_NEAR(sim::StencilSmemWorkload::kernel_instructions_per_task(
+                    smem(3584, 3584, m.window, m.elem_bytes)) /
+                    m.measured,
+                1.0, 0.03)
+        << m.window << "x" << m.window << ", " << m.elem_bytes << " bytes";
+  // One CTA's step waits for the arithmetic of every resident warp at the kernel's issue rate:
+  // 9x9 float, 711.4 instructions x 64 warps (8 CTAs of 8) / 3.2 a cycle = 14228 cycles, far
+  // more than its loads' latency, where the estimate from the loop (fp_ops_per_task and the
+  // loads) gave 5650.
+  const sim::Workload w = smem(64, 32, 9);
+  const double per_task = sim::StencilSmemWorkload::kernel_instructions_per_task(w);
+  const sim::GpuResult r = run_h100(w);
+  EXPECT_GE(double(r.cycles), per_task * 64 / 3.2);
+  EXPECT_LT(double(r.cycles), per_task * 64 / 3.2 + 4000);
+  // The issue bound of a large launch: its warps' measured instructions at 3.2 a cycle on 132 SMs.
+  sim::GpuConfig c;
+  c.workload = smem(2048, 2048, 5);
+  c.device = sim::find_device("h100");
+  c.block_threads = 256;
+  c.sample_sms = 12;
+  const sim::GpuResult p = sim::simulate_gpu(c);
+  const double warps = 32.0 * 64 * 8; // 32 x 64 tiles of 8 warps
+  EXPECT_NEAR(p.time.arithmetic_ms,
+              1e3 * warps * sim::StencilSmemWorkload::kernel_instructions_per_task(c.workload) /
+                  (132 * 3.2 * c.device.sm_clock_mhz * 1e6),
+              1e-9);
+}

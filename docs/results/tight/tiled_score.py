@@ -6,7 +6,8 @@ MAE (points for the hit rate, mean |pred/meas - 1| otherwise), worst error, Pear
 (RMSE over the measured range) and the count within the issue's targets (DRAM within +-20%, L2 hit
 rate within 5 points; time within +-20%, no target). Per kernel and size: Spearman's rho of
 predicted against measured DRAM bytes and time over the 8 block orders, and the order of least
-predicted time (tune's pick) with its measured time over the measured best.
+predicted time, ties broken by the least predicted DRAM bytes (tune's pick, sim/src/tune.cpp
+rank_orders), with its measured time over the measured best.
 
 usage: tiled_score.py MEASURED_DIR LABEL=PRED.csv[,PRED.csv...] ...
   MEASURED_DIR: h100/tiled or h200/l2parts/fresh (cbi bench --metrics JSONs; the rep2 files are
@@ -96,7 +97,7 @@ def main():
                       f"{s['within']}/{s['n']} |")
     print()
     print("| predictions | kernel | size | Spearman rho DRAM | Spearman rho time | least DRAM pred / meas "
-          "| pick (least predicted time) | its time over the best |")
+          "| pick (least predicted time, then DRAM) | its time over the best |")
     print("|" + " --- |" * 8)
     for label, rows in sets:
         groups = {}
@@ -108,7 +109,7 @@ def main():
             rho = {s: pearson(avg_rank([r[s + "_pred"] for r in g]),
                               avg_rank([r[s + "_meas"] for r in g])) for s in ("dram", "time")}
             best = min(r["time_meas"] for r in g)
-            pick = min(g, key=lambda r: r["time_pred"])
+            pick = min(g, key=lambda r: (r["time_pred"], r["dram_pred"]))
             tie = sum(1 for r in g if r["time_pred"] == pick["time_pred"]) > 1
             dp = min(g, key=lambda r: r["dram_pred"])["order"]
             dm = min(g, key=lambda r: r["dram_meas"])["order"]

@@ -127,6 +127,14 @@ template <class W, class = void> struct HasSteps : std::false_type {};
 template <class W>
 struct HasSteps<W, std::void_t<decltype(W::loads_per_step(Workload{}))>> : std::true_type {};
 
+// Workloads whose kernel's executed instructions and issue rate were measured as a whole
+// (kernel_instructions_per_task(w), kernel_issue_per_cycle: the smem stencil): the issue bound and
+// the steps take them instead of the estimate from the loop's arithmetic.
+template <class W, class = void> struct HasKernelIssue : std::false_type {};
+template <class W>
+struct HasKernelIssue<W, std::void_t<decltype(W::kernel_instructions_per_task(Workload{})),
+                                     decltype(W::kernel_issue_per_cycle)>> : std::true_type {};
+
 // Workloads whose kernel keeps a sliding window of loads in flight (sliding_loads_in_flight(w):
 // a warp issues its next load when its oldest of that many has arrived; 0: the device's
 // loads_in_flight_per_warp, issued and then waited for together).
@@ -194,11 +202,16 @@ public:
       if (m_d.loads_in_flight_per_warp > 1)
         m_loads_per_wait = static_cast<int>(W::loads_per_step(w));
       const double steps = double(W::loads_per_task(w)) / double(W::loads_per_step(w));
-      const double per_step = (double(W::fp_ops_per_task(w)) +
-                               double(W::loads_per_task(w)) * (1.0 + W::address_ops_per_load)) /
-                              steps;
+      double per_step = (double(W::fp_ops_per_task(w)) +
+                         double(W::loads_per_task(w)) * (1.0 + W::address_ops_per_load)) /
+                        steps;
+      double issue_per_cycle = m_d.estimated_issue_per_cycle;
+      if constexpr (HasKernelIssue<W>::value) {
+        per_step = W::kernel_instructions_per_task(w) / steps;
+        issue_per_cycle = W::kernel_issue_per_cycle;
+      }
       m_step_cycles = static_cast<int64_t>(per_step * double(m_ctas_per_sm * m_warps_per_cta) /
-                                           m_d.estimated_issue_per_cycle);
+                                           issue_per_cycle);
     }
     if constexpr (HasSlidingLoads<W>::value)
       if (m_d.loads_in_flight_per_warp > 1) { // the tiny device keeps its one load at a time

@@ -98,6 +98,24 @@ public:
     const int64_t row_runs = (rows_in(w) * (kTileW / kRun) + kThreads - 1) / kThreads;
     return row_runs * (2 * w.stencil_w + 36) + (2 * w.stencil_h + 44);
   }
+  // Warp instructions per task (per thread of the kernel) as the H200 executes them under the
+  // linear block order: ncu's smsp__inst_executed.sum over the launch's warps, windows 3x3, 5x5,
+  // 9x9 and 11x11 in half, float and double at 3584 (docs/results/tight/drift.md §5), fitted as
+  // 530.3 + 20.12 S (float; double one more) and 595.4 + 23.74 S (half), S the mean window side:
+  // within 3% of all 12 (8192 and column:8 measure the same within 1%). The estimate from the
+  // loop's arithmetic (fp_ops_per_task and the loads) counted 2.6x fewer. The GPU model's issue
+  // bound and its steps take this count at kernel_issue_per_cycle.
+  static double kernel_instructions_per_task(const Workload &w) {
+    const double side = 0.5 * double(w.stencil_w + w.stencil_h);
+    if (w.elem_bytes == 2)
+      return 595.4 + 23.74 * side;
+    return 530.3 + 20.12 * side + (w.elem_bytes == 8 ? 1.0 : 0.0);
+  }
+  // Warp instructions an SM issues a cycle while its CTA slots are full (ncu on the H200, the same
+  // runs: 3.23 over the launch at 8192, 31 waves; issue active 79-84% of the four
+  // schedulers, 3.2-3.4 a cycle; at 3584, 6 waves, 2.95-3.07 over the launch, its last wave's tail
+  // included, which the replay models itself).
+  static constexpr double kernel_issue_per_cycle = 3.2;
   static int64_t input_bytes(const Workload &w) { return w.width * w.height * w.elem_bytes; }
   static std::string describe(const Workload &w) {
     return "stencil-smem " + std::to_string(w.stencil_w) + "x" + std::to_string(w.stencil_h) +
