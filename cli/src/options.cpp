@@ -25,6 +25,28 @@ std::string long_option_names(const po::options_description &desc) {
   return names;
 }
 
+bool near_spelling(const std::string &given, const std::string &name) {
+  if (given.size() < 4 || given == name)
+    return false;
+  // Damerau-Levenshtein distance (optimal string alignment), rows of the table three at a time.
+  const std::size_t n = name.size();
+  std::vector<std::size_t> before(n + 1), last(n + 1), row(n + 1);
+  for (std::size_t j = 0; j <= n; ++j)
+    last[j] = j;
+  for (std::size_t i = 1; i <= given.size(); ++i) {
+    row[0] = i;
+    for (std::size_t j = 1; j <= n; ++j) {
+      const std::size_t change = given[i - 1] == name[j - 1] ? 0 : 1;
+      row[j] = std::min({last[j] + 1, row[j - 1] + 1, last[j - 1] + change});
+      if (i > 1 && j > 1 && given[i - 1] == name[j - 2] && given[i - 2] == name[j - 1])
+        row[j] = std::min(row[j], before[j - 2] + 1);
+    }
+    before = last;
+    last = row;
+  }
+  return last[n] <= (given.size() >= 8 ? 2u : 1u);
+}
+
 UsageError unknown_option(const std::string &given, const po::options_description &desc) {
   // The options that `given` begins (--cache: --cache-bytes), as Boost would have guessed them.
   // -size and --Size (one dash, another case) name --size too: they were offered no spelling.
@@ -34,9 +56,14 @@ UsageError unknown_option(const std::string &given, const po::options_descriptio
                                                 : "";
   for (char &c : stem)
     c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  for (const auto &o : desc.options())
-    if (stem.size() > 1 && o->long_name().rfind(stem, 0) == 0)
-      spelled += (spelled.empty() ? "--" : " or --") + o->long_name();
+  // Then the near misses: --orders for --order, --stencl for --stencil.
+  for (const bool begun : {true, false})
+    for (const auto &o : desc.options()) {
+      const std::string &name = o->long_name();
+      const bool begins = stem.size() > 1 && name.rfind(stem, 0) == 0;
+      if (begun ? begins : !begins && near_spelling(stem, name))
+        spelled += (spelled.empty() ? "--" : " or --") + name;
+    }
   return UsageError(given, "not an option of this command" +
                                (spelled.empty() ? "" : " (did you mean " + spelled + "?)") +
                                "; allowed: " + long_option_names(desc) +

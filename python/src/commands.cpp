@@ -9,6 +9,7 @@
 #include "bindings.hpp"
 
 #include "cbi/cli/command.hpp"
+#include "cbi/cli/options.hpp"
 #include "cbi/cli/output.hpp"
 #include "cbi/config/options.hpp"
 #include "cbi/config/presets.hpp"
@@ -158,6 +159,24 @@ py::dict tune(const py::kwargs &kw) {
 
 } // namespace
 
+namespace {
+
+// " (did you mean stencil?)" for a keyword (spelled with '-') that begins an option or nearly
+// spells one (stencl, orders for order), or "".
+std::string meant_keyword(const std::string &name, const po::options_description &desc) {
+  std::string meant;
+  for (const auto &o : desc.options()) {
+    std::string option = o->long_name();
+    if (option.rfind(name, 0) != 0 && !cli::near_spelling(name, option))
+      continue;
+    std::replace(option.begin(), option.end(), '-', '_');
+    meant += (meant.empty() ? "" : " or ") + option;
+  }
+  return meant.empty() ? "" : " (did you mean " + meant + "?)";
+}
+
+} // namespace
+
 std::vector<std::string> argv_of(const std::string &command, const py::kwargs &kw,
                                  const po::options_description &desc, bool takes_preset) {
   std::vector<std::string> argv{"cbi " + command};
@@ -169,9 +188,9 @@ std::vector<std::string> argv_of(const std::string &command, const py::kwargs &k
                                          "'s, for the text or file it writes; the call returns "
                                          "its result instead; allowed: leave it out");
     if ((name != "preset" || !takes_preset) && !desc.find_nothrow(name, false))
-      throw UsageError(py::str(key), "is not an option of cbi " + command +
-                                         "; allowed: the options of `cbi " + command +
-                                         " --help` with _ for -");
+      throw UsageError(py::str(key),
+                       "is not an option of cbi " + command + meant_keyword(name, desc) +
+                           "; allowed: the options of `cbi " + command + " --help` with _ for -");
     if (value.is_none()) // key=None: as if left out, Python's spelling of "the default"
       continue;
     const std::string option = "--" + name;

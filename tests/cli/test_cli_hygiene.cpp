@@ -93,7 +93,14 @@ TEST(Hygiene, AbbreviatedOptionsAreRefusedNamingTheFullSpelling) {
                {"presets --form csv", "--form", "--format"},
                {"devices --form csv", "--form", "--format"},
                {"bench --siz 16", "--siz", "--size"},
-               {"reproduce --ou x", "--ou", "--output or --out"}};
+               {"reproduce --ou x", "--ou", "--output or --out"},
+               // Near misses (they were offered nothing): a letter more, fewer, changed or swapped.
+               {"simulate --orders linear", "--orders", "--order"},
+               {"sweep --orders linear --dry-run", "--orders", "--order"},
+               {"simulate --stencl 3x3", "--stencl", "--stencil"},
+               {"simulate --wokrload matmul", "--wokrload", "--workload"},
+               {"simulate --cahce-bytes 1KiB", "--cahce-bytes", "--cache-bytes"},
+               {"mrc --sise 16", "--sise", "--size"}};
   for (const auto &c : cases) {
     const std::string said = std::string(c.given) + ": not an option of this command (did you " +
                              "mean " + c.meant + "?); allowed: --";
@@ -555,4 +562,23 @@ TEST(Hygiene, ALevelNumberErrorNamesItsKeyAndUnits) {
                      ": --cache: 'ways=-2' is not allowed; allowed: 0 (ways=0: fully associative)");
   expect_usage_error("simulate --cache-bytes 0", ": --cache-bytes: '0' is out of range; allowed: a "
                                                  "size from 1 B to 1TiB");
+}
+
+// A near miss of an option names it (AbbreviatedOptionsAreRefusedNamingTheFullSpelling: --orders
+// in simulate, --stencl); and of a command: 'simulat' and 'diagrm' were offered nothing.
+TEST(Hygiene, ANearMissNamesTheOptionOrCommandMeant) {
+  // Short or far: nothing offered.
+  const CliRun far = cbi_run("simulate --xyz 1");
+  EXPECT_EQ(far.err.find("did you mean"), std::string::npos) << far.err;
+  for (const auto &[typed, meant] :
+       std::vector<std::pair<std::string, std::string>>{{"simulat", "simulate"},
+                                                        {"Simulate", "simulate"},
+                                                        {"simualte", "simulate"},
+                                                        {"sweeps", "sweep"},
+                                                        {"diagrm", "diagram"}})
+    expect_usage_error(typed, "cbi: unknown command '" + typed + "' (did you mean " + meant +
+                                  "?); allowed: simulate, ");
+  const CliRun none = cbi_run("zzzz");
+  EXPECT_EQ(none.exit_code, 2);
+  EXPECT_EQ(none.err.find("did you mean"), std::string::npos) << none.err;
 }

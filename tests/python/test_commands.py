@@ -158,6 +158,18 @@ def test_the_command_lines_output_options_are_refused_saying_why(key):
             call(size=16, **{key: "out.json" if key != "wide" else True})
 
 
+@pytest.mark.parametrize("call, message", [
+    (lambda: cbi.simulate(stencl="3x3"), r"^stencl: is not an option of cbi simulate \(did you "
+                                         r"mean stencil\?\); allowed"),
+    (lambda: cbi.simulate(orders="linear"), r"\(did you mean order\?\)"),
+    (lambda: cbi.tune(order="linear"), r"\(did you mean orders\?\)"),
+    (lambda: cbi.simulate(cache_byte="1KiB"), r"\(did you mean cache_bytes\?\)"),
+])
+def test_a_misspelled_keyword_names_the_one_meant(call, message):
+    with pytest.raises(ValueError, match=message):
+        call()
+
+
 def test_an_unknown_keyword_is_a_value_error_naming_it():
     with pytest.raises(ValueError, match=r"^cache_size: is not an option of cbi simulate"):
         cbi.simulate(cache_size=1024)

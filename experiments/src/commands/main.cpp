@@ -2,14 +2,17 @@
 // SFML tools (diagram, view) live in the sibling binary cbi-viz so that this one needs no display
 // libraries and runs on GPU machines.
 #include "cbi/cli/command.hpp"
+#include "cbi/cli/options.hpp"
 #include "cbi/cli/output.hpp"
 #include "cbi/config/options.hpp"
 #include "cbi/order_text.hpp"
 
+#include <cctype>
 #include <cstring>
 #include <iostream>
 #include <string>
 #include <unistd.h>
+#include <vector>
 
 namespace {
 
@@ -29,6 +32,23 @@ void usage(std::ostream &os) {
         "\n"
      << cbi::cli::wrap_text("Thread orders (--order): ", cbi::remap::order_syntax(), 2)
      << "Exit codes: 0 ok, 1 runtime failure, 2 bad option value, 3 no CUDA device.\n";
+}
+
+// " (did you mean simulate?)" for a command `given` begins or nearly spells (simulat, simualte,
+// Simulate), or "".
+std::string meant_command(std::string given) {
+  for (char &c : given)
+    c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  std::vector<std::string> names;
+  for (const cbi::cli::Command &c : cbi::cli::commands())
+    names.push_back(c.name);
+  names.insert(names.end(), std::begin(kVizCommands), std::end(kVizCommands));
+  std::string meant;
+  for (const std::string &name : names)
+    if ((given.size() > 1 && name.rfind(given, 0) == 0) || name == given ||
+        cbi::cli::near_spelling(given, name))
+      meant += (meant.empty() ? "" : " or ") + name;
+  return meant.empty() ? "" : " (did you mean " + meant + "?)";
 }
 
 int exec_viz(char **argv) {
@@ -95,7 +115,8 @@ int run(int argc, char **argv) {
               << "a command: cbi simulate " << argv[1] << " ...); allowed: --help, --version, "
               << "or a command first:";
   else
-    std::cerr << "cbi: unknown command '" << argv[1] << "'; allowed:";
+    std::cerr << "cbi: unknown command '" << argv[1] << "'" << meant_command(argv[1])
+              << "; allowed:";
   const char *sep = " ";
   for (const cbi::cli::Command &c : cbi::cli::commands()) {
     std::cerr << sep << c.name;

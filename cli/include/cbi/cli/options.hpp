@@ -27,6 +27,11 @@ constexpr int kParserStyle =
 // begins, if any ("did you mean --cache-bytes?"), and lists every option of `desc`.
 UsageError unknown_option(const std::string &given, const po::options_description &desc);
 
+// Whether `given` is a near miss of `name` (both lower case): one letter added, dropped, changed or
+// two swapped (--orders for --order, --stencl, --wokrload), or two such for names of 8 letters
+// and more (--cahce-bytes). Short words (3 letters and fewer) are near nothing.
+bool near_spelling(const std::string &given, const std::string &name);
+
 // Boost's parse error as the one line a user reads, naming the option as given: unknown (see
 // unknown_option), given twice, a value missing (--size last) or given to a switch (--writes=1).
 UsageError usage_error_of(const po::error &e, const po::options_description &desc);
