@@ -283,6 +283,15 @@ TEST(Sweep, ResumeAfterInterruptedWrite) {
   // Resuming a finished sweep measures nothing.
   const CliRun again = cbi("sweep " + kSmall + " --resume --output " + (dir / "part.csv"));
   EXPECT_NE(again.err.find("0 points measured, 6 already"), std::string::npos) << again.err;
+  // One point left: "1 point measured", not "1 points".
+  std::string one = lines[0] + "\n";
+  for (int k = 1; k <= 5; ++k)
+    one += lines[static_cast<std::size_t>(k)] + "\n";
+  std::ofstream(dir / "one.csv") << one + lines[6].substr(0, 20);
+  const CliRun last = cbi("sweep " + kSmall + " --resume --output " + (dir / "one.csv"));
+  ASSERT_EQ(last.exit_code, 0) << last.err;
+  EXPECT_NE(last.err.find(": 1 point measured, 5 already in the CSV"), std::string::npos)
+      << last.err;
 }
 
 // The CSVs of earlier versions (docs/results/ holds some) wrote "-" for an axis that does not

@@ -383,8 +383,9 @@ int cmd_sweep(int argc, char **argv) {
                   << opts.meta[0].second << (opts.resume ? "" : " --resume") << "\n";
       return 130;
     }
-    std::cerr << "cbi sweep: grid " << g.name << ": " << s.measured << " points measured, "
-              << s.skipped << " already in the CSV, " << format_cell_short(s.seconds) << " s"
+    std::cerr << "cbi sweep: grid " << g.name << ": " << s.measured
+              << (s.measured == 1 ? " point measured, " : " points measured, ") << s.skipped
+              << " already in the CSV, " << format_cell_short(s.seconds) << " s"
               << (s.device.empty() ? "" : " on " + s.device) << "\n";
     // The best order of each group, from every row of the CSV (a resumed one too).
     cli::Table all;

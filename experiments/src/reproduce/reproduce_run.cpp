@@ -221,7 +221,8 @@ int run(const Options &o) {
                 << o.command << "\n";
       return 130;
     }
-    std::cerr << "  " << p.name << ": " << s.measured << " points measured, " << s.skipped
+    std::cerr << "  " << p.name << ": " << s.measured
+              << (s.measured == 1 ? " point measured, " : " points measured, ") << s.skipped
               << " resumed, " << fixed(s.seconds, 1) << " s\n";
     if (!s.device.empty()) {
       device = s.device;
