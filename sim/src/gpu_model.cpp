@@ -37,16 +37,11 @@ double instructions_per_thread(const GpuConfig &c, double loads) {
   });
 }
 
-// Warp instructions an SM issues per cycle for configuration `c`: the device's rate for a measured
-// instruction count, or the one fitted with the estimated counts (Device).
+// Warp instructions an SM issues per cycle for configuration `c` (gpu::issue_per_cycle_of):
+// the kernel's measured rate, the device's for a measured count, or its estimated one.
 double issue_per_cycle_of(const GpuConfig &c) {
   return visit_workload(c.workload.kind, [&](auto tag) {
-    using W = typename decltype(tag)::type;
-    if constexpr (gpu::HasKernelIssue<W>::value)
-      return W::kernel_issue_per_cycle;
-    else
-      return gpu::HasInstructionCount<W>::value ? c.device.issue_per_cycle
-                                                : c.device.estimated_issue_per_cycle;
+    return gpu::issue_per_cycle_of<typename decltype(tag)::type>(c.device);
   });
 }
 

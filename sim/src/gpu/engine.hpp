@@ -165,6 +165,16 @@ template <class W> double measured_instructions_per_task(const GpuConfig &c) {
   return W::instructions_per_task(c.workload) + remap::fast_remap_instructions(c.order);
 }
 
+// Warp instructions an SM issues per cycle for a W on device `d`: the kernel's own measured rate,
+// the device's rate for a measured instruction count, or the one fitted with the estimated counts
+// (Device). The issue bound (gpu_model.cpp) and the steps of a kernel that loads in steps take it.
+template <class W> double issue_per_cycle_of(const Device &d) {
+  if constexpr (HasKernelIssue<W>::value)
+    return W::kernel_issue_per_cycle;
+  else
+    return HasInstructionCount<W>::value ? d.issue_per_cycle : d.estimated_issue_per_cycle;
+}
+
 // The occupancy of configuration `c`, whose workload is a W.
 template <class W> int64_t ctas_per_sm_of(const GpuConfig &c) {
   if constexpr (HasKernelResources<W>::value)
@@ -205,13 +215,10 @@ public:
       double per_step = (double(W::fp_ops_per_task(w)) +
                          double(W::loads_per_task(w)) * (1.0 + W::address_ops_per_load)) /
                         steps;
-      double issue_per_cycle = m_d.estimated_issue_per_cycle;
-      if constexpr (HasKernelIssue<W>::value) {
+      if constexpr (HasKernelIssue<W>::value)
         per_step = W::kernel_instructions_per_task(w) / steps;
-        issue_per_cycle = W::kernel_issue_per_cycle;
-      }
       m_step_cycles = static_cast<int64_t>(per_step * double(m_ctas_per_sm * m_warps_per_cta) /
-                                           issue_per_cycle);
+                                           issue_per_cycle_of<W>(m_d));
     }
     if constexpr (HasSlidingLoads<W>::value)
       if (m_d.loads_in_flight_per_warp > 1) { // the tiny device keeps its one load at a time
