@@ -230,9 +230,8 @@ void require_format_of_path(const std::string &path, const std::string &option,
   if (!named.empty() && named != format)
     throw UsageError(option, "'" + path + "' ends as " +
                                  (named == "table" ? "the table (.txt)" : named) + " does, and " +
-                                 option +
-                                 " writes " + format + "; allowed: a path ending in ." + format +
-                                 " (or an ending that names no format, or none)");
+                                 option + " writes " + format + "; allowed: a path ending in ." +
+                                 format + " (or an ending that names no format, or none)");
 }
 
 bool wide_from(const po::variables_map &vm) {

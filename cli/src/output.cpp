@@ -214,8 +214,8 @@ void check_output_folder(const std::string &path, const std::string &option) {
   if (!S_ISDIR(st.st_mode))
     throw UsageError(option, cannot + where + " is not a folder; " + allowed);
   if (::access(at.c_str(), W_OK | X_OK) != 0)
-    throw UsageError(option, cannot + "cannot write into " + where + " (" +
-                                 std::strerror(errno) + "); " + allowed);
+    throw UsageError(option, cannot + "cannot write into " + where + " (" + std::strerror(errno) +
+                                 "); " + allowed);
   // access() says yes to root everywhere, /proc included: a probe folder says what mkdir will.
   std::string probe = at + (at == "/" ? "" : "/") + ".cbi-probe-XXXXXX";
   if (!::mkdtemp(probe.data()))

@@ -127,17 +127,19 @@ void add_sweep_options(po::options_description &desc) {
       "stencil", list_value(), "axis: stencil windows, e.g. 3x3,9x9")(
       "depth", list_value(), "axis: matmul inner dimension D (0 = width)")(
       "type", list_value(), "axis: element types half, float, double")(
-      "block", list_value(), "axis: threads per block, 32..1024 (gpu and --model gpu; with the sequential "
-                              "simulator only the grid's own, to pick its points)")(
-      "order", list_value(), order_text.c_str())(
+      "block", list_value(),
+      "axis: threads per block, 32..1024 (gpu and --model gpu; with the sequential "
+      "simulator only the grid's own, to pick its points)")("order", list_value(),
+                                                            order_text.c_str())(
       "cache", po::value<std::vector<std::string>>()->composing(),
       "axis (sim only), repeatable: a preset (table3, l1-64k, l1-256k, turing, h100) or level "
       "specs joined by '/', e.g. size=32KiB,line=128/size=4MiB,line=128,ways=16")(
       "remap-math", list_value(),
       "axis (gpu only; elsewhere only the grid's own, to pick its points): how "
-      "stencil/matmul divide in the order's map: fast (default), div")("block-order", list_value(),
-                                  "axis: thread orders of the CTAs of stencil-smem and "
-                                  "sgemm-tiled (default linear; gpu and --model gpu)")(
+      "stencil/matmul divide in the order's map: fast (default), div")(
+      "block-order", list_value(),
+      "axis: thread orders of the CTAs of stencil-smem and "
+      "sgemm-tiled (default linear; gpu and --model gpu)")(
       "shard", po::value<std::string>(),
       "run slice k/n of the grid (0 <= k < n), for Slurm arrays "
       "and GNU parallel; join with cbi sweep merge")(
@@ -250,12 +252,12 @@ void refuse_unsimulated_axes(const po::variables_map &vm, const sweep::Backends 
       allowed += (allowed.empty() ? "" : ",") + v;
     for (const std::string &v : asked.values(name))
       if (std::find(own.begin(), own.end(), v) == own.end())
-        throw UsageError(option, v + " changes nothing the " +
-                                     (b.model ? "GPU model" : "sequential simulator") +
-                                     " counts (there it only picks among the grid's own: " +
-                                     allowed + "); allowed: leave it out, " + allowed + ", " +
-                                     (name == "block" ? "--model gpu, " : "") +
-                                     "or --backend gpu, sim,gpu or sim+gpu");
+        throw UsageError(
+            option, v + " changes nothing the " + (b.model ? "GPU model" : "sequential simulator") +
+                        " counts (there it only picks among the grid's own: " + allowed +
+                        "); allowed: leave it out, " + allowed + ", " +
+                        (name == "block" ? "--model gpu, " : "") +
+                        "or --backend gpu, sim,gpu or sim+gpu");
   }
 }
 
@@ -328,8 +330,8 @@ int dry_run(const sweep::Grid &g, const sweep::RunOptions &opts) {
       mine.push_back(p);
   sweep::validate(mine, opts.backends);
   std::cerr << "cbi sweep: grid " << g.name << ": grid_id " << sweep::fingerprint(g) << ", "
-            << all.size() << (all.size() == 1 ? " point" : " points") << ", shard " << opts.shard.text() << " holds " << mine.size()
-            << "\n";
+            << all.size() << (all.size() == 1 ? " point" : " points") << ", shard "
+            << opts.shard.text() << " holds " << mine.size() << "\n";
   for (const sweep::Point &p : mine)
     std::cout << p.index << " " << p.id() << " " << p.key() << "\n";
   return 0;
@@ -365,7 +367,8 @@ int cmd_sweep(int argc, char **argv) {
           "  cbi sweep --list\n"
           "  cbi sweep --grid fig5.1a --backend gpu --output fig5.1a.csv --json fig5.1a.json\n"
           "  cbi sweep --grid fig5.1b --size 512 --cache l1-64k --output mm512.csv   # sim\n"
-          "  cbi sweep --order linear,column:32,column:64 --size 1024,2048 --block 128,256\n"
+          "  cbi sweep --order linear,column:32,column:64 --size 1024,2048 --block 128,256 "
+          "--backend gpu\n"
           "  cbi sweep --grid fig5.3 --shard 0/4 --output part0.csv     # 1 of 4 slices\n"
           "  cbi sweep merge --output fig5.3.csv part*.csv\n"
           "  cbi sweep --grid fig5.2 --output fig5.2.csv --resume        # continue a run\n"
