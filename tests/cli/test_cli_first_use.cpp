@@ -622,6 +622,12 @@ TEST(FirstUse, SweepRefusesAxesTheSimulatorDoesNotCount) {
                      "--remap-math: div changes nothing the GPU model counts");
   expect_usage_error("sweep --size 16 --metrics", "--metrics: applies to the gpu backend only");
   expect_usage_error("sweep --size 16 --model gpu --metrics", "--metrics: applies to the gpu");
+  // --backend gpu alone simulates nothing: a cache or --jobs there was taken and changed nothing.
+  expect_usage_error("sweep --size 16 --backend gpu --cache l1-256k --dry-run",
+                     "cbi sweep: --cache: applies to the simulator only, and --backend gpu "
+                     "simulates nothing; allowed: leave it out, or --backend sim,gpu");
+  expect_usage_error("sweep --size 16 --backend gpu --jobs 2", "--jobs: applies to the simulator");
+  EXPECT_EQ(cbi_run("sweep --size 16 --backend sim,gpu --cache l1-256k --dry-run").exit_code, 0);
   // Where blocks count, or to pick a grid's own block, it runs.
   const CliRun model = cbi_run("sweep --size 16 --model gpu --block 128 --dry-run");
   EXPECT_EQ(model.exit_code, 0) << model.err;
@@ -644,7 +650,9 @@ TEST(FirstUse, AnOrdersBadParameterNamesAMeaningfulRange) {
   expect_usage_error("sweep --size 16 --block-order zigzag:-3 --kernel sgemm-tiled",
                      "zigzag:W with positive integers (1 or more)");
   expect_usage_error("simulate --order column:99999999999",
-                     "column:W with positive integers from 1 to 2147483647");
+                     "column:W with positive integers from 1 to 2^31 - 1");
+  expect_usage_error("analyze --threads 0", "--threads: '0' is out of range; allowed: an integer "
+                                            "from 1 to 2^31 - 1");
   const CliRun r = cbi_run("simulate --order column:0");
   EXPECT_EQ(r.err.find("2147483647"), std::string::npos) << r.err;
 }
