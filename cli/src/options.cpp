@@ -188,10 +188,15 @@ std::string lower_extension(const std::string &path) {
   return e;
 }
 
-// The format that --output's ending names (.csv, .json, .md in any case), or "" for any other.
+// The format that --output's ending names (.csv, .json, .md, .txt for the table, in any case), or
+// "" for any other.
 std::string format_of_path(const std::string &path) {
   const std::string e = lower_extension(path);
-  return e == ".csv" ? "csv" : e == ".json" ? "json" : e == ".md" ? "markdown" : "";
+  return e == ".csv"    ? "csv"
+         : e == ".json" ? "json"
+         : e == ".md"   ? "markdown"
+         : e == ".txt"  ? "table"
+                        : "";
 }
 
 } // namespace
@@ -201,13 +206,13 @@ const Printer &format_from(const po::variables_map &vm, const std::string &defau
   if (!has(vm, "format")) {
     // r.xml would get the table silently: an ending must name the format, or --format does.
     const std::string ending = std::filesystem::path(output).extension().string();
-    if (named.empty() && !ending.empty() && lower_extension(output) != ".txt")
+    if (named.empty() && !ending.empty())
       throw UsageError("--output", "'" + output + "' ends in " + ending +
                                        ", which names no format; allowed: an ending .csv, "
-                                       ".json, .md or .txt (" +
+                                       ".json, .md or .txt (the table), none (" +
                                        default_format +
-                                       "), none, or --format table|json|csv|markdown with any "
-                                       "ending");
+                                       "), or --format table|json|csv|markdown with an ending "
+                                       "that names none");
     return find_printer(named.empty() ? default_format : named);
   }
   const Printer &p = find_printer(get(vm, "format", ""));
@@ -221,10 +226,12 @@ const Printer &format_from(const po::variables_map &vm, const std::string &defau
 void require_format_of_path(const std::string &path, const std::string &option,
                             const std::string &format) {
   const std::string named = format_of_path(path);
+  // sweep -o r.txt wrote CSV where every other -o r.txt writes the table: .txt names it too.
   if (!named.empty() && named != format)
-    throw UsageError(option, "'" + path + "' ends as " + named + " does, and " + option +
-                                 " writes " + format + "; allowed: a path ending in ." + format +
-                                 " (or another ending)");
+    throw UsageError(option, "'" + path + "' ends as " +
+                                 (named == "table" ? "the table (.txt)" : named) + " does, and " +
+                                 option + " writes " + format + "; allowed: a path ending in ." +
+                                 format + " (or an ending that names no format, or none)");
 }
 
 bool wide_from(const po::variables_map &vm) {

@@ -196,6 +196,7 @@ void check_output_folder(const std::string &path, const std::string &option) {
   std::string at = path;
   while (at.size() > 1 && at.back() == '/')
     at.pop_back();
+  const std::string given = at;
   struct stat st {};
   while (::stat(at.c_str(), &st) != 0) {
     if (errno != ENOENT)
@@ -206,16 +207,20 @@ void check_output_folder(const std::string &path, const std::string &option) {
       break;
     at = up;
   }
+  // The folder the user gave leads the line; the one above it that stops it, with why, follows
+  // (-o /proc/x/R named '/proc' alone, a folder the user never typed).
+  const std::string cannot = "cannot use '" + path + "': ";
+  const std::string where = at == given ? "it" : "'" + at + "'";
   if (!S_ISDIR(st.st_mode))
-    throw UsageError(option, "'" + at + "' is not a folder; " + allowed);
+    throw UsageError(option, cannot + where + " is not a folder; " + allowed);
   if (::access(at.c_str(), W_OK | X_OK) != 0)
-    throw UsageError(option,
-                     "cannot write into '" + at + "': " + std::strerror(errno) + "; " + allowed);
+    throw UsageError(option, cannot + "cannot write into " + where + " (" + std::strerror(errno) +
+                                 "); " + allowed);
   // access() says yes to root everywhere, /proc included: a probe folder says what mkdir will.
   std::string probe = at + (at == "/" ? "" : "/") + ".cbi-probe-XXXXXX";
   if (!::mkdtemp(probe.data()))
-    throw UsageError(option, "cannot create a folder in '" + at + "': " + std::strerror(errno) +
-                                 "; " + allowed);
+    throw UsageError(option, cannot + "no folder can be created in " + where + " (" +
+                                 std::strerror(errno) + "); " + allowed);
   ::rmdir(probe.c_str());
 }
 

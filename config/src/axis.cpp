@@ -140,7 +140,7 @@ const std::vector<AxisDef> kDefs = {
      [](const Point &p) -> std::optional<AxisValue> {
        return p.block_order ? std::optional<AxisValue>(*p.block_order) : std::nullopt;
      },
-     false, "linear"},
+     true, "linear"}, // simulated: the tiled kernels' CTAs replay in this order
 };
 
 } // namespace

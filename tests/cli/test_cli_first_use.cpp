@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <cctype>
 #include <filesystem>
+#include <fstream>
 #include <string>
 #include <thread>
 #include <vector>
@@ -298,10 +299,11 @@ TEST(FirstUse, SweepRefusesOptionsThatNoBackendOrKernelReads) {
   };
   for (const auto &[args, what] : refused)
     expect_usage_error(std::string("sweep --size 64 --dry-run ") + args, what);
-  // Where a backend or a kernel reads them, they run; the grid's axes and --metrics stay on a sim
-  // run, whose point ids a gpu run of the grid shares.
+  // Where a backend or a kernel reads them, they run; on a sim run the unsimulated axes pick among
+  // the grid's own values, whose point ids a gpu run of the grid shares
+  // (FirstUse.SweepRefusesAxesTheSimulatorDoesNotCount).
   for (const char *args :
-       {"--block 128 --remap-math div --metrics", "--backend sim,gpu --cold --max-noise 0.1",
+       {"--block 256 --remap-math fast", "--backend sim,gpu --cold --max-noise 0.1 --metrics",
         "--kernel matmul,stencil --stencil 3x3 --depth 8",
         "--kernel sgemm-tiled --block-order "
         "column:2"}) {
@@ -575,7 +577,103 @@ TEST(FirstUse, AFileOfOneFormatRefusesAnEndingNamingAnother) {
     EXPECT_FALSE(std::filesystem::exists(dir + "/" + f)) << f;
   // The endings that match, or say nothing, still run.
   EXPECT_EQ(cbi_run("sweep --size 16 -o " + dir + "/r.csv --json " + dir + "/r.json").exit_code, 0);
-  EXPECT_EQ(cbi_run("sweep --size 16 -o " + dir + "/r.txt").exit_code, 0);
+  EXPECT_EQ(cbi_run("sweep --size 16 -o " + dir + "/r.dat").exit_code, 0);
+  EXPECT_NE(cbi::test::slurp(dir + "/r.dat").find("point,point_id,"), std::string::npos);
+  std::filesystem::remove_all(dir);
+}
+
+// .txt names the table, in every command: sweep -o r.txt wrote CSV into it (and sweep merge -o
+// r.txt too, its default), where simulate -o r.txt writes the table. A file of one format refuses
+// it; merge, which has --format, writes the table; --format json -o r.txt disagrees.
+TEST(FirstUse, ATxtEndingNamesTheTableInEveryCommand) {
+  const std::string dir = cbi::test::scratch_dir("cbi_first_use", "txt");
+  expect_usage_error("sweep --size 16 -o " + dir + "/r.txt",
+                     "cbi sweep: --output: '" + dir +
+                         "/r.txt' ends as the table (.txt) does, and --output writes csv; "
+                         "allowed: a path ending in .csv");
+  expect_usage_error("sweep --size 16 -o " + dir + "/r.csv --json " + dir + "/r.txt",
+                     ": --json: '" + dir + "/r.txt' ends as the table (.txt) does");
+  expect_usage_error("trace --size 16 -o " + dir + "/t.txt", ": --output: '" + dir + "/t.txt'");
+  expect_usage_error("simulate --format json -o " + dir + "/r.txt",
+                     ": --format: json does not match --output " + dir + "/r.txt (table)");
+  for (const char *f : {"r.txt", "r.csv", "t.txt"})
+    EXPECT_FALSE(std::filesystem::exists(dir + "/" + f)) << f;
+  ASSERT_EQ(cbi_run("sweep --size 16 -o " + dir + "/s.csv").exit_code, 0);
+  ASSERT_EQ(cbi_run("sweep merge " + dir + "/s.csv -o " + dir + "/m.txt").exit_code, 0);
+  const std::string table = cbi::test::slurp(dir + "/m.txt");
+  EXPECT_EQ(table.rfind("cbi sweep merge: 1 CSV\n", 0), 0u) << table;
+  EXPECT_EQ(table.find("point,point_id"), std::string::npos) << table;
+  std::filesystem::remove_all(dir);
+}
+
+// sweep --block N on the sequential simulator was taken and changed no count (only the rows'
+// label). It picks among the grid's own blocks there (the points a gpu run of the grid measures,
+// as cbi reproduce's sim parts do); any other block is refused. --remap-math likewise; --metrics
+// reads the hardware's counters and applies to a gpu backend only.
+TEST(FirstUse, SweepRefusesAxesTheSimulatorDoesNotCount) {
+  expect_usage_error("sweep --size 16 --block 128",
+                     "cbi sweep: --block: 128 changes nothing the sequential simulator counts "
+                     "(there it only picks among the grid's own: 256); allowed: leave it out, "
+                     "256, --model gpu, or --backend gpu, sim,gpu or sim+gpu");
+  expect_usage_error("sweep --size 16 --block 256,512", "--block: 512 changes nothing");
+  expect_usage_error("sweep --size 16 --remap-math div",
+                     "--remap-math: div changes nothing the sequential simulator counts");
+  expect_usage_error("sweep --size 16 --model gpu --remap-math div",
+                     "--remap-math: div changes nothing the GPU model counts");
+  expect_usage_error("sweep --size 16 --metrics", "--metrics: applies to the gpu backend only");
+  expect_usage_error("sweep --size 16 --model gpu --metrics", "--metrics: applies to the gpu");
+  // --backend gpu alone simulates nothing: a cache or --jobs there was taken and changed nothing.
+  expect_usage_error("sweep --size 16 --backend gpu --cache l1-256k --dry-run",
+                     "cbi sweep: --cache: applies to the simulator only, and --backend gpu "
+                     "simulates nothing; allowed: leave it out, or --backend sim,gpu");
+  expect_usage_error("sweep --size 16 --backend gpu --jobs 2", "--jobs: applies to the simulator");
+  EXPECT_EQ(cbi_run("sweep --size 16 --backend sim,gpu --cache l1-256k --dry-run").exit_code, 0);
+  // Where blocks count, or to pick a grid's own block, it runs.
+  const CliRun model = cbi_run("sweep --size 16 --model gpu --block 128 --dry-run");
+  EXPECT_EQ(model.exit_code, 0) << model.err;
+  EXPECT_NE(model.out.find("block=128"), std::string::npos) << model.out;
+  const CliRun pick = cbi_run("sweep --grid fig5.1a --size 64 --block 128 --backend sim --dry-run");
+  EXPECT_EQ(pick.exit_code, 0) << pick.err;
+  EXPECT_NE(pick.err.find(", 17 points, "), std::string::npos) << pick.err;
+  EXPECT_EQ(cbi_run("sweep --size 16 --block 256 --dry-run").exit_code, 0);
+  // The plan's one point is "1 point", not "1 points".
+  EXPECT_NE(model.err.find(", 1 point, shard 0/1 holds 1"), std::string::npos) << model.err;
+}
+
+// An order's parameter out of range named 2147483647 as its bound for column:0; the bound is
+// named only where a number passes it.
+TEST(FirstUse, AnOrdersBadParameterNamesAMeaningfulRange) {
+  expect_usage_error("simulate --order column:0",
+                     "--order: 'column:0' has a bad parameter; allowed: column:W with positive "
+                     "integers (1 or more)");
+  expect_usage_error("simulate --order tile:0x4", "tile:TWxTH with positive integers (1 or more)");
+  expect_usage_error("sweep --size 16 --block-order zigzag:-3 --kernel sgemm-tiled",
+                     "zigzag:W with positive integers (1 or more)");
+  expect_usage_error("simulate --order column:99999999999",
+                     "column:W with positive integers from 1 to 2^31 - 1");
+  expect_usage_error("analyze --threads 0", "--threads: '0' is out of range; allowed: an integer "
+                                            "from 1 to 2^31 - 1");
+  const CliRun r = cbi_run("simulate --order column:0");
+  EXPECT_EQ(r.err.find("2147483647"), std::string::npos) << r.err;
+}
+
+// reproduce -o /proc/x/R named '/proc' alone, a folder the user never typed: the line names the
+// folder given first, then the one above it that stops it and why.
+TEST(FirstUse, AnUnwritableReportFolderIsNamedAsGiven) {
+  const CliRun r = cbi_run("reproduce --sim-only --tiny -o /proc/x/R");
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_EQ(count_lines(r.err), 1) << r.err;
+  EXPECT_EQ(r.err.rfind("cbi reproduce: --output: cannot use '/proc/x/R': no folder can be "
+                        "created in '/proc' (",
+                        0),
+            0u)
+      << r.err;
+  const std::string dir = cbi::test::scratch_dir("cbi_first_use", "folder");
+  { std::ofstream(dir + "/file") << "x"; }
+  expect_usage_error("reproduce --sim-only --tiny -o " + dir + "/file",
+                     ": --output: cannot use '" + dir + "/file': it is not a folder");
+  expect_usage_error("reproduce --sim-only --tiny -o " + dir + "/file/R",
+                     ": --output: cannot use '" + dir + "/file/R': ");
   std::filesystem::remove_all(dir);
 }
 

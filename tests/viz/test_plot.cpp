@@ -605,5 +605,29 @@ TEST(PlotCli, ScatterPrintsTheCaptionAndNamesBadColumns) {
   EXPECT_NE(access(png.c_str(), F_OK), 0);
 }
 
+// A sweep's CSV has 55 columns: --x nocol listed every one in a line of 900 characters. It names
+// the nearest spellings, the count, and the columns that hold numbers (what --x and --y plot).
+TEST(PlotCli, AnUnknownColumnOfAWideCsvSuggestsTheNearestAndTheNumericOnes) {
+  const std::string dir = ::testing::TempDir();
+  const std::string csv = dir + "/cbi_plot_wide.csv", png = dir + "/cbi_plot_wide.png";
+  ASSERT_EQ(test::cbi_run("sweep --size 16 --order linear,column:4 -o " + csv).exit_code, 0);
+  std::remove(png.c_str());
+  const std::string scatter = "plot scatter --input " + csv + " --output " + png;
+  test::expect_usage_error(scatter + " --x sim_l1_hit_pcct --y sim_l1_misses",
+                           "cbi plot: --x: no column 'sim_l1_hit_pcct' in the CSV (did you mean "
+                           "sim_l1_hit_pct or sim_l2_hit_pct?); allowed: one of its ");
+  const test::CliRun r = test::cbi_run(scatter + " --x nocol --y sim_l1_misses");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find(" columns (its first line names them), numbers in: point, "),
+            std::string::npos)
+      << r.err;
+  EXPECT_NE(r.err.find("sim_l1_misses, sim_l1_hit_pct"), std::string::npos) << r.err;
+  EXPECT_EQ(r.err.find("did you mean"), std::string::npos) << r.err;
+  EXPECT_EQ(r.err.find("point_id"), std::string::npos) << "text columns are not listed: " << r.err;
+  EXPECT_LT(r.err.size(), 400u) << r.err;
+  EXPECT_NE(access(png.c_str(), F_OK), 0);
+  std::remove(csv.c_str());
+}
+
 } // namespace
 } // namespace cbi::viz

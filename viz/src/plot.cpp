@@ -4,6 +4,7 @@
 
 #include "plot_common.hpp"
 
+#include "cbi/cli/options.hpp"
 #include "cbi/error.hpp"
 #include "cbi/order_text.hpp"
 
@@ -110,15 +111,6 @@ std::size_t distinct_numbers(const CsvTable &t, int col) {
   return seen.size();
 }
 
-void require(const CsvTable &t, const std::string &name, const char *option) {
-  if (t.index(name) < 0) {
-    std::string cols;
-    for (const std::string &c : t.columns)
-      cols += (cols.empty() ? "" : ", ") + c;
-    throw UsageError(option, "no column '" + name + "' in the CSV; allowed: " + cols);
-  }
-}
-
 // A column is a quantity when every non-empty cell is a number through and through ("4096",
 // "1.5e-3", "nan" as output.cpp writes a non-finite one) and one at least is finite. Cells that
 // merely start with a number are text: point_id's hex (1447ee63...), shard's "0/1", stencil's
@@ -138,15 +130,39 @@ static bool quantities(const CsvTable &t, int col) {
   return finite;
 }
 
-void require_numbers(const CsvTable &t, const std::string &name, const char *option) {
-  if (quantities(t, t.index(name)))
-    return;
+// "x, y, z": the columns that hold numbers.
+static std::string numeric_columns(const CsvTable &t) {
   std::string numeric;
   for (const std::string &c : t.columns)
     if (quantities(t, t.index(c)))
       numeric += (numeric.empty() ? "" : ", ") + c;
+  return numeric;
+}
+
+void require(const CsvTable &t, const std::string &name, const char *option) {
+  if (t.index(name) >= 0)
+    return;
+  std::string near;
+  for (const std::string &c : t.columns)
+    if (cli::near_spelling(name, c))
+      near += (near.empty() ? "" : " or ") + c;
+  // A few columns are named; a sweep's 56 in one line were unreadable: its numeric ones, then.
+  std::string allowed;
+  for (const std::string &c : t.columns)
+    allowed += (allowed.empty() ? "" : ", ") + c;
+  if (t.columns.size() > 12)
+    allowed = "one of its " + std::to_string(t.columns.size()) +
+              " columns (its first line names them), numbers in: " + numeric_columns(t);
+  throw UsageError(option, "no column '" + name + "' in the CSV" +
+                               (near.empty() ? "" : " (did you mean " + near + "?)") +
+                               "; allowed: " + allowed);
+}
+
+void require_numbers(const CsvTable &t, const std::string &name, const char *option) {
+  if (quantities(t, t.index(name)))
+    return;
   throw UsageError(option, "column '" + name + "' holds no numbers; allowed: a numeric column (" +
-                               numeric + ")");
+                               numeric_columns(t) + ")");
 }
 
 bool is_naive(const std::string &order) { return order == "linear" || order == "naive"; }

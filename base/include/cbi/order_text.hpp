@@ -9,6 +9,7 @@
 #include "cbi/parse.hpp"
 #include "cbi/remap/dispatch.hpp"
 
+#include <algorithm>
 #include <cstring>
 #include <string>
 #include <tuple>
@@ -44,9 +45,17 @@ template <class O> Order parse_params(const std::string &arg, const std::string 
     else
       w = parse_positive(arg, option, max);
   } catch (const UsageError &) {
+    // column:0 was told "from 1 to 2147483647": the bound is named only where a number passed it.
+    bool past_max = false;
+    for (std::size_t at = 0; (at = arg.find_first_of("0123456789", at)) != std::string::npos;) {
+      const std::size_t end = std::min(arg.find_first_not_of("0123456789", at), arg.size());
+      past_max = past_max || digits_value(arg.substr(at, end - at), max) < 0;
+      at = end;
+    }
     throw UsageError(option, std::string("'") + O::name + ":" + arg +
                                  "' has a bad parameter; allowed: " + O::syntax +
-                                 " with positive integers from 1 to " + std::to_string(max) +
+                                 " with positive integers " +
+                                 (past_max ? "from 1 to " + limit_text(max) : "(1 or more)") +
                                  (*O::rule ? std::string("; ") + O::rule : std::string()));
   }
   if (!O::valid(w, h))

@@ -13,13 +13,19 @@
 
 namespace cbi {
 
-// A limit as a user reads it: 1024 as is, a large power of two as 2^40 (1099511627776 is not).
+// A limit as a user reads it: 1024 as is, a large power of two as 2^40 (1099511627776 is not),
+// one short of it as 2^31 - 1 (--threads 0 was told "from 1 to 2147483647").
 inline std::string limit_text(long long max) {
-  if (max > (1LL << 20) && (max & (max - 1)) == 0) {
-    int power = 0;
-    while ((1LL << power) != max)
-      ++power;
-    return "2^" + std::to_string(power);
+  for (const long long below : {0LL, 1LL}) {
+    if (max <= (1LL << 20) || max > std::numeric_limits<long long>::max() - below)
+      break;
+    const long long p = max + below;
+    if ((p & (p - 1)) == 0) {
+      int power = 0;
+      while ((1LL << power) != p)
+        ++power;
+      return "2^" + std::to_string(power) + (below ? " - 1" : "");
+    }
   }
   return std::to_string(max);
 }

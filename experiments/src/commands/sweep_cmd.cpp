@@ -8,6 +8,7 @@
 #include "sweep.hpp"
 #include "sweep_best.hpp"
 
+#include <algorithm>
 #include <filesystem>
 #include <iostream>
 #include <sstream>
@@ -76,9 +77,9 @@ int cmd_sweep_merge(int argc, char **argv) {
     throw UsageError("--wide", "applies to the terminal table only; allowed: --wide with "
                                "--format table (merge writes CSV by default)");
   Table t = sweep::merge(vm["input"].as<std::vector<std::string>>(), vm["partial"].as<bool>());
-  t.title =
-      "cbi sweep merge: " + std::to_string(vm["input"].as<std::vector<std::string>>().size()) +
-      " CSVs"; // JSON's "title" was empty
+  const std::size_t files = vm["input"].as<std::vector<std::string>>().size();
+  // JSON's "title" was empty.
+  t.title = "cbi sweep merge: " + std::to_string(files) + (files == 1 ? " CSV" : " CSVs");
   t.wide = wide_from(vm);
   std::ostringstream os;
   format.print(os, t);
@@ -126,16 +127,19 @@ void add_sweep_options(po::options_description &desc) {
       "stencil", list_value(), "axis: stencil windows, e.g. 3x3,9x9")(
       "depth", list_value(), "axis: matmul inner dimension D (0 = width)")(
       "type", list_value(), "axis: element types half, float, double")(
-      "block", list_value(), "axis: threads per block, 32..1024 (gpu and --model gpu)")(
-      "order", list_value(), order_text.c_str())(
+      "block", list_value(),
+      "axis: threads per block, 32..1024 (gpu and --model gpu; with the sequential "
+      "simulator only the grid's own, to pick its points)")("order", list_value(),
+                                                            order_text.c_str())(
       "cache", po::value<std::vector<std::string>>()->composing(),
       "axis (sim only), repeatable: a preset (table3, l1-64k, l1-256k, turing, h100) or level "
       "specs joined by '/', e.g. size=32KiB,line=128/size=4MiB,line=128,ways=16")(
       "remap-math", list_value(),
-      "axis (gpu only): how stencil/matmul divide in the order's "
-      "map: fast (default), div")("block-order", list_value(),
-                                  "axis: thread orders of the CTAs of stencil-smem and "
-                                  "sgemm-tiled (default linear; gpu and --model gpu)")(
+      "axis (gpu only; elsewhere only the grid's own, to pick its points): how "
+      "stencil/matmul divide in the order's map: fast (default), div")(
+      "block-order", list_value(),
+      "axis: thread orders of the CTAs of stencil-smem and "
+      "sgemm-tiled (default linear; gpu and --model gpu)")(
       "shard", po::value<std::string>(),
       "run slice k/n of the grid (0 <= k < n), for Slurm arrays "
       "and GNU parallel; join with cbi sweep merge")(
@@ -218,15 +222,43 @@ bool given(const po::variables_map &vm, const char *option) {
 }
 
 // The hardware's measurement settings are refused, not ignored, where no gpu backend measures.
-// (The axes --block and --remap-math, and --metrics, stay: they are the grid's, whose point ids a
-// sim run shares with a gpu run of the same grid.)
 void refuse_without_backend(const po::variables_map &vm, const sweep::Backends &b) {
   if (!b.gpu)
-    for (const char *option : {"no-check", "cold", "min-samples", "max-seconds", "max-noise"})
+    for (const char *option :
+         {"no-check", "cold", "min-samples", "max-seconds", "max-noise", "metrics"})
       if (given(vm, option))
         throw UsageError(std::string("--") + option,
                          "applies to the gpu backend only (the CUDA kernels timed on the "
                          "hardware); allowed: leave it out, or --backend gpu, sim,gpu or sim+gpu");
+}
+
+// The axes that change no simulation (--block for the sequential replay, --remap-math for either
+// simulator) only pick among the grid's own values, the points a gpu run of the grid measures and
+// whose ids the rows share: `sweep --block 128` on the sim backend labelled rows with a block that
+// nothing ran.
+void refuse_unsimulated_axes(const po::variables_map &vm, const sweep::Backends &b) {
+  const sweep::Grid base =
+      has(vm, "grid") ? sweep::thesis_grid(get(vm, "grid", "")) : sweep::default_grid();
+  for (const sweep::AxisDef &d : sweep::axis_defs()) {
+    const std::string option = sweep::axis_option(d), name = d.name;
+    const bool counts = b.gpu || (b.model && name == "block");
+    if (d.simulated || counts || !has(vm, option.substr(2)))
+      continue;
+    sweep::Grid asked = base;
+    asked.set(name, list_from(vm, option.substr(2))); // canonical spellings: 0256 is 256
+    const std::vector<std::string> own = base.values(name);
+    std::string allowed;
+    for (const std::string &v : own)
+      allowed += (allowed.empty() ? "" : ",") + v;
+    for (const std::string &v : asked.values(name))
+      if (std::find(own.begin(), own.end(), v) == own.end())
+        throw UsageError(
+            option, v + " changes nothing the " + (b.model ? "GPU model" : "sequential simulator") +
+                        " counts (there it only picks among the grid's own: " + allowed +
+                        "); allowed: leave it out, " + allowed + ", " +
+                        (name == "block" ? "--model gpu, " : "") +
+                        "or --backend gpu, sim,gpu or sim+gpu");
+  }
 }
 
 // How to run: the backends and the model (--backend, --model, --device), the shard, the GPU's
@@ -255,6 +287,14 @@ sweep::RunOptions run_options_from(const po::variables_map &vm, sweep::Grid &g, 
                      "does not apply to the GPU model, which takes its L1 and L2 from "
                      "the device row (cbi devices); allowed: --cache with --backend sim, "
                      "or --device NAME with --model gpu");
+  // --backend gpu alone simulates nothing: a cache axis or --jobs there changed no number.
+  if (!opts.backends.sim)
+    for (const char *option : {"cache", "jobs"})
+      if (has(vm, option))
+        throw UsageError(std::string("--") + option,
+                         "applies to the simulator only, and --backend gpu simulates nothing; "
+                         "allowed: leave it out, or --backend sim,gpu to simulate beside the "
+                         "hardware");
   if (has(vm, "device")) {
     if (!opts.backends.model)
       throw UsageError("--device", "applies to the GPU model only; allowed: --model gpu or "
@@ -262,6 +302,7 @@ sweep::RunOptions run_options_from(const po::variables_map &vm, sweep::Grid &g, 
     g.device = sim::find_device(get(vm, "device", "")).name;
   }
   refuse_without_backend(vm, opts.backends);
+  refuse_unsimulated_axes(vm, opts.backends);
   if (has(vm, "shard"))
     opts.shard = sweep::parse_shard(get(vm, "shard", ""));
   if (vm["metrics"].as<bool>())
@@ -297,8 +338,8 @@ int dry_run(const sweep::Grid &g, const sweep::RunOptions &opts) {
       mine.push_back(p);
   sweep::validate(mine, opts.backends);
   std::cerr << "cbi sweep: grid " << g.name << ": grid_id " << sweep::fingerprint(g) << ", "
-            << all.size() << " points, shard " << opts.shard.text() << " holds " << mine.size()
-            << "\n";
+            << all.size() << (all.size() == 1 ? " point" : " points") << ", shard "
+            << opts.shard.text() << " holds " << mine.size() << "\n";
   for (const sweep::Point &p : mine)
     std::cout << p.index << " " << p.id() << " " << p.key() << "\n";
   return 0;
@@ -334,7 +375,8 @@ int cmd_sweep(int argc, char **argv) {
           "  cbi sweep --list\n"
           "  cbi sweep --grid fig5.1a --backend gpu --output fig5.1a.csv --json fig5.1a.json\n"
           "  cbi sweep --grid fig5.1b --size 512 --cache l1-64k --output mm512.csv   # sim\n"
-          "  cbi sweep --order linear,column:32,column:64 --size 1024,2048 --block 128,256\n"
+          "  cbi sweep --order linear,column:32,column:64 --size 1024,2048 --block 128,256 "
+          "--backend gpu\n"
           "  cbi sweep --grid fig5.3 --shard 0/4 --output part0.csv     # 1 of 4 slices\n"
           "  cbi sweep merge --output fig5.3.csv part*.csv\n"
           "  cbi sweep --grid fig5.2 --output fig5.2.csv --resume        # continue a run\n"

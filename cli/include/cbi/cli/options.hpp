@@ -64,7 +64,8 @@ std::vector<std::string> list_from(const po::variables_map &vm, const std::strin
 // The help of -o/--output, the same in every command.
 constexpr const char *kOutputHelp = "write the result to this file instead of stdout (- is "
                                     "stdout); its ending picks the format without --format: "
-                                    ".csv, .json, .md (markdown), .txt or none (the default); "
+                                    ".csv, .json, .md (markdown), .txt (the table) or none "
+                                    "(the default); "
                                     "a regular file is replaced atomically, a FIFO, device or "
                                     "symlink's target is written through";
 
@@ -74,14 +75,14 @@ bool has(const po::variables_map &vm, const std::string &name);
 // --format --wide --output; `default_format` is what the command writes without --format (its
 // help says so: cbi sweep merge writes CSV, every other command the table).
 void add_output_options(po::options_description &desc, const std::string &default_format = "table");
-// --format; without it, the format that --output's ending names (.csv, .json, .md), else
-// `default_format` (for .txt or no ending; any other ending, r.xml, is a UsageError). A --format
-// that disagrees with the ending is a UsageError.
+// --format; without it, the format that --output's ending names (.csv, .json, .md, .txt: the
+// table), else `default_format` (for no ending; any other ending, r.xml, is a UsageError). A
+// --format that disagrees with the ending is a UsageError.
 const Printer &format_from(const po::variables_map &vm,
                            const std::string &default_format = "table");
 bool wide_from(const po::variables_map &vm); // --wide (false where not declared)
 // An option whose file always holds `format` (csv, json): a path whose ending names another
-// (.csv, .json, .md) is a UsageError naming `option`, before any work.
+// (.csv, .json, .md, .txt for the table) is a UsageError naming `option`, before any work.
 void require_format_of_path(const std::string &path, const std::string &option,
                             const std::string &format);
 // Prints `t` in the chosen format to --output (atomically) or stdout.

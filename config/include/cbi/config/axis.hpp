@@ -24,7 +24,8 @@ struct AxisDef {
   void (*apply)(const AxisValue &v, Point &p);
   // The value `p` holds, or nothing where the axis does not apply.
   std::optional<AxisValue> (*get)(const Point &p);
-  // Whether the value changes the simulation (block sizes and GPU-only settings do not).
+  // Whether the value changes the simulation (block sizes and GPU-only settings do not; the
+  // block order of the tiled kernels does: sweeps shared one simulation across block orders).
   bool simulated = true;
   // For an axis added after sweeps were recorded: the spelling that CSVs without its column imply.
   // Keys leave the axis out at this value, so those CSVs keep their point ids and stay readable.
