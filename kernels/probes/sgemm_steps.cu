@@ -66,15 +66,15 @@ void run(const std::string &dir, int m, int n, int k, const std::string &order_t
   const std::size_t flush_bytes = 256u << 20;
   char *flush;
   CHECK(cudaMalloc(&flush, flush_bytes));
-  cbi::remap::visit_params(order, tiles, [&](auto mapper) {
+  {
     for (int rep = 0; rep < 3; ++rep) {
       CHECK(cudaMemset(flush, rep, flush_bytes));
       cudaEvent_t e0, e1;
       CHECK(cudaEventCreate(&e0));
       CHECK(cudaEventCreate(&e1));
       CHECK(cudaEventRecord(e0));
-      cbi::kernels::detail::sgemm_tiled<decltype(mapper), Stamp>
-          <<<ctas, cbi::kernels::detail::kThreads>>>(a, b, c, m, n, k, mapper, stamp);
+      cbi::kernels::detail::sgemm_tiled<Stamp>
+          <<<ctas, cbi::kernels::detail::kThreads>>>(a, b, c, m, n, k, order, tiles, stamp);
       CHECK(cudaEventRecord(e1));
       CHECK(cudaGetLastError());
       CHECK(cudaDeviceSynchronize());
@@ -82,7 +82,7 @@ void run(const std::string &dir, int m, int n, int k, const std::string &order_t
       CHECK(cudaEventElapsedTime(&ms, e0, e1));
       std::printf("sgemm %dx%dx%d %s launch %d: %.4f ms\n", m, n, k, order_text.c_str(), rep, ms);
     }
-  });
+  }
   std::vector<unsigned long long> ns(static_cast<std::size_t>(kMarks) * ctas);
   std::vector<unsigned> sm(static_cast<std::size_t>(ctas));
   CHECK(cudaMemcpy(ns.data(), stamp.ns, sizeof(unsigned long long) * ns.size(),

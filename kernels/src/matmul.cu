@@ -54,21 +54,18 @@ LaunchInfo launch_remapped(const BenchConfig &c, const LaunchContext &ctx, bool 
 
 LaunchInfo launch_sgemm_tiled(const BenchConfig &c, const LaunchContext &ctx, bool enqueue) {
   const Shape<int> tiles{int(blocks_for(c.width, kBN)), int(blocks_for(c.height, kBM))};
-  return remap::visit_params(c.block_order, tiles, [&](auto mapper) {
-    using Mapper = decltype(mapper);
-    LaunchInfo info;
-    info.func = reinterpret_cast<const void *>(&sgemm_tiled<Mapper>);
-    info.name =
-        std::string("sgemm_tiled<128x128x8, 8x8, blocks ") + remap::kind_name(c.block_order) + ">";
-    info.block = dim3(kThreads);
-    info.grid = dim3(unsigned(tiles.width * tiles.height));
-    if (enqueue)
-      sgemm_tiled<Mapper><<<info.grid, info.block, 0, ctx.stream>>>(
-          static_cast<const float *>(ctx.a), static_cast<const float *>(ctx.b),
-          static_cast<float *>(ctx.out), int(c.height), int(c.width), int(c.effective_depth()),
-          mapper);
-    return info;
-  });
+  LaunchInfo info;
+  info.func = reinterpret_cast<const void *>(&sgemm_tiled<>);
+  info.name =
+      std::string("sgemm_tiled<128x128x8, 8x8, blocks ") + remap::kind_name(c.block_order) + ">";
+  info.block = dim3(kThreads);
+  info.grid = dim3(unsigned(tiles.width * tiles.height));
+  if (enqueue)
+    sgemm_tiled<><<<info.grid, info.block, 0, ctx.stream>>>(
+        static_cast<const float *>(ctx.a), static_cast<const float *>(ctx.b),
+        static_cast<float *>(ctx.out), int(c.height), int(c.width), int(c.effective_depth()),
+        c.block_order, tiles);
+  return info;
 }
 
 } // namespace

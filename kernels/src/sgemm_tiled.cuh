@@ -3,7 +3,7 @@
 // (with a Stamp that records when each CTA reaches its steps) run the same code.
 #pragma once
 
-#include "cbi/remap/order.hpp"
+#include "cbi/remap/dispatch.hpp"
 
 namespace cbi::kernels::detail {
 
@@ -26,14 +26,20 @@ constexpr int kPadA = 4; // breaks the 2-way bank conflict of the transposed A s
 
 // Two blocks per SM (at most 128 registers a thread): the 1D grid's block remap otherwise pushes
 // the kernel to 130-147 registers and one block per SM.
-template <class BlockMapper, class Stamp = NoStamp>
+//
+// One kernel for every block order: the order is a runtime remap::Order, mapped once per CTA with
+// the exact arithmetic (eq. 4.2's divisions, a few dozen instructions a CTA). A kernel template per
+// order let ptxas schedule the main loop differently per order, and on the H200 linear and tile
+// ran 4-20% slower than column:64 with the very same tiles (docs/results/tight/y-set.md §4).
+template <class Stamp = NoStamp>
 __global__ void __launch_bounds__(kThreads, 2)
     sgemm_tiled(const float *__restrict__ A, const float *__restrict__ B, float *__restrict__ C,
-                int M, int N, int K, BlockMapper block_order, Stamp stamp = {}) {
+                int M, int N, int K, remap::Order block_order, remap::Shape<int> tiles,
+                Stamp stamp = {}) {
   __shared__ __align__(16) float As[2][kBK][kBM + kPadA];
   __shared__ __align__(16) float Bs[2][kBK][kBN];
   const int tid = threadIdx.x;
-  const remap::Task<int> block = block_order.map(int(blockIdx.x));
+  const remap::Task<int> block = block_order.map(int(blockIdx.x), tiles);
   const int m0 = block.y * kBM, n0 = block.x * kBN;
   const bool vec_a = (K % 4) == 0, vec_b = (N % 4) == 0;
 

@@ -148,7 +148,9 @@ TEST(GpuCli, TuneRanksFastestFirst) {
 // The default candidates are the distinct orders for the size: at width 64 every column:w with
 // w >= 64 maps as linear and is left out, said in a note; each row is typed and carries its replay.
 TEST(GpuCli, TuneDefaultCandidatesAreDistinct) {
-  const auto r = run_program("cbi", "tune --workload matmul --size 64 --block 64 --format json");
+  // --search staged: a search this small runs in full unasked (TuneACheapSearchRunsInFull).
+  const auto r = run_program(
+      "cbi", "tune --workload matmul --size 64 --block 64 --search staged --format json");
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const auto j = nlohmann::json::parse(r.out);
   std::set<std::string> orders;
@@ -178,6 +180,18 @@ TEST(GpuCli, TuneDefaultCandidatesAreDistinct) {
   }
   EXPECT_EQ(ranking[0].at("tie_group"), 1);
   EXPECT_EQ(j.at("config").at("stage_two"), "full"); // the default stage two: the full device
+}
+
+// Unasked, a search this small (64^2 x 128 accesses an order) replays every order on the full
+// device: every row's replay is "full" and has a tie group or none past the fastest's.
+TEST(GpuCli, TuneACheapSearchRunsInFull) {
+  const auto r = run_program("cbi", "tune --workload matmul --size 64 --block 64 --format json");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j.at("config").at("search"), "full");
+  ASSERT_GT(j.at("ranking").size(), 4u);
+  for (const auto &row : j.at("ranking"))
+    EXPECT_EQ(row.at("replay"), "full") << row;
 }
 
 // --final-sms N: stage two replays the finalists on N sampled SMs, not the full device; their rows

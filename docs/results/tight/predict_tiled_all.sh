@@ -52,6 +52,6 @@ stencil-smem 2048 0"
 sgemm-tiled 6144x4096 3072"
 } | xargs -P "$jobs" -L 1 bash -c 'one "$@"' _
 fi
-for label in after before; do
-  [ -s "$outdir/$label.rows" ] && cat "$outdir/$label.header" "$outdir/$label.rows" > "$outdir/$label.csv"
+for label in after before; do # (an if, not &&: a missing "before" must not be the exit status)
+  if [ -s "$outdir/$label.rows" ]; then cat "$outdir/$label.header" "$outdir/$label.rows" > "$outdir/$label.csv"; fi
 done

@@ -20,7 +20,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from heldout_score import pearson, avg_rank, metric_stats
 
 DRAM, L2HIT = "dram__bytes_read.sum", "lts__t_sector_hit_rate.pct"
-SIZE_ORDER = ["2048", "2560", "3072", "3584", "4096", "4608x3328", "5120x2560", "6144", "6144x4096", "6656", "7168", "7680", "8192", "8704x5632",
+SIZE_ORDER = ["2048", "2560", "3584x2560", "5120", "5376", "2560x6144", "7168x4096", "10240x3072", "3072", "3584", "4096", "4608x3328", "5120x2560", "6144", "6144x4096", "6656", "7168", "7680", "8192", "8704x5632",
               "8960", "10240", "12000x4000"]
 ORDERS = ["linear", "column:4", "column:8", "column:16", "column:64", "tile:8", "tile:1x8", "zigzag:16"]
 

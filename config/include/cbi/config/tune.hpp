@@ -17,6 +17,11 @@ namespace po = boost::program_options;
 // --orders, --search, --finalists, --jobs, --sample-sms, --progress.
 void add_tune_options(po::options_description &desc);
 
+// Where no search is asked for (--search, --finalists, --final-sms, --sample-sms), one whose orders
+// replay at most this many accesses in all (the workload's, once per order) runs in full: every
+// order on the full device. About 134 M warp loads: seconds on two cores.
+inline constexpr double kFullSearchAccesses = 4294967296.0; // 2^32
+
 // The search the parsed options ask for (refusing what does not apply: --orders for the tiled
 // kernels, --finalists without the staged search, ...).
 sim::TuneConfig tune_config(const po::variables_map &vm);
