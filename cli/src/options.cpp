@@ -178,15 +178,14 @@ void add_output_options(po::options_description &desc, const std::string &defaul
   // clang-format on
 }
 
-namespace {
-
-// `path`'s extension in lower case (".JSON" -> ".json"): an ending names its format in any case.
 std::string lower_extension(const std::string &path) {
   std::string e = std::filesystem::path(path).extension().string();
   for (char &c : e)
     c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   return e;
 }
+
+namespace {
 
 // The format that --output's ending names (.csv, .json, .md, .txt for the table, in any case), or
 // "" for any other.

@@ -63,7 +63,7 @@ int cmd_diagram(int argc, char **argv) {
   const std::string output = cli::get(vm, "output", "diagram.png");
   if (output.empty() || output == "-")
     throw UsageError("--output", "'" + output + "' is not a file; allowed: a path ending in .png");
-  if (output.size() < 4 || output.substr(output.size() - 4) != ".png")
+  if (cli::lower_extension(output) != ".png") // fig.PNG too, as r.JSON is JSON
     throw UsageError("--output", "'" + output + "' does not end in .png; allowed: a .png path");
   cli::check_output(output, "--output", false); // the default too, before any work
   if (vm.count("csv"))
