@@ -178,14 +178,15 @@ void add_output_options(po::options_description &desc, const std::string &defaul
   // clang-format on
 }
 
+namespace {
+
+// `path`'s extension in lower case (".JSON" -> ".json"): an ending names its format in any case.
 std::string lower_extension(const std::string &path) {
   std::string e = std::filesystem::path(path).extension().string();
   for (char &c : e)
     c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   return e;
 }
-
-namespace {
 
 // The format that --output's ending names (.csv, .json, .md, .txt for the table, in any case), or
 // "" for any other.
@@ -231,6 +232,11 @@ void require_format_of_path(const std::string &path, const std::string &option,
                                  (named == "table" ? "the table (.txt)" : named) + " does, and " +
                                  option + " writes " + format + "; allowed: a path ending in ." +
                                  format + " (or an ending that names no format, or none)");
+}
+
+void require_png(const std::string &path, const std::string &option) {
+  if (lower_extension(path) != ".png") // fig.PNG too, as r.JSON is JSON
+    throw UsageError(option, "'" + path + "' does not end in .png; allowed: a .png path");
 }
 
 bool wide_from(const po::variables_map &vm) {

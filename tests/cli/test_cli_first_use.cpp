@@ -688,6 +688,23 @@ TEST(FirstUse, APngEndingIsTakenInAnyCase) {
   std::filesystem::remove_all(dir);
 }
 
+// cbi view --window 300x200 opened 600x400, silently, and --screenshot shot.jpg (or a script's
+// shot:a.jpg) wrote a PNG into a .jpg. Refused before the display is looked for.
+TEST(FirstUse, ViewRefusesAWindowItWouldEnlargeAndAShotThatIsNoPng) {
+  if (!std::filesystem::exists(cbi::test::bin_dir() + "/cbi-viz"))
+    GTEST_SKIP() << "no cbi-viz in this build";
+  const std::string dir = cbi::test::scratch_dir("cbi_first_use", "view");
+  expect_usage_error("view --size 16 --window 300x200",
+                     "cbi view: --window: '300x200' is smaller than the viewer's least window; "
+                     "allowed: WxH from 600x400 to 8192x8192");
+  expect_usage_error("view --size 16 --screenshot " + dir + "/a.jpg",
+                     ": --screenshot: '" + dir + "/a.jpg' does not end in .png");
+  expect_usage_error("view --size 16 --script 'shot:" + dir + "/b.jpg;quit'",
+                     ": --script: '" + dir + "/b.jpg' does not end in .png");
+  EXPECT_FALSE(std::filesystem::exists(dir + "/a.jpg"));
+  std::filesystem::remove_all(dir);
+}
+
 // reproduce -o /proc/x/R named '/proc' alone, a folder the user never typed: the line names the
 // folder given first, then the one above it that stops it and why.
 TEST(FirstUse, AnUnwritableReportFolderIsNamedAsGiven) {
