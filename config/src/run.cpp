@@ -254,7 +254,12 @@ cli::Table mrc_result(const po::variables_map &vm, const sim::Progress &interrup
       own));
   std::vector<int64_t> sizes;
   for (const std::string &item : cli::list_from(vm, "sizes"))
-    sizes.push_back(parse_positive(item, "--sizes", 1LL << 31));
+    try {
+      sizes.push_back(parse_positive(item, "--sizes", 1LL << 31));
+    } catch (const UsageError &e) { // --sizes 32KiB: capacities are lines, not bytes
+      throw UsageError("--sizes",
+                       std::string(e.what()) + " (capacities in lines, e.g. 64,256,1024)");
+    }
   // A curve runs by size: --sizes 8,2 --sizes 2 is each size once, ascending (a size given twice
   // was two equal rows).
   std::sort(sizes.begin(), sizes.end());

@@ -655,6 +655,20 @@ TEST(FirstUse, AnOrdersBadParameterNamesAMeaningfulRange) {
                                             "from 1 to 2^31 - 1");
   const CliRun r = cbi_run("simulate --order column:0");
   EXPECT_EQ(r.err.find("2147483647"), std::string::npos) << r.err;
+  // A known order with its parameter missing or extra was an "unknown order".
+  expect_usage_error("simulate --order tile", "--order: 'tile' needs a parameter; allowed: "
+                                              "tile:T, tile:TWxTH with positive integers");
+  expect_usage_error("simulate --order hilbert",
+                     "'hilbert' needs a parameter; allowed: hilbert:S with positive integers (1 or "
+                     "more); S a power of two");
+  expect_usage_error("simulate --order linear:3",
+                     "--order: 'linear:3' takes no parameter; allowed: linear");
+  // mrc --sizes counts lines: 32KiB was "not a positive integer" and no more.
+  expect_usage_error("mrc --size 16 --sizes 64,32KiB",
+                     "--sizes: '32KiB' is not a positive integer; allowed: an integer from 1 to "
+                     "2^31 (capacities in lines, e.g. 64,256,1024)");
+  // A bad extent of WxH names the whole size, not its fragment '0' alone.
+  expect_usage_error("simulate --size 0x16", "--size: in '0x16', '0' is out of range");
 }
 
 // reproduce -o /proc/x/R named '/proc' alone, a folder the user never typed: the line names the

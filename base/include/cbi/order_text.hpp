@@ -70,7 +70,14 @@ bool parse_named(const std::string &name, const std::string &arg, bool has_arg,
   if constexpr (I < Orders::size) {
     using O = OrderAt<I>;
     const bool named = name == O::name || (O::alias != nullptr && name == O::alias);
-    if (named && has_arg == (O::form != ParamForm::none)) {
+    // "tile" and "linear:3" were an "unknown order": the order is known, its parameter is not.
+    if (named && has_arg != (O::form != ParamForm::none))
+      throw UsageError(option, "'" + name + (has_arg ? ":" + arg : "") + "' " +
+                                   (has_arg ? "takes no parameter" : "needs a parameter") +
+                                   "; allowed: " + O::syntax +
+                                   (has_arg ? "" : " with positive integers (1 or more)") +
+                                   (!has_arg && *O::rule ? std::string("; ") + O::rule : ""));
+    if (named) {
       if constexpr (O::form == ParamForm::none)
         out = Order::of(O{});
       else

@@ -179,7 +179,13 @@ inline std::vector<long long> parse_dims(const std::string &text, const std::str
       throw UsageError(option, "'" + text +
                                    "' has an empty extent; allowed: N or WxH[xD...] "
                                    "with positive integers, e.g. 64x32");
-    dims.push_back(parse_positive(part, option, max_extent));
+    try {
+      dims.push_back(parse_positive(part, option, max_extent));
+    } catch (const UsageError &e) {
+      if (part == text)
+        throw;
+      throw UsageError(option, "in '" + text + "', " + e.what()); // 0x16 named '0' alone
+    }
     if (x == std::string::npos)
       break;
     start = x + 1;
