@@ -145,8 +145,9 @@ struct HasKernelIssue<W, std::void_t<decltype(W::kernel_instructions_per_task(Wo
 // solo_cta_issue_fraction, what a CTA alone on the SM issues against a full SM).
 template <class W, class = void> struct HasCtaAgeShares : std::false_type {};
 template <class W>
-struct HasCtaAgeShares<W, std::void_t<decltype(W::younger_cta_issue_ratio),
-                                      decltype(W::solo_cta_issue_fraction)>> : std::true_type {};
+struct HasCtaAgeShares<
+    W, std::void_t<decltype(W::younger_cta_issue_ratio), decltype(W::solo_cta_issue_fraction)>>
+    : std::true_type {};
 
 // Workloads whose kernel keeps a sliding window of loads in flight (sliding_loads_in_flight(w):
 // a warp issues its next load when its oldest of that many has arrived; 0: the device's
@@ -828,8 +829,8 @@ private:
         }
       }
       if (rec.then == Sm::Then::schedule_group_end)
-        sm.scheduler.schedule(rec.warp,
-                              std::max(warp.group_end, rec.now + step_cycles(sm, warp)), rec.now);
+        sm.scheduler.schedule(rec.warp, std::max(warp.group_end, rec.now + step_cycles(sm, warp)),
+                              rec.now);
       else if (rec.then == Sm::Then::schedule_at)
         sm.scheduler.schedule(rec.warp, rec.when, rec.now);
       if (rec.last)
