@@ -234,6 +234,11 @@ void require_format_of_path(const std::string &path, const std::string &option,
                                  format + " (or an ending that names no format, or none)");
 }
 
+void require_png(const std::string &path, const std::string &option) {
+  if (lower_extension(path) != ".png") // fig.PNG too, as r.JSON is JSON
+    throw UsageError(option, "'" + path + "' does not end in .png; allowed: a .png path");
+}
+
 bool wide_from(const po::variables_map &vm) {
   return vm.count("wide") && vm["wide"].value().type() == typeid(bool) && vm["wide"].as<bool>();
 }

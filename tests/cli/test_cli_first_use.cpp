@@ -671,6 +671,40 @@ TEST(FirstUse, AnOrdersBadParameterNamesAMeaningfulRange) {
   expect_usage_error("simulate --size 0x16", "--size: in '0x16', '0' is out of range");
 }
 
+// A PNG's ending in any case, as r.JSON is JSON: diagram -o fig.PNG was "does not end in .png".
+TEST(FirstUse, APngEndingIsTakenInAnyCase) {
+  if (!std::filesystem::exists(cbi::test::bin_dir() + "/cbi-viz"))
+    GTEST_SKIP() << "no cbi-viz in this build";
+  const std::string dir = cbi::test::scratch_dir("cbi_first_use", "png_case");
+  const CliRun d = cbi_run("diagram --size 16 -o " + dir + "/d.PNG");
+  EXPECT_EQ(d.exit_code, 0) << d.err;
+  EXPECT_TRUE(std::filesystem::exists(dir + "/d.PNG"));
+  ASSERT_EQ(cbi_run("sweep --size 16 --order linear,column:4 -o " + dir + "/s.csv").exit_code, 0);
+  const CliRun p = cbi_run("plot lines --input " + dir + "/s.csv -o " + dir + "/p.Png");
+  EXPECT_EQ(p.exit_code, 0) << p.err;
+  EXPECT_TRUE(std::filesystem::exists(dir + "/p.Png"));
+  expect_usage_error("diagram --size 16 -o " + dir + "/d.jpg",
+                     ": --output: '" + dir + "/d.jpg' does not end in .png");
+  std::filesystem::remove_all(dir);
+}
+
+// cbi view --window 300x200 opened 600x400, silently, and --screenshot shot.jpg (or a script's
+// shot:a.jpg) wrote a PNG into a .jpg. Refused before the display is looked for.
+TEST(FirstUse, ViewRefusesAWindowItWouldEnlargeAndAShotThatIsNoPng) {
+  if (!std::filesystem::exists(cbi::test::bin_dir() + "/cbi-viz"))
+    GTEST_SKIP() << "no cbi-viz in this build";
+  const std::string dir = cbi::test::scratch_dir("cbi_first_use", "view");
+  expect_usage_error("view --size 16 --window 300x200",
+                     "cbi view: --window: '300x200' is smaller than the viewer's least window; "
+                     "allowed: WxH from 600x400 to 8192x8192");
+  expect_usage_error("view --size 16 --screenshot " + dir + "/a.jpg",
+                     ": --screenshot: '" + dir + "/a.jpg' does not end in .png");
+  expect_usage_error("view --size 16 --script 'shot:" + dir + "/b.jpg;quit'",
+                     ": --script: '" + dir + "/b.jpg' does not end in .png");
+  EXPECT_FALSE(std::filesystem::exists(dir + "/a.jpg"));
+  std::filesystem::remove_all(dir);
+}
+
 // reproduce -o /proc/x/R named '/proc' alone, a folder the user never typed: the line names the
 // folder given first, then the one above it that stops it and why.
 TEST(FirstUse, AnUnwritableReportFolderIsNamedAsGiven) {

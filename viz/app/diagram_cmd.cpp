@@ -63,8 +63,7 @@ int cmd_diagram(int argc, char **argv) {
   const std::string output = cli::get(vm, "output", "diagram.png");
   if (output.empty() || output == "-")
     throw UsageError("--output", "'" + output + "' is not a file; allowed: a path ending in .png");
-  if (output.size() < 4 || output.substr(output.size() - 4) != ".png")
-    throw UsageError("--output", "'" + output + "' does not end in .png; allowed: a .png path");
+  cli::require_png(output, "--output");
   cli::check_output(output, "--output", false); // the default too, before any work
   if (vm.count("csv"))
     cli::require_format_of_path(cli::get(vm, "csv", ""), "--csv", "csv");

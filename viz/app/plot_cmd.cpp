@@ -102,8 +102,7 @@ int cmd_plot(int argc, char **argv) {
   const std::string input = cli::get(vm, "input", "");
   const std::string text = cli::read_input_file(input, "--input", "a readable CSV file");
   const std::string output = cli::get(vm, "output", "plot.png");
-  if (output.size() < 4 || output.substr(output.size() - 4) != ".png")
-    throw UsageError("--output", "'" + output + "' does not end in .png; allowed: a .png path");
+  cli::require_png(output, "--output");
   cli::check_output(output, "--output", false); // the default too, before any work
   spec.x = cli::get(vm, "x", "");
   spec.y = cli::get(vm, "y", "");

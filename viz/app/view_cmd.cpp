@@ -68,15 +68,25 @@ int cmd_view(int argc, char **argv) {
           "'key:Space;wait:30;hover:10,5;shot:a.png'",
           {"screenshot"}))
     return 0;
+  // The P key writes a PNG whatever the path: a shot.jpg would hold a PNG.
+  if (cli::has(vm, "screenshot"))
+    cli::require_png(cli::get(vm, "screenshot", ""), "--screenshot");
   DiagramRequest req = diagram_request(vm);
   if (!req.gpu.empty()) // the viewer replays step by step; the GPU model is drawn by cbi diagram
     throw UsageError("--model", "gpu is not in the viewer yet; allowed: sequential (cbi diagram "
                                 "--model gpu draws the GPU model's PNG)");
   int width = 1400, height = 800;
   if (cli::has(vm, "window")) {
-    const auto [w, h] = parse_extent(cli::get(vm, "window", ""), "--window", false, 8192);
-    width = static_cast<int>(std::max<int64_t>(w, 600));
-    height = static_cast<int>(std::max<int64_t>(h, 400));
+    const std::string text = cli::get(vm, "window", "");
+    const auto [w, h] = parse_extent(text, "--window", false, 8192);
+    // --window 300x200 opened 600x400, silently: the least window the panel and axes fit in.
+    if (w < 600 || h < 400)
+      throw UsageError("--window", "'" + text +
+                                       "' is smaller than the viewer's least window; "
+                                       "allowed: WxH from 600x400 to 8192x8192, e.g. "
+                                       "1400x800");
+    width = static_cast<int>(w);
+    height = static_cast<int>(h);
   }
   if (!cli::has(vm, "max-px") && !cli::has(vm, "bin")) {
     // At least one pixel per cell in the window, so that the diagram is drawn 1:1 and its text at

@@ -2,6 +2,7 @@
 // drive the same handlers without a person.
 #include "viewer.hpp"
 
+#include "cbi/cli/options.hpp"
 #include "cbi/cli/output.hpp"
 #include "cbi/error.hpp"
 #include "cbi/parse.hpp"
@@ -237,8 +238,10 @@ ScriptStep parse_step(const std::string &token) {
                        "'" + token + "': allowed: zoom:F with F > 0 (2 = twice as big)");
   } else if (st.verb == "shot") {
     st.path = arg;
-    if (!arg.empty())
+    if (!arg.empty()) {
+      cli::require_png(arg, "--script"); // shot:a.jpg wrote a PNG into it
       cli::check_output(arg, "--script", false);
+    }
   } else if (st.verb != "quit") {
     throw UsageError("--script",
                      "unknown step '" + token +

@@ -81,6 +81,9 @@ void add_output_options(po::options_description &desc, const std::string &defaul
 const Printer &format_from(const po::variables_map &vm,
                            const std::string &default_format = "table");
 bool wide_from(const po::variables_map &vm); // --wide (false where not declared)
+// A file that is always a PNG (diagram -o, plot -o, view --screenshot and its shot: steps): a path
+// not ending in .png, in any case, is a UsageError naming `option`.
+void require_png(const std::string &path, const std::string &option);
 // An option whose file always holds `format` (csv, json): a path whose ending names another
 // (.csv, .json, .md, .txt for the table) is a UsageError naming `option`, before any work.
 void require_format_of_path(const std::string &path, const std::string &option,
