@@ -21,6 +21,7 @@
 #include "turns.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <thread>
 #include <type_traits>
@@ -97,6 +98,10 @@ struct alignas(64) Sm { // aligned: SMs on different host threads share no cache
   std::vector<int64_t> dispatched;     // the cycles of the window at which CTAs started
   int64_t last_event = 0;
   int64_t launcher_visit = -1; // the last of the launcher's visits that started a CTA here
+  // Steps shared by age (Engine::m_aged_steps): per CTA slot, the cycles from step to step of its
+  // CTA, set from the CTAs live as the SM's window began (begin_window) or as the CTA started.
+  std::vector<int64_t> slot_step_cycles;
+  int window_live = 0, window_started = 0;
 };
 
 // Occupancy: CTAs of `block` threads resident on one SM of `d` at once. A kernel that says what
@@ -134,6 +139,15 @@ template <class W, class = void> struct HasKernelIssue : std::false_type {};
 template <class W>
 struct HasKernelIssue<W, std::void_t<decltype(W::kernel_instructions_per_task(Workload{})),
                                      decltype(W::kernel_issue_per_cycle)>> : std::true_type {};
+
+// Workloads whose kernel's CTAs share the SM's issue by age, measured (the tiled SGEMM:
+// younger_cta_issue_ratio, what a CTA gets of the issue against the next older one;
+// solo_cta_issue_fraction, what a CTA alone on the SM issues against a full SM).
+template <class W, class = void> struct HasCtaAgeShares : std::false_type {};
+template <class W>
+struct HasCtaAgeShares<
+    W, std::void_t<decltype(W::younger_cta_issue_ratio), decltype(W::solo_cta_issue_fraction)>>
+    : std::true_type {};
 
 // Workloads whose kernel keeps a sliding window of loads in flight (sliding_loads_in_flight(w):
 // a warp issues its next load when its oldest of that many has arrived; 0: the device's
@@ -219,6 +233,9 @@ public:
         per_step = W::kernel_instructions_per_task(w) / steps;
       m_step_cycles = static_cast<int64_t>(per_step * double(m_ctas_per_sm * m_warps_per_cta) /
                                            issue_per_cycle_of<W>(m_d));
+      if constexpr (HasCtaAgeShares<W>::value)
+        if (m_d.scheduler == sim::WarpScheduler::oldest_issues_first)
+          share_steps_by_age(per_step, W::younger_cta_issue_ratio, W::solo_cta_issue_fraction);
     }
     if constexpr (HasSlidingLoads<W>::value)
       if (m_d.loads_in_flight_per_warp > 1) { // the tiny device keeps its one load at a time
@@ -264,6 +281,7 @@ public:
       sm.warps.resize(static_cast<std::size_t>(warps));
       sm.tasks.resize(static_cast<std::size_t>(warps) * static_cast<std::size_t>(m_warp_size));
       sm.cta_live_warps.assign(static_cast<std::size_t>(m_ctas_per_sm), 0);
+      sm.slot_step_cycles.assign(static_cast<std::size_t>(m_ctas_per_sm), m_step_cycles);
       if (m_slide > 0)
         sm.arrivals.assign(static_cast<std::size_t>(warps) * kSlideMax, 0);
     }
@@ -310,6 +328,7 @@ public:
       for (; next_window(); now += kWindow)
         for (std::size_t s = 0; s < m_sms.size(); ++s) {
           prefetch(static_cast<int>(s), static_cast<int>(m_sms.size()), now);
+          begin_window(m_sms[s]);
           for (int64_t t = now; t < now + kWindow; t = next_cycle(m_sms[s], t, now + kWindow))
             cycle(static_cast<int>(s), t);
         }
@@ -351,6 +370,61 @@ private:
     }
     sm.cta_live_warps[static_cast<std::size_t>(slot)] = live;
     sm.scheduler.cta_started(slot);
+    if (m_aged_steps) { // the youngest of the CTAs live as the window began and started since
+      const int rank = std::min<int>(sm.window_live + sm.window_started++, int(m_ctas_per_sm) - 1);
+      sm.slot_step_cycles[static_cast<std::size_t>(slot)] = aged_step(rank + 1, rank);
+    }
+  }
+
+  // Steps shared by age: the cycles from step to step of the CTA of age rank r (0: the oldest)
+  // among n live on its SM. kernels/probes/sgemm_steps on the H200 (docs/results/tight/drift.md):
+  // of two CTAs sharing an SM the older ends first on every SM, having issued 1 / 0.8875 times
+  // the younger's steps, and a CTA alone runs 0.8433 of the pair's throughput; the warp scheduler
+  // prefers the older CTA's warps. Rank r gets ratio^r of the issue, shares normalised over the n;
+  // the SM issues min(1, n * solo) of its rate. With every slot live the CTAs' steps average
+  // m_step_cycles; the older runs ahead, and the two drift apart wave after wave as on the GPU.
+  void share_steps_by_age(double per_step, double ratio, double solo) {
+    m_aged_steps = true;
+    const int k = static_cast<int>(m_ctas_per_sm);
+    const double full = per_step * double(m_warps_per_cta) / issue_per_cycle_of<W>(m_d);
+    m_aged_step_cycles.assign(static_cast<std::size_t>(k) * static_cast<std::size_t>(k), 0);
+    for (int n = 1; n <= k; ++n) {
+      double weights = 0;
+      for (int r = 0; r < n; ++r)
+        weights += std::pow(ratio, r);
+      const double busy = std::min(1.0, double(n) * solo);
+      for (int r = 0; r < n; ++r)
+        m_aged_step_cycles[static_cast<std::size_t>((n - 1) * k + r)] =
+            static_cast<int64_t>(full * weights / (std::pow(ratio, r) * busy));
+    }
+  }
+  int64_t aged_step(int n, int rank) const {
+    return m_aged_step_cycles[static_cast<std::size_t>((n - 1) * m_ctas_per_sm + rank)];
+  }
+  // The cycles from step to step of `warp`'s CTA.
+  int64_t step_cycles(const Sm &sm, const Warp &warp) const {
+    return m_aged_steps ? sm.slot_step_cycles[static_cast<std::size_t>(warp.cta_slot)]
+                        : m_step_cycles;
+  }
+  // As SM `sm`'s window begins: the age ranks of its live CTAs (their launch indices' order) set
+  // their steps for the window. The parallel replay ends CTAs at the window's end (resolve), the
+  // one-thread replay within it; ranks taken at the window's start are the same in both.
+  void begin_window(Sm &sm) {
+    if (!m_aged_steps)
+      return;
+    int live[64];
+    int n = 0;
+    for (int slot = 0; slot < int(m_ctas_per_sm) && n < 64; ++slot)
+      if (sm.cta_live_warps[static_cast<std::size_t>(slot)] > 0)
+        live[n++] = slot;
+    const auto cta_of = [&](int slot) {
+      return sm.warps[static_cast<std::size_t>(slot * m_warps_per_cta)].cta;
+    };
+    std::sort(live, live + n, [&](int a, int b) { return cta_of(a) < cta_of(b); });
+    for (int r = 0; r < n; ++r)
+      sm.slot_step_cycles[static_cast<std::size_t>(live[r])] = aged_step(n, r);
+    sm.window_live = n;
+    sm.window_started = 0;
   }
 
   // CTAs given to SM s that start at `now`.
@@ -504,7 +578,8 @@ private:
       if (wait)
         warp.until_wait = m_loads_per_wait;
       sm.scheduler.schedule(
-          id, wait ? std::max(warp.group_end, now + m_step_cycles) : now + m_d.issue_cycles, now);
+          id, wait ? std::max(warp.group_end, now + step_cycles(sm, warp)) : now + m_d.issue_cycles,
+          now);
       return;
     }
     finish_warp(sm, id, now);
@@ -538,7 +613,7 @@ private:
   // kernel that loads in steps computes its last step first).
   void finish_warp(Sm &sm, int id, int64_t now) {
     Warp &warp = sm.warps[static_cast<std::size_t>(id)];
-    warp.group_end = std::max(warp.group_end, now + m_step_cycles);
+    warp.group_end = std::max(warp.group_end, now + step_cycles(sm, warp));
     sm.last_event = std::max(sm.last_event, warp.group_end);
     const remap::Task<int64_t> *lanes = &sm.tasks[static_cast<std::size_t>(id) * m_warp_size];
     if constexpr (HasLaneStores<W>::value) { // the kernel's own stores (the tiled kernels)
@@ -689,7 +764,7 @@ private:
         rec.then = Sm::Then::schedule_group_end;
       } else {
         const int64_t when =
-            wait ? std::max(warp.group_end, now + m_step_cycles) : now + m_d.issue_cycles;
+            wait ? std::max(warp.group_end, now + step_cycles(sm, warp)) : now + m_d.issue_cycles;
         if (WarpScheduler::due(when, now) < window_end) {
           sm.scheduler.schedule(id, when, now);
         } else {
@@ -754,7 +829,8 @@ private:
         }
       }
       if (rec.then == Sm::Then::schedule_group_end)
-        sm.scheduler.schedule(rec.warp, std::max(warp.group_end, rec.now + m_step_cycles), rec.now);
+        sm.scheduler.schedule(rec.warp, std::max(warp.group_end, rec.now + step_cycles(sm, warp)),
+                              rec.now);
       else if (rec.then == Sm::Then::schedule_at)
         sm.scheduler.schedule(rec.warp, rec.when, rec.now);
       if (rec.last)
@@ -805,6 +881,7 @@ private:
           Sm &sm = m_sms[static_cast<std::size_t>(s)];
           sm.window_launches = sm.launches;
           sm.dispatched.clear();
+          begin_window(sm);
           for (int64_t t = start; t < start + kWindow; t = next_cycle(sm, t, start + kWindow))
             cycle_logged(s, t, start + kWindow);
         }
@@ -925,6 +1002,8 @@ private:
   int m_warp_slots = 0;      // warp slots per SM: CTAs resident at once * warps per CTA
   int m_loads_per_wait = 1;  // loads a warp issues before it waits for them
   int64_t m_step_cycles = 0; // a kernel that loads in steps: the least cycles from step to step
+  bool m_aged_steps = false; // steps shared by age (share_steps_by_age)
+  std::vector<int64_t> m_aged_step_cycles; // [(n - 1) * ctas_per_sm + rank]
   int64_t m_last_event = 0;
   // The device's CTA launcher (launcher_turn), in 1/kLauncherFraction cycles: the time between
   // two of its starts, and its next free turn.
