@@ -146,7 +146,10 @@ void refuse_inapplicable(const cli::po::variables_map &vm, Engine engine,
     if (for_command(s, command) && given(vm, s.option) &&
         !(s.engines & static_cast<unsigned>(engine)))
       throw UsageError(std::string("--") + s.option,
-                       command == "simulate" // the one command with --model: name the model
+                       // The commands whose --model picks the engine name the model (cbi view,
+                       // on diagram's options, was told "cbi diagram runs ...", and diagram
+                       // --device "leave it out" where --model gpu takes it).
+                       command == "simulate" || command == "diagram"
                            ? "applies to " + std::string(model_name(s.engines)) + " only (" +
                                  s.why + "); allowed: leave it out or " + model_name(s.engines)
                            : "does not apply: cbi " + command + " runs the " + engine_name(engine) +

@@ -705,6 +705,23 @@ TEST(FirstUse, ViewRefusesAWindowItWouldEnlargeAndAShotThatIsNoPng) {
   std::filesystem::remove_all(dir);
 }
 
+// cbi diagram --device h100 was told "does not apply: cbi diagram runs the sequential simulator;
+// allowed: leave it out", where --model gpu takes it; cbi view --sm 3 was told "cbi diagram
+// runs". Both name the model, as cbi simulate does.
+TEST(FirstUse, DiagramAndViewNameTheModelAnOptionAppliesTo) {
+  if (!std::filesystem::exists(cbi::test::bin_dir() + "/cbi-viz"))
+    GTEST_SKIP() << "no cbi-viz in this build";
+  expect_usage_error("diagram --size 16 --device h100 -o /tmp/never.png",
+                     "cbi diagram: --device: applies to --model gpu only (the sequential simulator "
+                     "has no device); allowed: leave it out or --model gpu");
+  expect_usage_error("diagram --size 16 --model gpu --cache-bytes 1KiB -o /tmp/never.png",
+                     "--cache-bytes: applies to --model sequential only");
+  const CliRun view = cbi_run("view --size 16 --sm 3");
+  EXPECT_EQ(view.exit_code, 2) << view.err;
+  EXPECT_EQ(view.err.rfind("cbi view: --sm: applies to --model gpu only", 0), 0u) << view.err;
+  EXPECT_FALSE(std::filesystem::exists("/tmp/never.png"));
+}
+
 // reproduce -o /proc/x/R named '/proc' alone, a folder the user never typed: the line names the
 // folder given first, then the one above it that stops it and why.
 TEST(FirstUse, AnUnwritableReportFolderIsNamedAsGiven) {
