@@ -722,6 +722,23 @@ TEST(FirstUse, DiagramAndViewNameTheModelAnOptionAppliesTo) {
   EXPECT_FALSE(std::filesystem::exists("/tmp/never.png"));
 }
 
+// A list given to a command that runs one configuration: simulate --size 16,32 was "'16,32' is
+// not a positive integer", mrc --type float,double "unknown type". It says it is a list, as
+// --order did, and where lists run.
+TEST(FirstUse, AListWhereOneValueRunsSaysSo) {
+  expect_usage_error("simulate --size 16,32",
+                     "cbi simulate: --size: '16,32' is a list, and cbi simulate runs one size; "
+                     "allowed: one value (several side by side: cbi sweep --size A,B gives a row "
+                     "each)");
+  expect_usage_error("mrc --size 16 --type float,double",
+                     "cbi mrc: --type: 'float,double' is a list, and cbi mrc runs one type");
+  expect_usage_error("tune --size 16 --stencil 3x3,5x5", "--stencil: '3x3,5x5' is a list");
+  expect_usage_error("simulate --kernel stencil,matmul", "--kernel: 'stencil,matmul' is a list");
+  expect_usage_error("simulate --order linear,column:4",
+                     "--order: 'linear,column:4' is a list, and cbi simulate runs one order; "
+                     "allowed: one of linear, ");
+}
+
 // reproduce -o /proc/x/R named '/proc' alone, a folder the user never typed: the line names the
 // folder given first, then the one above it that stops it and why.
 TEST(FirstUse, AnUnwritableReportFolderIsNamedAsGiven) {
