@@ -627,6 +627,8 @@ TEST(FirstUse, SweepRefusesAxesTheSimulatorDoesNotCount) {
                      "cbi sweep: --cache: applies to the simulator only, and --backend gpu "
                      "simulates nothing; allowed: leave it out, or --backend sim,gpu");
   expect_usage_error("sweep --size 16 --backend gpu --jobs 2", "--jobs: applies to the simulator");
+  expect_usage_error("sweep --size 16 --backend gpu --model sequential --dry-run",
+                     "--model: applies to the simulator only");
   EXPECT_EQ(cbi_run("sweep --size 16 --backend sim,gpu --cache l1-256k --dry-run").exit_code, 0);
   // Where blocks count, or to pick a grid's own block, it runs.
   const CliRun model = cbi_run("sweep --size 16 --model gpu --block 128 --dry-run");
