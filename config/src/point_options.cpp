@@ -28,6 +28,20 @@ kernels::ElemType type_of_bytes(int elem_bytes) {
 Point point_from(const cli::po::variables_map &vm, const PointRequest &request,
                  const OwnWorkload &own) {
   refuse_inapplicable(vm, request.engine, request.command, own.user.get());
+  // One configuration per run here; a list is sweep's (a row each) and, of orders, diagram's (a
+  // panel each). --size 16,32 was "not a positive integer", --type float,double "unknown type".
+  for (const std::string option : {"order", "kernel", "size", "stencil", "depth", "type"}) {
+    const bool order = option == "order";
+    if ((order && !request.order) || !has(vm, option) ||
+        get(vm, option, "").find(',') == std::string::npos)
+      continue;
+    throw UsageError("--" + option,
+                     "'" + get(vm, option, "") + "' is a list, and cbi " + request.command +
+                         " runs one " + option + "; allowed: one " +
+                         (order ? "of " + std::string(remap::order_syntax()) : "value") +
+                         " (several side by side: cbi sweep --" + option + " A,B gives a row each" +
+                         (order ? ", cbi diagram --order A,B a panel each)" : ")"));
+  }
   Point p;
   if (own.user) {
     if (has(vm, "trace"))
@@ -70,13 +84,6 @@ Point point_from(const cli::po::variables_map &vm, const PointRequest &request,
     p.boundary = w.boundary;
     p.writes = w.writes;
   }
-  // One order per run here; a list is sweep's and diagram's (a row or a panel per order).
-  if (request.order && has(vm, "order") && get(vm, "order", "").find(',') != std::string::npos)
-    throw UsageError("--order", "'" + get(vm, "order", "") + "' is a list, and cbi " +
-                                    request.command + " runs one order; allowed: one of " +
-                                    remap::order_syntax() +
-                                    " (several orders side by side: cbi sweep --order A,B gives "
-                                    "a row each, cbi diagram --order A,B a panel each)");
   // A trace's tasks are visited as traced: the linear order over its blocks (cbi/sim/trace.hpp).
   p.order = remap::parse_order(request.order && !p.user ? get(vm, "order", kDefaultOrder)
                                                         : kDefaultOrder);

@@ -627,6 +627,8 @@ TEST(FirstUse, SweepRefusesAxesTheSimulatorDoesNotCount) {
                      "cbi sweep: --cache: applies to the simulator only, and --backend gpu "
                      "simulates nothing; allowed: leave it out, or --backend sim,gpu");
   expect_usage_error("sweep --size 16 --backend gpu --jobs 2", "--jobs: applies to the simulator");
+  expect_usage_error("sweep --size 16 --backend gpu --model sequential --dry-run",
+                     "--model: applies to the simulator only");
   EXPECT_EQ(cbi_run("sweep --size 16 --backend sim,gpu --cache l1-256k --dry-run").exit_code, 0);
   // Where blocks count, or to pick a grid's own block, it runs.
   const CliRun model = cbi_run("sweep --size 16 --model gpu --block 128 --dry-run");
@@ -720,6 +722,23 @@ TEST(FirstUse, DiagramAndViewNameTheModelAnOptionAppliesTo) {
   EXPECT_EQ(view.exit_code, 2) << view.err;
   EXPECT_EQ(view.err.rfind("cbi view: --sm: applies to --model gpu only", 0), 0u) << view.err;
   EXPECT_FALSE(std::filesystem::exists("/tmp/never.png"));
+}
+
+// A list given to a command that runs one configuration: simulate --size 16,32 was "'16,32' is
+// not a positive integer", mrc --type float,double "unknown type". It says it is a list, as
+// --order did, and where lists run.
+TEST(FirstUse, AListWhereOneValueRunsSaysSo) {
+  expect_usage_error("simulate --size 16,32",
+                     "cbi simulate: --size: '16,32' is a list, and cbi simulate runs one size; "
+                     "allowed: one value (several side by side: cbi sweep --size A,B gives a row "
+                     "each)");
+  expect_usage_error("mrc --size 16 --type float,double",
+                     "cbi mrc: --type: 'float,double' is a list, and cbi mrc runs one type");
+  expect_usage_error("tune --size 16 --stencil 3x3,5x5", "--stencil: '3x3,5x5' is a list");
+  expect_usage_error("simulate --kernel stencil,matmul", "--kernel: 'stencil,matmul' is a list");
+  expect_usage_error("simulate --order linear,column:4",
+                     "--order: 'linear,column:4' is a list, and cbi simulate runs one order; "
+                     "allowed: one of linear, ");
 }
 
 // reproduce -o /proc/x/R named '/proc' alone, a folder the user never typed: the line names the

@@ -287,9 +287,10 @@ sweep::RunOptions run_options_from(const po::variables_map &vm, sweep::Grid &g, 
                      "does not apply to the GPU model, which takes its L1 and L2 from "
                      "the device row (cbi devices); allowed: --cache with --backend sim, "
                      "or --device NAME with --model gpu");
-  // --backend gpu alone simulates nothing: a cache axis or --jobs there changed no number.
+  // --backend gpu alone simulates nothing: a cache axis, --jobs or --model sequential there
+  // changed no number.
   if (!opts.backends.sim)
-    for (const char *option : {"cache", "jobs"})
+    for (const char *option : {"cache", "jobs", "model"})
       if (has(vm, option))
         throw UsageError(std::string("--") + option,
                          "applies to the simulator only, and --backend gpu simulates nothing; "

@@ -377,12 +377,12 @@ private:
   }
 
   // Steps shared by age: the cycles from step to step of the CTA of age rank r (0: the oldest)
-  // among n live on its SM. kernels/probes/sgemm_steps on the H200 (docs/results/tight/drift.md):
-  // of two CTAs sharing an SM the older ends first on every SM, having issued 1 / 0.8875 times
-  // the younger's steps, and a CTA alone runs 0.8433 of the pair's throughput; the warp scheduler
-  // prefers the older CTA's warps. Rank r gets ratio^r of the issue, shares normalised over the n;
-  // the SM issues min(1, n * solo) of its rate. With every slot live the CTAs' steps average
-  // m_step_cycles; the older runs ahead, and the two drift apart wave after wave as on the GPU.
+  // among n live on its SM. kernels/probes/sgemm_steps on the H200 (docs/results/tight/y-set.md
+  // §7): of two CTAs sharing an SM the older ends first on every SM (the younger makes 0.921 of
+  // its steps), and a CTA alone runs 0.8324 of the pair's throughput. Rank r gets ratio^r of the
+  // issue, shares normalised over the n; the SM issues min(1, n * solo) of its rate. With every
+  // slot live the CTAs' steps average m_step_cycles. The SGEMM keeps ratio 1 (in step), which
+  // predicts its DRAM bytes closer than the probe's ratio (y-set.md §7); a CTA alone runs faster.
   void share_steps_by_age(double per_step, double ratio, double solo) {
     m_aged_steps = true;
     const int k = static_cast<int>(m_ctas_per_sm);
