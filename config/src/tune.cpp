@@ -29,7 +29,8 @@ void add_tune_options(po::options_description &desc) {
                                          "--finalists on the full device (or --final-sms); full: "
                                          "every order on the full device (or all sampled with "
                                          "--sample-sms). Default: full where the orders replay "
-                                         "at most 2^32 accesses in all (seconds), else staged")
+                                         "at most 2^32 accesses in all (a minute at most on two "
+                                         "cores), else staged")
     ("finalists", po::value<std::string>(), "orders stage two replays, default 4; while all of "
                                             "them tie with the fastest, as many again (the tie "
                                             "group goes on)")
