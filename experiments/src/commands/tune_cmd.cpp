@@ -37,7 +37,7 @@ int cmd_tune(int argc, char **argv) {
           "Replays the workload under each thread order with the simulator's GPU model "
           "(docs/gpu-model.md)\nand ranks the orders by predicted time, fastest first. "
           "The default search is full where\nthe orders replay at most 2^32 accesses in all "
-          "(every order on the full device; a minute at most on two cores),\nelse staged.\n"
+          "(every order on the full device;\na minute at most on two cores), else staged.\n"
           "Stage one replays every order on 12 sampled SMs (--sample-sms; each stands for "
           "SMs/12).\n"
           "Stage two replays stage one's fastest 4 (--finalists) on the full device "
