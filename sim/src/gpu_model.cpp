@@ -207,7 +207,8 @@ void validate(const GpuConfig &c) {
                                         std::to_string(lines) + " lines; allowed: a divisor");
   if (c.sample_sms < 0 || (c.sample_sms > 0 && d.sms % c.sample_sms != 0))
     throw UsageError("gpu.sample_sms", std::to_string(c.sample_sms) + " SMs do not divide the " +
-                                           std::to_string(d.sms) + " SMs of " + d.name +
+                                           std::to_string(d.sms) +
+                                           (d.sms == 1 ? " SM of " : " SMs of ") + d.name +
                                            "; allowed: 0 (all) or a divisor");
   if (d.l2_sector_bytes > 32)
     throw UsageError("--device", d.name + " has " + std::to_string(d.l2_sector_bytes) +

@@ -107,6 +107,9 @@ def test_errors_are_value_errors_with_the_cli_message(options):
     (lambda: cbi.simulate(type="half", elem_bytes=4), r"^elem_bytes: 4 \(float\) disagrees with "
                                                       r"type='half'; allowed"),
     (lambda: cbi.simulate(model="gpu", sample_sms=7), r"^sample_sms: 7 SMs do not divide"),
+    # a device of one SM is "the 1 SM of tiny" (it said "the 1 SMs")
+    (lambda: cbi.simulate(model="gpu", device="tiny", block=1, sample_sms=3),
+     r"^sample_sms: 3 SMs do not divide the 1 SM of tiny;"),
     (lambda: cbi.mrc(sizes="0"), r"^sizes: "),
     (lambda: cbi.tune(size=32, final_sms=7), r"^final_sms: "),
     (lambda: cbi.tune(workload=cbi.Workload(np.zeros((4, 4, 1), dtype=np.uint64))),
