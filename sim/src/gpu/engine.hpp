@@ -98,8 +98,9 @@ struct alignas(64) Sm { // aligned: SMs on different host threads share no cache
   std::vector<int64_t> dispatched;     // the cycles of the window at which CTAs started
   int64_t last_event = 0;
   int64_t launcher_visit = -1; // the last of the launcher's visits that started a CTA here
-  // Steps shared by age (Engine::m_aged_steps): per CTA slot, the cycles from step to step of its
-  // CTA, set from the CTAs live as the SM's window began (begin_window) or as the CTA started.
+  // Steps shared by the live CTAs (Engine::m_shared_steps): per CTA slot, the cycles from step to
+  // step of its CTA, set from the CTAs live as the SM's window began (begin_window) and those
+  // started since.
   std::vector<int64_t> slot_step_cycles;
   int window_live = 0, window_started = 0;
 };
@@ -140,14 +141,11 @@ template <class W>
 struct HasKernelIssue<W, std::void_t<decltype(W::kernel_instructions_per_task(Workload{})),
                                      decltype(W::kernel_issue_per_cycle)>> : std::true_type {};
 
-// Workloads whose kernel's CTAs share the SM's issue by age, measured (the tiled SGEMM:
-// younger_cta_issue_ratio, what a CTA gets of the issue against the next older one;
-// solo_cta_issue_fraction, what a CTA alone on the SM issues against a full SM).
-template <class W, class = void> struct HasCtaAgeShares : std::false_type {};
+// Workloads whose CTA alone on an SM issues a measured fraction of the SM's rate (the tiled SGEMM:
+// solo_cta_issue_fraction, against the rate of a full SM).
+template <class W, class = void> struct HasSoloIssue : std::false_type {};
 template <class W>
-struct HasCtaAgeShares<
-    W, std::void_t<decltype(W::younger_cta_issue_ratio), decltype(W::solo_cta_issue_fraction)>>
-    : std::true_type {};
+struct HasSoloIssue<W, std::void_t<decltype(W::solo_cta_issue_fraction)>> : std::true_type {};
 
 // Workloads whose kernel keeps a sliding window of loads in flight (sliding_loads_in_flight(w):
 // a warp issues its next load when its oldest of that many has arrived; 0: the device's
@@ -233,9 +231,9 @@ public:
         per_step = W::kernel_instructions_per_task(w) / steps;
       m_step_cycles = static_cast<int64_t>(per_step * double(m_ctas_per_sm * m_warps_per_cta) /
                                            issue_per_cycle_of<W>(m_d));
-      if constexpr (HasCtaAgeShares<W>::value)
+      if constexpr (HasSoloIssue<W>::value)
         if (m_d.scheduler == sim::WarpScheduler::oldest_issues_first)
-          share_steps_by_age(per_step, W::younger_cta_issue_ratio, W::solo_cta_issue_fraction);
+          share_steps(per_step, W::solo_cta_issue_fraction);
     }
     if constexpr (HasSlidingLoads<W>::value)
       if (m_d.loads_in_flight_per_warp > 1) { // the tiny device keeps its one load at a time
@@ -370,59 +368,44 @@ private:
     }
     sm.cta_live_warps[static_cast<std::size_t>(slot)] = live;
     sm.scheduler.cta_started(slot);
-    if (m_aged_steps) { // the youngest of the CTAs live as the window began and started since
-      const int rank = std::min<int>(sm.window_live + sm.window_started++, int(m_ctas_per_sm) - 1);
-      sm.slot_step_cycles[static_cast<std::size_t>(slot)] = aged_step(rank + 1, rank);
+    if (m_shared_steps) { // as many CTAs as were live as the window began and started since
+      const int n = std::min<int>(sm.window_live + ++sm.window_started, int(m_ctas_per_sm));
+      sm.slot_step_cycles[static_cast<std::size_t>(slot)] = shared_step(n);
     }
   }
 
-  // Steps shared by age: the cycles from step to step of the CTA of age rank r (0: the oldest)
-  // among n live on its SM. kernels/probes/sgemm_steps on the H200 (docs/results/tight/y-set.md
-  // §7): of two CTAs sharing an SM the older ends first on every SM (the younger makes 0.921 of
-  // its steps), and a CTA alone runs 0.8324 of the pair's throughput. Rank r gets ratio^r of the
-  // issue, shares normalised over the n; the SM issues min(1, n * solo) of its rate. With every
-  // slot live the CTAs' steps average m_step_cycles. The SGEMM keeps ratio 1 (in step), which
-  // predicts its DRAM bytes closer than the probe's ratio (y-set.md §7); a CTA alone runs faster.
-  void share_steps_by_age(double per_step, double ratio, double solo) {
-    m_aged_steps = true;
+  // Steps shared by the n CTAs live on an SM: kernels/probes/sgemm_steps on the H200
+  // (docs/results/tight/y-set.md §7): a CTA alone runs 0.8324 of a pair's throughput, so the SM
+  // issues min(1, n * solo) of its rate, shared evenly (the probe's older CTA, 1 / 0.921 times
+  // faster than the younger, is left out: the CTAs in step predict the SGEMM's DRAM bytes closer).
+  // With every slot live the steps are m_step_cycles; a CTA alone runs faster.
+  void share_steps(double per_step, double solo) {
+    m_shared_steps = true;
     const int k = static_cast<int>(m_ctas_per_sm);
     const double full = per_step * double(m_warps_per_cta) / issue_per_cycle_of<W>(m_d);
-    m_aged_step_cycles.assign(static_cast<std::size_t>(k) * static_cast<std::size_t>(k), 0);
-    for (int n = 1; n <= k; ++n) {
-      double weights = 0;
-      for (int r = 0; r < n; ++r)
-        weights += std::pow(ratio, r);
-      const double busy = std::min(1.0, double(n) * solo);
-      for (int r = 0; r < n; ++r)
-        m_aged_step_cycles[static_cast<std::size_t>((n - 1) * k + r)] =
-            static_cast<int64_t>(full * weights / (std::pow(ratio, r) * busy));
-    }
+    m_shared_step_cycles.assign(static_cast<std::size_t>(k), 0);
+    for (int n = 1; n <= k; ++n)
+      m_shared_step_cycles[static_cast<std::size_t>(n - 1)] =
+          static_cast<int64_t>(full * double(n) / std::min(1.0, double(n) * solo));
   }
-  int64_t aged_step(int n, int rank) const {
-    return m_aged_step_cycles[static_cast<std::size_t>((n - 1) * m_ctas_per_sm + rank)];
-  }
+  int64_t shared_step(int n) const { return m_shared_step_cycles[static_cast<std::size_t>(n - 1)]; }
   // The cycles from step to step of `warp`'s CTA.
   int64_t step_cycles(const Sm &sm, const Warp &warp) const {
-    return m_aged_steps ? sm.slot_step_cycles[static_cast<std::size_t>(warp.cta_slot)]
-                        : m_step_cycles;
+    return m_shared_steps ? sm.slot_step_cycles[static_cast<std::size_t>(warp.cta_slot)]
+                          : m_step_cycles;
   }
-  // As SM `sm`'s window begins: the age ranks of its live CTAs (their launch indices' order) set
-  // their steps for the window. The parallel replay ends CTAs at the window's end (resolve), the
-  // one-thread replay within it; ranks taken at the window's start are the same in both.
+  // As SM `sm`'s window begins: its live CTAs set their steps for the window. The parallel replay
+  // ends CTAs at the window's end (resolve), the one-thread replay within it; counts taken at the
+  // window's start are the same in both.
   void begin_window(Sm &sm) {
-    if (!m_aged_steps)
+    if (!m_shared_steps)
       return;
-    int live[64];
     int n = 0;
-    for (int slot = 0; slot < int(m_ctas_per_sm) && n < 64; ++slot)
+    for (int slot = 0; slot < int(m_ctas_per_sm); ++slot)
+      n += sm.cta_live_warps[static_cast<std::size_t>(slot)] > 0;
+    for (int slot = 0; slot < int(m_ctas_per_sm); ++slot)
       if (sm.cta_live_warps[static_cast<std::size_t>(slot)] > 0)
-        live[n++] = slot;
-    const auto cta_of = [&](int slot) {
-      return sm.warps[static_cast<std::size_t>(slot * m_warps_per_cta)].cta;
-    };
-    std::sort(live, live + n, [&](int a, int b) { return cta_of(a) < cta_of(b); });
-    for (int r = 0; r < n; ++r)
-      sm.slot_step_cycles[static_cast<std::size_t>(live[r])] = aged_step(n, r);
+        sm.slot_step_cycles[static_cast<std::size_t>(slot)] = shared_step(n);
     sm.window_live = n;
     sm.window_started = 0;
   }
@@ -999,11 +982,11 @@ private:
   SectorEvents m_events;
   std::vector<Sm> m_sms;
   int64_t m_ctas_per_sm = 0;
-  int m_warp_slots = 0;      // warp slots per SM: CTAs resident at once * warps per CTA
-  int m_loads_per_wait = 1;  // loads a warp issues before it waits for them
-  int64_t m_step_cycles = 0; // a kernel that loads in steps: the least cycles from step to step
-  bool m_aged_steps = false; // steps shared by age (share_steps_by_age)
-  std::vector<int64_t> m_aged_step_cycles; // [(n - 1) * ctas_per_sm + rank]
+  int m_warp_slots = 0;        // warp slots per SM: CTAs resident at once * warps per CTA
+  int m_loads_per_wait = 1;    // loads a warp issues before it waits for them
+  int64_t m_step_cycles = 0;   // a kernel that loads in steps: the least cycles from step to step
+  bool m_shared_steps = false; // steps shared by the live CTAs (share_steps)
+  std::vector<int64_t> m_shared_step_cycles; // [n - 1]: n CTAs live
   int64_t m_last_event = 0;
   // The device's CTA launcher (launcher_turn), in 1/kLauncherFraction cycles: the time between
   // two of its starts, and its next free turn.

@@ -61,11 +61,10 @@ public:
   // the oldest CTA first: h100, h200): kernels/probes/sgemm_steps on the H200 with the one kernel
   // of every block order (docs/results/tight/y-set.md §7, pair_rates.py): 1408 x 1536 x 32768, one
   // CTA an SM, runs 0.8324 of the throughput of 1408 x 3072 x 32768's pairs (two CTAs an SM, one
-  // wave); in those pairs the older ends first on all 132 SMs, the younger making 0.921 of its
-  // steps while both live. The younger's share is kept equal (1.0, the CTAs in step): with 0.921
-  // the model read 1.10-1.27x the DRAM bytes at 6144 in all eight orders, DRAM MAE 18% against
-  // 10% in step (§7); the solo fraction is what a partial last wave needs (§6).
-  static constexpr double younger_cta_issue_ratio = 1.0;
+  // wave), what a partial last wave needs (§6). In those pairs the older ends first on all 132
+  // SMs, the younger making 0.921 of its steps while both live; the model keeps them in step: with
+  // 0.921 it read 1.10-1.27x the DRAM bytes at 6144 in all eight orders, DRAM MAE 18% against 10%
+  // in step (§7).
   static constexpr double solo_cta_issue_fraction = 0.8324;
   static int64_t shared_bytes_per_cta(const Workload &) {
     return 2 * kTileK * (kTileM + 4) * 4 + 2 * kTileK * kTileN * 4;
