@@ -8,9 +8,12 @@ issue^n)^(1/n)) where the DRAM bound is at least `share` of the replay.
 usage: stream_score.py [n share]   (default 6 0.57, the h200 row's)
 Prints per kernel the time MAE, ρ ≥ 0.8 and picks within 3% before and after, then the groups
 whose predictions change."""
-import csv, glob, io, json, math, os, sys, tarfile, collections
+import csv, glob, json, os, sys, tarfile, collections
 
 here = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, here)
+from heldout_score import avg_rank, pearson  # noqa: E402
+
 n = float(sys.argv[1]) if len(sys.argv) > 1 else 6.0
 share = float(sys.argv[2]) if len(sys.argv) > 2 else 0.57
 types = {2: 'half', 4: 'float', 8: 'double'}
@@ -49,32 +52,9 @@ for f in sorted(glob.glob(os.path.join(here, '**', 'meas-*.csv'), recursive=True
             groups[(os.path.relpath(f, here),) + key[:6]].append((key[6], float(r['gpu_time_ms']), pred[key]))
 
 
-def ranks(v):
-    order = sorted(range(len(v)), key=lambda i: v[i])
-    out = [0.0] * len(v)
-    i = 0
-    while i < len(order):
-        j = i
-        while j + 1 < len(order) and v[order[j + 1]] == v[order[i]]:
-            j += 1
-        for k in range(i, j + 1):
-            out[order[k]] = (i + j) / 2
-        i = j + 1
-    return out
-
-
 def spearman(a, b):
-    ra, rb = ranks(a), ranks(b)
-    ma, mb = sum(ra) / len(ra), sum(rb) / len(rb)
-    num = sum((x - ma) * (y - mb) for x, y in zip(ra, rb))
-    den = math.sqrt(sum((x - ma) ** 2 for x in ra) * sum((y - mb) ** 2 for y in rb))
-    return num / den if den else 0.0
-
-
-def pearson(a, b):
-    ma, mb = sum(a) / len(a), sum(b) / len(b)
-    num = sum((x - ma) * (y - mb) for x, y in zip(a, b))
-    return num / math.sqrt(sum((x - ma) ** 2 for x in a) * sum((y - mb) ** 2 for y in b))
+    r = pearson(avg_rank(a), avg_rank(b))
+    return 0.0 if r != r else r  # every prediction alike: no ranking
 
 
 def score(kernel, fn):
