@@ -99,10 +99,13 @@ std::string printer_names() {
 }
 
 const Printer &find_printer(const std::string &name, const std::string &option) {
+  // md, as the ending .md names markdown for --output: --format md was "unknown format".
+  const std::string wanted = name == "md" ? "markdown" : name;
   for (const Printer *p : printers())
-    if (name == p->name())
+    if (wanted == p->name())
       return *p;
-  throw UsageError(option, "unknown format '" + name + "'; allowed: " + printer_names());
+  throw UsageError(option,
+                   "unknown format '" + name + "'; allowed: " + printer_names() + " (or md)");
 }
 
 void print_table(std::ostream &os, const Table &t) { detail::table_printer().print(os, t); }

@@ -85,10 +85,8 @@ const std::vector<AxisDef> kDefs = {
      [](const Point &p) -> std::optional<AxisValue> { return p.type; }},
     {"block",
      [](const std::string &v, const std::string &opt) -> AxisValue {
-       const long long b = parse_positive(v, opt, 1024);
-       if (b < 32)
-         throw UsageError(opt, "block " + v + " is too small; allowed: 32 to 1024 threads");
-       return int64_t{b};
+       // As tune, simulate and bench take it: 1 to 1024 (tiny's one-thread SM needs 1).
+       return int64_t{parse_positive(v, opt, kernels::kMaxBlockThreads)};
      },
      [](const AxisValue &v) { return std::to_string(std::get<int64_t>(v)); },
      [](const AxisValue &v, Point &p) { p.block_threads = int(std::get<int64_t>(v)); },

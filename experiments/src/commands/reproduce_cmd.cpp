@@ -69,7 +69,7 @@ int cmd_reproduce(int argc, char **argv) {
   o.tiny = vm["tiny"].as<bool>();
   o.progress = vm["progress"].as<bool>();
   if (has(vm, "jobs"))
-    o.jobs = cli::jobs_within_cores(parse_positive(get(vm, "jobs", ""), "--jobs", 1024));
+    o.jobs = cli::parse_jobs(get(vm, "jobs", ""));
   if (has(vm, "only")) {
     o.only = parse_list(get(vm, "only", ""), "--only");
     reproduce::Options all = o;
