@@ -169,13 +169,15 @@ cli::Table gpu_table(const sim::GpuConfig &c, const sim::GpuResult &r) {
     t.json_groups.front().columns.push_back(name);
     row.push_back(std::move(value));
   }
-  const std::pair<const char *, double> times[] = {{"predicted_ms", r.time.predicted_ms},
-                                                   {"replay_ms", r.time.simulated_ms},
-                                                   {"l1_bound_ms", r.time.l1_ms},
-                                                   {"l2_bound_ms", r.time.l2_ms},
-                                                   {"dram_bound_ms", r.time.dram_ms},
-                                                   {"arithmetic_bound_ms", r.time.arithmetic_ms},
-                                                   {"launcher_bound_ms", r.time.launcher_ms}};
+  const std::pair<const char *, double> times[] = {
+      {"predicted_ms", r.time.predicted_ms},
+      {"replay_ms", r.time.simulated_ms},
+      {"l1_bound_ms", r.time.l1_ms},
+      {"l2_bound_ms", r.time.l2_ms},
+      {"dram_bound_ms", r.time.dram_ms},
+      {"arithmetic_bound_ms", r.time.arithmetic_ms},
+      {"stream_issue_bound_ms", r.time.stream_issue_ms},
+      {"launcher_bound_ms", r.time.launcher_ms}};
   for (const auto &[name, value] : times) {
     t.columns.push_back(name);
     row.emplace_back(value);

@@ -65,6 +65,17 @@ Device h100() {
   // 1108-1288 at 73-85% (the latency includes the loop): 626 + 685 x load, load relative to the
   // probe's 4532 GB/s, is 641 x load relative to dram_gbs (docs/results/tight/dram-rw.md §7).
   d.dram_loaded_cycles = 641;
+  // A copy whose index takes 8-64 more dependent instructions before its load (as a remap's work),
+  // the same bytes in the same pattern: kernels/probes/dram_pages on the H200 (docs/results/tight/
+  // dram-pages.md §2) runs in (T_mem^6 + T_issue^6)^(1/6), T_mem its time without them and T_issue
+  // its ncu-counted instructions at its own issue rate (mean |ln| error 4.4%, bias +0.5%, worst
+  // +8.4% over 20 points; n 4: bias +4.9%, n 8: -1.3%). The larger of the two, as for the other
+  // bounds, was short by up to 15% (mean 6.5%) where the issue takes 40-90% of the memory time.
+  // The probe's copies hold DRAM for 0.57 (float) to 0.82 (double) of their time, so the term
+  // applies from a DRAM share of 0.57 up, where it was measured. The h100 row takes the H200's
+  // (the same SM; not probed on an H100).
+  d.stream_issue_norm = 6;
+  d.stream_dram_share = 0.57;
   d.cta_launch_cycles = 600; // kernels/probes/cta_sm: successors start 256-416 ns after an end
   d.cta_dispatch_cycles =
       2; // kernels/probes/cta_sm: the first wave's 1056 CTAs start within 1.1 us

@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <type_traits>
 #include <utility>
 #include <vector>
@@ -292,12 +293,20 @@ GpuResult simulate_gpu(const GpuConfig &c, const Progress &progress, const GpuOb
   const double instructions = instructions_per_thread(c, loads);
   t.arithmetic_ms = 1e3 * double(r.threads) / d.warp_size * instructions /
                     (double(d.sms) * issue_per_cycle_of(c) * hz);
+  // A kernel that streams DRAM cannot hide all of its instructions behind its loads (Device::
+  // stream_issue_norm): the replay and the issue bound in a norm, where DRAM holds the replay.
+  if (d.stream_issue_norm > 0 && t.dram_ms >= d.stream_dram_share * t.simulated_ms) {
+    const double n = d.stream_issue_norm;
+    t.stream_issue_ms =
+        std::pow(std::pow(t.simulated_ms, n) + std::pow(t.arithmetic_ms, n), 1.0 / n);
+  }
   const std::pair<double, const char *> terms[] = {
       {t.simulated_ms, "replay"},
       {t.l1_ms, l1_requests ? "L1 requests" : "L1 wavefronts"},
       {t.l2_ms, "L2->L1 bandwidth"},
       {t.dram_ms, "DRAM bandwidth"},
-      {t.arithmetic_ms, "instruction issue"}};
+      {t.arithmetic_ms, "instruction issue"},
+      {t.stream_issue_ms, "DRAM stream and issue"}};
   const auto *top = std::max_element(std::begin(terms), std::end(terms));
   t.predicted_ms = top->first;
   t.bound = top->second;

@@ -77,6 +77,11 @@ std::string why_slower(const GpuConfig &c, const GpuResult &r, const GpuConfig &
     return "instruction issue: " + times(r.time.arithmetic_ms, best.time.arithmetic_ms) +
            " the fastest's";
   }
+  if (bound == "DRAM stream and issue")
+    return "instructions a DRAM-bound kernel cannot hide behind its loads (issue " +
+           times(r.time.arithmetic_ms, best.time.arithmetic_ms) + " the fastest's; the remap " +
+           std::to_string(divisions(c)) + " instructions per thread against " +
+           std::to_string(divisions(bc)) + ")";
   if (bound == "L2->L1 bandwidth") {
     // The L2 read bound's slower limit: its line requests or its sectors' bytes.
     const L2ReadCycles l2 = l2_read_cycles(m, c.device);

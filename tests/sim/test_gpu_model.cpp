@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <functional>
 #include <map>
 #include <random>
@@ -873,6 +874,42 @@ TEST(GpuModel, TheIssueBoundCountsTheMeasuredInstructions) {
   EXPECT_EQ(sim::simulate_gpu(c).time.arithmetic_ms, estimated);
   c.device.estimated_issue_per_cycle = 1.375;
   EXPECT_DOUBLE_EQ(sim::simulate_gpu(c).time.arithmetic_ms, 2 * estimated);
+}
+
+// Where DRAM holds the replay, its instructions cannot all hide behind the loads
+// (Device::stream_issue_norm; kernels/probes/dram_pages, docs/results/tight/dram-pages.md): the
+// replay and the issue bound add in a norm; elsewhere, the time is the largest bound as before.
+TEST(GpuModel, AKernelThatStreamsDramCannotHideItsInstructions) {
+  auto c = config(sim::kind_of<sim::StencilWorkload>(), 512, 256, "column:32", 256);
+  c.workload.stencil_w = c.workload.stencil_h = 3;
+  ASSERT_EQ(c.device.stream_issue_norm, 6); // the h100 row, as the h200's
+  ASSERT_EQ(c.device.stream_dram_share, 0.57);
+  c.device.stream_dram_share = 0; // applies whatever DRAM's share (a small grid stays in L2)
+  const sim::GpuResult on = sim::simulate_gpu(c);
+  const sim::GpuTime &t = on.time;
+  EXPECT_DOUBLE_EQ(t.stream_issue_ms,
+                   std::pow(std::pow(t.simulated_ms, 6) + std::pow(t.arithmetic_ms, 6), 1 / 6.0));
+  EXPECT_GT(t.stream_issue_ms, std::max(t.simulated_ms, t.arithmetic_ms));
+  EXPECT_EQ(t.predicted_ms, t.stream_issue_ms);
+  EXPECT_EQ(t.bound, "DRAM stream and issue");
+  // The remap's instructions now cost time that the replay alone hides: linear, whose index has
+  // none, is faster than column:32 with the same replay.
+  auto lc = c;
+  lc.order = remap::parse_order("linear");
+  const sim::GpuResult linear = sim::simulate_gpu(lc);
+  EXPECT_LT(linear.time.predicted_ms, t.predicted_ms);
+  EXPECT_LT(t.predicted_ms / linear.time.predicted_ms,
+            on.time.arithmetic_ms / linear.time.arithmetic_ms);
+  for (double share : {2.0, 0.0}) { // DRAM never holds twice the replay; a row without the term
+    auto oc = c;
+    oc.device.stream_dram_share = share;
+    oc.device.stream_issue_norm = share > 0 ? 6 : 0;
+    const sim::GpuResult off = sim::simulate_gpu(oc);
+    EXPECT_EQ(off.time.stream_issue_ms, 0);
+    EXPECT_EQ(off.time.predicted_ms,
+              std::max({t.simulated_ms, t.l1_ms, t.l2_ms, t.dram_ms, t.arithmetic_ms}));
+    EXPECT_EQ(off.cycles, on.cycles); // the replay itself is the same
+  }
 }
 
 TEST(GpuModel, SampledModeStandsForTheWholeDevice) {

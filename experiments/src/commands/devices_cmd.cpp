@@ -35,6 +35,8 @@ Table devices_table() {
                "l2_hit_cycles",
                "dram_cycles",
                "dram_gbs",
+               "stream_issue_norm",
+               "stream_dram_share",
                "description"};
   for (const sim::Device &d : sim::devices())
     t.add_row(
@@ -62,12 +64,15 @@ Table devices_table() {
          int64_t{d.l2_hit_cycles},
          int64_t{d.dram_cycles},
          d.dram_gbs,
+         d.stream_issue_norm,
+         d.stream_dram_share,
          d.description});
   // A 0 there is no rate of 0 but a stage the row leaves out: said, as a reader takes it for a
   // value (0 CTAs a microsecond).
   t.notes = {"every field's source: docs/devices.md; tiny is a test device (sequential replay)",
              "0 in l1_data_bytes_per_cycle, l1_request_cycles, l1_mixed_request_wavefronts, "
-             "l2_coalesce_cycles, l2_coalesce_max_reads or launcher_ctas_per_us: the device's "
+             "l2_coalesce_cycles, l2_coalesce_max_reads, launcher_ctas_per_us or "
+             "stream_issue_norm: the device's "
              "model has no such stage or limit (not probed on it); l1_ways 0: fully "
              "associative"};
   return t;

@@ -123,7 +123,13 @@ struct Device {
   // max(sectors x 32 / l2_to_l1_bytes_per_cycle, line requests x this) / SMs cycles; 0, the bytes
   // alone, where not measured.
   double l2_request_cycles = 0;
-  double dram_gbs = 100;      // measured copy bandwidth where we have it
+  double dram_gbs = 100; // measured copy bandwidth where we have it
+  // DRAM streams and instruction issue overlap only in part: a kernel whose DRAM bound is at
+  // least `stream_dram_share` of its replay time takes (replay^n + issue^n)^(1/n) at least, n =
+  // `stream_issue_norm` (0: no such term, the larger of the two as for every other bound, where
+  // not probed). kernels/probes/dram_pages (docs/results/tight/dram-pages.md).
+  double stream_issue_norm = 0;
+  double stream_dram_share = 0;
   double issue_per_cycle = 4; // warp instructions an SM issues per cycle (4 schedulers)
   // The same for a kernel whose instruction count the model estimates (the tiled kernels' steps
   // and issue bound, stencil3d, your own workloads) rather than takes from a measurement (the

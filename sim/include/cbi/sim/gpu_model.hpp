@@ -111,6 +111,9 @@ struct GpuTime {
   double l2_ms = 0;         // the L2's reads: sectors and line requests (Device::l2_request_cycles)
   double dram_ms = 0;       // DRAM bytes / measured bandwidth
   double arithmetic_ms = 0; // warp instructions / (SMs x issue per cycle)
+  // The replay and the issue bound in Device::stream_issue_norm's norm, where the kernel streams
+  // DRAM (its DRAM bound at least Device::stream_dram_share of the replay); 0 elsewhere.
+  double stream_issue_ms = 0;
   // The CTAs after the first wave over the device launcher's rate (Device::launcher_ctas_per_us;
   // 0 where the row has none): not a term of the largest (the replay waits for the launcher's
   // turns already), but where it is at least 90% of a replay-bound time the bound is named
