@@ -5,6 +5,7 @@
 
 #include "cbi/error.hpp"
 #include "cbi/parse.hpp"
+#include "cbi/text.hpp"
 
 #include <algorithm>
 
@@ -14,13 +15,6 @@ namespace {
 
 const std::vector<std::string> kKernels = {"stencil",      "matmul",      "stencil-2d",
                                            "stencil-smem", "sgemm-tiled", "cublas"};
-
-std::string join(const std::vector<std::string> &parts) {
-  std::string s;
-  for (const std::string &p : parts)
-    s += (s.empty() ? "" : ", ") + p;
-  return s;
-}
 
 std::string extent_text(const Extent &e, bool square_short) {
   return square_short && e.w == e.h ? std::to_string(e.w)

@@ -4,6 +4,7 @@
 #include "cbi/cli/options.hpp"
 #include "cbi/config/options.hpp"
 #include "cbi/config/point_options.hpp"
+#include "cbi/text.hpp"
 #include "grids.hpp"
 #include "sweep.hpp"
 #include "sweep_best.hpp"
@@ -247,9 +248,7 @@ void refuse_unsimulated_axes(const po::variables_map &vm, const sweep::Backends 
     sweep::Grid asked = base;
     asked.set(name, list_from(vm, option.substr(2))); // canonical spellings: 0256 is 256
     const std::vector<std::string> own = base.values(name);
-    std::string allowed;
-    for (const std::string &v : own)
-      allowed += (allowed.empty() ? "" : ",") + v;
+    const std::string allowed = join(own, ",");
     for (const std::string &v : asked.values(name))
       if (std::find(own.begin(), own.end(), v) == own.end())
         throw UsageError(
