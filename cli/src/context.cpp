@@ -7,6 +7,7 @@
 
 #include "cbi/cli/command.hpp"
 #include "cbi/error.hpp"
+#include "cbi/parse.hpp"
 
 #include <algorithm>
 #include <fstream>
@@ -138,6 +139,10 @@ int jobs_within_cores(long long asked_jobs) {
   const int jobs = jobs_within_cores_of(asked_jobs, std::thread::hardware_concurrency(), line);
   hold_notice(line.str());
   return jobs;
+}
+
+int parse_jobs(const std::string &text) {
+  return jobs_within_cores(parse_positive(text, "--jobs", kMaxJobs));
 }
 
 namespace {

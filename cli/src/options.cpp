@@ -167,6 +167,7 @@ void add_output_options(po::options_description &desc, const std::string &defaul
   std::string formats;
   for (const char *name : {"table", "json", "csv", "markdown"})
     formats += (formats.empty() ? "" : " | ") + std::string(name) +
+               (name == std::string("markdown") ? " (or md)" : "") +
                (name == default_format ? " (default)" : "");
   // clang-format off
   desc.add_options()

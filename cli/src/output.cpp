@@ -4,6 +4,7 @@
 #include "printers/printers.hpp"
 
 #include "cbi/error.hpp"
+#include "cbi/text.hpp"
 
 #include <cerrno>
 #include <charconv>
@@ -24,13 +25,6 @@
 
 namespace cbi::cli {
 
-static std::string join_names(const Names &names, const char *separator) {
-  std::string text;
-  for (const std::string &name : names)
-    text += (text.empty() ? "" : separator) + name;
-  return text;
-}
-
 std::string format_cell(const Cell &c) {
   if (const auto *s = std::get_if<std::string>(&c))
     return *s;
@@ -39,7 +33,7 @@ std::string format_cell(const Cell &c) {
   if (const auto *b = std::get_if<bool>(&c))
     return *b ? "true" : "false";
   if (const auto *names = std::get_if<Names>(&c))
-    return join_names(*names, ",");
+    return join(*names, ",");
   const double d = std::get<double>(c);
   if (!std::isfinite(d))
     return "nan";
@@ -52,7 +46,7 @@ std::string format_cell(const Cell &c) {
 
 std::string format_cell_short(const Cell &c) {
   if (const auto *names = std::get_if<Names>(&c))
-    return join_names(*names, ", ");
+    return join(*names, ", ");
   const auto *d = std::get_if<double>(&c);
   if (!d || !std::isfinite(*d))
     return format_cell(c);
@@ -92,17 +86,17 @@ const std::vector<const Printer *> &printers() {
 }
 
 std::string printer_names() {
-  std::string names;
-  for (const Printer *p : printers())
-    names += (names.empty() ? "" : ", ") + std::string(p->name());
-  return names;
+  return join(printers(), ", ", [](const Printer *p) { return p->name(); });
 }
 
 const Printer &find_printer(const std::string &name, const std::string &option) {
+  // md, as the ending .md names markdown for --output: --format md was "unknown format".
+  const std::string wanted = name == "md" ? "markdown" : name;
   for (const Printer *p : printers())
-    if (name == p->name())
+    if (wanted == p->name())
       return *p;
-  throw UsageError(option, "unknown format '" + name + "'; allowed: " + printer_names());
+  throw UsageError(option,
+                   "unknown format '" + name + "'; allowed: " + printer_names() + " (or md)");
 }
 
 void print_table(std::ostream &os, const Table &t) { detail::table_printer().print(os, t); }

@@ -5,6 +5,7 @@
 
 #include "cbi/error.hpp"
 #include "cbi/parse.hpp"
+#include "cbi/text.hpp"
 
 #include <algorithm>
 
@@ -14,13 +15,6 @@ namespace {
 
 const std::vector<std::string> kKernels = {"stencil",      "matmul",      "stencil-2d",
                                            "stencil-smem", "sgemm-tiled", "cublas"};
-
-std::string join(const std::vector<std::string> &parts) {
-  std::string s;
-  for (const std::string &p : parts)
-    s += (s.empty() ? "" : ", ") + p;
-  return s;
-}
 
 std::string extent_text(const Extent &e, bool square_short) {
   return square_short && e.w == e.h ? std::to_string(e.w)
@@ -85,10 +79,8 @@ const std::vector<AxisDef> kDefs = {
      [](const Point &p) -> std::optional<AxisValue> { return p.type; }},
     {"block",
      [](const std::string &v, const std::string &opt) -> AxisValue {
-       const long long b = parse_positive(v, opt, 1024);
-       if (b < 32)
-         throw UsageError(opt, "block " + v + " is too small; allowed: 32 to 1024 threads");
-       return int64_t{b};
+       // As tune, simulate and bench take it: 1 to 1024 (tiny's one-thread SM needs 1).
+       return int64_t{parse_positive(v, opt, kernels::kMaxBlockThreads)};
      },
      [](const AxisValue &v) { return std::to_string(std::get<int64_t>(v)); },
      [](const AxisValue &v, Point &p) { p.block_threads = int(std::get<int64_t>(v)); },

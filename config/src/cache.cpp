@@ -4,6 +4,7 @@
 #include "cbi/error.hpp"
 #include "cbi/parse.hpp"
 #include "cbi/sim/workloads.hpp"
+#include "cbi/text.hpp"
 
 #include <set>
 #include <tuple>
@@ -111,9 +112,8 @@ Cache parse_cache(const std::string &text, const std::string &option) {
     return c;
   }
   if (c.preset.empty() && text.find('=') == std::string::npos) { // a preset's name, misspelled
-    std::string names;
-    for (const auto &preset : cache_presets())
-      names += (names.empty() ? "" : ", ") + preset.first;
+    const std::string names =
+        join(cache_presets(), ", ", [](const auto &preset) { return preset.first; });
     throw UsageError(option, "unknown cache '" + text + "'; allowed: a preset (" + names +
                                  "; cbi sweep --list describes each) or levels joined by '/', "
                                  "each KEY=VALUE items as in size=32KiB,line=128,ways=8");
@@ -151,10 +151,7 @@ std::string spell(const LevelSpec &l) {
 std::string spell(const Cache &c) {
   if (!c.preset.empty())
     return c.preset;
-  std::string s;
-  for (const LevelSpec &l : c.levels)
-    s += (s.empty() ? "" : "/") + spell(l);
-  return s;
+  return join(c.levels, "/", [](const LevelSpec &l) { return spell(l); });
 }
 
 LevelSpec spec_of(const sim::CacheConfig &c) {

@@ -429,7 +429,7 @@ std::string device_help() {
 }
 
 std::string block_help() {
-  return "threads per block, default " + std::to_string(kDefaultBlockThreads) +
+  return "threads per block, 1..1024, default " + std::to_string(kDefaultBlockThreads) +
          " (or the device's largest block where that is smaller: tiny's 1)";
 }
 

@@ -5,6 +5,7 @@
 #include "cbi/error.hpp"
 #include "cbi/sim/workloads.hpp"
 
+#include <algorithm>
 #include <iomanip>
 #include <sstream>
 
@@ -156,8 +157,8 @@ kernels::BenchConfig bench_config(const Point &p) {
   if (p.order)
     c.order = *p.order;
   c.block_threads = p.block_threads;
-  if (p.block_x)
-    c.block_x = *p.block_x;
+  // stencil-2d's width: as given, else a warp's 32 (the whole block where it is smaller).
+  c.block_x = p.block_x ? *p.block_x : std::min(c.block_x, c.block_threads);
   c.width = p.size.w;
   c.height = p.size.h;
   if (p.stencil) {

@@ -93,10 +93,11 @@ Point point_from(const cli::po::variables_map &vm, const PointRequest &request,
     // The default block, or the device's largest where that is smaller (tiny: 1 thread), so that
     // --device tiny alone is not refused for a --block the user never gave. 1024 is CUDA's
     // largest block; a device row may allow fewer (and says so naming --block).
-    p.block_threads = has(vm, "block")
-                          ? int(parse_positive(get(vm, "block", ""), "--block", 1024))
-                          : std::min({kDefaultBlockThreads, device.max_threads_per_block,
-                                      device.max_threads_per_sm});
+    p.block_threads =
+        has(vm, "block")
+            ? int(parse_positive(get(vm, "block", ""), "--block", kernels::kMaxBlockThreads))
+            : std::min(
+                  {kDefaultBlockThreads, device.max_threads_per_block, device.max_threads_per_sm});
     if (p.user && p.user->block_threads() > 0)
       p.block_threads = int(p.user->block_threads()); // the traced launch's blocks
     if (has(vm, "sample-sms")) {
@@ -117,7 +118,7 @@ Point point_from(const cli::po::variables_map &vm, const PointRequest &request,
         p.sample_sms = sample;
     }
     if (has(vm, "jobs"))
-      p.jobs = cli::jobs_within_cores(parse_positive(get(vm, "jobs", ""), "--jobs", 1024));
+      p.jobs = cli::parse_jobs(get(vm, "jobs", ""));
     return p;
   }
   p.granularity =
@@ -136,6 +137,26 @@ Point point_from(const cli::po::variables_map &vm, const PointRequest &request,
   return p;
 }
 
+namespace {
+
+// Each item of --NAME (or `fallback`) parsed, none given twice: bench --type float,float timed the
+// same kernel twice.
+template <class T, class Parse>
+std::vector<T> each_once(const cli::po::variables_map &vm, const std::string &name,
+                         const std::vector<std::string> &fallback, Parse parse) {
+  const std::vector<std::string> texts = cli::list_from(vm, name, fallback);
+  std::vector<T> values;
+  std::vector<std::string> canonical;
+  for (const std::string &text : texts) {
+    values.push_back(parse(text));
+    canonical.push_back(to_string(values.back())); // kernels:: or remap::, by the type
+  }
+  refuse_repeats(texts, canonical, "--" + name);
+  return values;
+}
+
+} // namespace
+
 BenchPoints bench_points(const cli::po::variables_map &vm) {
   Point base;
   base.size = {4096, 4096};
@@ -150,24 +171,19 @@ BenchPoints bench_points(const cli::po::variables_map &vm) {
   const bool block_given = has(vm, "block");
   const std::string block = get(vm, "block", "256");
 
-  std::vector<kernels::KernelKind> kinds;
-  for (const std::string &k : cli::list_from(vm, "kernel", {"stencil"}))
-    kinds.push_back(kernels::parse_kernel(k));
-  std::vector<remap::Order> orders;
-  for (const std::string &o : cli::list_from(vm, "order", {kDefaultOrder}))
-    orders.push_back(remap::parse_order(o));
-  std::vector<remap::Order> block_orders;
-  for (const std::string &o : cli::list_from(vm, "block-order", {"linear"}))
-    block_orders.push_back(remap::parse_order(o, "--block-order"));
-  std::vector<remap::RemapMath> maths;
-  for (const std::string &m : cli::list_from(vm, "remap-math", {"fast"}))
-    maths.push_back(remap::parse_remap_math(m));
+  const auto kinds = each_once<kernels::KernelKind>(
+      vm, "kernel", {"stencil"}, [](auto &t) { return kernels::parse_kernel(t); });
+  const std::vector<remap::Order> orders =
+      remap::parse_orders(cli::list_from(vm, "order", {kDefaultOrder}));
+  const std::vector<remap::Order> block_orders =
+      remap::parse_orders(cli::list_from(vm, "block-order", {"linear"}), "--block-order");
+  const auto maths = each_once<remap::RemapMath>(
+      vm, "remap-math", {"fast"}, [](auto &t) { return remap::parse_remap_math(t); });
   if (block_orders.empty() || maths.empty())
     throw UsageError(block_orders.empty() ? "--block-order" : "--remap-math",
                      "empty list; allowed: one value or a comma list");
-  std::vector<kernels::ElemType> types;
-  for (const std::string &t : cli::list_from(vm, "type", {"float"}))
-    types.push_back(kernels::parse_type(t));
+  const auto types = each_once<kernels::ElemType>(vm, "type", {"float"},
+                                                  [](auto &t) { return kernels::parse_type(t); });
   if (kinds.empty() || orders.empty() || types.empty())
     throw UsageError(kinds.empty()    ? "--kernel"
                      : orders.empty() ? "--order"
@@ -176,10 +192,13 @@ BenchPoints bench_points(const cli::po::variables_map &vm) {
 
   refuse_unused_kernel_axes(vm, kinds);
 
-  // --block N or WxH: 1D kernels take W*H threads, stencil-2d a W-wide block (32 for N).
+  // --block N or WxH: 1D kernels take W*H threads, stencil-2d a W-wide block (32 for N, N under
+  // 32). "--block 2000" was told "in '32x2000', ...", a spelling the user never gave.
   const bool two_d = block.find_first_of("xX") != std::string::npos;
-  const auto [bx, by] = parse_extent(two_d ? block : "32x" + block, "--block", false, 1024);
-  const int threads = two_d ? int(bx * by) : int(parse_positive(block, "--block", 1 << 20));
+  const auto [bx, by] = two_d ? parse_extent(block, "--block", false, kernels::kMaxBlockThreads)
+                              : std::pair<long long, long long>{0, 0};
+  const int threads =
+      two_d ? int(bx * by) : int(parse_positive(block, "--block", kernels::kMaxBlockThreads));
 
   // An --order (--block-order) that no listed kernel takes stays on the point, so that
   // kernels::validate refuses it rather than it being ignored (--remap-math: refused above).
@@ -207,7 +226,7 @@ BenchPoints bench_points(const cli::po::variables_map &vm) {
             if (kernels::is_block_ordered(k) || !any_blocked)
               p.block_order = block_orders[bi];
             if (k == kernels::KernelKind::stencil_2d) {
-              p.block_x = two_d ? int(bx) : 32;
+              p.block_x = two_d ? int(bx) : std::min(32, threads);
               p.block_threads = threads;
             } else if (block_given) {
               p.block_threads = threads;

@@ -1,6 +1,7 @@
 #include "cbi/config/presets.hpp"
 
 #include "cbi/config/options.hpp"
+#include "cbi/text.hpp"
 
 #include <algorithm>
 #include <set>
@@ -21,10 +22,7 @@ std::string option_name(const std::string &token) {
 }
 
 std::string orders_text(const std::vector<remap::Order> &orders) {
-  std::string s;
-  for (const remap::Order &o : orders)
-    s += (s.empty() ? "" : ",") + remap::to_string(o);
-  return s;
+  return join(orders, ",", [](const remap::Order &o) { return remap::to_string(o); });
 }
 
 std::string window_text(const sim::Workload &w) { // "7x7"
@@ -165,9 +163,8 @@ Table presets_table() {
                "orders", "configuration", "source"};
   for (const sim::Preset &p : sim::presets()) {
     const sim::Workload &w = p.config.workload;
-    std::string levels;
-    for (const sim::CacheConfig &l : p.config.levels)
-      levels += (levels.empty() ? "" : "/") + level_spec(l);
+    const std::string levels =
+        join(p.config.levels, "/", [](const sim::CacheConfig &l) { return level_spec(l); });
     const sim::WorkloadTraits traits = sim::workload_traits(w.kind);
     t.add_row({p.name, std::string(sim::to_string(w.kind)), w.width, w.height,
                traits.has_window ? Cell(window_text(w)) : Cell(),
@@ -194,10 +191,8 @@ Table preset_table(const std::string &name, const std::string &option) {
                                 return cli::format_cell(row.front()) != p.name;
                               }),
                t.rows.end());
-  std::string options;
-  for (const std::string &a : preset_args(p))
-    options += (options.empty() ? "" : " ") + a;
-  t.notes.insert(t.notes.begin(), "--preset " + p.name + " stands for " + options);
+  t.notes.insert(t.notes.begin(),
+                 "--preset " + p.name + " stands for " + join(preset_args(p), " "));
   return t;
 }
 

@@ -262,10 +262,13 @@ cli::Table mrc_result(const po::variables_map &vm, const sim::Progress &interrup
       throw UsageError("--sizes",
                        std::string(e.what()) + " (capacities in lines, e.g. 64,256,1024)");
     }
-  // A curve runs by size: --sizes 8,2 --sizes 2 is each size once, ascending (a size given twice
-  // was two equal rows).
+  // A curve runs by size, ascending: --sizes 8,2,4 is 2,4,8. A size given twice is refused, as a
+  // value given twice is in every list (it was merged without a word).
+  std::vector<std::string> canonical;
+  for (const int64_t size : sizes)
+    canonical.push_back(std::to_string(size));
+  refuse_repeats(cli::list_from(vm, "sizes"), canonical, "--sizes");
   std::sort(sizes.begin(), sizes.end());
-  sizes.erase(std::unique(sizes.begin(), sizes.end()), sizes.end());
   // sim's one pass keeps per distinct line a last-use time (8 B), four Fenwick slots (16 B), a
   // compaction entry (16 B) and a distance count (8 B).
   const double lines = double(c.workload.footprint_bytes()) / double(c.levels[0].line_bytes);

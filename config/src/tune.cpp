@@ -116,10 +116,11 @@ sim::TuneConfig tune_config(const po::variables_map &vm) {
       c.staged = false;
   }
   const char *option = tiled ? "--block-order" : "--orders";
-  for (const std::string &text :
-       tiled ? cli::list_from(vm, "block-order", sim::default_block_orders(c.base.workload))
-             : cli::list_from(vm, "orders", sim::default_tune_orders()))
-    c.orders.push_back(remap::parse_order(text, option));
+  // An order given twice is refused, as in every command (it was ranked once, with a note).
+  c.orders = remap::parse_orders(
+      tiled ? cli::list_from(vm, "block-order", sim::default_block_orders(c.base.workload))
+            : cli::list_from(vm, "orders", sim::default_tune_orders()),
+      option);
   if (c.orders.empty())
     throw UsageError(option, "no order given; allowed: a comma list such as linear,column:32");
   // Unasked, a search cheap enough runs in full: the sampled stage is there for speed only, and
@@ -129,9 +130,7 @@ sim::TuneConfig tune_config(const po::variables_map &vm) {
       !vm.count("final-sms") && !vm.count("sample-sms") &&
       double(c.base.workload.accesses()) * double(c.orders.size()) <= kFullSearchAccesses)
     c.staged = false;
-  c.jobs = vm.count("jobs")
-               ? cli::jobs_within_cores(parse_positive(vm["jobs"].as<std::string>(), "--jobs", 256))
-               : cli::idle_cores();
+  c.jobs = vm.count("jobs") ? cli::parse_jobs(vm["jobs"].as<std::string>()) : cli::idle_cores();
   return c;
 }
 

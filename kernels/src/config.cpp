@@ -126,14 +126,15 @@ void validate(const BenchConfig &c) {
     throw UsageError("kernel.block",
                      std::string(to_string(c.kernel)) +
                          " uses its own fixed block; allowed: 256 or leave --block out");
-  if (!fixed_block && (c.block_threads < 32 || c.block_threads > 1024))
+  if (!fixed_block && (c.block_threads < 1 || c.block_threads > kMaxBlockThreads))
     throw UsageError("kernel.block", std::to_string(c.block_threads) +
-                                         " threads is not allowed; allowed: 32 to 1024");
+                                         " threads is not allowed; allowed: 1 to 1024 (" +
+                                         kBlockThreadsWhy + ")");
   if (c.kernel == KernelKind::stencil_2d &&
       (c.block_x < 1 || c.block_x > c.block_threads || c.block_threads % c.block_x != 0))
     throw UsageError("kernel.block", "a 2D block of " + std::to_string(c.block_threads) +
                                          " threads cannot be " + std::to_string(c.block_x) +
-                                         " wide; allowed: WxH with W*H from 32 to 1024");
+                                         " wide; allowed: WxH with W*H from 1 to 1024");
   if (c.kernel == KernelKind::sgemm_tiled && c.type != ElemType::float32)
     throw UsageError("kernel.type", std::string(to_string(c.type)) +
                                         " is not offered by sgemm-tiled; allowed: float");

@@ -16,6 +16,7 @@
 #include "cbi/config/run.hpp"
 #include "cbi/config/tune.hpp"
 #include "cbi/error.hpp"
+#include "cbi/text.hpp"
 
 #include <pybind11/numpy.h>
 
@@ -54,10 +55,7 @@ bool is_extent(const py::handle &v) {
 std::string text_of(const py::handle &v) {
   if (!is_extent(v))
     return py::str(v);
-  std::string extent;
-  for (const py::handle d : v)
-    extent += (extent.empty() ? "" : "x") + py::str(d).cast<std::string>();
-  return extent;
+  return join(v, "x", [](const py::handle &d) { return py::str(d).cast<std::string>(); });
 }
 
 // Runs `cbi command` with these keyword arguments: parsed by the command's option groups (and

@@ -1,6 +1,7 @@
 #include "cbi/sim/device.hpp"
 
 #include "cbi/error.hpp"
+#include "cbi/text.hpp"
 
 #include <cctype>
 #include <initializer_list>
@@ -319,10 +320,7 @@ const std::vector<Device> &devices() {
 }
 
 std::string device_names() {
-  std::string s;
-  for (const Device &d : devices())
-    s += (s.empty() ? "" : ", ") + d.name;
-  return s;
+  return join(devices(), ", ", [](const Device &d) { return d.name; });
 }
 
 const Device *device_of_gpu(const std::string &gpu_name) {

@@ -2,6 +2,7 @@
 #include "cbi/sim/presets.hpp"
 
 #include "cbi/error.hpp"
+#include "cbi/text.hpp"
 
 namespace cbi::sim {
 
@@ -88,10 +89,7 @@ const std::vector<Preset> &presets() {
 }
 
 std::string preset_names() {
-  std::string s;
-  for (const Preset &p : presets())
-    s += (s.empty() ? "" : ", ") + p.name;
-  return s;
+  return join(presets(), ", ", [](const Preset &p) { return p.name; });
 }
 
 const Preset &find_preset(const std::string &name, const std::string &option) {

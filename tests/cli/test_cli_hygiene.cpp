@@ -150,8 +150,8 @@ TEST(Hygiene, ListsAreCommasOrRepeatedOptions) {
   const CliRun mixed = cbi_run("mrc --size 16 --sizes 4,8 --sizes 16 --format csv");
   ASSERT_EQ(mixed.exit_code, 0) << mixed.err;
   EXPECT_EQ(count_lines(mixed.out), 4) << mixed.out; // header + 3 sizes
-  // mrc's sizes are a curve's: each once, ascending, however they are given.
-  const CliRun curve = cbi_run("mrc --size 16 --sizes 8,2 --sizes 2,4 --format csv");
+  // mrc's sizes are a curve's: ascending, however they are given; a size given twice is refused.
+  const CliRun curve = cbi_run("mrc --size 16 --sizes 8,2 --sizes 4 --format csv");
   ASSERT_EQ(curve.exit_code, 0) << curve.err;
   EXPECT_EQ(curve.out, cbi_run("mrc --size 16 --sizes 2,4,8 --format csv").out);
   EXPECT_EQ(count_lines(curve.out), 4) << curve.out; // header + 3 sizes

@@ -9,6 +9,7 @@
 #include "cbi/error.hpp"
 #include "cbi/parse.hpp"
 #include "cbi/sim/cache.hpp"
+#include "cbi/text.hpp"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -560,4 +561,27 @@ TEST(CliProgress, ABarWhoseTotalGrowsCountsOnAndNeverOverflows) {
   std::cerr.rdbuf(old);
   EXPECT_NE(err.str().find("8/8 orders"), std::string::npos) << err.str();
   EXPECT_NE(err.str().find("[##############################] 9/8"), std::string::npos) << err.str();
+}
+
+// base's one join: nothing for no items, no separator before the first or after the last, and a
+// projection for items that are not text (the loop it replaced in two dozen places).
+TEST(Join, SeparatesItemsAndSpellsEachAsAsked) {
+  EXPECT_EQ(cbi::join(std::vector<std::string>{}), "");
+  EXPECT_EQ(cbi::join(std::vector<std::string>{"a"}), "a");
+  EXPECT_EQ(cbi::join(std::vector<std::string>{"a", "", "c"}), "a, , c");
+  EXPECT_EQ(cbi::join(std::vector<const char *>{"x", "y"}, "/"), "x/y");
+  EXPECT_EQ(cbi::join(std::vector<int>{1, 22, 3}, " or ", [](int i) { return std::to_string(i); }),
+            "1 or 22 or 3");
+}
+
+// A value given twice is refused with its later spelling and, where it differs, the earlier.
+TEST(Join, RefuseRepeatsNamesBothSpellings) {
+  EXPECT_NO_THROW(cbi::refuse_repeats({"a", "b"}, {"a", "b"}, "--x"));
+  try {
+    cbi::refuse_repeats({"64", "b", "0064"}, {"64", "b", "64"}, "--size");
+    ADD_FAILURE() << "0064 after 64 was accepted";
+  } catch (const cbi::UsageError &e) {
+    EXPECT_EQ(e.option(), "--size");
+    EXPECT_STREQ(e.what(), "'0064' is given twice (as '64'); allowed: each value once");
+  }
 }

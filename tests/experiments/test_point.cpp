@@ -96,7 +96,7 @@ TEST(Point, BadValuesNameTheAxisOption) {
   Grid g = default_grid();
   for (const auto &[axis, value] :
        std::vector<std::pair<std::string, std::string>>{{"stencil", "4x4"},
-                                                        {"block", "16"},
+                                                        {"block", "0"},
                                                         {"order", "spiral:3"},
                                                         {"type", "int"},
                                                         {"kernel", "fft"},

@@ -422,7 +422,7 @@ TEST(Sweep, ALongSweepShowsProgressOffATerminal) {
 TEST(Sweep, BadValuesExit2WithoutOutput) {
   TempDir dir;
   const std::string out = dir / "bad.csv";
-  for (const char *args : {"--shard 4/4", "--order column:0", "--block 16", "--type quad",
+  for (const char *args : {"--shard 4/4", "--order column:0", "--block 2048", "--type quad",
                            "--cache size=100", "--backend cpu", "--grid fig9.9", "--jobs 0"}) {
     const CliRun r = cbi(std::string("sweep ") + args + " --output " + out);
     EXPECT_EQ(r.exit_code, 2) << args << ": " << r.err;

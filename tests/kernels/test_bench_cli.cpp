@@ -21,7 +21,7 @@ TEST(BenchCli, BadOptionsExit2NamingTheOption) {
   const std::vector<std::pair<std::string, std::string>> cases = {
       {"--kernel conv", "--kernel"},
       {"--order diagonal:3", "--order"},
-      {"--block 7", "--block"},
+      {"--block 1025", "--block"},
       {"--stencil 8x8", "--stencil"},
       {"--type bf16", "--type"},
       {"--size 0", "--size"},

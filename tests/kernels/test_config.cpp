@@ -52,7 +52,7 @@ TEST(Config, InvalidConfigurationsNameTheirOption) {
          c.stencil_w = 67;
        },
        "kernel.stencil"},
-      {[](BenchConfig &c) { c.block_threads = 16; }, "kernel.block"},
+      {[](BenchConfig &c) { c.block_threads = 0; }, "kernel.block"},
       {[](BenchConfig &c) { c.block_threads = 2048; }, "kernel.block"},
       {[](BenchConfig &c) {
          c.kernel = KernelKind::sgemm_tiled;

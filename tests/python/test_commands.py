@@ -114,6 +114,16 @@ def test_errors_are_value_errors_with_the_cli_message(options):
     (lambda: cbi.tune(size=32, final_sms=7), r"^final_sms: "),
     (lambda: cbi.tune(workload=cbi.Workload(np.zeros((4, 4, 1), dtype=np.uint64))),
      r"^workload: .*allowed: a built-in workload's name"),
+    # one --jobs cap in every command (tune's was 256, simulate's 1024)
+    (lambda: cbi.tune(size=16, jobs=1025), r"^jobs: '1025' is out of range; allowed: an integer "
+                                           r"from 1 to 1024$"),
+    (lambda: cbi.simulate(model="gpu", jobs=1025), r"^jobs: '1025' is out of range; allowed: an "
+                                                   r"integer from 1 to 1024$"),
+    # a value given twice is refused (tune ranked it once with a note, mrc merged it)
+    (lambda: cbi.tune(size=16, orders=["column:4", "linear", "column:4"]),
+     r"^orders: 'column:4' is given twice; allowed: each order once$"),
+    (lambda: cbi.mrc(size=16, sizes=[8, 2, 8]), r"^sizes: '8' is given twice; allowed: each value "
+                                                r"once$"),
 ])
 def test_errors_name_the_keyword_the_call_passed(call, message):
     # A Python user passed lines=0, never --lines: the error named the command line's option.

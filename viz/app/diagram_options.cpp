@@ -117,14 +117,7 @@ std::vector<std::string> panel_orders(const po::variables_map &vm) {
   if (orders.size() > 8)
     throw UsageError("--order", std::to_string(orders.size()) +
                                     " panels are too many; allowed: 1 to 8 --order options");
-  for (std::size_t i = 0; i < orders.size(); ++i)
-    for (std::size_t j = 0; j < i; ++j)
-      if (remap::to_string(remap::parse_order(orders[j])) ==
-          remap::to_string(remap::parse_order(orders[i])))
-        throw UsageError("--order",
-                         "'" + orders[i] + "' is given twice" +
-                             (orders[i] == orders[j] ? "" : " (as '" + orders[j] + "')") +
-                             "; allowed: each order once, a panel each");
+  remap::parse_orders(orders, "--order", "each order once, a panel each");
   return orders;
 }
 

@@ -7,6 +7,7 @@
 #include "cbi/cli/options.hpp"
 #include "cbi/error.hpp"
 #include "cbi/order_text.hpp"
+#include "cbi/text.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -147,9 +148,7 @@ void require(const CsvTable &t, const std::string &name, const char *option) {
     if (cli::near_spelling(name, c))
       near += (near.empty() ? "" : " or ") + c;
   // A few columns are named; a sweep's 56 in one line were unreadable: its numeric ones, then.
-  std::string allowed;
-  for (const std::string &c : t.columns)
-    allowed += (allowed.empty() ? "" : ", ") + c;
+  std::string allowed = join(t.columns);
   if (t.columns.size() > 12)
     allowed = "one of its " + std::to_string(t.columns.size()) +
               " columns (its first line names them), numbers in: " + numeric_columns(t);
@@ -280,12 +279,7 @@ const std::vector<std::string> &value_columns() {
   return kColumns;
 }
 
-std::string value_columns_text() {
-  std::string text;
-  for (const std::string &c : value_columns())
-    text += (text.empty() ? "" : ", ") + c;
-  return text;
-}
+std::string value_columns_text() { return join(value_columns()); }
 
 PlotSpec plot_defaults(const CsvTable &t, PlotSpec s) {
   // Lines with --y need no value column (a CSV without one used to fail here).

@@ -4,6 +4,7 @@
 #include "plot_common.hpp"
 
 #include "cbi/error.hpp"
+#include "cbi/text.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -138,9 +139,7 @@ std::string subtitle_and_notes(const Cells &g, const Shown &r, const PlotSpec &s
   if (marks_best(r)) {
     sub += "; best cell outlined";
   } else if (r.best.size() > 1) {
-    std::string names;
-    for (const Key &k : r.best)
-      names += (names.empty() ? "" : ", ") + cell_name(k);
+    const std::string names = join(r.best, ", ", cell_name);
     sub += "; no best cell: " + std::to_string(r.best.size()) + " tie (" + names + ")";
     out.ties.push_back("best value shared by " + names);
   } else {
@@ -163,9 +162,7 @@ std::string subtitle_and_notes(const Cells &g, const Shown &r, const PlotSpec &s
                         " rows of orders with no place on the x axis not shown: " + names);
   }
   if (!r.no_naive.empty()) {
-    std::string names;
-    for (double y : r.no_naive)
-      names += (names.empty() ? "" : ", ") + short_number(y);
+    const std::string names = join(r.no_naive, ", ", [](double y) { return short_number(y); });
     out.notes.push_back(s.y + " " + names + " not shown: no linear row to compare with");
   }
   if (g.no_number > 0)

@@ -4,6 +4,7 @@
 #include "plot_common.hpp"
 
 #include "cbi/error.hpp"
+#include "cbi/text.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -105,9 +106,7 @@ Series gather(const CsvTable &t, const PlotSpec &s, PlotLayout &out) {
     }
   }
   if (averaged > 0) {
-    std::string axes;
-    for (const std::string &a : differ)
-      axes += (axes.empty() ? "" : ", ") + a;
+    const std::string axes = join(differ);
     const std::string rows =
         std::to_string(fewest) + (most > fewest ? " to " + std::to_string(most) : "");
     const std::string shared = (s.series.empty() ? "" : s.series + " and ") + s.x;

@@ -13,6 +13,7 @@
 #include <cstring>
 #include <string>
 #include <tuple>
+#include <vector>
 
 namespace cbi::remap {
 
@@ -129,6 +130,21 @@ inline std::string to_string(const Order &o) {
 }
 
 // "column" etc.: the order's name without its parameters.
+// A list of orders as the user gave them, each parsed, and none given twice (tile:4 and tile:4x4
+// are one order): "--order: 'linear' is given twice; allowed: each order once".
+inline std::vector<Order> parse_orders(const std::vector<std::string> &texts,
+                                       const std::string &option = "--order",
+                                       const std::string &allowed = "each order once") {
+  std::vector<Order> orders;
+  std::vector<std::string> canonical;
+  for (const std::string &text : texts) {
+    orders.push_back(parse_order(text, option));
+    canonical.push_back(to_string(orders.back()));
+  }
+  refuse_repeats(texts, canonical, option, allowed);
+  return orders;
+}
+
 inline const char *kind_name(const Order &o) {
   return visit(o, [](auto order) -> const char * { return decltype(order)::name; });
 }

@@ -165,6 +165,21 @@ inline std::vector<std::string> parse_list(const std::string &text, const std::s
   return items;
 }
 
+// Refuses a list that names one value twice (--order linear,linear ran or drew the same thing
+// twice, or was merged without a word): `canonical[i]` is `given[i]` as parsed, so that tile:4
+// and tile:4x4 are one order. The error names the later spelling and, where it differs, the
+// earlier: "'tile:4x4' is given twice (as 'tile:4'); allowed: each value once".
+inline void refuse_repeats(const std::vector<std::string> &given,
+                           const std::vector<std::string> &canonical, const std::string &option,
+                           const std::string &allowed = "each value once") {
+  for (std::size_t i = 0; i < canonical.size(); ++i)
+    for (std::size_t j = 0; j < i; ++j)
+      if (canonical[i] == canonical[j])
+        throw UsageError(option, "'" + given[i] + "' is given twice" +
+                                     (given[i] == given[j] ? "" : " (as '" + given[j] + "')") +
+                                     "; allowed: " + allowed);
+}
+
 // "WxHxD..." (or "N"): every extent positive and their product at most `max_product`, so that no
 // fold of them overflows. "16x", "16x16x" and "x16" are errors naming `option`.
 inline std::vector<long long> parse_dims(const std::string &text, const std::string &option,

@@ -46,8 +46,8 @@ void add_bench_options(po::options_description &desc) {
     ("order", list_value(), order_help.c_str())
     ("block-order", list_value(), block_order_help.c_str())
     ("remap-math", list_value(), remap_math_help.c_str())
-    ("block", po::value<std::string>(), "threads per block, 32..1024 (default 256); for "
-                                        "stencil-2d WxH (default 32x8)")
+    ("block", po::value<std::string>(), "threads per block, 1..1024 (default 256; under 32 one warp "
+                                        "runs with idle lanes); for stencil-2d WxH (default 32x8)")
     ("size", po::value<std::string>(), "output I_w x I_h as WxH or N (default 4096x4096)")
     ("stencil", po::value<std::string>(), "stencil window SxS, odd (default 9x9)")
     ("depth", po::value<std::string>(), "matmul inner dimension D (default I_w)")

@@ -1,6 +1,7 @@
 // cbi reproduce: one command that reruns the thesis's chapter 5 and writes a report folder.
 #include "cbi/cli/command.hpp"
 #include "cbi/cli/options.hpp"
+#include "cbi/text.hpp"
 #include "reproduce.hpp"
 
 #include <algorithm>
@@ -69,17 +70,15 @@ int cmd_reproduce(int argc, char **argv) {
   o.tiny = vm["tiny"].as<bool>();
   o.progress = vm["progress"].as<bool>();
   if (has(vm, "jobs"))
-    o.jobs = cli::jobs_within_cores(parse_positive(get(vm, "jobs", ""), "--jobs", 1024));
+    o.jobs = cli::parse_jobs(get(vm, "jobs", ""));
   if (has(vm, "only")) {
     o.only = parse_list(get(vm, "only", ""), "--only");
     reproduce::Options all = o;
     all.only.clear();
-    std::string allowed;
     std::vector<std::string> names;
-    for (const reproduce::Part &p : reproduce::plan(all)) {
-      allowed += (allowed.empty() ? "" : ", ") + p.name;
+    for (const reproduce::Part &p : reproduce::plan(all))
       names.push_back(p.name);
-    }
+    const std::string allowed = join(names);
     reproduce::Options other = all; // the run with --sim-only flipped: a part of it is no typo
     other.sim_only = !o.sim_only;
     std::vector<std::string> other_names;

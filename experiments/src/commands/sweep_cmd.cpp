@@ -4,6 +4,7 @@
 #include "cbi/cli/options.hpp"
 #include "cbi/config/options.hpp"
 #include "cbi/config/point_options.hpp"
+#include "cbi/text.hpp"
 #include "grids.hpp"
 #include "sweep.hpp"
 #include "sweep_best.hpp"
@@ -128,7 +129,7 @@ void add_sweep_options(po::options_description &desc) {
       "depth", list_value(), "axis: matmul inner dimension D (0 = width)")(
       "type", list_value(), "axis: element types half, float, double")(
       "block", list_value(),
-      "axis: threads per block, 32..1024 (gpu and --model gpu; with the sequential "
+      "axis: threads per block, 1..1024 (gpu and --model gpu; with the sequential "
       "simulator only the grid's own, to pick its points)")("order", list_value(),
                                                             order_text.c_str())(
       "cache", po::value<std::vector<std::string>>()->composing(),
@@ -247,9 +248,7 @@ void refuse_unsimulated_axes(const po::variables_map &vm, const sweep::Backends 
     sweep::Grid asked = base;
     asked.set(name, list_from(vm, option.substr(2))); // canonical spellings: 0256 is 256
     const std::vector<std::string> own = base.values(name);
-    std::string allowed;
-    for (const std::string &v : own)
-      allowed += (allowed.empty() ? "" : ",") + v;
+    const std::string allowed = join(own, ",");
     for (const std::string &v : asked.values(name))
       if (std::find(own.begin(), own.end(), v) == own.end())
         throw UsageError(
@@ -323,7 +322,7 @@ sweep::RunOptions run_options_from(const po::variables_map &vm, sweep::Grid &g, 
   opts.resume = vm["resume"].as<bool>();
   opts.progress = vm["progress"].as<bool>();
   if (has(vm, "jobs"))
-    opts.jobs = cli::jobs_within_cores(parse_positive(get(vm, "jobs", ""), "--jobs", 1024));
+    opts.jobs = cli::parse_jobs(get(vm, "jobs", ""));
   opts.meta = {{"command", "cbi sweep " + command_line(argc - 1, argv + 1)},
                {"date", utc_timestamp()}};
 

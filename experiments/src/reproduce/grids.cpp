@@ -6,6 +6,7 @@
 #include "cbi/config/presets.hpp"
 #include "cbi/error.hpp"
 #include "cbi/sim/presets.hpp"
+#include "cbi/text.hpp"
 
 #include <algorithm>
 
@@ -82,10 +83,8 @@ Grid preset_grid(const sim::Preset &p) {
   for (const remap::Order &o : p.orders)
     orders.push_back(remap::to_string(o));
   g.set("order", orders);
-  std::string cache;
-  for (const sim::CacheConfig &l : c.levels)
-    cache += (cache.empty() ? "" : "/") + config::level_spec(l);
-  g.set("cache", {cache});
+  g.set("cache",
+        {join(c.levels, "/", [](const sim::CacheConfig &l) { return config::level_spec(l); })});
   return g;
 }
 
@@ -153,9 +152,7 @@ Grid thesis_grid(const std::string &full_name) {
                          [&](const sim::Preset &p) { return p.name == name; })) {
     g = preset_grid(sim::find_preset(name, "--grid"));
   } else {
-    std::string allowed;
-    for (const auto &[n, d] : grid_list())
-      allowed += (allowed.empty() ? "" : ", ") + n;
+    const std::string allowed = join(grid_list(), ", ", [](const auto &g) { return g.first; });
     throw UsageError("--grid", "unknown grid '" + full_name + "'; allowed: " + allowed +
                                    " (each also as NAME-half, NAME-double)");
   }

@@ -7,6 +7,7 @@
 #include "cbi/config/options.hpp"
 #include "cbi/order_text.hpp"
 #include "cbi/sim/workloads.hpp"
+#include "cbi/text.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -170,10 +171,7 @@ std::string distinct(const std::vector<std::string> &values) {
   for (const std::string &v : values)
     if (std::find(seen.begin(), seen.end(), v) == seen.end())
       seen.push_back(v);
-  std::string out;
-  for (const std::string &v : seen)
-    out += (out.empty() ? "" : ", ") + v;
-  return out;
+  return join(seen);
 }
 
 std::string with_levels(const std::string &cache) {
@@ -206,12 +204,6 @@ std::string describe_csv(const std::string &csv) {
 }
 
 std::string describe_grid(const sweep::Grid &g) {
-  auto join = [](const std::vector<std::string> &v) {
-    std::string out;
-    for (const std::string &x : v)
-      out += (out.empty() ? "" : ", ") + x;
-    return out;
-  };
   return "N " + join(g.values("size")) + "; block " + join(g.values("block")) + "; " +
          join(g.values("type"));
 }

@@ -2,6 +2,7 @@
 // that writes each part's CSV.
 #include "reproduce_steps.hpp"
 
+#include "cbi/text.hpp"
 #include "grids.hpp"
 
 #include <algorithm>
@@ -45,10 +46,7 @@ std::string sweep_command(const Part &p, const std::string &csv) {
         cmd += " --cache " + shell_quote(c);
       continue;
     }
-    std::string joined;
-    for (const std::string &x : vals)
-      joined += (joined.empty() ? "" : ",") + x;
-    cmd += " " + sweep::axis_option(d) + " " + shell_quote(joined);
+    cmd += " " + sweep::axis_option(d) + " " + shell_quote(join(vals, ","));
   }
   if (p.backends.model)
     cmd += std::string(" --backend ") + (p.backends.gpu ? "sim+gpu" : "sim") + " --model gpu" +

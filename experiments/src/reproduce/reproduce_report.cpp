@@ -7,6 +7,7 @@
 #include "cbi/cli/output.hpp"
 #include "cbi/config/presets.hpp"
 #include "cbi/sim/presets.hpp"
+#include "cbi/text.hpp"
 #include "grids.hpp"
 #include "reproduce_data.hpp"
 #include "thesis.hpp"
@@ -279,9 +280,7 @@ void section_precision(std::ostream &md, Context &c) {
       const std::string file = std::string("gpu-") + name + (ty == "float" ? "" : "-" + ty);
       const Values v = load(c.csv(file), "gpu_time_ms");
       const double g = best_gain(v, all_widths);
-      std::string blocks;
-      for (int b : blocks_of(v))
-        blocks += (blocks.empty() ? "" : ", ") + std::to_string(b);
+      const std::string blocks = join(blocks_of(v), ", ", [](int b) { return std::to_string(b); });
       gains.add_row({std::string(name), ty, blocks.empty() ? "none" : blocks,
                      std::isfinite(g) ? pct(g) : "n/a"});
       if (ty == "double" && std::isfinite(g))

@@ -13,8 +13,12 @@ void Grid::set(const std::string &axis_name, const std::vector<std::string> &tex
   if (texts.empty())
     throw UsageError(option, "needs at least one value");
   std::vector<AxisValue> values;
-  for (const std::string &t : texts)
+  std::vector<std::string> canonical; // 0256 is 256, tile:4x4 is tile:4
+  for (const std::string &t : texts) {
     values.push_back(d.parse(t, option));
+    canonical.push_back(d.format(values.back()));
+  }
+  refuse_repeats(texts, canonical, option, "each value once, a point each"); // was merged
   for (Axis &a : axes)
     if (a.def == &d)
       a.values = std::move(values);

@@ -103,6 +103,11 @@ constexpr const char *kIdleCoresHelp =
 // cores printed nothing for 20 s where --jobs 1 printed progress at once). The line is held as a
 // notice (hold_notice) until the command line is accepted.
 int jobs_within_cores(long long asked_jobs);
+// The most --jobs any command takes: one cap, one message, in every command and the Python module.
+constexpr long long kMaxJobs = 1024;
+// --jobs's text: an integer from 1 to kMaxJobs (a UsageError naming --jobs), then
+// jobs_within_cores.
+int parse_jobs(const std::string &text);
 // A stderr line held until the command has been accepted: say_notices prints the held lines (at
 // the first progress line, and when a command ends well), drop_notices forgets them (a refused
 // command prints its one error line alone: `--jobs 99 --bogus-value` printed the --jobs notice
@@ -116,7 +121,8 @@ std::string take_notices();
 int jobs_within_cores_of(long long asked_jobs, unsigned cores, std::ostream &err);
 // The help of every --jobs, after its default.
 constexpr const char *kJobsCapHelp =
-    "; a count above this machine's cores takes the cores (said in one line on stderr)";
+    "; at most 1024, and a count above this machine's cores takes the cores (said in one line on "
+    "stderr)";
 // idle_cores for a machine of `cores` cores whose /proc/loadavg reads `loadavg`.
 int idle_cores_of(unsigned cores, const std::string &loadavg);
 

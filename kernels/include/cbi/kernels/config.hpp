@@ -17,6 +17,13 @@ namespace cbi::kernels {
 // sgemm_tiled: block-tiled, register-blocked, double-buffered SGEMM after seed 000 (float only);
 //   --block-order applies.
 // cublas: cuBLAS Sgemm / Dgemm / GemmEx(fp16 in and out, fp32 accumulate), the ceiling.
+// The threads of one block, for every command's --block: CUDA's largest block is 1024, and the
+// one-thread-per-task kernels guard their tail, so any count from 1 runs (the GPU model's tiny
+// device has one thread an SM); under 32, one warp runs with idle lanes, which is what it times.
+constexpr int kMaxBlockThreads = 1024;
+constexpr const char *kBlockThreadsWhy =
+    "CUDA's largest block is 1024; under 32, one warp runs with idle lanes";
+
 enum class KernelKind { stencil, stencil_2d, stencil_smem, matmul, sgemm_tiled, cublas };
 enum class ElemType { half, float32, float64 };
 
@@ -35,7 +42,7 @@ struct BenchConfig {
   remap::Order order;                                   // only for is_remapped kernels
   remap::RemapMath remap_math = remap::RemapMath::fast; // how --order's map divides
   remap::Order block_order; // only for is_block_ordered kernels: CTA k computes tile map(k)
-  int block_threads = 256;  // 1D kernels: 32..1024 threads per block
+  int block_threads = 256;  // 1D kernels: 1..1024 threads per block (kMaxBlockThreads)
   int block_x = 32;         // stencil_2d: block width; block_threads / block_x rows
   int64_t width = 4096;     // I_w: output columns
   int64_t height = 4096;    // I_h: output rows
@@ -60,7 +67,7 @@ struct BenchConfig {
 
 // Throws UsageError naming the field (kernel.block, kernel.type, ...; the CLI maps it to its
 // option) for anything the kernels cannot run: even or oversized
-// stencils, blocks outside 32..1024, a type the kernel lacks, sizes beyond 32-bit indexing.
+// stencils, blocks outside 1..1024, a type the kernel lacks, sizes beyond 32-bit indexing.
 void validate(const BenchConfig &c);
 
 // Work counted for GB/s, GFLOP/s and the roofline: each input read once and the output written

@@ -1,0 +1,95 @@
+// One option, one range and one message in every command that has it: what a GPU-performance
+// researcher tried first and found spelled differently from one command to the next.
+#include "cli_run.hpp"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <string>
+
+namespace {
+
+namespace fs = std::filesystem;
+using cbi::test::cbi_run;
+using cbi::test::CliRun;
+using cbi::test::expect_usage_error;
+
+std::string scratch(const std::string &name) { return cbi::test::scratch_dir("cbi_cons", name); }
+
+} // namespace
+
+// --jobs was capped at 256 in tune and 1024 in simulate, sweep and reproduce: one cap now, said in
+// the same words by every command, and a count under it accepted by every one.
+TEST(Consistent, JobsHasOneCapAndOneMessage) {
+  const std::string said = "--jobs: '1025' is out of range; allowed: an integer from 1 to 1024";
+  for (const char *args : {"tune --size 16 --jobs 1025", "simulate --model gpu --jobs 1025",
+                           "sweep --dry-run --jobs 1025", "reproduce --tiny --jobs 1025 -o x"})
+    expect_usage_error(args, said);
+  const CliRun tune = cbi_run("tune --size 16 --orders linear --jobs 300 --format json");
+  EXPECT_EQ(tune.exit_code, 0) << tune.err;
+}
+
+// sweep and bench took blocks of 32 to 1024 threads where tune, simulate and trace took 1 to 1024,
+// so `sweep --model gpu --device tiny` (one thread an SM) could not run at any --block. One range
+// now, 1 to 1024, said in the same words; bench says why a block under a warp is allowed.
+TEST(Consistent, BlockTakesOneTo1024InEveryCommand) {
+  const CliRun tiny =
+      cbi_run("sweep --model gpu --device tiny --block 1 --size 8 --stencil 3x3 --order linear");
+  ASSERT_EQ(tiny.exit_code, 0) << tiny.err;
+  EXPECT_NE(tiny.out.find(",8,3x3,,float,1,linear,"), std::string::npos) << tiny.out;
+  const std::string said = "--block: '1025' is out of range; allowed: an integer from 1 to 1024";
+  for (const char *args :
+       {"sweep --model gpu --block 1025 --dry-run", "tune --size 16 --block 1025",
+        "simulate --model gpu --block 1025", "bench --block 1025", "trace --block 1025 -o t.trace"})
+    expect_usage_error(args, said);
+  // bench --block 2000 was told "in '32x2000', '2000' is out of range", a spelling never given.
+  const CliRun bench = cbi_run("bench --block 2000");
+  EXPECT_EQ(bench.err.find("32x"), std::string::npos) << bench.err;
+  // WxH past 1024 threads: the kernel's own line, naming --block and the reason.
+  expect_usage_error("bench --kernel stencil-2d --block 64x32",
+                     "--block: 2048 threads is not allowed; allowed: 1 to 1024 (CUDA's largest "
+                     "block is 1024; under 32, one warp runs with idle lanes)");
+}
+
+// A value given twice in a list: diagram refused it, while sweep ran it once, tune ranked it once
+// with a note and mrc merged it. Every command refuses it now, naming the option and the value.
+TEST(Consistent, AValueGivenTwiceIsRefusedByEveryCommand) {
+  const std::string dir = scratch("twice");
+  const struct {
+    std::string args, said;
+  } cases[] = {
+      {"sweep --size 64 --order linear,linear -o " + dir + "/s.csv",
+       "--order: 'linear' is given twice; allowed: each value once, a point each"},
+      {"sweep --size 64 --order tile:4,tile:4x4 -o " + dir + "/s.csv",
+       "--order: 'tile:4x4' is given twice (as 'tile:4')"},
+      {"sweep --size 64,0064 -o " + dir + "/s.csv", "--size: '0064' is given twice (as '64')"},
+      {"tune --size 16 --orders column:4,linear,column:4 -o " + dir + "/t.json",
+       "--orders: 'column:4' is given twice; allowed: each order once"},
+      {"tune --kernel sgemm-tiled --size 256 --block-order linear --block-order linear -o " + dir +
+           "/t.json",
+       "--block-order: 'linear' is given twice"},
+      {"mrc --size 16 --sizes 8,2 --sizes 2 -o " + dir + "/m.csv",
+       "--sizes: '2' is given twice; allowed: each value once"},
+      {"bench --order linear,column:4,linear -o " + dir + "/b.json", "--order: 'linear' is given"},
+      {"bench --type float,float -o " + dir + "/b.json", "--type: 'float' is given twice"},
+  };
+  for (const auto &c : cases)
+    expect_usage_error(c.args, c.said);
+  EXPECT_TRUE(fs::is_empty(dir));
+}
+
+// -o x.md writes Markdown, and --format md was "unknown format 'md'": md is markdown's short name
+// wherever --format is, the help says so, and an unknown format lists it.
+TEST(Consistent, FormatMdIsMarkdown) {
+  const CliRun md = cbi_run("devices --format md");
+  ASSERT_EQ(md.exit_code, 0) << md.err;
+  EXPECT_EQ(md.out, cbi_run("devices --format markdown").out);
+  EXPECT_NE(md.out.find("\n|---|"), std::string::npos) << md.out;
+  const std::string dir = scratch("md");
+  EXPECT_EQ(cbi_run("mrc --size 16 --format md -o " + dir + "/m.md").exit_code, 0);
+  expect_usage_error("tune --size 16 --format md -o " + dir + "/t.json",
+                     "--format: markdown does not match --output");
+  expect_usage_error("devices --format yaml",
+                     "unknown format 'yaml'; allowed: table, json, csv, markdown (or md)");
+  EXPECT_NE(cbi_run("analyze --help").out.find("markdown (or md)"), std::string::npos);
+}
