@@ -93,3 +93,16 @@ TEST(Consistent, FormatMdIsMarkdown) {
                      "unknown format 'yaml'; allowed: table, json, csv, markdown (or md)");
   EXPECT_NE(cbi_run("analyze --help").out.find("markdown (or md)"), std::string::npos);
 }
+
+// simulate and tune take the device's largest block where 256 is too large (tiny: 1), but sweep's
+// default grid kept 256: `sweep --model gpu --device tiny` alone was refused for a --block never
+// given. A block too large for a device says the device's largest (it said "allowed: 1..1").
+TEST(Consistent, SweepOnTinyTakesItsLargestBlockAsSimulateDoes) {
+  const CliRun sweep = cbi_run("sweep --model gpu --device tiny --size 8 --stencil 3x3");
+  ASSERT_EQ(sweep.exit_code, 0) << sweep.err;
+  EXPECT_NE(sweep.out.find(",8,3x3,,float,1,linear,"), std::string::npos) << sweep.out;
+  for (const char *command : {"sweep --model gpu --size 8", "simulate --model gpu --size 8"})
+    expect_usage_error(std::string(command) + " --device tiny --block 2",
+                       "--block: 2 threads per block is not allowed on tiny; allowed: 1, tiny's "
+                       "largest block");
+}
