@@ -106,3 +106,27 @@ TEST(Consistent, SweepOnTinyTakesItsLargestBlockAsSimulateDoes) {
                        "--block: 2 threads per block is not allowed on tiny; allowed: 1, tiny's "
                        "largest block");
 }
+
+// Two outputs naming one file: sweep -o x --json x wrote the JSON over the CSV, then failed reading
+// the CSV back (naming --input, which sweep has not), and diagram -o d.png --csv d.png kept one of
+// the two. Refused before any work, naming the later option, in every command with two outputs.
+TEST(Consistent, TwoOutputsNamingOneFileAreRefused) {
+  const std::string dir = scratch("one_file");
+  const std::string x = dir + "/x", said = "is the file of --output too";
+  expect_usage_error("sweep --size 64 -o " + x + " --json " + dir + "/./x", "--json: '" + dir);
+  expect_usage_error("sweep --size 64 -o " + x + " --json " + x, said);
+  expect_usage_error("sweep merge -o " + x + " --json " + x + " " + dir + "/in.csv", said);
+  if (fs::exists(cbi::test::bin_dir() + "/cbi-viz"))
+    expect_usage_error("diagram --size 8 -o " + x + ".png --csv " + x + ".png", said);
+  EXPECT_TRUE(fs::is_empty(dir));
+  const CliRun two = cbi_run("sweep --size 64 -o " + x + ".csv --json " + x + ".json");
+  EXPECT_EQ(two.exit_code, 0) << two.err;
+}
+
+// sweep kept its own kernel list, in another order than bench's: one list, one line now.
+TEST(Consistent, AnUnknownKernelIsToldTheSameListBySweepAndBench) {
+  const std::string said = "--kernel: unknown kernel 'fft'; allowed: stencil, stencil-2d, "
+                           "stencil-smem, matmul, sgemm-tiled, cublas";
+  expect_usage_error("sweep --kernel fft --dry-run", said);
+  expect_usage_error("bench --kernel fft", said);
+}

@@ -72,6 +72,7 @@ int cmd_sweep_merge(int argc, char **argv) {
   for (const char *name : {"output", "json"})
     if (has(vm, name))
       check_output(get(vm, name, ""), std::string("--") + name);
+  refuse_one_file_twice(vm);
   if (!vm.count("input"))
     throw UsageError("--input", "no CSV files to merge; allowed: one or more shard CSVs");
   const Printer &format = format_from(vm, "csv");
