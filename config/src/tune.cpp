@@ -26,7 +26,8 @@ void add_tune_options(po::options_description &desc) {
                                   "zigzag:64, less those that map as another for the size")
     ("search", po::value<std::string>(), "staged: stage one replays every order on "
                                          "--sample-sms sampled SMs, stage two its fastest "
-                                         "--finalists on the full device (or --final-sms); full: "
+                                         "--finalists and linear (the baseline, which stage one "
+                                         "can over-predict) on the full device (or --final-sms); full: "
                                          "every order on the full device (or all sampled with "
                                          "--sample-sms). Default: full where the orders replay "
                                          "at most 2^32 accesses in all (a minute at most on two "
@@ -232,6 +233,10 @@ cli::Table tune_table(const sim::TuneConfig &c, const sim::TuneResult &t) {
   }
   table.notes = {"predicted by the GPU model (docs/gpu-model.md); its validation on the H100 and "
                  "H200: docs/results/tight/README.md"};
+  if (t.baseline_replayed)
+    table.notes.push_back("linear, not among stage one's fastest, was replayed in stage two as "
+                          "the baseline (stage one over-predicts it where neighbouring CTAs share "
+                          "rows in L2)");
   if (tied.size() > 1)
     table.notes.push_back(std::to_string(tied.size()) +
                           " orders are indistinguishable by the model (tie group 1, within its "

@@ -250,6 +250,18 @@ int64_t final_sample(const TuneConfig &c, int64_t stage_one) {
   return n == d.sms ? 0 : n;
 }
 
+// The position of linear, the kernel as written, in stage one's ranking `first` (npos: not a
+// candidate). Stage two replays it beside the finalists wherever stage one left it out: the
+// sampled stage over-predicts the orders whose neighbouring CTAs, on SMs it does not simulate,
+// bring their rows into L2 (linear on DRAM-heavy stencils 43-49% slow: Y9 in docs/results/tight/
+// y-set.md §2, E3 in dram-pages.md §4), so the baseline stands on stage two's replay.
+std::size_t linear_position(const std::vector<Ranked> &first, const std::vector<GpuConfig> &cs) {
+  for (std::size_t k = 0; k < first.size(); ++k)
+    if (remap::to_string(cs[first[k].index].order) == "linear")
+      return k;
+  return std::string::npos;
+}
+
 } // namespace
 
 std::string TuneResult::order_of(std::size_t config) const {
@@ -328,16 +340,31 @@ TuneResult tune(const TuneConfig &c, const TuneProgress &progress, const Progres
     const std::string stage_two =
         t.final_sms > 0 ? "sampled " + std::to_string(t.final_sms) + " SMs" : "full";
     const std::vector<Ranked> first = rank_orders(t.configs, t.results, 0.0);
-    const auto replay = [&](std::size_t from, std::size_t to) {
+    // Replays stage one's rows at `positions` in stage two, each once.
+    const auto replay = [&](const std::vector<std::size_t> &positions) {
       std::vector<std::size_t> which;
-      for (std::size_t k = from; k < to; ++k) {
-        which.push_back(first[k].index);
-        t.configs[first[k].index].sample_sms = t.final_sms;
-        final_row[first[k].index] = true;
-      }
+      for (std::size_t k : positions)
+        if (!final_row[first[k].index]) {
+          which.push_back(first[k].index);
+          t.configs[first[k].index].sample_sms = t.final_sms;
+          final_row[first[k].index] = true;
+        }
+      s.total += static_cast<int64_t>(which.size()) - static_cast<int64_t>(positions.size());
       run_all(s, which, stage_two);
     };
-    replay(0, t.finalists);
+    const auto range = [](std::size_t from, std::size_t to) {
+      std::vector<std::size_t> r(to - from);
+      std::iota(r.begin(), r.end(), from);
+      return r;
+    };
+    // The finalists, and linear beside them where stage one left it out (linear_position).
+    std::vector<std::size_t> batch = range(0, t.finalists);
+    const std::size_t linear = linear_position(first, t.configs);
+    if (linear != std::string::npos && linear >= t.finalists) {
+      batch.push_back(linear);
+      ++s.total;
+    }
+    replay(batch);
     // A tie group that takes in every finalist may go on among the sampled rows: while the
     // slowest stage-two row is within the validated error of the fastest, the next as many in
     // stage one's order are replayed in stage two too.
@@ -353,9 +380,10 @@ TuneResult tune(const TuneConfig &c, const TuneProgress &progress, const Progres
     while (t.finalists > 0 && t.finalists < first.size() && all_tied()) {
       const std::size_t to = std::min(first.size(), 2 * t.finalists);
       s.total += static_cast<int64_t>(to - t.finalists);
-      replay(t.finalists, to);
+      replay(range(t.finalists, to));
       t.finalists = to;
     }
+    t.baseline_replayed = linear != std::string::npos && linear >= t.finalists;
   }
   // The rows of stage two (every row unless staged) are ranked with tie groups; a staged
   // search's other rows follow in their stage-one order, without a tie group.

@@ -80,7 +80,10 @@ struct TuneResult {
   bool tiled = false;  // the candidates are block orders (workload_traits(...).has_block_order)
   bool staged = false; // a staged search ran (more candidates than finalists, a smaller sample)
   std::size_t finalists = 0; // staged: those replayed in stage two
-  int64_t final_sms = 0;     // staged: the SMs stage two sampled (0: the full device)
+  // staged: linear (the kernel as written) was not among the finalists and was replayed in stage
+  // two too, as the baseline (stage one over-predicts it on DRAM-heavy stencils).
+  bool baseline_replayed = false;
+  int64_t final_sms = 0; // staged: the SMs stage two sampled (0: the full device)
   std::vector<std::pair<remap::Order, remap::Order>> dropped; // (order, the kept one it maps as)
   std::vector<std::string> repeated; // orders given more than once (as parsed): ranked once
   std::vector<GpuConfig> configs;    // one per candidate; sample_sms: its row's (0: full device)
