@@ -53,9 +53,7 @@ const std::vector<AxisDef> kDefs = {
        return p.stencil ? std::optional<AxisValue>(*p.stencil) : std::nullopt;
      }},
     {"depth",
-     [](const std::string &v, const std::string &opt) -> AxisValue {
-       return int64_t{parse_count(v, opt, 1LL << 20, "the width")};
-     },
+     [](const std::string &v, const std::string &opt) -> AxisValue { return parse_depth(v, opt); },
      [](const AxisValue &v) { return std::to_string(std::get<int64_t>(v)); },
      [](const AxisValue &v, Point &p) {
        p.depth = kernels::is_stencil(p.kernel) ? std::nullopt

@@ -130,3 +130,28 @@ TEST(Consistent, AnUnknownKernelIsToldTheSameListBySweepAndBench) {
   expect_usage_error("sweep --kernel fft --dry-run", said);
   expect_usage_error("bench --kernel fft", said);
 }
+
+// --depth 0 is the width in sweep's depth axis, and simulate, tune and bench refused it; their
+// limits were 2^30, 2^31 and 2^20. One reading now: 0 (the width) or 1 to 2^30, one message.
+TEST(Consistent, DepthZeroIsTheWidthInEveryCommand) {
+  const CliRun zero = cbi_run("simulate --workload matmul --size 16 --depth 0 --format csv");
+  ASSERT_EQ(zero.exit_code, 0) << zero.err;
+  EXPECT_EQ(zero.out, cbi_run("simulate --workload matmul --size 16 --format csv").out);
+  EXPECT_NE(zero.out.find("\nmatmul,16,16,,,16,"), std::string::npos) << zero.out;
+  EXPECT_EQ(cbi_run("tune --workload matmul --size 16 --depth 0 --orders linear").exit_code, 0);
+  const std::string said =
+      "--depth: '-1' is not allowed; allowed: 0 (the width) or an integer from 1 to 2^30";
+  for (const char *command : {"simulate --workload matmul", "tune --workload matmul",
+                              "bench --kernel matmul", "sweep --kernel matmul --dry-run"})
+    expect_usage_error(std::string(command) + " --depth -1", said);
+}
+
+// bench's and sweep's seconds and noise targets went through strtod, which took " 1" and the hex
+// "0x10" (16 s): decimal numbers only now, as the error says.
+TEST(Consistent, MeasurementNumbersAreDecimal) {
+  for (const char *value : {"0x10", "' 1'", "1e1x", "0X1p4"})
+    expect_usage_error(std::string("bench --max-seconds ") + value,
+                       "--max-seconds: '" + std::string(value[0] == '\'' ? " 1" : value) +
+                           "' is not allowed");
+  expect_usage_error("sweep --backend gpu --max-noise 0x0", "--max-noise: '0x0' is not allowed");
+}
