@@ -11,11 +11,37 @@
 #include <iostream>
 #include <sstream>
 #include <stdexcept>
+#include <utility>
+#include <vector>
 
 namespace cbi::cli {
 
 // The options that name a file a command writes; each is checked before any work starts.
 static const char *const kOutputOptions[] = {"output", "json", "csv", "screenshot"};
+
+// Two of the outputs naming one file: the later write replaced the earlier (sweep -o x --json x
+// wrote JSON over the CSV, then failed reading it back; diagram -o d.png --csv d.png kept one).
+void refuse_one_file_twice(const po::variables_map &vm) {
+  std::vector<std::pair<std::string, std::filesystem::path>> files;
+  for (const char *name : kOutputOptions) {
+    if (!vm.count(name) || vm[name].empty() || vm[name].value().type() != typeid(std::string))
+      continue;
+    const std::string path = vm[name].as<std::string>();
+    if (path == "-")
+      continue; // stdout: the commands that write two documents refuse two there themselves
+    std::error_code ec;
+    const std::filesystem::path file =
+        std::filesystem::weakly_canonical(std::filesystem::absolute(path, ec), ec)
+            .lexically_normal();
+    for (const auto &[earlier, earlier_file] : files)
+      if (!ec && file == earlier_file)
+        throw UsageError(std::string("--") + name,
+                         "'" + path + "' is the file of " + earlier +
+                             " too, and one write would replace the other; allowed: a file of "
+                             "its own");
+    files.push_back({std::string("--") + name, file});
+  }
+}
 
 std::string long_option_names(const po::options_description &desc) {
   std::string names;
@@ -143,6 +169,7 @@ bool parse_args(int argc, char **argv, const po::options_description &desc, po::
       check_output(path, option,
                    std::find(files_only.begin(), files_only.end(), name) == files_only.end());
   }
+  refuse_one_file_twice(vm);
   return true;
 }
 

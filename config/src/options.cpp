@@ -65,7 +65,7 @@ void add_workload_options(po::options_description &desc, bool tiled) {
                                        "(§4.1.2)")
     ("stencil", po::value<std::string>(), "stencil window SxS (odd), default 7x7 (Table 3.1)")
     ("depth", po::value<std::string>(), "matmul inner dimension D: A is I_h x D, B is D x I_w; "
-                                        "default I_w")
+                                        "default I_w (0 says it too, as sweep's depth axis does)")
     ("type", po::value<std::string>(), "element type: half | float (default) | double, as cbi "
                                        "sweep and cbi bench spell it")
     ("elem-bytes", po::value<std::string>(), "the element type by its size, the same as --type: 2 "
@@ -159,7 +159,8 @@ sim::Workload workload_from(const po::variables_map &vm) {
   const auto [sw, sh] = parse_extent(get(vm, "stencil", "7x7"), "--stencil", true, 1 << 15);
   w.stencil_w = sw;
   w.stencil_h = sh;
-  w.depth = has(vm, "depth") ? parse_positive(get(vm, "depth", ""), "--depth", 1LL << 30) : w.width;
+  const int64_t depth = has(vm, "depth") ? parse_depth(get(vm, "depth", "")) : 0;
+  w.depth = depth > 0 ? depth : w.width;
   if (traits.size_dims == 3) {
     w.height = dims[1];
     w.depth = dims[2];

@@ -166,8 +166,7 @@ BenchPoints bench_points(const cli::po::variables_map &vm) {
   }
   const auto [sw, sh] = parse_extent(get(vm, "stencil", "9x9"), "--stencil", true, 1 << 15);
   // matmul's D; 0 means I_w
-  const int64_t depth =
-      has(vm, "depth") ? int64_t{parse_positive(get(vm, "depth", ""), "--depth", 1LL << 31)} : 0;
+  const int64_t depth = has(vm, "depth") ? parse_depth(get(vm, "depth", "")) : 0;
   const bool block_given = has(vm, "block");
   const std::string block = get(vm, "block", "256");
 
@@ -269,7 +268,9 @@ double parse_measurement(const std::string &text, const char *option, bool zero_
                          const std::string &allowed) {
   char *end = nullptr;
   const double v = std::strtod(text.c_str(), &end);
-  if (text.empty() || *end != 0 || !(zero_ok ? v >= 0 : v > 0) || v > 1e6)
+  // Decimal only: strtod also took " 0.5" and the hex "0x10" (16 s).
+  const bool decimal = text.find_first_not_of("0123456789.eE+-") == std::string::npos;
+  if (text.empty() || !decimal || *end != 0 || !(zero_ok ? v >= 0 : v > 0) || v > 1e6)
     throw UsageError(option, "'" + text + "' is not allowed; allowed: " + allowed);
   return v;
 }

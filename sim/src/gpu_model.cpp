@@ -195,9 +195,11 @@ void validate(const GpuConfig &c) {
                          "; allowed: blocks of 1.." + std::to_string(most) + " threads");
   }
   if (c.block_threads < 1 || c.block_threads > most)
-    throw UsageError("gpu.block_threads", std::to_string(c.block_threads) +
-                                              " threads per block is not allowed on " + d.name +
-                                              "; allowed: 1.." + std::to_string(most));
+    throw UsageError(
+        "gpu.block_threads",
+        std::to_string(c.block_threads) + " threads per block is not allowed on " + d.name +
+            "; allowed: " + (most == 1 ? "1, " : "1 to " + std::to_string(most) + ", ") + d.name +
+            "'s largest block");
   if (c.l1_bytes < 0 || (c.l1_bytes > 0 && c.l1_bytes % d.l1_line_bytes != 0))
     throw UsageError("gpu.l1_bytes", "the L1 size must be a positive multiple of the " +
                                          std::to_string(d.l1_line_bytes) + "-byte line");

@@ -93,3 +93,65 @@ TEST(Consistent, FormatMdIsMarkdown) {
                      "unknown format 'yaml'; allowed: table, json, csv, markdown (or md)");
   EXPECT_NE(cbi_run("analyze --help").out.find("markdown (or md)"), std::string::npos);
 }
+
+// simulate and tune take the device's largest block where 256 is too large (tiny: 1), but sweep's
+// default grid kept 256: `sweep --model gpu --device tiny` alone was refused for a --block never
+// given. A block too large for a device says the device's largest (it said "allowed: 1..1").
+TEST(Consistent, SweepOnTinyTakesItsLargestBlockAsSimulateDoes) {
+  const CliRun sweep = cbi_run("sweep --model gpu --device tiny --size 8 --stencil 3x3");
+  ASSERT_EQ(sweep.exit_code, 0) << sweep.err;
+  EXPECT_NE(sweep.out.find(",8,3x3,,float,1,linear,"), std::string::npos) << sweep.out;
+  for (const char *command : {"sweep --model gpu --size 8", "simulate --model gpu --size 8"})
+    expect_usage_error(std::string(command) + " --device tiny --block 2",
+                       "--block: 2 threads per block is not allowed on tiny; allowed: 1, tiny's "
+                       "largest block");
+}
+
+// Two outputs naming one file: sweep -o x --json x wrote the JSON over the CSV, then failed reading
+// the CSV back (naming --input, which sweep has not), and diagram -o d.png --csv d.png kept one of
+// the two. Refused before any work, naming the later option, in every command with two outputs.
+TEST(Consistent, TwoOutputsNamingOneFileAreRefused) {
+  const std::string dir = scratch("one_file");
+  const std::string x = dir + "/x", said = "is the file of --output too";
+  expect_usage_error("sweep --size 64 -o " + x + " --json " + dir + "/./x", "--json: '" + dir);
+  expect_usage_error("sweep --size 64 -o " + x + " --json " + x, said);
+  expect_usage_error("sweep merge -o " + x + " --json " + x + " " + dir + "/in.csv", said);
+  if (fs::exists(cbi::test::bin_dir() + "/cbi-viz"))
+    expect_usage_error("diagram --size 8 -o " + x + ".png --csv " + x + ".png", said);
+  EXPECT_TRUE(fs::is_empty(dir));
+  const CliRun two = cbi_run("sweep --size 64 -o " + x + ".csv --json " + x + ".json");
+  EXPECT_EQ(two.exit_code, 0) << two.err;
+}
+
+// sweep kept its own kernel list, in another order than bench's: one list, one line now.
+TEST(Consistent, AnUnknownKernelIsToldTheSameListBySweepAndBench) {
+  const std::string said = "--kernel: unknown kernel 'fft'; allowed: stencil, stencil-2d, "
+                           "stencil-smem, matmul, sgemm-tiled, cublas";
+  expect_usage_error("sweep --kernel fft --dry-run", said);
+  expect_usage_error("bench --kernel fft", said);
+}
+
+// --depth 0 is the width in sweep's depth axis, and simulate, tune and bench refused it; their
+// limits were 2^30, 2^31 and 2^20. One reading now: 0 (the width) or 1 to 2^30, one message.
+TEST(Consistent, DepthZeroIsTheWidthInEveryCommand) {
+  const CliRun zero = cbi_run("simulate --workload matmul --size 16 --depth 0 --format csv");
+  ASSERT_EQ(zero.exit_code, 0) << zero.err;
+  EXPECT_EQ(zero.out, cbi_run("simulate --workload matmul --size 16 --format csv").out);
+  EXPECT_NE(zero.out.find("\nmatmul,16,16,,,16,"), std::string::npos) << zero.out;
+  EXPECT_EQ(cbi_run("tune --workload matmul --size 16 --depth 0 --orders linear").exit_code, 0);
+  const std::string said =
+      "--depth: '-1' is not allowed; allowed: 0 (the width) or an integer from 1 to 2^30";
+  for (const char *command : {"simulate --workload matmul", "tune --workload matmul",
+                              "bench --kernel matmul", "sweep --kernel matmul --dry-run"})
+    expect_usage_error(std::string(command) + " --depth -1", said);
+}
+
+// bench's and sweep's seconds and noise targets went through strtod, which took " 1" and the hex
+// "0x10" (16 s): decimal numbers only now, as the error says.
+TEST(Consistent, MeasurementNumbersAreDecimal) {
+  for (const char *value : {"0x10", "' 1'", "1e1x", "0X1p4"})
+    expect_usage_error(std::string("bench --max-seconds ") + value,
+                       "--max-seconds: '" + std::string(value[0] == '\'' ? " 1" : value) +
+                           "' is not allowed");
+  expect_usage_error("sweep --backend gpu --max-noise 0x0", "--max-noise: '0x0' is not allowed");
+}

@@ -50,7 +50,7 @@ void add_bench_options(po::options_description &desc) {
                                         "runs with idle lanes); for stencil-2d WxH (default 32x8)")
     ("size", po::value<std::string>(), "output I_w x I_h as WxH or N (default 4096x4096)")
     ("stencil", po::value<std::string>(), "stencil window SxS, odd (default 9x9)")
-    ("depth", po::value<std::string>(), "matmul inner dimension D (default I_w)")
+    ("depth", po::value<std::string>(), "matmul inner dimension D (default, or 0: I_w)")
     ("type", list_value(), "half | float | double, or a comma list (default float)")
     ("metrics", po::bool_switch(), "read L1/L2/DRAM counters with the CUPTI range profiler")
     ("cold", po::bool_switch(), "flush L2 before every timed sample")

@@ -2,6 +2,7 @@
 // streaming one tidy CSV row per point; `cbi sweep merge` joins the shards of a split sweep.
 #include "cbi/cli/command.hpp"
 #include "cbi/cli/options.hpp"
+#include "cbi/config/defaults.hpp"
 #include "cbi/config/options.hpp"
 #include "cbi/config/point_options.hpp"
 #include "cbi/text.hpp"
@@ -71,6 +72,7 @@ int cmd_sweep_merge(int argc, char **argv) {
   for (const char *name : {"output", "json"})
     if (has(vm, name))
       check_output(get(vm, name, ""), std::string("--") + name);
+  refuse_one_file_twice(vm);
   if (!vm.count("input"))
     throw UsageError("--input", "no CSV files to merge; allowed: one or more shard CSVs");
   const Printer &format = format_from(vm, "csv");
@@ -260,6 +262,15 @@ void refuse_unsimulated_axes(const po::variables_map &vm, const sweep::Backends 
   }
 }
 
+// The default grid's block (256) on a device whose blocks are smaller: the device's largest, as
+// simulate and tune take it, so that `--model gpu --device tiny` alone is not refused for a --block
+// the user never gave. A --block given, or a built-in grid's own blocks, stay as they are.
+void fit_default_block(const po::variables_map &vm, sweep::Grid &g, const sim::Device &device) {
+  const int largest = std::min(device.max_threads_per_block, device.max_threads_per_sm);
+  if (!has(vm, "grid") && !has(vm, "block") && largest < config::kDefaultBlockThreads)
+    g.set("block", {std::to_string(largest)});
+}
+
 // How to run: the backends and the model (--backend, --model, --device), the shard, the GPU's
 // measurement settings, the output files, resume, progress, jobs.
 sweep::RunOptions run_options_from(const po::variables_map &vm, sweep::Grid &g, int argc,
@@ -299,7 +310,9 @@ sweep::RunOptions run_options_from(const po::variables_map &vm, sweep::Grid &g, 
     if (!opts.backends.model)
       throw UsageError("--device", "applies to the GPU model only; allowed: --model gpu or "
                                    "--backend sim+gpu with --device NAME");
-    g.device = sim::find_device(get(vm, "device", "")).name;
+    const sim::Device &device = sim::find_device(get(vm, "device", ""));
+    g.device = device.name;
+    fit_default_block(vm, g, device);
   }
   refuse_without_backend(vm, opts.backends);
   refuse_unsimulated_axes(vm, opts.backends);
@@ -377,7 +390,8 @@ int cmd_sweep(int argc, char **argv) {
           "  cbi sweep --grid fig5.1b --size 512 --cache l1-64k --output mm512.csv   # sim\n"
           "  cbi sweep --order linear,column:32,column:64 --size 1024,2048 --block 128,256 "
           "--backend gpu\n"
-          "  cbi sweep --grid fig5.3 --shard 0/4 --output part0.csv     # 1 of 4 slices\n"
+          "  cbi sweep --grid fig5.3 --shard 0/4 --output part0.csv     # 1 of 4 slices (1/4..3/4 "
+          "too)\n"
           "  cbi sweep merge --output fig5.3.csv part*.csv\n"
           "  cbi sweep --grid fig5.2 --output fig5.2.csv --resume        # continue a run\n"
           "  cbi sweep --model gpu --kernel matmul --size 1024 --block 128,256 --order "

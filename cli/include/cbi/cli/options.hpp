@@ -45,6 +45,8 @@ std::string long_option_names(const po::options_description &desc);
 // --screenshot) are checked with check_output before any work starts; those named in `files_only`
 // (a PNG) cannot be stdout, those named in `folders` (reproduce's report) are checked as folders
 // the command creates (check_output_folder).
+// Two output options naming one file (--output x --json ./x) are refused too
+// (refuse_one_file_twice).
 // With `positional` (an option of `desc` that also stands alone: `cbi presets NAME`), one word may
 // give that option's value; a second word is a UsageError naming `positional_label` (NAME).
 bool parse_args(int argc, char **argv, const po::options_description &desc, po::variables_map &vm,
@@ -52,6 +54,11 @@ bool parse_args(int argc, char **argv, const po::options_description &desc, po::
                 const std::vector<std::string> &files_only = {},
                 const std::vector<std::string> &folders = {}, const std::string &positional = "",
                 const std::string &positional_label = "");
+
+// A UsageError naming the later of two output options (--output, --json, --csv, --screenshot)
+// that name one file, the same once resolved: one write would replace the other. Stdout (-) is
+// left to the commands that write two documents.
+void refuse_one_file_twice(const po::variables_map &vm);
 
 // A list option: declared with list_value(), given as a comma list, by repeating the option, or
 // both (`--order linear,column:4 --order column:8`). Empty items are errors.
