@@ -155,3 +155,17 @@ TEST(Consistent, MeasurementNumbersAreDecimal) {
                            "' is not allowed");
   expect_usage_error("sweep --backend gpu --max-noise 0x0", "--max-noise: '0x0' is not allowed");
 }
+
+// reproduce --only A,A ran A once, and sweep merge a.csv ./a.csv merged one file as if it were
+// two shards: both refused, as a repeated value is in every list, before any folder or file.
+TEST(Consistent, ReproducePartsAndMergeInputsGivenTwiceAreRefused) {
+  const std::string dir = scratch("parts");
+  expect_usage_error("reproduce --sim-only --tiny -o " + dir + "/R --only sim-fig5.2,sim-fig5.2",
+                     "--only: 'sim-fig5.2' is given twice; allowed: each part once");
+  EXPECT_FALSE(fs::exists(dir + "/R"));
+  ASSERT_EQ(cbi_run("sweep --size 64 -o " + dir + "/a.csv").exit_code, 0);
+  expect_usage_error("sweep merge -o " + dir + "/m.csv " + dir + "/a.csv " + dir + "/./a.csv",
+                     "--input: '" + dir + "/./a.csv' is given twice (as '" + dir + "/a.csv')");
+  EXPECT_FALSE(fs::exists(dir + "/m.csv"));
+  EXPECT_EQ(cbi_run("sweep merge -o " + dir + "/m.csv " + dir + "/a.csv").exit_code, 0);
+}
