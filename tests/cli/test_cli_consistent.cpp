@@ -169,3 +169,10 @@ TEST(Consistent, ReproducePartsAndMergeInputsGivenTwiceAreRefused) {
   EXPECT_FALSE(fs::exists(dir + "/m.csv"));
   EXPECT_EQ(cbi_run("sweep merge -o " + dir + "/m.csv " + dir + "/a.csv").exit_code, 0);
 }
+
+// --trace '' said "--trace: : cannot open: No such file or directory"; -o '' said "empty path".
+TEST(Consistent, AnEmptyTracePathIsToldAsAnEmptyOutputIs) {
+  for (const char *command : {"simulate", "mrc", "simulate --model gpu"})
+    expect_usage_error(std::string(command) + " --trace ''",
+                       "--trace: empty path; allowed: a trace file");
+}
