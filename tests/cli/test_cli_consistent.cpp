@@ -176,3 +176,13 @@ TEST(Consistent, AnEmptyTracePathIsToldAsAnEmptyOutputIs) {
     expect_usage_error(std::string(command) + " --trace ''",
                        "--trace: empty path; allowed: a trace file");
 }
+
+// --resume of another grid said "(1 points, ...)"; the counts read as the run's summary reads.
+TEST(Consistent, ResumeOfAnotherGridCountsItsPointsInWords) {
+  const std::string csv = scratch("resume") + "/y.csv";
+  ASSERT_EQ(cbi_run("sweep --size 64 -o " + csv).exit_code, 0);
+  const CliRun r = cbi_run("sweep --size 128,256 --resume -o " + csv);
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_NE(r.err.find(" (1 point, shard 0/1), this run is grid "), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find(" (2 points, shard 0/1); allowed: "), std::string::npos) << r.err;
+}
