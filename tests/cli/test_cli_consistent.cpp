@@ -186,3 +186,13 @@ TEST(Consistent, ResumeOfAnotherGridCountsItsPointsInWords) {
   EXPECT_NE(r.err.find(" (1 point, shard 0/1), this run is grid "), std::string::npos) << r.err;
   EXPECT_NE(r.err.find(" (2 points, shard 0/1); allowed: "), std::string::npos) << r.err;
 }
+
+// cbi help COMMAND is COMMAND --help for every command, and was refused for sweep's one
+// subcommand: cbi help sweep merge now prints cbi sweep merge --help.
+TEST(Consistent, HelpSweepMergeIsTheMergeHelp) {
+  const CliRun help = cbi_run("help sweep merge");
+  ASSERT_EQ(help.exit_code, 0) << help.err;
+  EXPECT_EQ(help.out, cbi_run("sweep merge --help").out);
+  EXPECT_EQ(help.out.rfind("usage: cbi sweep merge ", 0), 0u) << help.out;
+  expect_usage_error("help sweep nope", "cbi: help: unexpected argument 'nope'");
+}
