@@ -52,6 +52,10 @@ struct Block {
 class LineReader {
 public:
   explicit LineReader(const std::string &path) : m_path(path) {
+    // --trace '' said "--trace: : cannot open: No such file or directory".
+    if (path.empty())
+      throw UsageError("--trace", "empty path; allowed: a trace file (cbi trace -o FILE writes "
+                                  "one; Accel-Sim's are kernel-N.traceg)");
     // A folder opens, and its first read failed: "/tmp:1: expected a readable file".
     struct stat st {};
     if (::stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode))

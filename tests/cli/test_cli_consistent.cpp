@@ -155,3 +155,44 @@ TEST(Consistent, MeasurementNumbersAreDecimal) {
                            "' is not allowed");
   expect_usage_error("sweep --backend gpu --max-noise 0x0", "--max-noise: '0x0' is not allowed");
 }
+
+// reproduce --only A,A ran A once, and sweep merge a.csv ./a.csv merged one file as if it were
+// two shards: both refused, as a repeated value is in every list, before any folder or file.
+TEST(Consistent, ReproducePartsAndMergeInputsGivenTwiceAreRefused) {
+  const std::string dir = scratch("parts");
+  expect_usage_error("reproduce --sim-only --tiny -o " + dir + "/R --only sim-fig5.2,sim-fig5.2",
+                     "--only: 'sim-fig5.2' is given twice; allowed: each part once");
+  EXPECT_FALSE(fs::exists(dir + "/R"));
+  ASSERT_EQ(cbi_run("sweep --size 64 -o " + dir + "/a.csv").exit_code, 0);
+  expect_usage_error("sweep merge -o " + dir + "/m.csv " + dir + "/a.csv " + dir + "/./a.csv",
+                     "--input: '" + dir + "/./a.csv' is given twice (as '" + dir + "/a.csv')");
+  EXPECT_FALSE(fs::exists(dir + "/m.csv"));
+  EXPECT_EQ(cbi_run("sweep merge -o " + dir + "/m.csv " + dir + "/a.csv").exit_code, 0);
+}
+
+// --trace '' said "--trace: : cannot open: No such file or directory"; -o '' said "empty path".
+TEST(Consistent, AnEmptyTracePathIsToldAsAnEmptyOutputIs) {
+  for (const char *command : {"simulate", "mrc", "simulate --model gpu"})
+    expect_usage_error(std::string(command) + " --trace ''",
+                       "--trace: empty path; allowed: a trace file");
+}
+
+// --resume of another grid said "(1 points, ...)"; the counts read as the run's summary reads.
+TEST(Consistent, ResumeOfAnotherGridCountsItsPointsInWords) {
+  const std::string csv = scratch("resume") + "/y.csv";
+  ASSERT_EQ(cbi_run("sweep --size 64 -o " + csv).exit_code, 0);
+  const CliRun r = cbi_run("sweep --size 128,256 --resume -o " + csv);
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_NE(r.err.find(" (1 point, shard 0/1), this run is grid "), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find(" (2 points, shard 0/1); allowed: "), std::string::npos) << r.err;
+}
+
+// cbi help COMMAND is COMMAND --help for every command, and was refused for sweep's one
+// subcommand: cbi help sweep merge now prints cbi sweep merge --help.
+TEST(Consistent, HelpSweepMergeIsTheMergeHelp) {
+  const CliRun help = cbi_run("help sweep merge");
+  ASSERT_EQ(help.exit_code, 0) << help.err;
+  EXPECT_EQ(help.out, cbi_run("sweep merge --help").out);
+  EXPECT_EQ(help.out.rfind("usage: cbi sweep merge ", 0), 0u) << help.out;
+  expect_usage_error("help sweep nope", "cbi: help: unexpected argument 'nope'");
+}

@@ -124,6 +124,7 @@ def test_errors_are_value_errors_with_the_cli_message(options):
      r"^orders: 'column:4' is given twice; allowed: each order once$"),
     (lambda: cbi.mrc(size=16, sizes=[8, 2, 8]), r"^sizes: '8' is given twice; allowed: each value "
                                                 r"once$"),
+    (lambda: cbi.read_trace(""), r"^path: empty path; allowed: a trace file"),
 ])
 def test_errors_name_the_keyword_the_call_passed(call, message):
     # A Python user passed lines=0, never --lines: the error named the command line's option.

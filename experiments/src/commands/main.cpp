@@ -75,6 +75,12 @@ int run(int argc, char **argv) {
       usage(std::cout);
       return 0;
     }
+    // cbi help sweep merge: the one subcommand, as cbi sweep merge --help (it was refused).
+    if (argc == 4 && !std::strcmp(argv[2], "sweep") && !std::strcmp(argv[3], "merge")) {
+      static char help_flag[] = "--help";
+      char *args[] = {argv[0], argv[2], argv[3], help_flag, nullptr};
+      return run(4, args);
+    }
     if (argc > 3 || argv[2][0] == '-') {
       std::cerr << "cbi: " << argv[1] << ": unexpected argument '" << argv[argc > 3 ? 3 : 2]
                 << "'; allowed: one command (cbi help simulate)\n";

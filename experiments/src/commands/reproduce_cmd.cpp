@@ -73,6 +73,7 @@ int cmd_reproduce(int argc, char **argv) {
     o.jobs = cli::parse_jobs(get(vm, "jobs", ""));
   if (has(vm, "only")) {
     o.only = parse_list(get(vm, "only", ""), "--only");
+    refuse_repeats(o.only, o.only, "--only", "each part once"); // it was run once, unsaid
     reproduce::Options all = o;
     all.only.clear();
     std::vector<std::string> names;

@@ -79,7 +79,14 @@ int cmd_sweep_merge(int argc, char **argv) {
   if (wide_from(vm) && std::string(format.name()) != "table")
     throw UsageError("--wide", "applies to the terminal table only; allowed: --wide with "
                                "--format table (merge writes CSV by default)");
-  Table t = sweep::merge(vm["input"].as<std::vector<std::string>>(), vm["partial"].as<bool>());
+  // One file given twice (part*.csv part0.csv) was merged as if once: refused, as every list's
+  // repeated value is; the same file by two spellings is one file.
+  const std::vector<std::string> &inputs = vm["input"].as<std::vector<std::string>>();
+  std::vector<std::string> files_of;
+  for (const std::string &input : inputs)
+    files_of.push_back(std::filesystem::absolute(input).lexically_normal().string());
+  refuse_repeats(inputs, files_of, "--input", "each shard CSV once");
+  Table t = sweep::merge(inputs, vm["partial"].as<bool>());
   const std::size_t files = vm["input"].as<std::vector<std::string>>().size();
   // JSON's "title" was empty.
   t.title = "cbi sweep merge: " + std::to_string(files) + (files == 1 ? " CSV" : " CSVs");

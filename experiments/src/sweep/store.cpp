@@ -310,13 +310,15 @@ CsvStore::CsvStore(const std::string &path, bool resume, const Identity &who)
       throw UsageError("--resume", "'" + path + "' holds " + cells[2] + " rows, this run is " +
                                        who.backend +
                                        "; allowed: the same --backend as the first run");
+    // "(1 points, ...": a point or N points, as the run's summary says them.
+    const auto points = [](const std::string &n) { return n + (n == "1" ? " point" : " points"); };
     if (cells[3] != who.grid_id || cells[5] != who.shard)
-      throw UsageError("--resume", "'" + path + "' holds grid " + cells[3] + " (" + cells[4] +
-                                       " points, shard " + cells[5] + "), this run is grid " +
-                                       who.grid_id + " (" + std::to_string(who.grid_points) +
-                                       " points, shard " + who.shard +
-                                       "); allowed: the same --grid, axis options and --shard "
-                                       "as the first run, or a new --output");
+      throw UsageError("--resume",
+                       "'" + path + "' holds grid " + cells[3] + " (" + points(cells[4]) +
+                           ", shard " + cells[5] + "), this run is grid " + who.grid_id + " (" +
+                           points(std::to_string(who.grid_points)) + ", shard " + who.shard +
+                           "); allowed: the same --grid, axis options and --shard "
+                           "as the first run, or a new --output");
     m_done.insert(cells[1]);
   }
 }
