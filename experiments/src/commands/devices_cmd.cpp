@@ -101,10 +101,7 @@ int cmd_devices(int argc, char **argv) {
     return 0;
   Table t = devices_table();
   if (has(vm, "name")) { // an unknown name is named as it was given: NAME, or --name NAME
-    const bool option = std::any_of(argv + 1, argv + argc, [](const char *a) {
-      return std::string(a).rfind("--name", 0) == 0;
-    });
-    const std::string name = sim::find_device(get(vm, "name", ""), option ? "--name" : "NAME").name;
+    const std::string name = sim::find_device(get(vm, "name", ""), name_option(argc, argv)).name;
     t.title = "cbi devices: " + name;
     t.rows.erase(std::remove_if(t.rows.begin(), t.rows.end(),
                                 [&](const std::vector<Cell> &row) {
