@@ -38,6 +38,14 @@ double instructions_per_thread(const GpuConfig &c, double loads) {
   });
 }
 
+// Whether configuration `c`'s issue bound counts its kernel's measured instructions
+// (gpu::HasInstructionCount: the naive stencil and matmul).
+bool has_measured_instructions(const GpuConfig &c) {
+  return visit_workload(c.workload.kind, [](auto tag) {
+    return gpu::HasInstructionCount<typename decltype(tag)::type>::value;
+  });
+}
+
 // Warp instructions an SM issues per cycle for configuration `c` (gpu::issue_per_cycle_of):
 // the kernel's measured rate, the device's for a measured count, or its estimated one.
 double issue_per_cycle_of(const GpuConfig &c) {
@@ -297,7 +305,11 @@ GpuResult simulate_gpu(const GpuConfig &c, const Progress &progress, const GpuOb
                     (double(d.sms) * issue_per_cycle_of(c) * hz);
   // A kernel that streams DRAM cannot hide all of its instructions behind its loads (Device::
   // stream_issue_norm): the replay and the issue bound in a norm, where DRAM holds the replay.
-  if (d.stream_issue_norm > 0 && t.dram_ms >= d.stream_dram_share * t.simulated_ms) {
+  // Only where the issue bound counts measured instructions, as the probe's did (the naive
+  // stencil and matmul); an estimated count (the tiled kernels, stencil3d, your own workloads)
+  // keeps the largest of the bounds.
+  if (d.stream_issue_norm > 0 && t.dram_ms >= d.stream_dram_share * t.simulated_ms &&
+      has_measured_instructions(c)) {
     const double n = d.stream_issue_norm;
     t.stream_issue_ms =
         std::pow(std::pow(t.simulated_ms, n) + std::pow(t.arithmetic_ms, n), 1.0 / n);

@@ -910,6 +910,15 @@ TEST(GpuModel, AKernelThatStreamsDramCannotHideItsInstructions) {
               std::max({t.simulated_ms, t.l1_ms, t.l2_ms, t.dram_ms, t.arithmetic_ms}));
     EXPECT_EQ(off.cycles, on.cycles); // the replay itself is the same
   }
+  // Only where the issue bound counts measured instructions, as the probe's: a workload whose
+  // count is estimated (stencil3d) keeps the largest bound.
+  auto estimated = c;
+  estimated.workload.kind = sim::kind_of<sim::Stencil3dWorkload>();
+  estimated.workload.depth = 4;
+  const sim::GpuResult e = sim::simulate_gpu(estimated);
+  EXPECT_EQ(e.time.stream_issue_ms, 0);
+  EXPECT_EQ(e.time.predicted_ms, std::max({e.time.simulated_ms, e.time.l1_ms, e.time.l2_ms,
+                                           e.time.dram_ms, e.time.arithmetic_ms}));
 }
 
 TEST(GpuModel, SampledModeStandsForTheWholeDevice) {

@@ -127,7 +127,8 @@ struct Device {
   // DRAM streams and instruction issue overlap only in part: a kernel whose DRAM bound is at
   // least `stream_dram_share` of its replay time takes (replay^n + issue^n)^(1/n) at least, n =
   // `stream_issue_norm` (0: no such term, the larger of the two as for every other bound, where
-  // not probed). kernels/probes/dram_pages (docs/results/tight/dram-pages.md).
+  // not probed), where its issue bound counts measured instructions (the naive kernels).
+  // kernels/probes/dram_pages (docs/results/tight/dram-pages.md).
   double stream_issue_norm = 0;
   double stream_dram_share = 0;
   double issue_per_cycle = 4; // warp instructions an SM issues per cycle (4 schedulers)
