@@ -283,6 +283,12 @@ void emit(const po::variables_map &vm, const Table &t) {
   write_file_atomic(get(vm, "output", "-"), os.str(), "--output");
 }
 
+std::string name_option(int argc, char **argv) {
+  const bool option = std::any_of(
+      argv + 1, argv + argc, [](const char *a) { return std::string(a).rfind("--name", 0) == 0; });
+  return option ? "--name" : "NAME";
+}
+
 int list_command(int argc, char **argv, const std::string &usage, const std::string &examples,
                  const std::function<Table()> &table) {
   po::options_description desc("Options");

@@ -262,8 +262,15 @@ TEST(FirstUse, PresetsNameShowsThatPreset) {
   expect_usage_error("presets --name nope", ": --name: unknown preset 'nope'; allowed: table3.1");
   expect_usage_error("presets --name=nope", ": --name: unknown preset 'nope'; allowed: table3.1");
   EXPECT_NE(cbi_run("presets --help").out.find("cbi presets table3.1"), std::string::npos);
-  // The other list command still takes no word.
-  expect_usage_error("devices h100", "h100: unexpected argument");
+  // The other list command reads a name alike: cbi devices NAME is that one row (it was
+  // "unexpected argument"), an unknown one is NAME's error, two are refused.
+  const CliRun device = cbi_run("devices h200 --format csv");
+  ASSERT_EQ(device.exit_code, 0) << device.err;
+  EXPECT_EQ(count_lines(device.out), 2) << device.out;
+  EXPECT_EQ(device.out.find("\nh200,132,"), device.out.find('\n')) << device.out;
+  expect_usage_error("devices nope", ": NAME: unknown device 'nope'; allowed: h100, h200, ");
+  expect_usage_error("devices --name nope", ": --name: unknown device 'nope'");
+  expect_usage_error("devices h100 h200", ": NAME: more than one given");
 }
 
 // cbi sweep --list prints the grids and runs nothing: an option beside it is refused, not ignored.

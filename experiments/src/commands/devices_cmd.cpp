@@ -4,7 +4,9 @@
 #include "cbi/cli/options.hpp"
 #include "cbi/sim/device.hpp"
 
+#include <algorithm>
 #include <string>
+#include <vector>
 
 namespace cbi::cli {
 
@@ -80,13 +82,35 @@ Table devices_table() {
 
 } // namespace
 
+// cbi devices NAME: one row, as cbi presets NAME shows one preset (it was "unexpected argument").
 int cmd_devices(int argc, char **argv) {
-  return list_command(argc, argv,
-                      "usage: cbi devices [--format table|json|csv|markdown]\n\n"
-                      "Lists the devices of the simulator's GPU model (cbi simulate --model gpu, "
-                      "cbi tune):\noccupancy, caches, latencies and bandwidths. Sources: "
-                      "docs/devices.md.",
-                      "  cbi devices\n  cbi devices --format json", devices_table);
+  po::options_description desc("Options");
+  desc.add_options()(
+      "name", po::value<std::string>(),
+      ("the one device to show, also given alone (cbi devices NAME): " + sim::device_names())
+          .c_str());
+  add_output_options(desc);
+  po::variables_map vm;
+  if (!parse_args(argc, argv, desc, vm,
+                  "usage: cbi devices [NAME] [--format table|json|csv|markdown]\n\n"
+                  "Lists the devices of the simulator's GPU model (cbi simulate --model gpu, "
+                  "cbi tune):\noccupancy, caches, latencies and bandwidths; with NAME, that one. "
+                  "Sources: docs/devices.md.",
+                  "  cbi devices\n  cbi devices h200\n  cbi devices --format json", {}, {}, "name",
+                  "NAME"))
+    return 0;
+  Table t = devices_table();
+  if (has(vm, "name")) { // an unknown name is named as it was given: NAME, or --name NAME
+    const std::string name = sim::find_device(get(vm, "name", ""), name_option(argc, argv)).name;
+    t.title = "cbi devices: " + name;
+    t.rows.erase(std::remove_if(t.rows.begin(), t.rows.end(),
+                                [&](const std::vector<Cell> &row) {
+                                  return format_cell(row.front()) != name;
+                                }),
+                 t.rows.end());
+  }
+  emit(vm, t);
+  return 0;
 }
 
 const cli::Registration kDevicesRegistration{

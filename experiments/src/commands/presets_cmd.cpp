@@ -32,9 +32,7 @@ int cmd_presets(int argc, char **argv) {
                   {}, {}, "name", "NAME"))
     return 0;
   // An unknown name is named as it was given: cbi presets NAME, or --name NAME.
-  const bool option = std::any_of(
-      argv + 1, argv + argc, [](const char *a) { return std::string(a).rfind("--name", 0) == 0; });
-  emit(vm, has(vm, "name") ? config::preset_table(get(vm, "name", ""), option ? "--name" : "NAME")
+  emit(vm, has(vm, "name") ? config::preset_table(get(vm, "name", ""), name_option(argc, argv))
                            : config::presets_table());
   return 0;
 }

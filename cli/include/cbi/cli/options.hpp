@@ -60,6 +60,10 @@ bool parse_args(int argc, char **argv, const po::options_description &desc, po::
 // left to the commands that write two documents.
 void refuse_one_file_twice(const po::variables_map &vm);
 
+// How a list command's one name was given, for its error: "--name" (cbi presets --name x) or the
+// word "NAME" (cbi presets x).
+std::string name_option(int argc, char **argv);
+
 // A list option: declared with list_value(), given as a comma list, by repeating the option, or
 // both (`--order linear,column:4 --order column:8`). Empty items are errors.
 inline po::typed_value<std::vector<std::string>> *list_value() {
