@@ -220,6 +220,8 @@ cli::Table tune_table(const sim::TuneConfig &c, const sim::TuneResult &t) {
                 {"winner", t.order_of(t.rows[0].index)},
                 {"tie_tolerance_pct", 100.0 * (std::exp(t.ln_error) - 1.0)},
                 {"jobs", int64_t{c.jobs}}};
+  if (t.staged) // linear replayed in stage two though stage one left it out (sim::tune)
+    table.meta.push_back({"baseline_replayed", t.baseline_replayed});
   // A list of order names in JSON (["linear", "column:8"]), joined by commas in the other formats.
   if (tied.size() > 1)
     table.meta.push_back({"indistinguishable_by_the_model", tied});

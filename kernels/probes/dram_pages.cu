@@ -17,8 +17,10 @@
 // loads hit L1 and the time is the instructions' (the issue time without DRAM). Each
 // configuration is warmed by 3 launches and timed by 30 event pairs (median, min, max).
 //
-// usage: dram_pages [--ncu] > dram_pages.csv   (--ncu: each configuration launched once, for ncu's
-//   instruction and byte counters, in the order of the rows)
+// usage: dram_pages [--ncu | --pads] > dram_pages.csv   (--ncu: each configuration launched once,
+//   for ncu's instruction and byte counters, in the order of the rows; --pads: the copies of every
+//   tile shape at alu 0 with each row padded by 0, 32 and 96 elements, a first column `pad`: is the
+//   pattern's cost that of a power-of-two row pitch?)
 //   columns: elem_bytes, pitch, rows, tile_w, tile_h, mode, alu, resident, bytes (read + written a
 //            launch, 0 when resident), ms_median, ms_min, ms_max, gbs_median
 #include "check.cuh"
@@ -35,6 +37,7 @@ namespace {
 struct Map {
   unsigned pitch_log2, tw, th, mask; // mask: all ones, or the resident elements' index mask
   unsigned alu, mul, add;            // `alu` dependent e = e * mul + add (mul 1, add 0)
+  unsigned row_elems;                // --pads: a row's elements in memory, 2^pitch_log2 + pad
 };
 
 __device__ __forceinline__ unsigned element_of(unsigned i, const Map &m) {
@@ -42,7 +45,7 @@ __device__ __forceinline__ unsigned element_of(unsigned i, const Map &m) {
   const unsigned across_log2 = m.pitch_log2 - m.tw;
   const unsigned tx = tile & ((1u << across_log2) - 1), ty = tile >> across_log2;
   const unsigned x = (tx << m.tw) | (in & ((1u << m.tw) - 1)), y = (ty << m.th) | (in >> m.tw);
-  unsigned e = (y << m.pitch_log2) | x;
+  unsigned e = m.row_elems ? y * m.row_elems + x : (y << m.pitch_log2) | x;
   for (unsigned k = 0; k < m.alu; ++k)
     e = e * m.mul + m.add;
   return e & m.mask;
@@ -71,10 +74,11 @@ struct Config {
 };
 
 template <class T>
-void run(const Shape &s, const Config &c, bool once, void *a, void *b, void *sink) {
+void run(const Shape &s, const Config &c, bool once, void *a, void *b, void *sink, int pad = -1) {
   const unsigned n = 1u << (s.pitch_log2 + s.rows_log2);
   const unsigned resident_mask = (16384u / sizeof(T)) - 1;
-  const Map m{s.pitch_log2, c.tw, c.th, c.resident ? resident_mask : ~0u, c.alu, 1, 0};
+  const unsigned row_elems = pad < 0 ? 0u : (1u << s.pitch_log2) + unsigned(pad);
+  const Map m{s.pitch_log2, c.tw, c.th, c.resident ? resident_mask : ~0u, c.alu, 1, 0, row_elems};
   const int threads = 256;
   const unsigned ctas = n / threads;
   auto go = [&] {
@@ -89,6 +93,8 @@ void run(const Shape &s, const Config &c, bool once, void *a, void *b, void *sin
   const std::vector<float> ms = event_times_ms(go, once ? 0 : 3, once ? 1 : 30);
   const double bytes = c.resident ? 0 : double(n) * sizeof(T) * (c.copy ? 2 : 1);
   const double med = ms[ms.size() / 2];
+  if (pad >= 0)
+    std::printf("%d,", pad);
   std::printf("%d,%u,%u,%u,%u,%s,%u,%d,%.0f,%.5f,%.5f,%.5f,%.1f\n", s.elem_bytes,
               1u << s.pitch_log2, 1u << s.rows_log2, 1u << c.tw, 1u << c.th,
               c.copy ? "copy" : "read", c.alu, c.resident ? 1 : 0, bytes, med, ms.front(),
@@ -121,11 +127,12 @@ std::vector<Config> configs_of(const Shape &s) {
 
 int main(int argc, char **argv) {
   const bool once = argc > 1 && std::strcmp(argv[1], "--ncu") == 0;
+  const bool pads = argc > 1 && std::strcmp(argv[1], "--pads") == 0;
   cudaDeviceProp prop{};
   CHECK(cudaGetDeviceProperties(&prop, 0));
   std::fprintf(stderr, "dram_pages: %s, %d SMs, L2 %d MiB\n", prop.name, prop.multiProcessorCount,
                prop.l2CacheSize >> 20);
-  const size_t bytes = size_t(256) << 20;
+  const size_t bytes = size_t(288) << 20; // 256 MiB and the padding of --pads
   void *a, *b, *sink;
   CHECK(cudaMalloc(&a, bytes));
   CHECK(cudaMalloc(&b, bytes));
@@ -133,15 +140,29 @@ int main(int argc, char **argv) {
   CHECK(cudaMemset(a, 0, bytes));
   CHECK(cudaMemset(b, 0, bytes));
   const Shape shapes[] = {{4, 13, 13}, {8, 12, 13}}; // float 8192 x 8192, double 4096 x 8192
-  std::printf("elem_bytes,pitch,rows,tile_w,tile_h,mode,alu,resident,bytes,ms_median,ms_min,"
-              "ms_max,gbs_median\n");
-  for (const Shape &s : shapes)
-    for (const Config &c : configs_of(s)) {
-      if (s.elem_bytes == 4)
-        run<float>(s, c, once, a, b, sink);
-      else
-        run<double>(s, c, once, a, b, sink);
-    }
+  std::printf("%selem_bytes,pitch,rows,tile_w,tile_h,mode,alu,resident,bytes,ms_median,ms_min,"
+              "ms_max,gbs_median\n",
+              pads ? "pad," : "");
+  if (pads) { // the copies of every tile shape at alu 0, rows padded by 0, 32 and 96 elements
+    for (int pad : {0, 32, 96})
+      for (const Shape &s : shapes)
+        for (const Config &c : configs_of(s)) {
+          if (!c.copy || c.alu != 0 || c.resident)
+            continue;
+          if (s.elem_bytes == 4)
+            run<float>(s, c, false, a, b, sink, pad);
+          else
+            run<double>(s, c, false, a, b, sink, pad);
+        }
+  } else {
+    for (const Shape &s : shapes)
+      for (const Config &c : configs_of(s)) {
+        if (s.elem_bytes == 4)
+          run<float>(s, c, once, a, b, sink);
+        else
+          run<double>(s, c, once, a, b, sink);
+      }
+  }
   CHECK(cudaFree(a));
   CHECK(cudaFree(b));
   CHECK(cudaFree(sink));

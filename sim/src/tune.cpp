@@ -257,7 +257,7 @@ int64_t final_sample(const TuneConfig &c, int64_t stage_one) {
 // y-set.md §2, E3 in dram-pages.md §4), so the baseline stands on stage two's replay.
 std::size_t linear_position(const std::vector<Ranked> &first, const std::vector<GpuConfig> &cs) {
   for (std::size_t k = 0; k < first.size(); ++k)
-    if (remap::to_string(cs[first[k].index].order) == "linear")
+    if (cs[first[k].index].order.kind == remap::OrderKind::linear)
       return k;
   return std::string::npos;
 }
