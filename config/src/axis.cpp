@@ -31,7 +31,7 @@ const std::vector<AxisDef> kDefs = {
      [](const Point &p) -> std::optional<AxisValue> { return p.kernel; }},
     {"size",
      [](const std::string &v, const std::string &opt) -> AxisValue {
-       const auto [w, h] = parse_extent(v, opt, true, 1LL << 20);
+       const auto [w, h] = parse_size(v, opt);
        return Extent{w, h};
      },
      [](const AxisValue &v) { return extent_text(std::get<Extent>(v), true); },

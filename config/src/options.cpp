@@ -131,7 +131,7 @@ sim::Workload workload_from(const po::variables_map &vm) {
   // The default: Table 3.1's 16x16, or a volume of 16 planes for a 3-D workload.
   const std::string size_text = get(vm, "size", traits.size_dims == 3 ? "16" : "16x16");
   std::vector<int64_t> dims;
-  for (long long d : parse_dims(size_text, "--size", 1LL << 30, 1LL << 40))
+  for (long long d : parse_dims(size_text, "--size", kMaxExtent, kMaxTasks))
     dims.push_back(d);
   // N stands for NxN (NxNxN for a volume): its product is checked as if typed so.
   const std::size_t square = traits.size_dims == 3 ? 3 : 2;
@@ -141,9 +141,9 @@ sim::Workload workload_from(const po::variables_map &vm) {
       spelled += "x" + size_text;
     int64_t product = dims[0];
     for (std::size_t k = 1; k < square; ++k) {
-      if (product > (int64_t{1} << 40) / dims[0])
+      if (product > kMaxTasks / dims[0])
         throw UsageError("--size", "'" + size_text + "' means " + spelled + ", more than " +
-                                       std::to_string(int64_t{1} << 40) +
+                                       limit_text(kMaxTasks) +
                                        " elements; allowed: a smaller size");
       product *= dims[0];
       dims.push_back(dims[0]);

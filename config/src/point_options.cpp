@@ -161,7 +161,7 @@ BenchPoints bench_points(const cli::po::variables_map &vm) {
   Point base;
   base.size = {4096, 4096};
   if (has(vm, "size")) {
-    const auto [w, h] = parse_extent(get(vm, "size", ""), "--size", true, 1LL << 31);
+    const auto [w, h] = parse_size(get(vm, "size", ""));
     base.size = {w, h};
   }
   const auto [sw, sh] = parse_extent(get(vm, "stencil", "9x9"), "--stencil", true, 1 << 15);

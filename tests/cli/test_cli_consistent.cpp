@@ -196,3 +196,16 @@ TEST(Consistent, HelpSweepMergeIsTheMergeHelp) {
   EXPECT_EQ(help.out.rfind("usage: cbi sweep merge ", 0), 0u) << help.out;
   expect_usage_error("help sweep nope", "cbi: help: unexpected argument 'nope'");
 }
+
+// --size's extents: sweep took each up to 2^20 (so 2000000x1, which simulate runs, was refused)
+// and bench up to 2^31; now each is 1 to 2^30 in every command, and N means NxN within 2^40 tasks.
+TEST(Consistent, SizeTakesTheSameExtentsInEveryCommand) {
+  EXPECT_EQ(cbi_run("sweep --size 2000000x1 --dry-run").exit_code, 0);
+  const std::string too_long =
+      "--size: in '2000000000x1', '2000000000' is out of range; allowed: an integer from 1 to 2^30";
+  for (const char *command : {"simulate", "sweep --dry-run", "bench", "tune", "trace -o t.trace"})
+    expect_usage_error(std::string(command) + " --size 2000000000x1", too_long);
+  for (const char *command : {"simulate", "sweep --dry-run"})
+    expect_usage_error(std::string(command) + " --size 2000000",
+                       "--size: '2000000' means 2000000x2000000, more than 2^40 elements");
+}

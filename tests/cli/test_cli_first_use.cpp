@@ -347,7 +347,7 @@ TEST(FirstUse, DiagramShowsProgressWhenAsked) {
 // once, not a replay that never ends; stencil3d without --size runs its default volume.
 TEST(FirstUse, SizeNIsCheckedAsTheGridItStandsFor) {
   expect_usage_error("simulate --size 99999999", ": --size: '99999999' means 99999999x99999999, "
-                                                 "more than 1099511627776 elements");
+                                                 "more than 2^40 elements");
   expect_usage_error("mrc --size 2000000", ": --size: '2000000' means 2000000x2000000");
   expect_usage_error("simulate --workload stencil3d --size 20000",
                      ": --size: '20000' means 20000x20000x20000");
