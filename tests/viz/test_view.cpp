@@ -65,10 +65,14 @@ TEST(View, ScriptedSessionUnderXvfb) {
   // alike), so two runs at once (several checkouts on one machine) left cbi view without its
   // display (SFML: "Failed to open X11 display", an abort). The server's and cbi view's messages
   // go to err_log.
+  // The display file is removed before each server starts: the loop below would otherwise read a
+  // number left by an earlier server (a retry's, or an earlier run's with this pid) before the new
+  // server's redirection empties the file, and cbi view would find no display.
   const std::string display_file = dir + "/display", err_log = dir + "/stderr.txt";
   const std::string cmd =
-      "( flock 9; Xvfb -displayfd 3 -screen 0 1400x900x24 -nolisten tcp 3>'" + display_file +
-      "' 2>'" + err_log + "' 9>&- & xvfb=$!; for i in $(seq 400); do [ -s '" + display_file +
+      "( flock 9; rm -f '" + display_file +
+      "'; Xvfb -displayfd 3 -screen 0 1400x900x24 -nolisten tcp 3>'" + display_file + "' 2>'" +
+      err_log + "' 9>&- & xvfb=$!; for i in $(seq 400); do [ -s '" + display_file +
       "' ] && break; sleep 0.05; done; DISPLAY=:$(cat '" + display_file +
       "') ASAN_OPTIONS=detect_leaks=0 " + bin_dir() +
       "/cbi view --preset fig3.1 --order linear --order column:4 --window 1200x700 --script '" +
