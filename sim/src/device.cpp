@@ -319,6 +319,10 @@ const std::vector<Device> &devices() {
   return table;
 }
 
+std::string sms_of(const Device &d) {
+  return std::to_string(d.sms) + (d.sms == 1 ? " SM of " : " SMs of ") + d.name;
+}
+
 std::string device_names() {
   return join(devices(), ", ", [](const Device &d) { return d.name; });
 }

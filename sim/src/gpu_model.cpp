@@ -57,12 +57,8 @@ double issue_per_cycle_of(const GpuConfig &c) {
 } // namespace
 
 double remap_instructions_per_thread(const GpuConfig &c) {
-  return visit_workload(c.workload.kind, [&](auto tag) {
-    if constexpr (gpu::HasInstructionCount<typename decltype(tag)::type>::value)
-      return remap::fast_remap_instructions(c.order);
-    else
-      return remap::remap_instructions(c.order);
-  });
+  return has_measured_instructions(c) ? remap::fast_remap_instructions(c.order)
+                                      : remap::remap_instructions(c.order);
 }
 
 int coalesce_sectors(const uint64_t *byte_addrs, int lanes, int sector_shift, uint64_t *sectors) {
@@ -218,9 +214,7 @@ void validate(const GpuConfig &c) {
                                         std::to_string(lines) + " lines; allowed: a divisor");
   if (c.sample_sms < 0 || (c.sample_sms > 0 && d.sms % c.sample_sms != 0))
     throw UsageError("gpu.sample_sms", std::to_string(c.sample_sms) + " SMs do not divide the " +
-                                           std::to_string(d.sms) +
-                                           (d.sms == 1 ? " SM of " : " SMs of ") + d.name +
-                                           "; allowed: 0 (all) or a divisor");
+                                           sms_of(d) + "; allowed: 0 (all) or a divisor");
   if (d.l2_sector_bytes > 32)
     throw UsageError("--device", d.name + " has " + std::to_string(d.l2_sector_bytes) +
                                      "-byte L2 sectors; the model allows at most 32");

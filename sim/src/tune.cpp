@@ -238,9 +238,7 @@ int64_t final_sample(const TuneConfig &c, int64_t stage_one) {
   const Device &d = c.base.device;
   const int64_t n = c.final_sms;
   if (n < 0 || n > d.sms || (n > 0 && d.sms % n != 0))
-    throw UsageError("tune.final_sms", std::to_string(n) + " SMs do not divide the " +
-                                           std::to_string(d.sms) +
-                                           (d.sms == 1 ? " SM of " : " SMs of ") + d.name +
+    throw UsageError("tune.final_sms", std::to_string(n) + " SMs do not divide the " + sms_of(d) +
                                            "; allowed: 0 (the full device) or a divisor");
   if (n > 0 && n <= stage_one)
     throw UsageError(

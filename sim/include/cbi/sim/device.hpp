@@ -146,6 +146,8 @@ const std::vector<Device> &devices();
 // The row named `name`; throws UsageError(option) listing the names otherwise.
 const Device &find_device(const std::string &name, const std::string &option = "--device");
 std::string device_names(); // "h100, h200, rtx2080super, a100, v100, tiny"
+// A device's SMs as messages say them: "132 SMs of h100", "1 SM of tiny".
+std::string sms_of(const Device &d);
 // The row of a GPU by its CUDA device name ("NVIDIA H100 80GB HBM3" -> the h100 row), matched by
 // gpu_name_part ignoring case; nullptr when no row describes it.
 const Device *device_of_gpu(const std::string &gpu_name);
