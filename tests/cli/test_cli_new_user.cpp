@@ -36,3 +36,17 @@ TEST(NewUser, TuneTakesOrderAsEveryCommandSpellsIt) {
   EXPECT_NE(help.out.find("[--order LIST]"), std::string::npos) << help.out;
   EXPECT_NE(help.out.find("--orders arg "), std::string::npos) << help.out;
 }
+
+// `sweep --grid fig5.1a --model gpu --device tiny` said "--block: 32 threads per block is not
+// allowed on tiny", an option the user never gave: the grid's own blocks do not fit the device.
+TEST(NewUser, AGridsBlocksTooLargeForTheDeviceNameGridAndDevice) {
+  expect_usage_error("sweep --grid fig5.1a --model gpu --device tiny",
+                     "--device: tiny runs blocks of at most 1 thread, and --grid fig5.1a's blocks "
+                     "of 32, 64, 128, 256, 512, 1024 threads do not fit it; allowed: --device "
+                     "h100, h200, rtx2080super, a100, v100, or --block 1 in place of the grid's "
+                     "blocks");
+  const CliRun one = cbi_run("sweep --grid fig5.1a --model gpu --device tiny --block 1 --dry-run");
+  EXPECT_EQ(one.exit_code, 0) << one.err;
+  const CliRun fits = cbi_run("sweep --grid fig5.1a --model gpu --device a100 --dry-run");
+  EXPECT_EQ(fits.exit_code, 0) << fits.err;
+}
