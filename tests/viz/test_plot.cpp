@@ -316,6 +316,30 @@ TEST(Plot, ScatterOfTwoUnitsNeedsFreeAxes) {
   EXPECT_NO_THROW(plot_defaults(t, same));
 }
 
+// A percentage against a column whose name carries no unit (a count, a ratio) is compared as
+// numbers: the caption said "3.00 percentage points" of values that are not both in percent.
+TEST(Plot, ScatterSaysPercentagePointsOnlyWhereBothColumnsArePercentages) {
+  const CsvTable t = parse_csv("order,a,b_pct,c_pct\nlinear,1,2,3\ncolumn:4,5,7,4\n"
+                               "column:8,3,9,1\n");
+  PlotSpec s;
+  s.kind = PlotKind::scatter;
+  s.x = "a";
+  s.y = "b_pct";
+  PlotLayout mixed;
+  plot(t, s, &mixed);
+  ASSERT_FALSE(mixed.caption.empty());
+  EXPECT_EQ(mixed.caption[0].find("percentage points"), std::string::npos) << mixed.caption[0];
+  EXPECT_NE(mixed.caption[0].find("mean absolute error |y - x| = 3; worst +6 (column:8)"),
+            std::string::npos)
+      << mixed.caption[0];
+  s.x = "c_pct"; // both percentages: points
+  PlotLayout pct;
+  plot(t, s, &pct);
+  EXPECT_NE(pct.caption[0].find("= 4.00 percentage points; worst +8.00 percentage points"),
+            std::string::npos)
+      << pct.caption[0];
+}
+
 TEST(Plot, HeatmapIsRelativeToNaiveAndMarksTheBest) {
   const CsvTable t = parse_csv(kSweep);
   PlotSpec s;
