@@ -29,9 +29,12 @@ void refuse_one_file_twice(const po::variables_map &vm) {
     const std::string path = vm[name].as<std::string>();
     if (path == "-")
       continue; // stdout: the commands that write two documents refuse two there themselves
+    // The file each write lands in: a symlink's final target, a dangling one's too
+    // (weakly_canonical stops at a dangling link, so -o l.png --csv c.csv with l.png -> c.csv wrote
+    // one over the other).
     std::error_code ec;
     const std::filesystem::path file =
-        std::filesystem::weakly_canonical(std::filesystem::absolute(path, ec), ec)
+        std::filesystem::weakly_canonical(std::filesystem::absolute(write_target(path), ec), ec)
             .lexically_normal();
     for (const auto &[earlier, earlier_file] : files)
       if (!ec && file == earlier_file)

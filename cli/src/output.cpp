@@ -164,7 +164,12 @@ void check_output(const std::string &path, const std::string &option, bool stdou
       return; // a FIFO or a device: written through
   }
   // A symlink, even a dangling one, is written through: its target's folder must take the file.
-  const std::string folder = parent_folder(resolved(path));
+  // A loop of links has no target (the write replaced the link itself).
+  struct stat link {};
+  const std::string target = resolved(path);
+  if (::lstat(target.c_str(), &link) == 0 && S_ISLNK(link.st_mode))
+    throw UsageError(option, "'" + path + "' is a symlink that leads back to itself; " + allowed);
+  const std::string folder = parent_folder(target);
   struct stat dir {};
   if (::stat(folder.c_str(), &dir) != 0 || !S_ISDIR(dir.st_mode))
     throw UsageError(option, "cannot write '" + path + "': folder '" + folder +

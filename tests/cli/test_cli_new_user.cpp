@@ -10,9 +10,12 @@
 
 namespace {
 
+namespace fs = std::filesystem;
 using cbi::test::cbi_run;
 using cbi::test::CliRun;
 using cbi::test::expect_usage_error;
+
+std::string scratch(const std::string &name) { return cbi::test::scratch_dir("cbi_new", name); }
 
 } // namespace
 
@@ -49,4 +52,30 @@ TEST(NewUser, AGridsBlocksTooLargeForTheDeviceNameGridAndDevice) {
   EXPECT_EQ(one.exit_code, 0) << one.err;
   const CliRun fits = cbi_run("sweep --grid fig5.1a --model gpu --device a100 --dry-run");
   EXPECT_EQ(fits.exit_code, 0) << fits.err;
+}
+
+// Two outputs whose writes land in one file through a symlink, a dangling one too: diagram -o l.png
+// --csv c.csv, with l.png -> c.csv not yet there, wrote the PNG over the CSV. A dangling link as
+// the only output creates its target (the link stays); a link that leads back to itself is
+// refused (the write replaced the link with a regular file).
+TEST(NewUser, OutputsThatASymlinkLeadsToOneFileAreRefused) {
+  const std::string dir = scratch("links");
+  fs::create_symlink("c.csv", dir + "/l.csv");
+  expect_usage_error("sweep --size 64 -o " + dir + "/l.csv --json " + dir + "/c.csv",
+                     "--json: '" + dir + "/c.csv' is the file of --output too");
+  if (fs::exists(cbi::test::bin_dir() + "/cbi-viz")) {
+    fs::create_symlink("c.csv", dir + "/l.png");
+    expect_usage_error("diagram --size 8 -o " + dir + "/l.png --csv " + dir + "/c.csv",
+                       "--csv: '" + dir + "/c.csv' is the file of --output too");
+  }
+  EXPECT_FALSE(fs::exists(dir + "/c.csv"));
+  const CliRun one = cbi_run("sweep --size 64 -o " + dir + "/l.csv");
+  ASSERT_EQ(one.exit_code, 0) << one.err;
+  EXPECT_TRUE(fs::is_symlink(dir + "/l.csv"));
+  EXPECT_EQ(one.out, "");
+  EXPECT_NE(cbi::test::slurp(dir + "/c.csv").find("kernel"), std::string::npos);
+  fs::create_symlink("loop.csv", dir + "/loop.csv");
+  expect_usage_error("simulate -o " + dir + "/loop.csv",
+                     "--output: '" + dir + "/loop.csv' is a symlink that leads back to itself");
+  EXPECT_TRUE(fs::is_symlink(dir + "/loop.csv"));
 }
