@@ -79,3 +79,35 @@ TEST(NewUser, OutputsThatASymlinkLeadsToOneFileAreRefused) {
                      "--output: '" + dir + "/loop.csv' is a symlink that leads back to itself");
   EXPECT_TRUE(fs::is_symlink(dir + "/loop.csv"));
 }
+
+// --miss-level took a number only: `--miss-level L2`, the level as every stats line names it, was
+// "not a positive integer" where the GPU model has an L2, and `--miss-level 2` of the default
+// one-level cache said "out of range; allowed: an integer from 1 to 1" without saying why. L2 is
+// taken where there is an L2; where there is none, the message names the levels and how to add
+// one. The summary's bin line named L1 whatever the level; an unbinned diagram ignored it.
+TEST(NewUser, MissLevelTakesTheLevelsNameAndSaysWhichLevelsThereAre) {
+  if (!fs::exists(cbi::test::bin_dir() + "/cbi-viz"))
+    GTEST_SKIP() << "no cbi-viz in this build";
+  const std::string png = scratch("miss_level") + "/d.png";
+  const CliRun gpu =
+      cbi_run("diagram --model gpu --workload matmul --size 64 --miss-level L2 -o " + png);
+  ASSERT_EQ(gpu.exit_code, 0) << gpu.err;
+  EXPECT_NE(gpu.out.find("that came from\n     DRAM)"), std::string::npos) << gpu.out;
+  const std::string levels = "--level lines=16,line=32 --level lines=64,line=32 ";
+  const CliRun two = cbi_run("diagram --size 16 " + levels + "--miss-level l2 -o " + png);
+  ASSERT_EQ(two.exit_code, 0) << two.err;
+  EXPECT_NE(two.out.find("(colour: share of its accesses that came from memory)"),
+            std::string::npos)
+      << two.out;
+  fs::remove(png);
+  expect_usage_error("diagram --size 16 --miss-level L2 -o " + png,
+                     "--miss-level: 'L2' is not one of this diagram's cache levels (L1 only); "
+                     "allowed: 1 or L1 (more levels: --level size=S,line=B once a level");
+  expect_usage_error("diagram --model gpu --size 16 --miss-level 3 -o " + png,
+                     "--miss-level: '3' is not one of the GPU model's cache levels (L1, L2); "
+                     "allowed: 1 or L1, 2 or L2 (the last: fetched from memory)");
+  expect_usage_error(
+      "diagram --size 4 --cell-px 4 --miss-level 1 -o " + png,
+      "--miss-level: colours binned cells, and this diagram draws one access a cell");
+  EXPECT_FALSE(fs::exists(png));
+}

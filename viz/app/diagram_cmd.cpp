@@ -92,7 +92,7 @@ int cmd_diagram(int argc, char **argv) {
   report << "wrote " << output << " (" << canvas.width() << " x " << canvas.height() << " px, "
          << grids.front().cols << " x " << grids.front().rows << " cells of " << layout.cell_w
          << " x " << layout.cell_h << " px, " << seconds << " s)\n"
-         << cli::wrap_text("bin: ", viz::bin_text(grids.front()), 5);
+         << cli::wrap_text("bin: ", viz::bin_text(grids.front(), req.style.miss_level), 5);
   for (const viz::Grid &g : grids) {
     report << "order " << remap::to_string(g.sim.order)
            << (g.gpu ? " (GPU model, SM " + std::to_string(g.gpu->sm) + ")" : "") << "\n";

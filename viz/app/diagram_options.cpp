@@ -5,6 +5,7 @@
 #include "cbi/config/point_options.hpp"
 #include "cbi/config/presets.hpp"
 #include "cbi/order_text.hpp"
+#include "cbi/text.hpp"
 
 #include <algorithm>
 #include <atomic>
@@ -22,6 +23,40 @@ namespace cbi::viz_app {
 namespace {
 
 constexpr int64_t kMaxSidePx = 16384;
+
+// --miss-level: a level's number or its name as the stats lines print it (2 or L2, any case),
+// among the `levels` cache levels of `whose` ("this diagram's", "the GPU model's"). Returns it from
+// 0; out of range, the message names the levels there are and `more` (how to have more).
+int parse_miss_level(const po::variables_map &vm, int64_t levels, const std::string &whose,
+                     const std::string &more) {
+  const std::string text = cli::get(vm, "miss-level", "1");
+  const bool named = text.size() > 1 && (text[0] == 'L' || text[0] == 'l');
+  int64_t level = 0;
+  try {
+    level = parse_positive(named ? text.substr(1) : text, "--miss-level", 1LL << 20);
+  } catch (const UsageError &) {
+  }
+  if (level < 1 || level > levels) {
+    std::vector<std::string> names, allowed;
+    for (int64_t k = 1; k <= levels; ++k) {
+      names.push_back("L" + std::to_string(k));
+      allowed.push_back(std::to_string(k) + " or " + names.back());
+    }
+    throw UsageError("--miss-level",
+                     "'" + text + "' is not one of " + whose + " cache levels (" +
+                         (levels == 1 ? "L1 only" : join(names)) + "); allowed: " + join(allowed) +
+                         (levels > 1 ? " (the last: fetched from memory)" : "") + more);
+  }
+  return static_cast<int>(level - 1);
+}
+
+// --miss-level colours binned cells only: with one access a cell it would change nothing.
+void refuse_unbinned_miss_level(const DiagramRequest &r, const viz::Binning &bins) {
+  if (r.miss_level_given && bins.time_bin == 1 && bins.line_bin == 1)
+    throw UsageError("--miss-level", "colours binned cells, and this diagram draws one access a "
+                                     "cell (bins of 1x1); allowed: leave it out, or --bin TxL "
+                                     "with T or L over 1");
+}
 
 } // namespace
 
@@ -67,8 +102,9 @@ void add_diagram_options(po::options_description &desc) {
     ("sm", po::value<std::string>(),
      "--model gpu: the SM to draw (0 = the first; default 0), e.g. --sm 5")
     ("miss-level", po::value<std::string>(),
-     "binned cells: colour by the share of accesses that missed this level (1 = L1, default; the "
-     "last: fetched from memory)")
+     "binned cells: colour by the share of accesses that missed this level: 1 or L1 (default), "
+     "2 or L2, ... up to the levels there are (--level once a level; --model gpu: L1 and L2); "
+     "the last: fetched from memory")
     ("greyscale", po::bool_switch(), "grey shades instead of the colour-blind-safe palette")
     ("title", po::value<std::string>(), "title (default: the configuration)");
   // clang-format on
@@ -160,9 +196,9 @@ DiagramRequest gpu_request(const po::variables_map &vm, DiagramRequest &r) {
                                     "allowed: TxL with L = 1, 2, 4, ...");
     r.gpu_bins = {t, l};
   }
-  if (has(vm, "miss-level"))
-    r.style.miss_level =
-        static_cast<int>(parse_positive(get(vm, "miss-level", ""), "--miss-level", 2)) - 1;
+  r.miss_level_given = has(vm, "miss-level");
+  if (r.miss_level_given)
+    r.style.miss_level = parse_miss_level(vm, 2, "the GPU model's", "");
   return r;
 }
 
@@ -262,6 +298,7 @@ std::vector<viz::Grid> build_gpu_panels(const DiagramRequest &r, bool progress,
     steps = std::max(steps, t.view->requests);
   const int64_t lines = viz::line_count(traces.front().sim);
   const viz::Binning bins = gpu_bins(r, steps, lines);
+  refuse_unbinned_miss_level(r, bins);
   const int64_t cols = (steps + bins.time_bin - 1) / bins.time_bin;
   std::vector<viz::Grid> grids;
   for (const viz::GpuTrace &t : traces)
@@ -371,11 +408,15 @@ DiagramRequest diagram_request(const po::variables_map &vm) {
                     has(vm, "bin") ? "--bin" : "--max-px",
                     "larger --bin, a smaller --max-px or fewer --order panels");
   r.style.greyscale = vm.count("greyscale") && vm["greyscale"].as<bool>();
-  if (has(vm, "miss-level"))
-    r.style.miss_level =
-        static_cast<int>(parse_positive(get(vm, "miss-level", ""), "--miss-level",
-                                        static_cast<int64_t>(base.levels.size()))) -
-        1;
+  r.miss_level_given = has(vm, "miss-level");
+  refuse_unbinned_miss_level(r, r.panels.front().bins);
+  if (r.miss_level_given)
+    r.style.miss_level = parse_miss_level(
+        vm, static_cast<int64_t>(base.levels.size()), "this diagram's",
+        base.levels.size() > 1 ? ""
+                               : " (more levels: --level size=S,line=B once a level, e.g. "
+                                 "--level size=32KiB,line=128 --level size=4MiB,line=128; or "
+                                 "--model gpu, with L1 and L2)");
   r.style.title = get(vm, "title", "");
   // The figure's caption titles the preset as the thesis draws it; once the user changes any of
   // its options the caption no longer fits and the configuration is the title.
