@@ -111,3 +111,27 @@ TEST(NewUser, MissLevelTakesTheLevelsNameAndSaysWhichLevelsThereAre) {
       "--miss-level: colours binned cells, and this diagram draws one access a cell");
   EXPECT_FALSE(fs::exists(png));
 }
+
+// `cbi diagram --workload matmul --size 100000` was refused naming --bin, which was not given (its
+// cells would count more than 2^32 accesses each); --model gpu replayed for hours before its SM's
+// 2^32nd instruction stopped it. Both are refused before any work, naming --size and the largest
+// size that draws.
+TEST(NewUser, ADiagramTooLargeToDrawIsRefusedNamingSize) {
+  if (!fs::exists(cbi::test::bin_dir() + "/cbi-viz"))
+    GTEST_SKIP() << "no cbi-viz in this build";
+  const std::string png = scratch("large") + "/d.png";
+  expect_usage_error("diagram --workload matmul --size 100000 -o " + png,
+                     "--size: '100000' is too large to draw: 2000000000000000 time steps leave "
+                     "over 2^32 accesses in a cell; allowed: 1 to 8969 for this workload and "
+                     "--granularity");
+  expect_usage_error("diagram --granularity thread --size 100000 -o " + png,
+                     "--size: '100000' is too large to draw: 10000000000 time steps leave over "
+                     "2^32 accesses in a cell; allowed: 1 to 6636 for this workload");
+  expect_usage_error("diagram --model gpu --workload matmul --size 100000 -o " + png,
+                     "--size: '100000' is too large to draw: an SM would issue about "
+                     "473486399999 warp instructions, over the 2^32 a diagram counts; allowed: "
+                     "1 to 20855 for this workload and --block");
+  // --bin given: its own message, naming --bin.
+  expect_usage_error("diagram --workload matmul --size 100000 --bin 4x4 -o " + png, "--bin: ");
+  EXPECT_FALSE(fs::exists(png));
+}

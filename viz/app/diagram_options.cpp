@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cmath>
 #include <exception>
 #include <functional>
 #include <iostream>
@@ -129,6 +130,144 @@ bool parse_preset_argv(int argc, char **argv, const po::options_description &des
 
 namespace {
 
+// One point (workload, granularity, cache; one column per access, as cbi simulate counts, unless
+// --granularity or a preset says otherwise); each --order is one panel of it.
+sim::SimConfig sim_base(const po::variables_map &vm) {
+  return *config::sim_config(config::point_from(
+      vm, {config::Engine::sequential, "diagram", false, sim::Granularity::exact}));
+}
+
+// The sequential panels' bins: --bin as given, checked against the figure before any cell is
+// allocated (an unbinned 4096^2 trace would need terabytes), else the smallest that fit the trace
+// into `n` panels of the figure.
+viz::Binning sim_bins(const po::variables_map &vm, const sim::SimConfig &base, int64_t n,
+                      const viz::DiagramStyle &style) {
+  using cli::get;
+  using cli::has;
+  const int64_t max_px =
+      has(vm, "max-px") ? parse_positive(get(vm, "max-px", ""), "--max-px", kMaxSidePx) : 2048;
+  // Side by side the panels share the 16384 px width, less room for axes and labels.
+  const int64_t max_cols = std::min(max_px, kMaxSidePx / n - 300);
+  int64_t max_rows = std::min(max_px, kMaxSidePx - 400);
+  const int64_t steps = viz::time_steps(base), lines = viz::line_count(base);
+  if (has(vm, "bin")) {
+    const auto [t, l] = parse_extent(get(vm, "bin", ""), "--bin", true, 1LL << 40);
+    if ((l & (l - 1)) != 0)
+      throw UsageError("--bin", "line bin " + std::to_string(l) +
+                                    " is not a power of two; "
+                                    "allowed: TxL with L = 1, 2, 4, ...");
+    if ((steps + t - 1) / t > max_cols || (lines + l - 1) / l > max_rows) {
+      const viz::Binning least = viz::fit_bins(steps, lines, max_cols, max_rows);
+      throw UsageError("--bin", get(vm, "bin", "") + " leaves more cells than fit in " +
+                                    std::to_string(kMaxSidePx) + " px a side; allowed: at least " +
+                                    std::to_string(least.time_bin) + "x" +
+                                    std::to_string(least.line_bin) + " for this trace");
+    }
+    return {t, l};
+  }
+  int64_t cols = max_cols;
+  if (!has(vm, "cell-px")) {
+    // Bins that keep every cell at least --min-cell-px a side within the figure's width.
+    const viz::PanelBudget b = viz::panel_budget(
+        viz::resolve_layout(style.layout, static_cast<int>(n), steps, lines, style.min_cell_px),
+        static_cast<int>(n));
+    cols = std::min<int64_t>(cols, std::max(1, b.grid_w / style.min_cell_px));
+    max_rows = std::min<int64_t>(max_rows, 1200 / style.min_cell_px);
+  }
+  return viz::fit_bins(steps, lines, cols, max_rows);
+}
+
+// The accesses one cell of `bins` may count: one a step in exact granularity, one a thread and
+// line in thread granularity (viz::build_grid counts them in 32 bits).
+double cell_accesses(const sim::SimConfig &c, const viz::Binning &bins) {
+  const bool thread = c.granularity == sim::Granularity::thread;
+  return double(bins.time_bin) * double(thread ? bins.line_bin : 1);
+}
+
+// The largest N (for --size N) at which `draws` holds, from 1 to config::kMaxExtent; 0 for none.
+// `draws` is asked of the options with --size N in place of the user's (false where N is refused).
+int64_t largest_size(const po::variables_map &vm,
+                     const std::function<bool(const po::variables_map &)> &draws) {
+  int64_t lo = 0, hi = config::kMaxExtent;
+  while (lo < hi) {
+    const int64_t mid = lo + (hi - lo + 1) / 2;
+    po::variables_map at = vm;
+    at.at("size").value() = std::to_string(mid);
+    bool ok = false;
+    try {
+      ok = draws(at);
+    } catch (const UsageError &) {
+    }
+    if (ok)
+      lo = mid;
+    else
+      hi = mid - 1;
+  }
+  return lo;
+}
+
+// "--size: 'S' is too large to draw: `why`; allowed: 1 to N for this workload `and`".
+[[noreturn]] void refuse_size(const po::variables_map &vm, const std::string &why, int64_t most,
+                              const std::string &and_what) {
+  throw UsageError("--size",
+                   "'" + cli::get(vm, "size", "") + "' is too large to draw: " + why +
+                       "; allowed: " + (most > 0 ? "1 to " + std::to_string(most) : "none") +
+                       " for this workload and " + and_what);
+}
+
+// A --size whose cells would count more than 2^32 accesses each, however they are binned into the
+// figure, was refused naming --bin (not given): matmul from 8970 on. Refused before the replay,
+// naming --size and the largest size that draws (`fit`: the bins of another point).
+void refuse_undrawable_size(const po::variables_map &vm, const sim::SimConfig &base,
+                            const viz::Binning &bins,
+                            const std::function<viz::Binning(const sim::SimConfig &)> &fit) {
+  constexpr double kMost = 4294967295.0;
+  if (cli::has(vm, "bin") || !cli::has(vm, "size") || cell_accesses(base, bins) <= kMost)
+    return;
+  const int64_t most = largest_size(vm, [&](const po::variables_map &at) {
+    const sim::SimConfig c = sim_base(at);
+    return cell_accesses(c, fit(c)) <= kMost;
+  });
+  refuse_size(
+      vm, std::to_string(viz::time_steps(base)) + " time steps leave over 2^32 accesses in a cell",
+      most, "--granularity");
+}
+
+sim::GpuConfig gpu_base(const po::variables_map &vm) {
+  return config::gpu_config(config::point_from(vm, {config::Engine::gpu_model, "diagram", false}));
+}
+
+// The warp instructions the drawn SM issues, about: its share of the CTAs (ceil(CTAs / SMs)), each
+// of ceil(block / warp) warps issuing an instruction per access of a task.
+double sm_instructions(const sim::GpuConfig &c) {
+  const double tasks = double(std::max<int64_t>(1, c.workload.tasks()));
+  const double ctas = std::ceil(tasks / double(c.block_threads));
+  const double warps = std::ceil(double(c.block_threads) / double(c.device.warp_size));
+  return std::ceil(ctas / double(c.device.sms)) * warps * double(c.workload.accesses()) / tasks;
+}
+
+// --model gpu: the trace of the drawn SM indexes its instructions in 32 bits (viz::trace_gpu
+// refused more only once the model had run that far, hours in) and keeps 13 B an instruction and
+// 12 B a sector (one at least): both checked before the model runs, naming --size.
+void refuse_undrawable_gpu_size(const po::variables_map &vm, const sim::GpuConfig &base) {
+  constexpr double kMost = 4294967295.0;
+  const double instructions = sm_instructions(base);
+  if (instructions < kMost || !cli::has(vm, "size")) {
+    cli::check_memory(25.0 * instructions,
+                      "the trace of one SM (about " +
+                          std::to_string(static_cast<int64_t>(instructions)) +
+                          " warp instructions, 25 B each at least)",
+                      "--size", "a smaller --size");
+    return;
+  }
+  const int64_t most = largest_size(
+      vm, [](const po::variables_map &at) { return sm_instructions(gpu_base(at)) < kMost; });
+  refuse_size(vm,
+              "an SM would issue about " + std::to_string(static_cast<int64_t>(instructions)) +
+                  " warp instructions, over the 2^32 a diagram counts",
+              most, "--block");
+}
+
 // Options shared by both models: panels, layout, cell size, colours and the title.
 void style_options(const po::variables_map &vm, DiagramRequest &r) {
   using cli::get;
@@ -163,8 +302,8 @@ DiagramRequest gpu_request(const po::variables_map &vm, DiagramRequest &r) {
   using cli::get;
   using cli::has;
   // One point (workload, device, block); each --order is one panel of it.
-  const sim::GpuConfig base =
-      config::gpu_config(config::point_from(vm, {config::Engine::gpu_model, "diagram", false}));
+  const sim::GpuConfig base = gpu_base(vm);
+  refuse_undrawable_gpu_size(vm, base);
   const std::vector<std::string> orders = panel_orders(vm);
   // An SM index: 0 .. sms-1 of the device row.
   const std::string sm = get(vm, "sm", "0");
@@ -336,52 +475,16 @@ DiagramRequest diagram_request(const po::variables_map &vm) {
   r.preset = get(vm, "preset", "");
   if (config::parse_model(vm) == config::Engine::gpu_model)
     return gpu_request(vm, r);
-  // One point (workload, granularity, cache; one column per access, as cbi simulate counts,
-  // unless --granularity or a preset says otherwise); each --order is one panel of it.
-  const sim::SimConfig base = *config::sim_config(config::point_from(
-      vm, {config::Engine::sequential, "diagram", false, sim::Granularity::exact}));
+  const sim::SimConfig base = sim_base(vm);
   const std::vector<std::string> orders = panel_orders(vm);
-  const int64_t max_px =
-      has(vm, "max-px") ? parse_positive(get(vm, "max-px", ""), "--max-px", kMaxSidePx) : 2048;
   const int64_t n = static_cast<int64_t>(orders.size());
-  // Side by side the panels share the 16384 px width, less room for axes and labels.
-  const int64_t max_cols = std::min(max_px, kMaxSidePx / n - 300);
-  int64_t max_rows = std::min(max_px, kMaxSidePx - 400);
   r.style.layout = viz::parse_layout(get(vm, "layout", "auto"));
   if (has(vm, "min-cell-px"))
     r.style.min_cell_px =
         static_cast<int>(parse_positive(get(vm, "min-cell-px", ""), "--min-cell-px", 64));
-  viz::Binning bins;
-  if (has(vm, "bin")) {
-    const auto [t, l] = parse_extent(get(vm, "bin", ""), "--bin", true, 1LL << 40);
-    if ((l & (l - 1)) != 0)
-      throw UsageError("--bin", "line bin " + std::to_string(l) +
-                                    " is not a power of two; "
-                                    "allowed: TxL with L = 1, 2, 4, ...");
-    bins = {t, l};
-    // Checked before any cell is allocated: an unbinned 4096^2 trace would need terabytes.
-    const int64_t steps = viz::time_steps(base), lines = viz::line_count(base);
-    if ((steps + t - 1) / t > max_cols || (lines + l - 1) / l > max_rows) {
-      const viz::Binning least = viz::fit_bins(steps, lines, max_cols, max_rows);
-      throw UsageError("--bin", get(vm, "bin", "") + " leaves more cells than fit in " +
-                                    std::to_string(kMaxSidePx) + " px a side; allowed: at least " +
-                                    std::to_string(least.time_bin) + "x" +
-                                    std::to_string(least.line_bin) + " for this trace");
-    }
-  } else {
-    const int64_t steps = viz::time_steps(base), lines = viz::line_count(base);
-    int64_t cols = max_cols;
-    if (!has(vm, "cell-px")) {
-      // Bins that keep every cell at least --min-cell-px a side within the figure's width.
-      const viz::PanelBudget b =
-          viz::panel_budget(viz::resolve_layout(r.style.layout, static_cast<int>(n), steps, lines,
-                                                r.style.min_cell_px),
-                            static_cast<int>(n));
-      cols = std::min<int64_t>(cols, std::max(1, b.grid_w / r.style.min_cell_px));
-      max_rows = std::min<int64_t>(max_rows, 1200 / r.style.min_cell_px);
-    }
-    bins = viz::fit_bins(steps, lines, cols, max_rows);
-  }
+  const viz::Binning bins = sim_bins(vm, base, n, r.style);
+  refuse_undrawable_size(vm, base, bins,
+                         [&](const sim::SimConfig &c) { return sim_bins(vm, c, n, r.style); });
   for (const std::string &o : orders) {
     viz::GridSpec spec;
     spec.sim = base;
