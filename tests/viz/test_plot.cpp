@@ -94,6 +94,14 @@ PlotSpec compare_spec() {
   return s;
 }
 
+PlotSpec scatter_of(const std::string &x, const std::string &y) {
+  PlotSpec s;
+  s.kind = PlotKind::scatter;
+  s.x = x;
+  s.y = y;
+  return s;
+}
+
 TEST(Plot, ScatterOfOneQuantityGivesTheMeanAbsoluteError) {
   PlotLayout layout;
   plot(parse_csv(kCompare), compare_spec(), &layout);
@@ -321,10 +329,7 @@ TEST(Plot, ScatterOfTwoUnitsNeedsFreeAxes) {
 TEST(Plot, ScatterSaysPercentagePointsOnlyWhereBothColumnsArePercentages) {
   const CsvTable t = parse_csv("order,a,b_pct,c_pct\nlinear,1,2,3\ncolumn:4,5,7,4\n"
                                "column:8,3,9,1\n");
-  PlotSpec s;
-  s.kind = PlotKind::scatter;
-  s.x = "a";
-  s.y = "b_pct";
+  PlotSpec s = scatter_of("a", "b_pct");
   PlotLayout mixed;
   plot(t, s, &mixed);
   ASSERT_FALSE(mixed.caption.empty());

@@ -51,6 +51,22 @@ int parse_miss_level(const po::variables_map &vm, int64_t levels, const std::str
   return static_cast<int>(level - 1);
 }
 
+// --max-px: the most cells a panel side before binning (default 2048).
+int64_t max_px_of(const po::variables_map &vm) {
+  return cli::has(vm, "max-px") ? parse_positive(cli::get(vm, "max-px", ""), "--max-px", kMaxSidePx)
+                                : 2048;
+}
+
+// --bin TxL as given: T time steps by L lines a cell, L a power of two.
+viz::Binning parse_bin(const po::variables_map &vm) {
+  const auto [t, l] = parse_extent(cli::get(vm, "bin", ""), "--bin", true, 1LL << 40);
+  if ((l & (l - 1)) != 0)
+    throw UsageError("--bin", "line bin " + std::to_string(l) +
+                                  " is not a power of two; "
+                                  "allowed: TxL with L = 1, 2, 4, ...");
+  return {t, l};
+}
+
 // --miss-level colours binned cells only: with one access a cell it would change nothing.
 void refuse_unbinned_miss_level(const DiagramRequest &r, const viz::Binning &bins) {
   if (r.miss_level_given && bins.time_bin == 1 && bins.line_bin == 1)
@@ -144,18 +160,13 @@ viz::Binning sim_bins(const po::variables_map &vm, const sim::SimConfig &base, i
                       const viz::DiagramStyle &style) {
   using cli::get;
   using cli::has;
-  const int64_t max_px =
-      has(vm, "max-px") ? parse_positive(get(vm, "max-px", ""), "--max-px", kMaxSidePx) : 2048;
+  const int64_t max_px = max_px_of(vm);
   // Side by side the panels share the 16384 px width, less room for axes and labels.
   const int64_t max_cols = std::min(max_px, kMaxSidePx / n - 300);
   int64_t max_rows = std::min(max_px, kMaxSidePx - 400);
   const int64_t steps = viz::time_steps(base), lines = viz::line_count(base);
   if (has(vm, "bin")) {
-    const auto [t, l] = parse_extent(get(vm, "bin", ""), "--bin", true, 1LL << 40);
-    if ((l & (l - 1)) != 0)
-      throw UsageError("--bin", "line bin " + std::to_string(l) +
-                                    " is not a power of two; "
-                                    "allowed: TxL with L = 1, 2, 4, ...");
+    const auto [t, l] = parse_bin(vm);
     if ((steps + t - 1) / t > max_cols || (lines + l - 1) / l > max_rows) {
       const viz::Binning least = viz::fit_bins(steps, lines, max_cols, max_rows);
       throw UsageError("--bin", get(vm, "bin", "") + " leaves more cells than fit in " +
@@ -321,20 +332,13 @@ DiagramRequest gpu_request(const po::variables_map &vm, DiagramRequest &r) {
     r.gpu.push_back(c);
   }
   style_options(vm, r);
-  const int64_t max_px =
-      has(vm, "max-px") ? parse_positive(get(vm, "max-px", ""), "--max-px", kMaxSidePx) : 2048;
+  const int64_t max_px = max_px_of(vm);
   const int64_t n = static_cast<int64_t>(orders.size());
   r.gpu_max_cols = std::min(max_px, kMaxSidePx / n - 300);
   r.gpu_max_rows = std::min(max_px, kMaxSidePx - 400);
   r.fit_to_figure = !has(vm, "cell-px");
-  if (has(vm, "bin")) {
-    const auto [t, l] = parse_extent(get(vm, "bin", ""), "--bin", true, 1LL << 40);
-    if ((l & (l - 1)) != 0)
-      throw UsageError("--bin", "line bin " + std::to_string(l) +
-                                    " is not a power of two; "
-                                    "allowed: TxL with L = 1, 2, 4, ...");
-    r.gpu_bins = {t, l};
-  }
+  if (has(vm, "bin"))
+    r.gpu_bins = parse_bin(vm);
   r.miss_level_given = has(vm, "miss-level");
   if (r.miss_level_given)
     r.style.miss_level = parse_miss_level(vm, 2, "the GPU model's", "");
