@@ -18,6 +18,8 @@
 #include <functional>
 #include <iomanip>
 #include <iostream>
+#include <iterator>
+#include <signal.h>
 #include <sstream>
 #include <stdexcept>
 #include <sys/stat.h>
@@ -132,6 +134,49 @@ std::string resolved(const std::string &path) {
   }
   return at;
 }
+
+// The temporary file a write fills, removed when SIGINT, SIGTERM or SIGHUP ends the command part
+// way: Ctrl-C on a long `cbi trace -o t.trace` left gigabytes of t.trace.tmp.PID behind. The path
+// is kept in a fixed buffer, as a signal handler may only unlink() it; the signal then ends the
+// process as it would have (its default action, raised again).
+char g_temp_path[4096];
+constexpr int kEndingSignals[] = {SIGINT, SIGTERM, SIGHUP};
+
+extern "C" void remove_temp_and_end(int sig) {
+  ::unlink(g_temp_path);
+  ::signal(sig, SIG_DFL);
+  ::raise(sig);
+}
+
+class TempFileGuard {
+public:
+  explicit TempFileGuard(const std::string &path) {
+    if (path.size() >= sizeof g_temp_path)
+      return;
+    std::memcpy(g_temp_path, path.c_str(), path.size() + 1);
+    struct sigaction sa {};
+    sa.sa_handler = remove_temp_and_end;
+    sigemptyset(&sa.sa_mask);
+    for (std::size_t k = 0; k < std::size(kEndingSignals); ++k) {
+      sigaction(kEndingSignals[k], nullptr, &m_old[k]);
+      // A signal the caller ignores (nohup's SIGHUP) stays ignored; a handler of its own stays.
+      m_mine[k] = m_old[k].sa_handler == SIG_DFL;
+      if (m_mine[k])
+        sigaction(kEndingSignals[k], &sa, nullptr);
+    }
+  }
+  ~TempFileGuard() {
+    for (std::size_t k = 0; k < std::size(kEndingSignals); ++k)
+      if (m_mine[k])
+        sigaction(kEndingSignals[k], &m_old[k], nullptr);
+  }
+  TempFileGuard(const TempFileGuard &) = delete;
+  TempFileGuard &operator=(const TempFileGuard &) = delete;
+
+private:
+  struct sigaction m_old[std::size(kEndingSignals)]{};
+  bool m_mine[std::size(kEndingSignals)] = {};
+};
 
 // "writing 'F' failed: reason" as the runtime failure it is (exit 1), naming the option.
 [[noreturn]] void write_failed(const std::string &option, const std::string &path, int err) {
@@ -260,6 +305,7 @@ void write_stream_atomic(const std::string &path, const std::function<void(std::
     return;
   }
   const std::string tmp = target + ".tmp." + std::to_string(::getpid());
+  const TempFileGuard guard(tmp);
   {
     std::ofstream f(tmp, std::ios::binary);
     if (!f)

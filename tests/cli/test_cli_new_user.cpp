@@ -135,3 +135,15 @@ TEST(NewUser, ADiagramTooLargeToDrawIsRefusedNamingSize) {
   expect_usage_error("diagram --workload matmul --size 100000 --bin 4x4 -o " + png, "--bin: ");
   EXPECT_FALSE(fs::exists(png));
 }
+
+// Ctrl-C (or a batch system's SIGTERM) on a long `cbi trace -o t.trace` left its temporary file
+// behind, gigabytes of t.trace.tmp.PID: the signal now removes it, then ends the command as before.
+TEST(NewUser, AnInterruptedTraceLeavesNoFileBehind) {
+  const std::string dir = scratch("interrupted");
+  for (const char *signal : {"INT", "TERM"}) {
+    const CliRun r = cbi::test::run_program("cbi", "trace --size 100000 -o " + dir + "/t.trace",
+                                            std::string("timeout -s ") + signal + " 2 ");
+    EXPECT_EQ(r.exit_code, 124) << signal << ": " << r.err; // timeout's: the signal ended it
+    EXPECT_TRUE(fs::is_empty(dir)) << signal;
+  }
+}
