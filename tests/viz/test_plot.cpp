@@ -345,6 +345,30 @@ TEST(Plot, ScatterSaysPercentagePointsOnlyWhereBothColumnsArePercentages) {
       << pct.caption[0];
 }
 
+// A column the plot takes by default (the heatmap's y, size; lines' x and series) missing from the
+// CSV blamed --y, --x or --series, which the user had not given: the input lacks it, and the
+// option is the way out.
+TEST(Plot, ADefaultColumnMissingNamesTheInputAndTheOption) {
+  const CsvTable t = parse_csv("order,a,v\nlinear,1,2\ncolumn:4,5,7\n");
+  PlotSpec heat;
+  heat.kind = PlotKind::heatmap;
+  heat.value = "v";
+  EXPECT_EQ(refusal(t, heat), std::make_pair(std::string("--input"),
+                                             std::string("has no column 'size', which --y is by "
+                                                         "default; allowed: --y COL with order, "
+                                                         "a, v")));
+  PlotSpec lines;
+  lines.kind = PlotKind::lines;
+  lines.value = "v";
+  EXPECT_EQ(refusal(t, lines).first, "--input");
+  EXPECT_NE(refusal(t, lines).second.find("which --x is by default; allowed: --x COL"),
+            std::string::npos);
+  lines.x = "a";
+  EXPECT_EQ(refusal(t, lines), std::make_pair(std::string(""), std::string("(taken)")));
+  lines.x = "size"; // given: named as given
+  EXPECT_EQ(refusal(t, lines).first, "--x");
+}
+
 TEST(Plot, HeatmapIsRelativeToNaiveAndMarksTheBest) {
   const CsvTable t = parse_csv(kSweep);
   PlotSpec s;
