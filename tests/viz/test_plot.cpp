@@ -367,6 +367,15 @@ TEST(Plot, ADefaultColumnMissingNamesTheInputAndTheOption) {
   EXPECT_EQ(refusal(t, lines), std::make_pair(std::string(""), std::string("(taken)")));
   lines.x = "size"; // given: named as given
   EXPECT_EQ(refusal(t, lines).first, "--x");
+  // No value column: said as the input's lack ("none of the columns value, ... has numbers" read
+  // as if the columns were there), with the columns that could be --value.
+  heat.value.clear();
+  EXPECT_EQ(refusal(t, heat),
+            std::make_pair(std::string("--input"),
+                           std::string("has no numbers in a value column (value, gpu_time_ms, "
+                                       "predicted_ms, sim_l1_misses, sim_l1_hit_pct: a cbi sweep "
+                                       "CSV's); allowed: --value NAME of a numeric column (this "
+                                       "CSV's: a, v)")));
 }
 
 TEST(Plot, HeatmapIsRelativeToNaiveAndMarksTheBest) {

@@ -299,9 +299,12 @@ PlotSpec plot_defaults(const CsvTable &t, PlotSpec s) {
         break;
       }
     if (s.value.empty()) // the input, not a value the user gave, lacks what is needed
-      throw UsageError("--input", "none of the columns " + value_columns_text() +
-                                      " has numbers; allowed: a cbi sweep CSV, or --value NAME "
-                                      "of a numeric column");
+      throw UsageError("--input",
+                       "has no numbers in a value column (" + value_columns_text() +
+                           ": a cbi sweep CSV's); allowed: --value NAME of a numeric "
+                           "column (this CSV's: " +
+                           (numeric_columns(t).empty() ? std::string("none") : numeric_columns(t)) +
+                           ")");
   } else if (!s.value.empty()) {
     require(t, s.value, "--value");
     require_numbers(t, s.value, "--value");
