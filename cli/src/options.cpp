@@ -141,6 +141,16 @@ bool parse_args(int argc, char **argv, const po::options_description &desc, po::
     po::store(parsed, vm);
   } catch (const po::too_many_positional_options_error &) {
     throw UsageError(positional_label, "more than one given; allowed: one (see --help)");
+  } catch (const po::multiple_occurrences &e) {
+    // `cbi devices --name h100 extra` was "--name: given twice", though --name was given once.
+    const std::string option = "--" + positional;
+    const auto typed = std::count_if(argv + 1, argv + argc, [&](const char *a) {
+      return std::string(a) == option || std::string(a).rfind(option + "=", 0) == 0;
+    });
+    if (!positional.empty() && e.get_option_name() == option && typed == 1)
+      throw UsageError(positional_label,
+                       "given as a word and as " + option + " too; allowed: one of them, once");
+    throw usage_error_of(e, all);
   } catch (const po::error &e) {
     throw usage_error_of(e, all);
   }

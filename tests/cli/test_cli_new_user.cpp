@@ -147,3 +147,13 @@ TEST(NewUser, AnInterruptedTraceLeavesNoFileBehind) {
     EXPECT_TRUE(fs::is_empty(dir)) << signal;
   }
 }
+
+// `cbi devices --name h100 extra` said "--name: given twice", though --name was typed once: the
+// word NAME and --name are one option, and the message says so.
+TEST(NewUser, ANameGivenAsAWordAndAsAnOptionIsSaidSo) {
+  for (const char *command :
+       {"devices --name h100 extra", "devices extra --name=h100", "presets fig3.1 --name fig3.1"})
+    expect_usage_error(command,
+                       "NAME: given as a word and as --name too; allowed: one of them, once");
+  expect_usage_error("devices --name h100 --name a100", "--name: given twice; allowed: once");
+}
