@@ -157,3 +157,9 @@ TEST(NewUser, ANameGivenAsAWordAndAsAnOptionIsSaidSo) {
                        "NAME: given as a word and as --name too; allowed: one of them, once");
   expect_usage_error("devices --name h100 --name a100", "--name: given twice; allowed: once");
 }
+
+// `cbi version`, cbi's own --version typed as a command, was told the commands only.
+TEST(NewUser, VersionAsACommandPointsToTheOption) {
+  expect_usage_error("version", "cbi: unknown command 'version' (did you mean --version?)");
+  EXPECT_EQ(cbi_run("--version").exit_code, 0);
+}
