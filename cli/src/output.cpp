@@ -269,6 +269,7 @@ void check_output_folder(const std::string &path, const std::string &option) {
 }
 
 std::string write_target(const std::string &path) { return resolved(path); }
+std::string write_folder(const std::string &path) { return parent_folder(resolved(path)); }
 
 void write_file_atomic(const std::string &path, const std::string &text,
                        const std::string &option) {

@@ -163,3 +163,16 @@ TEST(NewUser, VersionAsACommandPointsToTheOption) {
   expect_usage_error("version", "cbi: unknown command 'version' (did you mean --version?)");
   EXPECT_EQ(cbi_run("--version").exit_code, 0);
 }
+
+// `cbi trace --size 100000 -o t.trace` wrote hundreds of GiB until the disk was full: a trace that
+// cannot fit the disk (10 B a warp instruction at least) is refused before it is written; stdout
+// streams on.
+TEST(NewUser, ATraceLargerThanTheDiskIsRefusedBeforeItIsWritten) {
+  const std::string dir = scratch("disk");
+  expect_usage_error("trace --size 1048576 -o " + dir + "/t.trace",
+                     "--size: the trace of stencil 7x7 on 1048576x1048576 float, clamp takes ");
+  const CliRun r = cbi_run("trace --size 1048576 -o " + dir + "/t.trace");
+  EXPECT_NE(r.err.find(" free; allowed: a smaller --size"), std::string::npos) << r.err;
+  EXPECT_TRUE(fs::is_empty(dir));
+  EXPECT_EQ(cbi_run("trace --size 16 -o " + dir + "/t.trace").exit_code, 0);
+}
