@@ -141,8 +141,10 @@ TEST(NewUser, ADiagramTooLargeToDrawIsRefusedNamingSize) {
 TEST(NewUser, AnInterruptedTraceLeavesNoFileBehind) {
   const std::string dir = scratch("interrupted");
   for (const char *signal : {"INT", "TERM"}) {
-    const CliRun r = cbi::test::run_program("cbi", "trace --size 100000 -o " + dir + "/t.trace",
-                                            std::string("timeout -s ") + signal + " 2 ");
+    // 1.3 GiB at least: a second of it written when the signal comes.
+    const CliRun r =
+        cbi::test::run_program("cbi", "trace --size 65536 --stencil 1x1 -o " + dir + "/t.trace",
+                               std::string("timeout -s ") + signal + " 1 ");
     EXPECT_EQ(r.exit_code, 124) << signal << ": " << r.err; // timeout's: the signal ended it
     EXPECT_TRUE(fs::is_empty(dir)) << signal;
   }
