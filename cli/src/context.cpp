@@ -17,6 +17,8 @@
 #include <mutex>
 #include <sstream>
 #include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <thread>
 
 namespace cbi::cli {
@@ -240,19 +242,40 @@ int64_t available_memory_bytes() {
   return available_memory_of(proc_kib("/proc/meminfo", "MemAvailable:"), limits);
 }
 
+namespace {
+
+std::string gib(double bytes) {
+  std::ostringstream os;
+  os << std::fixed << std::setprecision(1) << bytes / double(1LL << 30) << " GiB";
+  return os.str();
+}
+
+} // namespace
+
 void check_memory(double needed_bytes, const std::string &what, const std::string &option,
                   const std::string &allowed) {
   const int64_t available = available_memory_bytes();
   if (available < 0 || needed_bytes <= static_cast<double>(available))
     return;
-  auto gib = [](double bytes) {
-    std::ostringstream os;
-    os << std::fixed << std::setprecision(1) << bytes / double(1LL << 30) << " GiB";
-    return os.str();
-  };
   throw UsageError(option, what + " needs about " + gib(needed_bytes) + " of memory, and " +
                                gib(static_cast<double>(available)) +
                                " are available; allowed: " + allowed);
+}
+
+void check_disk_space(double needed_bytes, const std::string &path, const std::string &what,
+                      const std::string &option, const std::string &allowed) {
+  struct stat st {};
+  if (path == "-" || (::stat(write_target(path).c_str(), &st) == 0 && !S_ISREG(st.st_mode)))
+    return;
+  const std::string folder = write_folder(path);
+  struct statvfs fs {};
+  if (::statvfs(folder.c_str(), &fs) != 0)
+    return;
+  const double free = double(fs.f_bavail) * double(fs.f_frsize);
+  if (needed_bytes <= free)
+    return;
+  throw UsageError(option, what + " takes " + gib(needed_bytes) + " at least, and the disk of '" +
+                               folder + "' has " + gib(free) + " free; allowed: " + allowed);
 }
 
 } // namespace cbi::cli

@@ -29,9 +29,12 @@ void refuse_one_file_twice(const po::variables_map &vm) {
     const std::string path = vm[name].as<std::string>();
     if (path == "-")
       continue; // stdout: the commands that write two documents refuse two there themselves
+    // The file each write lands in: a symlink's final target, a dangling one's too
+    // (weakly_canonical stops at a dangling link, so -o l.png --csv c.csv with l.png -> c.csv wrote
+    // one over the other).
     std::error_code ec;
     const std::filesystem::path file =
-        std::filesystem::weakly_canonical(std::filesystem::absolute(path, ec), ec)
+        std::filesystem::weakly_canonical(std::filesystem::absolute(write_target(path), ec), ec)
             .lexically_normal();
     for (const auto &[earlier, earlier_file] : files)
       if (!ec && file == earlier_file)
@@ -138,6 +141,16 @@ bool parse_args(int argc, char **argv, const po::options_description &desc, po::
     po::store(parsed, vm);
   } catch (const po::too_many_positional_options_error &) {
     throw UsageError(positional_label, "more than one given; allowed: one (see --help)");
+  } catch (const po::multiple_occurrences &e) {
+    // `cbi devices --name h100 extra` was "--name: given twice", though --name was given once.
+    const std::string option = "--" + positional;
+    const auto typed = std::count_if(argv + 1, argv + argc, [&](const char *a) {
+      return std::string(a) == option || std::string(a).rfind(option + "=", 0) == 0;
+    });
+    if (!positional.empty() && e.get_option_name() == option && typed == 1)
+      throw UsageError(positional_label,
+                       "given as a word and as " + option + " too; allowed: one of them, once");
+    throw usage_error_of(e, all);
   } catch (const po::error &e) {
     throw usage_error_of(e, all);
   }

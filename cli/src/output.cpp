@@ -18,6 +18,8 @@
 #include <functional>
 #include <iomanip>
 #include <iostream>
+#include <iterator>
+#include <signal.h>
 #include <sstream>
 #include <stdexcept>
 #include <sys/stat.h>
@@ -133,6 +135,49 @@ std::string resolved(const std::string &path) {
   return at;
 }
 
+// The temporary file a write fills, removed when SIGINT, SIGTERM or SIGHUP ends the command part
+// way: Ctrl-C on a long `cbi trace -o t.trace` left gigabytes of t.trace.tmp.PID behind. The path
+// is kept in a fixed buffer, as a signal handler may only unlink() it; the signal then ends the
+// process as it would have (its default action, raised again).
+char g_temp_path[4096];
+constexpr int kEndingSignals[] = {SIGINT, SIGTERM, SIGHUP};
+
+extern "C" void remove_temp_and_end(int sig) {
+  ::unlink(g_temp_path);
+  ::signal(sig, SIG_DFL);
+  ::raise(sig);
+}
+
+class TempFileGuard {
+public:
+  explicit TempFileGuard(const std::string &path) {
+    if (path.size() >= sizeof g_temp_path)
+      return;
+    std::memcpy(g_temp_path, path.c_str(), path.size() + 1);
+    struct sigaction sa {};
+    sa.sa_handler = remove_temp_and_end;
+    sigemptyset(&sa.sa_mask);
+    for (std::size_t k = 0; k < std::size(kEndingSignals); ++k) {
+      sigaction(kEndingSignals[k], nullptr, &m_old[k]);
+      // A signal the caller ignores (nohup's SIGHUP) stays ignored; a handler of its own stays.
+      m_mine[k] = m_old[k].sa_handler == SIG_DFL;
+      if (m_mine[k])
+        sigaction(kEndingSignals[k], &sa, nullptr);
+    }
+  }
+  ~TempFileGuard() {
+    for (std::size_t k = 0; k < std::size(kEndingSignals); ++k)
+      if (m_mine[k])
+        sigaction(kEndingSignals[k], &m_old[k], nullptr);
+  }
+  TempFileGuard(const TempFileGuard &) = delete;
+  TempFileGuard &operator=(const TempFileGuard &) = delete;
+
+private:
+  struct sigaction m_old[std::size(kEndingSignals)]{};
+  bool m_mine[std::size(kEndingSignals)] = {};
+};
+
 // "writing 'F' failed: reason" as the runtime failure it is (exit 1), naming the option.
 [[noreturn]] void write_failed(const std::string &option, const std::string &path, int err) {
   const std::string reason = err ? std::string(": ") + std::strerror(err) : "";
@@ -164,7 +209,12 @@ void check_output(const std::string &path, const std::string &option, bool stdou
       return; // a FIFO or a device: written through
   }
   // A symlink, even a dangling one, is written through: its target's folder must take the file.
-  const std::string folder = parent_folder(resolved(path));
+  // A loop of links has no target (the write replaced the link itself).
+  struct stat link {};
+  const std::string target = resolved(path);
+  if (::lstat(target.c_str(), &link) == 0 && S_ISLNK(link.st_mode))
+    throw UsageError(option, "'" + path + "' is a symlink that leads back to itself; " + allowed);
+  const std::string folder = parent_folder(target);
   struct stat dir {};
   if (::stat(folder.c_str(), &dir) != 0 || !S_ISDIR(dir.st_mode))
     throw UsageError(option, "cannot write '" + path + "': folder '" + folder +
@@ -219,6 +269,7 @@ void check_output_folder(const std::string &path, const std::string &option) {
 }
 
 std::string write_target(const std::string &path) { return resolved(path); }
+std::string write_folder(const std::string &path) { return parent_folder(resolved(path)); }
 
 void write_file_atomic(const std::string &path, const std::string &text,
                        const std::string &option) {
@@ -255,6 +306,7 @@ void write_stream_atomic(const std::string &path, const std::function<void(std::
     return;
   }
   const std::string tmp = target + ".tmp." + std::to_string(::getpid());
+  const TempFileGuard guard(tmp);
   {
     std::ofstream f(tmp, std::ios::binary);
     if (!f)

@@ -456,7 +456,7 @@ std::string option_for_field(const std::string &field) {
       {"gpu.l1_bytes", "--device"}, // the device row's L1
       {"gpu.l1_ways", "--device"},
       {"tune.final_sms", "--final-sms"},
-      {"tune.orders", "--orders"}, // sim::tune's candidates (the tiled kernels': --block-order)
+      {"tune.orders", "--order"}, // sim::tune's candidates (the tiled kernels': --block-order)
       {"kernel.size", "--size"},
       {"kernel.stencil", "--stencil"},
       {"kernel.depth", "--depth"},

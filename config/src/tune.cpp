@@ -21,9 +21,11 @@ void add_tune_options(po::options_description &desc) {
   desc.add_options()
     ("device", po::value<std::string>(), device_help().c_str())
     ("block", po::value<std::string>(), block_help().c_str())
-    ("orders", cli::list_value(), "orders to rank, a comma list or repeated; default: linear, the "
-                                  "thesis's column widths 4..2048, tile:16, tile:32x8, zigzag:32, "
-                                  "zigzag:64, less those that map as another for the size")
+    ("order", cli::list_value(), "orders to rank, a comma list or repeated (as in sweep, bench "
+                                 "and diagram); default: linear, the thesis's column widths "
+                                 "4..2048, tile:16, tile:32x8, zigzag:32, zigzag:64, less those "
+                                 "that map as another for the size")
+    ("orders", cli::list_value(), "the same as --order (its former spelling here); not both")
     ("search", po::value<std::string>(), "staged: stage one replays every order on "
                                          "--sample-sms sampled SMs, stage two its fastest "
                                          "--finalists and linear (the baseline, which stage one "
@@ -61,21 +63,38 @@ void add_tune_options(po::options_description &desc) {
   // clang-format on
 }
 
+namespace {
+
+// The option that names tune's candidate orders: --order, as in sweep, bench and diagram, or its
+// former spelling --orders (still taken); both at once are refused, not merged.
+std::string orders_option(const po::variables_map &vm) {
+  if (vm.count("order") && vm.count("orders"))
+    throw UsageError("--orders", "is --order's other spelling, and --order is given too; "
+                                 "allowed: one of them (--order LIST)");
+  return vm.count("orders") ? "orders" : "order";
+}
+
+} // namespace
+
 sim::TuneConfig tune_config(const po::variables_map &vm) {
   // One point (workload, device, block, sampled SMs); each ranked order replaces its order, or
   // for the tiled kernels its block order (--block-order is a list here: the candidates). --jobs
   // is the search's, read below (once: its line on stderr where it exceeds the cores, once).
   po::variables_map one_point = vm;
+  const std::string order_option = orders_option(vm);
+  one_point.erase("order"); // the candidates, read below
+  one_point.erase("orders");
   one_point.erase("block-order");
   one_point.erase("jobs");
   sim::TuneConfig c;
   c.base = gpu_config(point_from(one_point, {Engine::gpu_model, "tune", false}));
   refuse_inapplicable(vm, c.base.workload.kind); // --block-order without tiles
   const bool tiled = sim::workload_traits(c.base.workload.kind).has_block_order;
-  if (tiled && vm.count("orders"))
-    throw UsageError("--orders", std::string(sim::to_string(c.base.workload.kind)) +
-                                     "'s threads keep their launch order; allowed: rank its "
-                                     "block orders with --block-order LIST");
+  if (tiled && vm.count(order_option))
+    throw UsageError("--" + order_option,
+                     std::string(sim::to_string(c.base.workload.kind)) +
+                         "'s threads keep their launch order; allowed: rank its "
+                         "block orders with --block-order LIST");
   const std::string search = cli::get(vm, "search", "staged");
   if (search != "staged" && search != "full")
     throw UsageError("--search", "'" + search + "' is not a search; allowed: staged, full");
@@ -115,11 +134,11 @@ sim::TuneConfig tune_config(const po::variables_map &vm) {
     if (c.sample_sms == 0)
       c.staged = false;
   }
-  const char *option = tiled ? "--block-order" : "--orders";
+  const std::string option = tiled ? "--block-order" : "--" + order_option;
   // An order given twice is refused, as in every command (it was ranked once, with a note).
   c.orders = remap::parse_orders(
       tiled ? cli::list_from(vm, "block-order", sim::default_block_orders(c.base.workload))
-            : cli::list_from(vm, "orders", sim::default_tune_orders()),
+            : cli::list_from(vm, order_option, sim::default_tune_orders()),
       option);
   if (c.orders.empty())
     throw UsageError(option, "no order given; allowed: a comma list such as linear,column:32");

@@ -389,7 +389,7 @@ void bind_commands(py::module_ &m) {
     the misses of a fully associative LRU cache of every listed size, from one pass.)");
   m.def("tune", &tune, R"(cbi tune: keyword arguments are its options.
 
-    cbi.tune(workload="matmul", size=1024, device="h100", block=256, orders=["linear", "column:32"])
+    cbi.tune(workload="matmul", size=1024, device="h100", block=256, order=["linear", "column:32"])
     -> the dict that `cbi tune ... --format json` prints (without "context"): "ranking", one row
     per order fastest first ("rank", "order", "predicted_ms", "tie_group", "margin_pct", "bound",
     "why", "replay", "metrics"), "config", "meta" (winner, runner_up, tie_tolerance_pct, ...) and

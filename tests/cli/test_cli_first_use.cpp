@@ -257,7 +257,8 @@ TEST(FirstUse, PresetsNameShowsThatPreset) {
   }
   expect_usage_error("presets nope", ": NAME: unknown preset 'nope'; allowed: table3.1, ");
   expect_usage_error("presets table3.1 fig4.4", ": NAME: more than one given");
-  expect_usage_error("presets table3.1 --name fig4.4", ": --name: given twice");
+  expect_usage_error("presets table3.1 --name fig4.4",
+                     ": NAME: given as a word and as --name too; allowed: one of them, once");
   // Given as --name, an unknown name is --name's error.
   expect_usage_error("presets --name nope", ": --name: unknown preset 'nope'; allowed: table3.1");
   expect_usage_error("presets --name=nope", ": --name: unknown preset 'nope'; allowed: table3.1");

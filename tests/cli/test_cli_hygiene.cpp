@@ -86,7 +86,7 @@ TEST(Hygiene, AbbreviatedOptionsAreRefusedNamingTheFullSpelling) {
                {"simulate --line 16", "--line", "--line-bytes or --lines"},
                {"mrc --siz 16", "--siz", "--size or --sizes"},
                {"analyze --no-sim", "--no-sim", "--no-simulate"},
-               {"tune --orde linear", "--orde", "--orders"},
+               {"tune --orde linear", "--orde", "--order or --orders"},
                {"trace --work matmul -o -", "--work", "--workload"},
                {"sweep --dry --size 16", "--dry", "--dry-run"},
                {"sweep merge --part x.csv", "--part", "--partial"},

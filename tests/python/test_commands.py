@@ -176,7 +176,7 @@ def test_the_command_lines_output_options_are_refused_saying_why(key):
     (lambda: cbi.simulate(stencl="3x3"), r"^stencl: is not an option of cbi simulate \(did you "
                                          r"mean stencil\?\); allowed"),
     (lambda: cbi.simulate(orders="linear"), r"\(did you mean order\?\)"),
-    (lambda: cbi.tune(order="linear"), r"\(did you mean orders\?\)"),
+    (lambda: cbi.tune(orde="linear"), r"\(did you mean order or orders\?\)"),
     (lambda: cbi.simulate(cache_byte="1KiB"), r"\(did you mean cache_bytes\?\)"),
 ])
 def test_a_misspelled_keyword_names_the_one_meant(call, message):

@@ -362,6 +362,11 @@ TEST(Diagram, MissLevelPicksTheLevel) {
   EXPECT_THROW(bin_scale(grids, 2, false), UsageError);
   EXPECT_THROW(parse_diagram_args({"cbi diagram", "--lines", "8", "--miss-level", "2"}),
                UsageError);
+  // The level's name, as the stats lines print it, in any case.
+  const auto named = parse_diagram_args(
+      {"cbi diagram", "--size", "24", "--stencil", "5x5", "--granularity", "thread", "--level",
+       "lines=12,line=16", "--level", "lines=32,line=16", "--bin", "4x2", "--miss-level", "l2"});
+  EXPECT_EQ(named.style.miss_level, 1);
 }
 
 TEST(Diagram, LargeTracesAreBinnedIntoABoundedImage) {

@@ -94,6 +94,14 @@ PlotSpec compare_spec() {
   return s;
 }
 
+PlotSpec scatter_of(const std::string &x, const std::string &y) {
+  PlotSpec s;
+  s.kind = PlotKind::scatter;
+  s.x = x;
+  s.y = y;
+  return s;
+}
+
 TEST(Plot, ScatterOfOneQuantityGivesTheMeanAbsoluteError) {
   PlotLayout layout;
   plot(parse_csv(kCompare), compare_spec(), &layout);
@@ -314,6 +322,60 @@ TEST(Plot, ScatterOfTwoUnitsNeedsFreeAxes) {
   EXPECT_NO_THROW(plot_defaults(t, same));
   same.x = "hits";
   EXPECT_NO_THROW(plot_defaults(t, same));
+}
+
+// A percentage against a column whose name carries no unit (a count, a ratio) is compared as
+// numbers: the caption said "3.00 percentage points" of values that are not both in percent.
+TEST(Plot, ScatterSaysPercentagePointsOnlyWhereBothColumnsArePercentages) {
+  const CsvTable t = parse_csv("order,a,b_pct,c_pct\nlinear,1,2,3\ncolumn:4,5,7,4\n"
+                               "column:8,3,9,1\n");
+  PlotSpec s = scatter_of("a", "b_pct");
+  PlotLayout mixed;
+  plot(t, s, &mixed);
+  ASSERT_FALSE(mixed.caption.empty());
+  EXPECT_EQ(mixed.caption[0].find("percentage points"), std::string::npos) << mixed.caption[0];
+  EXPECT_NE(mixed.caption[0].find("mean absolute error |y - x| = 3; worst +6 (column:8)"),
+            std::string::npos)
+      << mixed.caption[0];
+  s.x = "c_pct"; // both percentages: points
+  PlotLayout pct;
+  plot(t, s, &pct);
+  EXPECT_NE(pct.caption[0].find("= 4.00 percentage points; worst +8.00 percentage points"),
+            std::string::npos)
+      << pct.caption[0];
+}
+
+// A column the plot takes by default (the heatmap's y, size; lines' x and series) missing from the
+// CSV blamed --y, --x or --series, which the user had not given: the input lacks it, and the
+// option is the way out.
+TEST(Plot, ADefaultColumnMissingNamesTheInputAndTheOption) {
+  const CsvTable t = parse_csv("order,a,v\nlinear,1,2\ncolumn:4,5,7\n");
+  PlotSpec heat;
+  heat.kind = PlotKind::heatmap;
+  heat.value = "v";
+  EXPECT_EQ(refusal(t, heat), std::make_pair(std::string("--input"),
+                                             std::string("has no column 'size', which --y is by "
+                                                         "default; allowed: --y COL with order, "
+                                                         "a, v")));
+  PlotSpec lines;
+  lines.kind = PlotKind::lines;
+  lines.value = "v";
+  EXPECT_EQ(refusal(t, lines).first, "--input");
+  EXPECT_NE(refusal(t, lines).second.find("which --x is by default; allowed: --x COL"),
+            std::string::npos);
+  lines.x = "a";
+  EXPECT_EQ(refusal(t, lines), std::make_pair(std::string(""), std::string("(taken)")));
+  lines.x = "size"; // given: named as given
+  EXPECT_EQ(refusal(t, lines).first, "--x");
+  // No value column: said as the input's lack ("none of the columns value, ... has numbers" read
+  // as if the columns were there), with the columns that could be --value.
+  heat.value.clear();
+  EXPECT_EQ(refusal(t, heat),
+            std::make_pair(std::string("--input"),
+                           std::string("has no numbers in a value column (value, gpu_time_ms, "
+                                       "predicted_ms, sim_l1_misses, sim_l1_hit_pct: a cbi sweep "
+                                       "CSV's); allowed: --value NAME of a numeric column (this "
+                                       "CSV's: a, v)")));
 }
 
 TEST(Plot, HeatmapIsRelativeToNaiveAndMarksTheBest) {

@@ -41,7 +41,9 @@ int cmd_diagram(int argc, char **argv) {
           "--warp and --block starts. Each --order adds a panel at the\nsame scale, with its own "
           "stats. Large traces are binned (the bin size is printed; a bin's colour is\nthe share "
           "of "
-          "its accesses that missed L1, or --miss-level). Needs no display.\n\n"
+          "its accesses that missed L1, or --miss-level). Needs no display.\nA --size too large to "
+          "draw (a cell counts up to 2^32 accesses, an SM's trace 2^32 instructions)\nis refused "
+          "before any work, with the largest that draws.\n\n"
           "--model gpu draws one SM (--sm) of the GPU model (docs/gpu-model.md) instead: time in "
           "that SM's warp\ninstructions (issue order, all its resident warps interleaved), rows of "
           "32-byte sectors, each cell\nan L1 hit, served by L2 or from DRAM; CTA and warp starts "
@@ -92,7 +94,7 @@ int cmd_diagram(int argc, char **argv) {
   report << "wrote " << output << " (" << canvas.width() << " x " << canvas.height() << " px, "
          << grids.front().cols << " x " << grids.front().rows << " cells of " << layout.cell_w
          << " x " << layout.cell_h << " px, " << seconds << " s)\n"
-         << cli::wrap_text("bin: ", viz::bin_text(grids.front()), 5);
+         << cli::wrap_text("bin: ", viz::bin_text(grids.front(), req.style.miss_level), 5);
   for (const viz::Grid &g : grids) {
     report << "order " << remap::to_string(g.sim.order)
            << (g.gpu ? " (GPU model, SM " + std::to_string(g.gpu->sm) + ")" : "") << "\n";

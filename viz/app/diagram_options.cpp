@@ -5,9 +5,11 @@
 #include "cbi/config/point_options.hpp"
 #include "cbi/config/presets.hpp"
 #include "cbi/order_text.hpp"
+#include "cbi/text.hpp"
 
 #include <algorithm>
 #include <atomic>
+#include <cmath>
 #include <exception>
 #include <functional>
 #include <iostream>
@@ -22,6 +24,56 @@ namespace cbi::viz_app {
 namespace {
 
 constexpr int64_t kMaxSidePx = 16384;
+
+// --miss-level: a level's number or its name as the stats lines print it (2 or L2, any case),
+// among the `levels` cache levels of `whose` ("this diagram's", "the GPU model's"). Returns it from
+// 0; out of range, the message names the levels there are and `more` (how to have more).
+int parse_miss_level(const po::variables_map &vm, int64_t levels, const std::string &whose,
+                     const std::string &more) {
+  const std::string text = cli::get(vm, "miss-level", "1");
+  const bool named = text.size() > 1 && (text[0] == 'L' || text[0] == 'l');
+  int64_t level = 0;
+  try {
+    level = parse_positive(named ? text.substr(1) : text, "--miss-level", 1LL << 20);
+  } catch (const UsageError &) {
+  }
+  if (level < 1 || level > levels) {
+    std::vector<std::string> names, allowed;
+    for (int64_t k = 1; k <= levels; ++k) {
+      names.push_back("L" + std::to_string(k));
+      allowed.push_back(std::to_string(k) + " or " + names.back());
+    }
+    throw UsageError("--miss-level",
+                     "'" + text + "' is not one of " + whose + " cache levels (" +
+                         (levels == 1 ? "L1 only" : join(names)) + "); allowed: " + join(allowed) +
+                         (levels > 1 ? " (the last: fetched from memory)" : "") + more);
+  }
+  return static_cast<int>(level - 1);
+}
+
+// --max-px: the most cells a panel side before binning (default 2048).
+int64_t max_px_of(const po::variables_map &vm) {
+  return cli::has(vm, "max-px") ? parse_positive(cli::get(vm, "max-px", ""), "--max-px", kMaxSidePx)
+                                : 2048;
+}
+
+// --bin TxL as given: T time steps by L lines a cell, L a power of two.
+viz::Binning parse_bin(const po::variables_map &vm) {
+  const auto [t, l] = parse_extent(cli::get(vm, "bin", ""), "--bin", true, 1LL << 40);
+  if ((l & (l - 1)) != 0)
+    throw UsageError("--bin", "line bin " + std::to_string(l) +
+                                  " is not a power of two; "
+                                  "allowed: TxL with L = 1, 2, 4, ...");
+  return {t, l};
+}
+
+// --miss-level colours binned cells only: with one access a cell it would change nothing.
+void refuse_unbinned_miss_level(const DiagramRequest &r, const viz::Binning &bins) {
+  if (r.miss_level_given && bins.time_bin == 1 && bins.line_bin == 1)
+    throw UsageError("--miss-level", "colours binned cells, and this diagram draws one access a "
+                                     "cell (bins of 1x1); allowed: leave it out, or --bin TxL "
+                                     "with T or L over 1");
+}
 
 } // namespace
 
@@ -67,8 +119,9 @@ void add_diagram_options(po::options_description &desc) {
     ("sm", po::value<std::string>(),
      "--model gpu: the SM to draw (0 = the first; default 0), e.g. --sm 5")
     ("miss-level", po::value<std::string>(),
-     "binned cells: colour by the share of accesses that missed this level (1 = L1, default; the "
-     "last: fetched from memory)")
+     "binned cells: colour by the share of accesses that missed this level: 1 or L1 (default), "
+     "2 or L2, ... up to the levels there are (--level once a level; --model gpu: L1 and L2); "
+     "the last: fetched from memory")
     ("greyscale", po::bool_switch(), "grey shades instead of the colour-blind-safe palette")
     ("title", po::value<std::string>(), "title (default: the configuration)");
   // clang-format on
@@ -92,6 +145,139 @@ bool parse_preset_argv(int argc, char **argv, const po::options_description &des
 }
 
 namespace {
+
+// One point (workload, granularity, cache; one column per access, as cbi simulate counts, unless
+// --granularity or a preset says otherwise); each --order is one panel of it.
+sim::SimConfig sim_base(const po::variables_map &vm) {
+  return *config::sim_config(config::point_from(
+      vm, {config::Engine::sequential, "diagram", false, sim::Granularity::exact}));
+}
+
+// The sequential panels' bins: --bin as given, checked against the figure before any cell is
+// allocated (an unbinned 4096^2 trace would need terabytes), else the smallest that fit the trace
+// into `n` panels of the figure.
+viz::Binning sim_bins(const po::variables_map &vm, const sim::SimConfig &base, int64_t n,
+                      const viz::DiagramStyle &style) {
+  using cli::get;
+  using cli::has;
+  const int64_t max_px = max_px_of(vm);
+  // Side by side the panels share the 16384 px width, less room for axes and labels.
+  const int64_t max_cols = std::min(max_px, kMaxSidePx / n - 300);
+  int64_t max_rows = std::min(max_px, kMaxSidePx - 400);
+  const int64_t steps = viz::time_steps(base), lines = viz::line_count(base);
+  if (has(vm, "bin")) {
+    const auto [t, l] = parse_bin(vm);
+    if ((steps + t - 1) / t > max_cols || (lines + l - 1) / l > max_rows) {
+      const viz::Binning least = viz::fit_bins(steps, lines, max_cols, max_rows);
+      throw UsageError("--bin", get(vm, "bin", "") + " leaves more cells than fit in " +
+                                    std::to_string(kMaxSidePx) + " px a side; allowed: at least " +
+                                    std::to_string(least.time_bin) + "x" +
+                                    std::to_string(least.line_bin) + " for this trace");
+    }
+    return {t, l};
+  }
+  int64_t cols = max_cols;
+  if (!has(vm, "cell-px")) {
+    // Bins that keep every cell at least --min-cell-px a side within the figure's width.
+    const viz::PanelBudget b = viz::panel_budget(
+        viz::resolve_layout(style.layout, static_cast<int>(n), steps, lines, style.min_cell_px),
+        static_cast<int>(n));
+    cols = std::min<int64_t>(cols, std::max(1, b.grid_w / style.min_cell_px));
+    max_rows = std::min<int64_t>(max_rows, 1200 / style.min_cell_px);
+  }
+  return viz::fit_bins(steps, lines, cols, max_rows);
+}
+
+// The accesses one cell of `bins` may count: one a step in exact granularity, one a thread and
+// line in thread granularity (viz::build_grid counts them in 32 bits).
+double cell_accesses(const sim::SimConfig &c, const viz::Binning &bins) {
+  const bool thread = c.granularity == sim::Granularity::thread;
+  return double(bins.time_bin) * double(thread ? bins.line_bin : 1);
+}
+
+// The largest N (for --size N) at which `draws` holds, from 1 to config::kMaxExtent; 0 for none.
+// `draws` is asked of the options with --size N in place of the user's (false where N is refused).
+int64_t largest_size(const po::variables_map &vm,
+                     const std::function<bool(const po::variables_map &)> &draws) {
+  int64_t lo = 0, hi = config::kMaxExtent;
+  while (lo < hi) {
+    const int64_t mid = lo + (hi - lo + 1) / 2;
+    po::variables_map at = vm;
+    at.at("size").value() = std::to_string(mid);
+    bool ok = false;
+    try {
+      ok = draws(at);
+    } catch (const UsageError &) {
+    }
+    if (ok)
+      lo = mid;
+    else
+      hi = mid - 1;
+  }
+  return lo;
+}
+
+// "--size: 'S' is too large to draw: `why`; allowed: 1 to N for this workload `and`".
+[[noreturn]] void refuse_size(const po::variables_map &vm, const std::string &why, int64_t most,
+                              const std::string &and_what) {
+  throw UsageError("--size",
+                   "'" + cli::get(vm, "size", "") + "' is too large to draw: " + why +
+                       "; allowed: " + (most > 0 ? "1 to " + std::to_string(most) : "none") +
+                       " for this workload and " + and_what);
+}
+
+// A --size whose cells would count more than 2^32 accesses each, however they are binned into the
+// figure, was refused naming --bin (not given): matmul from 8970 on. Refused before the replay,
+// naming --size and the largest size that draws (`fit`: the bins of another point).
+void refuse_undrawable_size(const po::variables_map &vm, const sim::SimConfig &base,
+                            const viz::Binning &bins,
+                            const std::function<viz::Binning(const sim::SimConfig &)> &fit) {
+  constexpr double kMost = 4294967295.0;
+  if (cli::has(vm, "bin") || !cli::has(vm, "size") || cell_accesses(base, bins) <= kMost)
+    return;
+  const int64_t most = largest_size(vm, [&](const po::variables_map &at) {
+    const sim::SimConfig c = sim_base(at);
+    return cell_accesses(c, fit(c)) <= kMost;
+  });
+  refuse_size(
+      vm, std::to_string(viz::time_steps(base)) + " time steps leave over 2^32 accesses in a cell",
+      most, "--granularity");
+}
+
+sim::GpuConfig gpu_base(const po::variables_map &vm) {
+  return config::gpu_config(config::point_from(vm, {config::Engine::gpu_model, "diagram", false}));
+}
+
+// The warp instructions the drawn SM issues, about: its share of the CTAs (ceil(CTAs / SMs)), each
+// of ceil(block / warp) warps issuing an instruction per access of a task.
+double sm_instructions(const sim::GpuConfig &c) {
+  const double tasks = double(std::max<int64_t>(1, c.workload.tasks()));
+  const double ctas = std::ceil(tasks / double(c.block_threads));
+  const double warps = std::ceil(double(c.block_threads) / double(c.device.warp_size));
+  return std::ceil(ctas / double(c.device.sms)) * warps * double(c.workload.accesses()) / tasks;
+}
+
+// --model gpu: the trace of the drawn SM indexes its instructions in 32 bits (viz::trace_gpu
+// refused more only once the model had run that far, hours in) and keeps 13 B an instruction and
+// 12 B a sector (one at least): both checked before the model runs, naming --size.
+void refuse_undrawable_gpu_size(const po::variables_map &vm, const sim::GpuConfig &base) {
+  constexpr double kMost = 4294967295.0;
+  const double instructions = sm_instructions(base);
+  if (instructions < kMost || !cli::has(vm, "size")) {
+    cli::check_memory(25.0 * instructions,
+                      "the trace of one SM (about " +
+                          std::to_string(static_cast<int64_t>(instructions)) +
+                          " warp instructions, 25 B each at least)",
+                      "--size", "a smaller --size");
+    return;
+  }
+  const int64_t most = largest_size(
+      vm, [](const po::variables_map &at) { return sm_instructions(gpu_base(at)) < kMost; });
+  refuse_size(vm,
+              "an SM would issue about " + std::to_string(static_cast<int64_t>(instructions)) +
+                  " warp instructions, over the 2^32 a diagram counts",
+              most, "--block");
+}
 
 // Options shared by both models: panels, layout, cell size, colours and the title.
 void style_options(const po::variables_map &vm, DiagramRequest &r) {
@@ -127,8 +313,8 @@ DiagramRequest gpu_request(const po::variables_map &vm, DiagramRequest &r) {
   using cli::get;
   using cli::has;
   // One point (workload, device, block); each --order is one panel of it.
-  const sim::GpuConfig base =
-      config::gpu_config(config::point_from(vm, {config::Engine::gpu_model, "diagram", false}));
+  const sim::GpuConfig base = gpu_base(vm);
+  refuse_undrawable_gpu_size(vm, base);
   const std::vector<std::string> orders = panel_orders(vm);
   // An SM index: 0 .. sms-1 of the device row.
   const std::string sm = get(vm, "sm", "0");
@@ -146,23 +332,16 @@ DiagramRequest gpu_request(const po::variables_map &vm, DiagramRequest &r) {
     r.gpu.push_back(c);
   }
   style_options(vm, r);
-  const int64_t max_px =
-      has(vm, "max-px") ? parse_positive(get(vm, "max-px", ""), "--max-px", kMaxSidePx) : 2048;
+  const int64_t max_px = max_px_of(vm);
   const int64_t n = static_cast<int64_t>(orders.size());
   r.gpu_max_cols = std::min(max_px, kMaxSidePx / n - 300);
   r.gpu_max_rows = std::min(max_px, kMaxSidePx - 400);
   r.fit_to_figure = !has(vm, "cell-px");
-  if (has(vm, "bin")) {
-    const auto [t, l] = parse_extent(get(vm, "bin", ""), "--bin", true, 1LL << 40);
-    if ((l & (l - 1)) != 0)
-      throw UsageError("--bin", "line bin " + std::to_string(l) +
-                                    " is not a power of two; "
-                                    "allowed: TxL with L = 1, 2, 4, ...");
-    r.gpu_bins = {t, l};
-  }
-  if (has(vm, "miss-level"))
-    r.style.miss_level =
-        static_cast<int>(parse_positive(get(vm, "miss-level", ""), "--miss-level", 2)) - 1;
+  if (has(vm, "bin"))
+    r.gpu_bins = parse_bin(vm);
+  r.miss_level_given = has(vm, "miss-level");
+  if (r.miss_level_given)
+    r.style.miss_level = parse_miss_level(vm, 2, "the GPU model's", "");
   return r;
 }
 
@@ -262,6 +441,7 @@ std::vector<viz::Grid> build_gpu_panels(const DiagramRequest &r, bool progress,
     steps = std::max(steps, t.view->requests);
   const int64_t lines = viz::line_count(traces.front().sim);
   const viz::Binning bins = gpu_bins(r, steps, lines);
+  refuse_unbinned_miss_level(r, bins);
   const int64_t cols = (steps + bins.time_bin - 1) / bins.time_bin;
   std::vector<viz::Grid> grids;
   for (const viz::GpuTrace &t : traces)
@@ -299,52 +479,16 @@ DiagramRequest diagram_request(const po::variables_map &vm) {
   r.preset = get(vm, "preset", "");
   if (config::parse_model(vm) == config::Engine::gpu_model)
     return gpu_request(vm, r);
-  // One point (workload, granularity, cache; one column per access, as cbi simulate counts,
-  // unless --granularity or a preset says otherwise); each --order is one panel of it.
-  const sim::SimConfig base = *config::sim_config(config::point_from(
-      vm, {config::Engine::sequential, "diagram", false, sim::Granularity::exact}));
+  const sim::SimConfig base = sim_base(vm);
   const std::vector<std::string> orders = panel_orders(vm);
-  const int64_t max_px =
-      has(vm, "max-px") ? parse_positive(get(vm, "max-px", ""), "--max-px", kMaxSidePx) : 2048;
   const int64_t n = static_cast<int64_t>(orders.size());
-  // Side by side the panels share the 16384 px width, less room for axes and labels.
-  const int64_t max_cols = std::min(max_px, kMaxSidePx / n - 300);
-  int64_t max_rows = std::min(max_px, kMaxSidePx - 400);
   r.style.layout = viz::parse_layout(get(vm, "layout", "auto"));
   if (has(vm, "min-cell-px"))
     r.style.min_cell_px =
         static_cast<int>(parse_positive(get(vm, "min-cell-px", ""), "--min-cell-px", 64));
-  viz::Binning bins;
-  if (has(vm, "bin")) {
-    const auto [t, l] = parse_extent(get(vm, "bin", ""), "--bin", true, 1LL << 40);
-    if ((l & (l - 1)) != 0)
-      throw UsageError("--bin", "line bin " + std::to_string(l) +
-                                    " is not a power of two; "
-                                    "allowed: TxL with L = 1, 2, 4, ...");
-    bins = {t, l};
-    // Checked before any cell is allocated: an unbinned 4096^2 trace would need terabytes.
-    const int64_t steps = viz::time_steps(base), lines = viz::line_count(base);
-    if ((steps + t - 1) / t > max_cols || (lines + l - 1) / l > max_rows) {
-      const viz::Binning least = viz::fit_bins(steps, lines, max_cols, max_rows);
-      throw UsageError("--bin", get(vm, "bin", "") + " leaves more cells than fit in " +
-                                    std::to_string(kMaxSidePx) + " px a side; allowed: at least " +
-                                    std::to_string(least.time_bin) + "x" +
-                                    std::to_string(least.line_bin) + " for this trace");
-    }
-  } else {
-    const int64_t steps = viz::time_steps(base), lines = viz::line_count(base);
-    int64_t cols = max_cols;
-    if (!has(vm, "cell-px")) {
-      // Bins that keep every cell at least --min-cell-px a side within the figure's width.
-      const viz::PanelBudget b =
-          viz::panel_budget(viz::resolve_layout(r.style.layout, static_cast<int>(n), steps, lines,
-                                                r.style.min_cell_px),
-                            static_cast<int>(n));
-      cols = std::min<int64_t>(cols, std::max(1, b.grid_w / r.style.min_cell_px));
-      max_rows = std::min<int64_t>(max_rows, 1200 / r.style.min_cell_px);
-    }
-    bins = viz::fit_bins(steps, lines, cols, max_rows);
-  }
+  const viz::Binning bins = sim_bins(vm, base, n, r.style);
+  refuse_undrawable_size(vm, base, bins,
+                         [&](const sim::SimConfig &c) { return sim_bins(vm, c, n, r.style); });
   for (const std::string &o : orders) {
     viz::GridSpec spec;
     spec.sim = base;
@@ -371,11 +515,15 @@ DiagramRequest diagram_request(const po::variables_map &vm) {
                     has(vm, "bin") ? "--bin" : "--max-px",
                     "larger --bin, a smaller --max-px or fewer --order panels");
   r.style.greyscale = vm.count("greyscale") && vm["greyscale"].as<bool>();
-  if (has(vm, "miss-level"))
-    r.style.miss_level =
-        static_cast<int>(parse_positive(get(vm, "miss-level", ""), "--miss-level",
-                                        static_cast<int64_t>(base.levels.size()))) -
-        1;
+  r.miss_level_given = has(vm, "miss-level");
+  refuse_unbinned_miss_level(r, r.panels.front().bins);
+  if (r.miss_level_given)
+    r.style.miss_level = parse_miss_level(
+        vm, static_cast<int64_t>(base.levels.size()), "this diagram's",
+        base.levels.size() > 1 ? ""
+                               : " (more levels: --level size=S,line=B once a level, e.g. "
+                                 "--level size=32KiB,line=128 --level size=4MiB,line=128; or "
+                                 "--model gpu, with L1 and L2)");
   r.style.title = get(vm, "title", "");
   // The figure's caption titles the preset as the thesis draws it; once the user changes any of
   // its options the caption no longer fits and the configuration is the title.

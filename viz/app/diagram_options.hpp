@@ -39,6 +39,7 @@ struct DiagramRequest {
   viz::Binning gpu_bins{0, 0};
   int64_t gpu_max_cols = 0, gpu_max_rows = 0;
   bool fit_to_figure = true;
+  bool miss_level_given = false; // --miss-level: refused where the cells are not binned
 };
 
 // Throws UsageError naming the offending option, or --max-px / --bin when the panels would not

@@ -80,9 +80,9 @@ int cmd_plot(int argc, char **argv) {
           "lines:   x = input size (log2 axis when it spans 8x or more), one line per order.\n"
           "scatter: predicted (--y) against measured (--x), one point per row: equal axes (log "
           "when the values\n  span 100x), the dashed line y = x, and under it N and the mean "
-          "absolute error |y - x| in the\n  column's unit (percentage points for .pct), the worst "
-          "point and, for other units, the mean\n  relative error. --free-axes plots two "
-          "different quantities instead.\n"
+          "absolute error |y - x| in the\n  unit both columns carry (percentage points where "
+          "both are .pct; none where a name\n  carries no unit), the worst point and, for other "
+          "units, the\n  mean relative error. --free-axes plots two different quantities instead.\n"
           "Whether larger is better is read from the column name (hit, gbs, gflops, speedup: "
           "larger;\nelse smaller). Numbers are read from the start of a cell: 4096x4096 -> 4096, "
           "column:32 -> 32\n(its width; tile:16x4 and other orders have none). Needs no display.",

@@ -140,7 +140,7 @@ static std::string numeric_columns(const CsvTable &t) {
   return numeric;
 }
 
-void require(const CsvTable &t, const std::string &name, const char *option) {
+void require(const CsvTable &t, const std::string &name, const char *option, bool given) {
   if (t.index(name) >= 0)
     return;
   std::string near;
@@ -152,6 +152,10 @@ void require(const CsvTable &t, const std::string &name, const char *option) {
   if (t.columns.size() > 12)
     allowed = "one of its " + std::to_string(t.columns.size()) +
               " columns (its first line names them), numbers in: " + numeric_columns(t);
+  // A column the plot takes by default is the input's lack, not an option the user gave.
+  if (!given)
+    throw UsageError("--input", "has no column '" + name + "', which " + option +
+                                    " is by default; allowed: " + option + " COL with " + allowed);
   throw UsageError(option, "no column '" + name + "' in the CSV" +
                                (near.empty() ? "" : " (did you mean " + near + "?)") +
                                "; allowed: " + allowed);
@@ -295,35 +299,39 @@ PlotSpec plot_defaults(const CsvTable &t, PlotSpec s) {
         break;
       }
     if (s.value.empty()) // the input, not a value the user gave, lacks what is needed
-      throw UsageError("--input", "none of the columns " + value_columns_text() +
-                                      " has numbers; allowed: a cbi sweep CSV, or --value NAME "
-                                      "of a numeric column");
+      throw UsageError("--input",
+                       "has no numbers in a value column (" + value_columns_text() +
+                           ": a cbi sweep CSV's); allowed: --value NAME of a numeric "
+                           "column (this CSV's: " +
+                           (numeric_columns(t).empty() ? std::string("none") : numeric_columns(t)) +
+                           ")");
   } else if (!s.value.empty()) {
     require(t, s.value, "--value");
     require_numbers(t, s.value, "--value");
   }
   switch (s.kind) {
-  case PlotKind::heatmap:
-    if (s.y.empty())
+  case PlotKind::heatmap: {
+    const bool y_given = !s.y.empty();
+    if (!y_given)
       s.y = heatmap_y(t);
-    if (s.x.empty())
-      require(t, "order", "--x");
-    else
-      require(t, s.x, "--x");
-    require(t, s.y, "--y");
+    require(t, s.x.empty() ? "order" : s.x, "--x", !s.x.empty());
+    require(t, s.y, "--y", y_given);
     break;
-  case PlotKind::lines:
-    if (s.x.empty())
+  }
+  case PlotKind::lines: {
+    const bool x_given = !s.x.empty(), series_given = !s.series.empty();
+    if (!x_given)
       s.x = "size";
     if (s.y.empty())
       s.y = s.value;
-    if (s.series.empty())
+    if (!series_given)
       s.series = "order";
-    require(t, s.x, "--x");
+    require(t, s.x, "--x", x_given);
     require(t, s.y, "--y");
     require_numbers(t, s.y, "--y"); // --y order drew column:8 at 8 and dropped linear
-    require(t, s.series, "--series");
+    require(t, s.series, "--series", series_given);
     break;
+  }
   case PlotKind::scatter:
     if (s.x.empty() || s.y.empty())
       throw UsageError(s.x.empty() ? "--x" : "--y",

@@ -26,7 +26,8 @@ bool has_numbers(const CsvTable &t, int col);
 // Distinct numbers in a column (0 when none).
 std::size_t distinct_numbers(const CsvTable &t, int col);
 // UsageError naming `option` with the CSV's columns when `name` is not one of them.
-void require(const CsvTable &t, const std::string &name, const char *option);
+// `given`: false where `name` is the option's default, not the user's (the message names --input).
+void require(const CsvTable &t, const std::string &name, const char *option, bool given = true);
 // UsageError naming `option` when `name` is not a numeric column: one whose every non-empty
 // cell is a number through and through (an order's text, "9x9", "0/1" and hex ids are not).
 void require_numbers(const CsvTable &t, const std::string &name, const char *option);

@@ -1,8 +1,8 @@
 // cbi plot scatter of one quantity, predicted (--y) against measured (--x) (issue 10 §3): equal
 // axes (the same range and ticks on a square data area), the dashed line y = x of a perfect
-// prediction, and a caption with N, the mean absolute error |y - x| in the column's unit, Pearson's
-// r and the NRMSE (issue 20 §2). Sized
-// to be read at about 1000 px wide (a paper column): larger text, the legend to the right.
+// prediction, and a caption with N, the mean absolute error |y - x| in the unit both columns carry,
+// Pearson's r and the NRMSE (issue 20 §2). Sized to be read at about 1000 px wide (a paper
+// column): larger text, the legend to the right.
 #include "plot_common.hpp"
 
 #include "cbi/error.hpp"
@@ -56,7 +56,9 @@ Points gather(const CsvTable &t, const PlotSpec &s, PlotLayout &out) {
   if (skipped > 0)
     out.notes.push_back(std::to_string(skipped) + " rows without a number in " + s.x + " or " +
                         s.y + " not shown");
-  r.unit = unit_of(s.y).empty() ? unit_of(s.x) : unit_of(s.y);
+  // The error's unit is the one both columns carry; a column whose name carries none (a count, a
+  // ratio) against a percentage made "3.00 percentage points" of numbers not in percent.
+  r.unit = unit_of(s.x) == unit_of(s.y) ? unit_of(s.y) : "";
   r.per.assign(r.names.size(), {0, 0.0});
   return r;
 }

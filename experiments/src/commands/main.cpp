@@ -48,6 +48,9 @@ std::string meant_command(std::string given) {
     if ((given.size() > 1 && name.rfind(given, 0) == 0) || name == given ||
         cbi::cli::near_spelling(given, name))
       meant += (meant.empty() ? "" : " or ") + name;
+  // cbi version: cbi's own option, spelled as a command.
+  if (meant.empty() && given == "version")
+    meant = "--version";
   return meant.empty() ? "" : " (did you mean " + meant + "?)";
 }
 

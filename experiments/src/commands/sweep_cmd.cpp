@@ -271,11 +271,31 @@ void refuse_unsimulated_axes(const po::variables_map &vm, const sweep::Backends 
 
 // The default grid's block (256) on a device whose blocks are smaller: the device's largest, as
 // simulate and tune take it, so that `--model gpu --device tiny` alone is not refused for a --block
-// the user never gave. A --block given, or a built-in grid's own blocks, stay as they are.
+// the user never gave. A --block given stays as it is; a built-in grid's own blocks that the device
+// cannot run are refused naming --grid and --device (they blamed --block, which was not given).
 void fit_default_block(const po::variables_map &vm, sweep::Grid &g, const sim::Device &device) {
   const int largest = std::min(device.max_threads_per_block, device.max_threads_per_sm);
   if (!has(vm, "grid") && !has(vm, "block") && largest < config::kDefaultBlockThreads)
     g.set("block", {std::to_string(largest)});
+  if (!has(vm, "grid") || has(vm, "block"))
+    return;
+  std::vector<std::string> too_large;
+  for (const std::string &block : g.values("block"))
+    if (std::stoll(block) > largest)
+      too_large.push_back(block);
+  if (too_large.empty())
+    return;
+  std::vector<std::string> fit;
+  for (const sim::Device &d : sim::devices())
+    if (std::stoll(too_large.back()) <= std::min(d.max_threads_per_block, d.max_threads_per_sm))
+      fit.push_back(d.name);
+  throw UsageError("--device", device.name + " runs blocks of at most " + std::to_string(largest) +
+                                   (largest == 1 ? " thread" : " threads") + ", and --grid " +
+                                   get(vm, "grid", "") + "'s blocks of " + join(too_large) +
+                                   " threads do not fit it; allowed: --device " + join(fit) +
+                                   ", or --block " +
+                                   (largest == 1 ? "1" : "1.." + std::to_string(largest)) +
+                                   " in place of the grid's blocks");
 }
 
 // How to run: the backends and the model (--backend, --model, --device), the shard, the GPU's

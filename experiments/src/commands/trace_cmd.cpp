@@ -44,6 +44,10 @@ int cmd_trace(int argc, char **argv) {
   const config::Point p = config::point_from(vm, {config::Engine::gpu_model, "trace"});
   const sim::Workload w = config::workload_of(p);
   sim::validate(*p.order);
+  // Each warp instruction takes 17 B or more in the file (10 counted here), and a warp's 32 lanes
+  // make one: --size 100000 wrote hundreds of GiB until the disk was full.
+  check_disk_space(10.0 * double(w.accesses()) / 32.0, get(vm, "output", ""),
+                   "the trace of " + w.describe(), "--size", "a smaller --size");
   write_stream_atomic(get(vm, "output", ""), [&](std::ostream &os) {
     sim::write_trace(os, w, *p.order, p.block_threads);
   });

@@ -31,7 +31,7 @@ int cmd_tune(int argc, char **argv) {
   if (!parse_args(
           argc, argv, desc, vm,
           "usage: cbi tune [--device NAME] [--workload W --size ...] [--block B] "
-          "[--orders LIST]\n                [--search staged|full]\n"
+          "[--order LIST]\n                [--search staged|full]\n"
           "       cbi tune --kernel sgemm-tiled|stencil-smem --size ... [--block-order "
           "LIST]\n\n"
           "Replays the workload under each thread order with the simulator's GPU model "
@@ -75,7 +75,7 @@ int cmd_tune(int argc, char **argv) {
               "default: linear, column:2..64, tile:4x4, tile:8x8, tile:1x8 as Triton's GROUP_M=8,\n"
               "zigzag:8, zigzag:16, less those equal to linear on the grid of tiles).",
           "  cbi tune --device h100 --workload matmul --size 1024 --block 256\n"
-          "  cbi tune --workload stencil --size 4096 --stencil 9x9 --orders "
+          "  cbi tune --workload stencil --size 4096 --stencil 9x9 --order "
           "linear,column:32,zigzag:32 \\\n"
           "      --format json\n"
           "  cbi tune --kernel sgemm-tiled --size 4096 --block-order "

@@ -84,6 +84,11 @@ std::vector<CgroupFiles> memory_cgroup_files(const std::string &proc_self_cgroup
 // to change), instead of a std::bad_alloc after minutes of work.
 void check_memory(double needed_bytes, const std::string &what, const std::string &option,
                   const std::string &allowed);
+// The same for a file written to `path` (stdout, a FIFO or a device pass): a UsageError naming
+// `option` when `needed_bytes` exceed the space free in its folder's file system, before a write
+// that would fill the disk hours in.
+void check_disk_space(double needed_bytes, const std::string &path, const std::string &what,
+                      const std::string &option, const std::string &allowed);
 
 // The cores a command's threads should take by default: the cores less the other tasks that are
 // runnable now (the 4th field of /proc/loadavg, "runnable/total", counts this process too), at

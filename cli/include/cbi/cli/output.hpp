@@ -109,6 +109,8 @@ void write_file_atomic(const std::string &path, const std::string &text,
 // The file that a write to `path` lands in: `path`, or a symlink's final target (which need not
 // exist yet).
 std::string write_target(const std::string &path);
+// The folder that write_target(path) lies in, where the temporary file is written too.
+std::string write_folder(const std::string &path);
 
 // Checks, before any work starts, that write_file_atomic(path, ..., option) can write `path`: not
 // empty, not a folder, in an existing writable folder (or a writable FIFO/device). "-" passes when

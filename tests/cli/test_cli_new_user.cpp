@@ -1,0 +1,180 @@
+// A new user's first command lines, each tried as typed: spellings that differ between commands,
+// messages that blame an option the user did not give, captions that name another unit, outputs
+// that resolve to one file, and values refused only after minutes of work.
+#include "cli_run.hpp"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <string>
+
+namespace {
+
+namespace fs = std::filesystem;
+using cbi::test::cbi_run;
+using cbi::test::CliRun;
+using cbi::test::expect_usage_error;
+
+std::string scratch(const std::string &name) { return cbi::test::scratch_dir("cbi_new", name); }
+
+} // namespace
+
+// sweep, bench, diagram and simulate spell the order list --order, and tune spelled it --orders
+// only: `cbi tune --order a,b` was "not an option of this command". --order ranks the same orders
+// as --orders (still taken); both at once are refused, not merged.
+TEST(NewUser, TuneTakesOrderAsEveryCommandSpellsIt) {
+  const std::string tune = "tune --workload matmul --size 32 --block 64 --search full ";
+  const CliRun order = cbi_run(tune + "--order linear,column:4 --format csv");
+  ASSERT_EQ(order.exit_code, 0) << order.err;
+  const CliRun orders = cbi_run(tune + "--orders linear,column:4 --format csv");
+  ASSERT_EQ(orders.exit_code, 0) << orders.err;
+  EXPECT_EQ(order.out, orders.out);
+  expect_usage_error(tune + "--order linear --orders column:4",
+                     "--orders: is --order's other spelling, and --order is given too; allowed: "
+                     "one of them");
+  // Its messages name the spelling given.
+  expect_usage_error(tune + "--order column:4,column:4", "--order: 'column:4' is given twice");
+  expect_usage_error(tune + "--orders column:4,column:4", "--orders: 'column:4' is given twice");
+  const CliRun help = cbi_run("tune --help");
+  EXPECT_NE(help.out.find("[--order LIST]"), std::string::npos) << help.out;
+  EXPECT_NE(help.out.find("--orders arg "), std::string::npos) << help.out;
+}
+
+// `sweep --grid fig5.1a --model gpu --device tiny` said "--block: 32 threads per block is not
+// allowed on tiny", an option the user never gave: the grid's own blocks do not fit the device.
+TEST(NewUser, AGridsBlocksTooLargeForTheDeviceNameGridAndDevice) {
+  expect_usage_error("sweep --grid fig5.1a --model gpu --device tiny",
+                     "--device: tiny runs blocks of at most 1 thread, and --grid fig5.1a's blocks "
+                     "of 32, 64, 128, 256, 512, 1024 threads do not fit it; allowed: --device "
+                     "h100, h200, rtx2080super, a100, v100, or --block 1 in place of the grid's "
+                     "blocks");
+  const CliRun one = cbi_run("sweep --grid fig5.1a --model gpu --device tiny --block 1 --dry-run");
+  EXPECT_EQ(one.exit_code, 0) << one.err;
+  const CliRun fits = cbi_run("sweep --grid fig5.1a --model gpu --device a100 --dry-run");
+  EXPECT_EQ(fits.exit_code, 0) << fits.err;
+}
+
+// Two outputs whose writes land in one file through a symlink, a dangling one too: diagram -o l.png
+// --csv c.csv, with l.png -> c.csv not yet there, wrote the PNG over the CSV. A dangling link as
+// the only output creates its target (the link stays); a link that leads back to itself is
+// refused (the write replaced the link with a regular file).
+TEST(NewUser, OutputsThatASymlinkLeadsToOneFileAreRefused) {
+  const std::string dir = scratch("links");
+  fs::create_symlink("c.csv", dir + "/l.csv");
+  expect_usage_error("sweep --size 64 -o " + dir + "/l.csv --json " + dir + "/c.csv",
+                     "--json: '" + dir + "/c.csv' is the file of --output too");
+  if (fs::exists(cbi::test::bin_dir() + "/cbi-viz")) {
+    fs::create_symlink("c.csv", dir + "/l.png");
+    expect_usage_error("diagram --size 8 -o " + dir + "/l.png --csv " + dir + "/c.csv",
+                       "--csv: '" + dir + "/c.csv' is the file of --output too");
+  }
+  EXPECT_FALSE(fs::exists(dir + "/c.csv"));
+  const CliRun one = cbi_run("sweep --size 64 -o " + dir + "/l.csv");
+  ASSERT_EQ(one.exit_code, 0) << one.err;
+  EXPECT_TRUE(fs::is_symlink(dir + "/l.csv"));
+  EXPECT_EQ(one.out, "");
+  EXPECT_NE(cbi::test::slurp(dir + "/c.csv").find("kernel"), std::string::npos);
+  fs::create_symlink("loop.csv", dir + "/loop.csv");
+  expect_usage_error("simulate -o " + dir + "/loop.csv",
+                     "--output: '" + dir + "/loop.csv' is a symlink that leads back to itself");
+  EXPECT_TRUE(fs::is_symlink(dir + "/loop.csv"));
+}
+
+// --miss-level took a number only: `--miss-level L2`, the level as every stats line names it, was
+// "not a positive integer" where the GPU model has an L2, and `--miss-level 2` of the default
+// one-level cache said "out of range; allowed: an integer from 1 to 1" without saying why. L2 is
+// taken where there is an L2; where there is none, the message names the levels and how to add
+// one. The summary's bin line named L1 whatever the level; an unbinned diagram ignored it.
+TEST(NewUser, MissLevelTakesTheLevelsNameAndSaysWhichLevelsThereAre) {
+  if (!fs::exists(cbi::test::bin_dir() + "/cbi-viz"))
+    GTEST_SKIP() << "no cbi-viz in this build";
+  const std::string png = scratch("miss_level") + "/d.png";
+  const CliRun gpu =
+      cbi_run("diagram --model gpu --workload matmul --size 64 --miss-level L2 -o " + png);
+  ASSERT_EQ(gpu.exit_code, 0) << gpu.err;
+  EXPECT_NE(gpu.out.find("that came from\n     DRAM)"), std::string::npos) << gpu.out;
+  const std::string levels = "--level lines=16,line=32 --level lines=64,line=32 ";
+  const CliRun two = cbi_run("diagram --size 16 " + levels + "--miss-level l2 -o " + png);
+  ASSERT_EQ(two.exit_code, 0) << two.err;
+  EXPECT_NE(two.out.find("(colour: share of its accesses that came from memory)"),
+            std::string::npos)
+      << two.out;
+  fs::remove(png);
+  expect_usage_error("diagram --size 16 --miss-level L2 -o " + png,
+                     "--miss-level: 'L2' is not one of this diagram's cache levels (L1 only); "
+                     "allowed: 1 or L1 (more levels: --level size=S,line=B once a level");
+  expect_usage_error("diagram --model gpu --size 16 --miss-level 3 -o " + png,
+                     "--miss-level: '3' is not one of the GPU model's cache levels (L1, L2); "
+                     "allowed: 1 or L1, 2 or L2 (the last: fetched from memory)");
+  expect_usage_error(
+      "diagram --size 4 --cell-px 4 --miss-level 1 -o " + png,
+      "--miss-level: colours binned cells, and this diagram draws one access a cell");
+  EXPECT_FALSE(fs::exists(png));
+}
+
+// `cbi diagram --workload matmul --size 100000` was refused naming --bin, which was not given (its
+// cells would count more than 2^32 accesses each); --model gpu replayed for hours before its SM's
+// 2^32nd instruction stopped it. Both are refused before any work, naming --size and the largest
+// size that draws.
+TEST(NewUser, ADiagramTooLargeToDrawIsRefusedNamingSize) {
+  if (!fs::exists(cbi::test::bin_dir() + "/cbi-viz"))
+    GTEST_SKIP() << "no cbi-viz in this build";
+  const std::string png = scratch("large") + "/d.png";
+  expect_usage_error("diagram --workload matmul --size 100000 -o " + png,
+                     "--size: '100000' is too large to draw: 2000000000000000 time steps leave "
+                     "over 2^32 accesses in a cell; allowed: 1 to 8969 for this workload and "
+                     "--granularity");
+  expect_usage_error("diagram --granularity thread --size 100000 -o " + png,
+                     "--size: '100000' is too large to draw: 10000000000 time steps leave over "
+                     "2^32 accesses in a cell; allowed: 1 to 6636 for this workload");
+  expect_usage_error("diagram --model gpu --workload matmul --size 100000 -o " + png,
+                     "--size: '100000' is too large to draw: an SM would issue about "
+                     "473486399999 warp instructions, over the 2^32 a diagram counts; allowed: "
+                     "1 to 20855 for this workload and --block");
+  // --bin given: its own message, naming --bin.
+  expect_usage_error("diagram --workload matmul --size 100000 --bin 4x4 -o " + png, "--bin: ");
+  EXPECT_FALSE(fs::exists(png));
+}
+
+// Ctrl-C (or a batch system's SIGTERM) on a long `cbi trace -o t.trace` left its temporary file
+// behind, gigabytes of t.trace.tmp.PID: the signal now removes it, then ends the command as before.
+TEST(NewUser, AnInterruptedTraceLeavesNoFileBehind) {
+  const std::string dir = scratch("interrupted");
+  for (const char *signal : {"INT", "TERM"}) {
+    // 1.3 GiB at least: a second of it written when the signal comes.
+    const CliRun r =
+        cbi::test::run_program("cbi", "trace --size 65536 --stencil 1x1 -o " + dir + "/t.trace",
+                               std::string("timeout -s ") + signal + " 1 ");
+    EXPECT_EQ(r.exit_code, 124) << signal << ": " << r.err; // timeout's: the signal ended it
+    EXPECT_TRUE(fs::is_empty(dir)) << signal;
+  }
+}
+
+// `cbi devices --name h100 extra` said "--name: given twice", though --name was typed once: the
+// word NAME and --name are one option, and the message says so.
+TEST(NewUser, ANameGivenAsAWordAndAsAnOptionIsSaidSo) {
+  for (const char *command :
+       {"devices --name h100 extra", "devices extra --name=h100", "presets fig3.1 --name fig3.1"})
+    expect_usage_error(command,
+                       "NAME: given as a word and as --name too; allowed: one of them, once");
+  expect_usage_error("devices --name h100 --name a100", "--name: given twice; allowed: once");
+}
+
+// `cbi version`, cbi's own --version typed as a command, was told the commands only.
+TEST(NewUser, VersionAsACommandPointsToTheOption) {
+  expect_usage_error("version", "cbi: unknown command 'version' (did you mean --version?)");
+  EXPECT_EQ(cbi_run("--version").exit_code, 0);
+}
+
+// `cbi trace --size 100000 -o t.trace` wrote hundreds of GiB until the disk was full: a trace that
+// cannot fit the disk (10 B a warp instruction at least) is refused before it is written; stdout
+// streams on.
+TEST(NewUser, ATraceLargerThanTheDiskIsRefusedBeforeItIsWritten) {
+  const std::string dir = scratch("disk");
+  expect_usage_error("trace --size 1048576 -o " + dir + "/t.trace",
+                     "--size: the trace of stencil 7x7 on 1048576x1048576 float, clamp takes ");
+  const CliRun r = cbi_run("trace --size 1048576 -o " + dir + "/t.trace");
+  EXPECT_NE(r.err.find(" free; allowed: a smaller --size"), std::string::npos) << r.err;
+  EXPECT_TRUE(fs::is_empty(dir));
+  EXPECT_EQ(cbi_run("trace --size 16 -o " + dir + "/t.trace").exit_code, 0);
+}
