@@ -115,6 +115,11 @@ Device h100() {
   // floor by about the stalls that the replay already loses to latency and the GPU hides.
   d.l1_request_cycles = 1.1;
   d.l1_mixed_request_wavefronts = 1; // kernels/probes/l1_fill on the H200 (miss-cost.md)
+  // kernels/probes/l1_spread on the H200 (docs/results/tight/l1-issue.md §7): a warp load of N
+  // lines on N distinct banks (one wavefront) takes 1.17 cycles up to N = 4, then 2.04, 4.04 and
+  // 8.05 for 8, 16 and 32 lines, float or half: the tag stage looks up four lines a cycle. The
+  // h100 row's, as the h200's (not probed on an H100).
+  d.l1_lines_per_cycle = 4;
   // Issue oldest CTA first, the L1 in issue order (oldest_issues_first; the issue stage at
   // issue_per_cycle with the measured instruction counts): on the H200 the CTAs that share an SM
   // reach every k of a double matmul together in every wave (the L1's data stage is the

@@ -921,6 +921,35 @@ TEST(GpuModel, AKernelThatStreamsDramCannotHideItsInstructions) {
                                            e.time.dram_ms, e.time.arithmetic_ms}));
 }
 
+// An SM's L1 looks up four lines a cycle (Device::l1_lines_per_cycle; kernels/probes/l1_spread,
+// docs/results/tight/l1-issue.md §7): a half matmul under column:4 whose A row pitch (600 x 2
+// bytes) puts a warp's 8 rows on 8 distinct banks reads 8 lines in one wavefront, and takes 2
+// cycles; column:32's A loads (one line) take what they took.
+TEST(GpuModel, TheL1LooksUpFourLinesACycle) {
+  auto c = config(sim::kind_of<sim::MatmulWorkload>(), 64, 64, "column:4", 256);
+  c.workload.depth = 600;
+  c.workload.elem_bytes = 2;
+  ASSERT_EQ(c.device.l1_lines_per_cycle, 4); // the h100 row, as the h200's
+  auto off = c;
+  off.device.l1_lines_per_cycle = 0;
+  const sim::GpuResult on = sim::simulate_gpu(c), without = sim::simulate_gpu(off);
+  const int64_t a_requests = on.metrics.l1_requests / 2; // an A and a B load each k step
+  EXPECT_EQ(on.metrics.l1_requests, without.metrics.l1_requests);
+  // Each A request of one wavefront now takes two; those the mixed-request rule had already
+  // given two keep them.
+  EXPECT_GE(on.metrics.l1_wavefronts, without.metrics.l1_wavefronts + a_requests / 2);
+  EXPECT_LE(on.metrics.l1_wavefronts, without.metrics.l1_wavefronts + a_requests);
+  EXPECT_GT(on.time.l1_ms, without.time.l1_ms);
+  EXPECT_GT(on.cycles, without.cycles);
+  for (const char *order : {"column:32", "linear"}) { // one line an A request: unchanged
+    auto w = c, wo = off;
+    w.order = wo.order = remap::parse_order(order);
+    const sim::GpuResult a = sim::simulate_gpu(w), b = sim::simulate_gpu(wo);
+    EXPECT_EQ(a.metrics.l1_wavefronts, b.metrics.l1_wavefronts) << order;
+    EXPECT_EQ(a.cycles, b.cycles) << order;
+  }
+}
+
 TEST(GpuModel, SampledModeStandsForTheWholeDevice) {
   auto c = config(sim::kind_of<sim::MatmulWorkload>(), 1024, 128, "linear", 256);
   c.workload.depth = 256;

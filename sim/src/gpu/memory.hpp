@@ -162,6 +162,10 @@ public:
     }
     if ((ready != 0) + (on_way != 0) + (own != 0) > 1)
       wavefronts += m_d.l1_mixed_request_wavefronts;
+    // The tag stage looks up l1_lines_per_cycle lines a cycle: a request of many lines on
+    // distinct banks (a column:4 warp's 8 rows) takes longer than its one wavefront.
+    if (m_d.l1_lines_per_cycle > 0 && n > m_d.l1_lines_per_cycle)
+      wavefronts = std::max(wavefronts, (n + m_d.l1_lines_per_cycle - 1) / m_d.l1_lines_per_cycle);
     c.l1_wavefronts += wavefronts;
     c.l1_sector_hits += sectors - missed;
     c.l1_sector_misses += missed;

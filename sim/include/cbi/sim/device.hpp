@@ -107,6 +107,10 @@ struct Device {
   int loads_in_flight_per_warp = 8; // loads a warp issues before it waits for their data
   WarpScheduler scheduler = WarpScheduler::oldest_cta_first; // h100, h200: oldest_issues_first
   double l1_wavefronts_per_cycle = 1; // wavefronts (l1_bank_wavefronts) an SM's L1 serves a cycle
+  // Lines an SM's L1 looks up a cycle (0: no such limit, where not probed): a request of more
+  // lines than that takes ceil(lines / l1_lines_per_cycle) cycles where that is more than its
+  // wavefronts (32 lines on distinct banks: one wavefront, 8 cycles at 4).
+  int l1_lines_per_cycle = 0;
   // Bytes of lane data the L1 returns to the registers per cycle (0: no such limit): a request
   // takes at least its lanes' bytes over this many cycles, also where one line serves them all (a
   // warp's 8-byte broadcast of one A element returns 256 bytes, two cycles at 128).

@@ -65,7 +65,7 @@ struct GpuMetrics {
   int64_t l1_sectors = 0;           // l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum
   int64_t l1_sector_hits = 0;       // l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_hit.sum
   int64_t l1_sector_misses = 0;     // l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_miss.sum
-  int64_t l1_wavefronts = 0;        // the loads' L1 data-stage wavefronts (l1_bank_wavefronts)
+  int64_t l1_wavefronts = 0;        // L1 cycles: bank wavefronts, or lines / l1_lines_per_cycle
   int64_t l1_pending_hits = 0;      // hits on sectors still on their way (another warp's miss)
   int64_t l2_read_sectors = 0;      // lts__t_sectors_srcunit_tex_op_read.sum (after the coalescer)
   int64_t l2_read_requests = 0;     // lts__t_requests_srcunit_tex_op_read.sum: their line requests
