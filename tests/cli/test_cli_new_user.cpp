@@ -178,3 +178,12 @@ TEST(NewUser, ATraceLargerThanTheDiskIsRefusedBeforeItIsWritten) {
   EXPECT_TRUE(fs::is_empty(dir));
   EXPECT_EQ(cbi_run("trace --size 16 -o " + dir + "/t.trace").exit_code, 0);
 }
+
+// cbi view keeps each thread's first step besides the diagram: a size whose steps outgrow the
+// memory ran out of it once the window was open (exit 1); refused first, as diagram's panels are.
+TEST(NewUser, AViewLargerThanTheMemoryIsRefusedBeforeTheWindowOpens) {
+  if (!fs::exists(cbi::test::bin_dir() + "/cbi-viz"))
+    GTEST_SKIP() << "no cbi-viz in this build";
+  expect_usage_error("view --size 400000 --stencil 1x1",
+                     "--size: the viewer's stencil 1x1 on 400000x400000 float, clamp needs about ");
+}

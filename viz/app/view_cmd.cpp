@@ -98,6 +98,13 @@ int cmd_view(int argc, char **argv) {
     for (viz::GridSpec &s : req.panels)
       s.bins = viz::fit_bins(viz::time_steps(c), viz::line_count(c), cols, rows);
   }
+  // Besides the panels the viewer keeps each thread's first step (8 B a thread, one column per
+  // access): --size 50000 ran out of memory once the window was open (exit 1).
+  const sim::SimConfig &c = req.panels.front().sim;
+  cli::check_memory(diagram_memory_bytes(req) + (c.granularity == sim::Granularity::exact
+                                                     ? 8.0 * double(c.workload.tasks())
+                                                     : 0.0),
+                    "the viewer's " + c.workload.describe(), "--size", "a smaller --size");
   std::vector<std::string> script;
   {
     std::istringstream ss(cli::get(vm, "script", ""));
