@@ -10,6 +10,7 @@
 #include <array>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <iterator>
 #include <string>
@@ -183,11 +184,27 @@ TEST(View, NeedsADisplayAndSaysSo) {
 
 // A DISPLAY that names no server made SFML abort the process (exit 134, SIGABRT); a bad --script
 // step was found mid-run, or not at all (wait:abc waited 0 frames), and after the display check.
+// The display is one that no X server holds (neither its socket nor its lock file exists): a fixed
+// :97 was once held by an Xvfb someone had started by hand, and the viewer ran on it until ctest's
+// timeout.
+std::string unused_display() {
+  for (int n = 97; n < 1000; ++n) {
+    const std::string k = std::to_string(n);
+    if (!std::filesystem::exists("/tmp/.X11-unix/X" + k) &&
+        !std::filesystem::exists("/tmp/.X" + k + "-lock"))
+      return ":" + k;
+  }
+  return ":999";
+}
+
 TEST(View, AnUnreachableDisplayOrABadScriptIsOneLine) {
-  const test::CliRun unreachable = test::run_program("cbi", "view --preset fig3.1", "DISPLAY=:97 ");
+  const std::string display = unused_display();
+  const test::CliRun unreachable =
+      test::run_program("cbi", "view --preset fig3.1", "DISPLAY=" + display + " ");
   EXPECT_EQ(unreachable.exit_code, 1) << unreachable.err;
-  EXPECT_EQ(unreachable.err, "cbi view: cannot open the display ':97' (DISPLAY); run it under "
-                             "xvfb-run, or use cbi diagram, which needs none\n");
+  EXPECT_EQ(unreachable.err, "cbi view: cannot open the display '" + display +
+                                 "' (DISPLAY); run it under "
+                                 "xvfb-run, or use cbi diagram, which needs none\n");
   for (const char *script : {"bogus:1", "wait:abc", "key:O*x", "zoom:2x", "hover:1,2,3",
                              "shot:/nonexistent/a.png", "key:O;key:Nope"}) {
     test::expect_usage_error(std::string("view --preset fig3.1 --script '") + script + "'",

@@ -51,7 +51,9 @@ public:
   // oldest arrives. 0, the device's loads_in_flight_per_warp issued and then waited for together,
   // for double (its DFMAs start after 4 loads, about 6 in flight; a sliding window of 6 scored
   // worse than that on 95 measured double configurations: docs/results/tight/slide.md) and half
-  // (its SASS not read).
+  // (its SASS on sm_90, docs/results/tight/l1-issue.md §4: the k loop unrolled 4 times, its 8
+  // loads issued together, then converted and multiplied: the device's 8 in flight, waited for
+  // together, as the model has them).
   static int sliding_loads_in_flight(const Workload &w) { return w.elem_bytes == 4 ? 12 : 0; }
   // The loads of one pass of that unrolled loop (16 k steps, an A and a B load each): its last
   // FFMAs wait for its last loads, and the next pass's loads issue after them, so a warp waits for
