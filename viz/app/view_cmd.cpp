@@ -97,6 +97,7 @@ int cmd_view(int argc, char **argv) {
     const int64_t rows = std::max(64, height - 360);
     for (viz::GridSpec &s : req.panels)
       s.bins = viz::fit_bins(viz::time_steps(c), viz::line_count(c), cols, rows);
+    refuse_unbinned_miss_level(req, req.panels.front().bins);
   }
   // Besides the panels the viewer keeps each thread's first step (8 B a thread, one column per
   // access): --size 50000 ran out of memory once the window was open (exit 1).
