@@ -109,6 +109,10 @@ TEST(NewUser, MissLevelTakesTheLevelsNameAndSaysWhichLevelsThereAre) {
   expect_usage_error(
       "diagram --size 4 --cell-px 4 --miss-level 1 -o " + png,
       "--miss-level: colours binned cells, and this diagram draws one access a cell");
+  // cbi view bins to its window, finer than the figure: 441 accesses are one a cell there.
+  expect_usage_error(
+      "view --size 3 --miss-level 1",
+      "--miss-level: colours binned cells, and this diagram draws one access a cell");
   EXPECT_FALSE(fs::exists(png));
 }
 
