@@ -109,6 +109,10 @@ TEST(NewUser, MissLevelTakesTheLevelsNameAndSaysWhichLevelsThereAre) {
   expect_usage_error(
       "diagram --size 4 --cell-px 4 --miss-level 1 -o " + png,
       "--miss-level: colours binned cells, and this diagram draws one access a cell");
+  // cbi view bins to its window, finer than the figure: 441 accesses are one a cell there.
+  expect_usage_error(
+      "view --size 3 --miss-level 1",
+      "--miss-level: colours binned cells, and this diagram draws one access a cell");
   EXPECT_FALSE(fs::exists(png));
 }
 
@@ -177,4 +181,13 @@ TEST(NewUser, ATraceLargerThanTheDiskIsRefusedBeforeItIsWritten) {
   EXPECT_NE(r.err.find(" free; allowed: a smaller --size"), std::string::npos) << r.err;
   EXPECT_TRUE(fs::is_empty(dir));
   EXPECT_EQ(cbi_run("trace --size 16 -o " + dir + "/t.trace").exit_code, 0);
+}
+
+// cbi view keeps each thread's first step besides the diagram: a size whose steps outgrow the
+// memory ran out of it once the window was open (exit 1); refused first, as diagram's panels are.
+TEST(NewUser, AViewLargerThanTheMemoryIsRefusedBeforeTheWindowOpens) {
+  if (!fs::exists(cbi::test::bin_dir() + "/cbi-viz"))
+    GTEST_SKIP() << "no cbi-viz in this build";
+  expect_usage_error("view --size 400000 --stencil 1x1",
+                     "--size: the viewer's stencil 1x1 on 400000x400000 float, clamp needs about ");
 }

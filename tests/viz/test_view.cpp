@@ -40,24 +40,10 @@ std::string after(const std::string &out, const std::string &step) {
   return out.substr(at, out.find('\n', at) - at);
 }
 
-TEST(View, ScriptedSessionUnderXvfb) {
-  if (!have_xvfb())
-    GTEST_SKIP() << "Xvfb is not installed (Debian: xvfb)";
-  // Files of this run's own (two checkouts' test runs on one machine share the temp folder).
-  const std::string dir = ::testing::TempDir() + "/cbi_view_" + std::to_string(getpid());
-  ASSERT_EQ(std::system(("mkdir -p '" + dir + "'").c_str()), 0);
-  const std::string end_png = dir + "/cbi_view_end.png", start_png = dir + "/cbi_view_start.png";
-  std::remove(end_png.c_str());
-  std::remove(start_png.c_str());
-  const std::string plain_png = dir + "/cbi_view_plain.png", zoom_png = dir + "/cbi_view_zoom.png";
-  std::remove(plain_png.c_str());
-  std::remove(zoom_png.c_str());
-  // Key names as the keys help spells them (], +), and SFML's (RBracket) still accepted.
-  const std::string script = "shot:" + plain_png + ";hover:0,0;shot:" + end_png +
-                             ";key:Home;shot:" + start_png +
-                             ";key:Space;wait:30;key:Space;key:O;key:];key:Shift+Right;"
-                             "key:+;zoom:2;drag:40,20;key:End;shot:" +
-                             zoom_png + ";key:RBracket;quit";
+// Runs `cbi view ARGS --script SCRIPT` on an X server of its own; its stdout into `out`, the
+// server's and the viewer's stderr into `err`; returns the wait status.
+int view_under_xvfb(const std::string &dir, const std::string &args, const std::string &script,
+                    std::string &out, std::string &err) {
   // Under the sanitizer build, Mesa's software GL keeps 112 bytes from JIT-compiled code until
   // exit, which LeakSanitizer reports; leaks in viz itself are covered by the headless tests.
   // The X server picks a free display itself and says which (-displayfd), under a lock that every
@@ -78,19 +64,18 @@ TEST(View, ScriptedSessionUnderXvfb) {
       err_log + "' 9>&- & xvfb=$!; for i in $(seq 400); do [ -s '" + display_file +
       "' ] && [ -S /tmp/.X11-unix/X$(cat '" + display_file +
       "') ] && break; sleep 0.05; done; DISPLAY=:$(cat '" + display_file +
-      "') ASAN_OPTIONS=detect_leaks=0 " + bin_dir() +
-      "/cbi view --preset fig3.1 --order linear --order column:4 --window 1200x700 --script '" +
-      script + "' 2>>'" + err_log + "' 9>&-; rc=$?; kill $xvfb; wait $xvfb; exit $rc ) 9>" +
+      "') ASAN_OPTIONS=detect_leaks=0 " + bin_dir() + "/cbi view " + args + " --script '" + script +
+      "' 2>>'" + err_log + "' 9>&-; rc=$?; kill $xvfb; wait $xvfb; exit $rc ) 9>" +
       ::testing::TempDir() + "/cbi_view_xvfb.lock";
   // Two more tries where the viewer found no display (the X server's, not cbi's, failure: seen
   // with several runs at once on a loaded machine); any other failure fails at once.
-  std::string out, err;
   int status = -1;
   for (int attempt = 0; attempt < 3; ++attempt) {
     if (attempt > 0) // the failures seen came two in a row within 0.4 s: give the X side a second
       std::system("sleep 1");
     FILE *p = popen(cmd.c_str(), "r");
-    ASSERT_NE(p, nullptr);
+    if (!p)
+      return -1;
     out.clear();
     std::array<char, 4096> buf{};
     std::size_t n;
@@ -102,6 +87,45 @@ TEST(View, ScriptedSessionUnderXvfb) {
     if (err.find("Failed to open X11 display") == std::string::npos)
       break;
   }
+  return status;
+}
+
+// `cbi view --size 256 --stencil 9x9 --lines 64 --granularity exact`, its own help's example, ended
+// in "--bin: the diagram would be 17401 x 3970 px" (exit 2): fitting the cells to the window tried
+// cells too wide for a diagram of one column per access, and that probe's refusal ended the viewer.
+TEST(View, OneColumnPerAccessFitsTheWindow) {
+  if (!have_xvfb())
+    GTEST_SKIP() << "Xvfb is not installed (Debian: xvfb)";
+  const std::string dir = ::testing::TempDir() + "/cbi_view_exact_" + std::to_string(getpid());
+  ASSERT_EQ(std::system(("mkdir -p '" + dir + "'").c_str()), 0);
+  std::string out, err;
+  const int status = view_under_xvfb(dir, "--size 256 --stencil 9x9 --lines 64 --granularity exact",
+                                     "quit", out, err);
+  ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << out << "\nstderr:\n" << err;
+  EXPECT_NE(after(out, "quit").find("drawn at 1:1"), std::string::npos) << out;
+}
+
+TEST(View, ScriptedSessionUnderXvfb) {
+  if (!have_xvfb())
+    GTEST_SKIP() << "Xvfb is not installed (Debian: xvfb)";
+  // Files of this run's own (two checkouts' test runs on one machine share the temp folder).
+  const std::string dir = ::testing::TempDir() + "/cbi_view_" + std::to_string(getpid());
+  ASSERT_EQ(std::system(("mkdir -p '" + dir + "'").c_str()), 0);
+  const std::string end_png = dir + "/cbi_view_end.png", start_png = dir + "/cbi_view_start.png";
+  std::remove(end_png.c_str());
+  std::remove(start_png.c_str());
+  const std::string plain_png = dir + "/cbi_view_plain.png", zoom_png = dir + "/cbi_view_zoom.png";
+  std::remove(plain_png.c_str());
+  std::remove(zoom_png.c_str());
+  // Key names as the keys help spells them (], +), and SFML's (RBracket) still accepted.
+  const std::string script = "shot:" + plain_png + ";hover:0,0;shot:" + end_png +
+                             ";key:Home;shot:" + start_png +
+                             ";key:Space;wait:30;key:Space;key:O;key:];key:Shift+Right;"
+                             "key:+;zoom:2;drag:40,20;key:End;shot:" +
+                             zoom_png + ";key:RBracket;quit";
+  std::string out, err;
+  const int status = view_under_xvfb(
+      dir, "--preset fig3.1 --order linear --order column:4 --window 1200x700", script, out, err);
   ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << out << "\nstderr:\n" << err;
 
   // Hover readout of the first cell: thread 0 is task (0, 0); line 0 holds input (-3, -3) of the

@@ -67,14 +67,6 @@ viz::Binning parse_bin(const po::variables_map &vm) {
   return {t, l};
 }
 
-// --miss-level colours binned cells only: with one access a cell it would change nothing.
-void refuse_unbinned_miss_level(const DiagramRequest &r, const viz::Binning &bins) {
-  if (r.miss_level_given && bins.time_bin == 1 && bins.line_bin == 1)
-    throw UsageError("--miss-level", "colours binned cells, and this diagram draws one access a "
-                                     "cell (bins of 1x1); allowed: leave it out, or --bin TxL "
-                                     "with T or L over 1");
-}
-
 } // namespace
 
 void add_diagram_options(po::options_description &desc) {
@@ -450,6 +442,14 @@ std::vector<viz::Grid> build_gpu_panels(const DiagramRequest &r, bool progress,
 }
 
 } // namespace
+
+// --miss-level colours binned cells only: with one access a cell it would change nothing.
+void refuse_unbinned_miss_level(const DiagramRequest &r, const viz::Binning &bins) {
+  if (r.miss_level_given && bins.time_bin == 1 && bins.line_bin == 1)
+    throw UsageError("--miss-level", "colours binned cells, and this diagram draws one access a "
+                                     "cell (bins of 1x1); allowed: leave it out, or --bin TxL "
+                                     "with T or L over 1");
+}
 
 double diagram_memory_bytes(const DiagramRequest &r) {
   double bytes = 0;

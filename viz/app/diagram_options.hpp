@@ -46,6 +46,10 @@ struct DiagramRequest {
 // fit in memory (diagram_memory_bytes against the available memory).
 DiagramRequest diagram_request(const po::variables_map &vm);
 
+// --miss-level given (r.miss_level_given) where the cells are not binned: a UsageError naming it
+// (it colours binned cells only). cbi view calls it again once it fits the bins to its window.
+void refuse_unbinned_miss_level(const DiagramRequest &r, const viz::Binning &bins);
+
 // An upper estimate of the bytes the sequential model's panels take: grids, cache state, image.
 double diagram_memory_bytes(const DiagramRequest &r);
 

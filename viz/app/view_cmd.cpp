@@ -97,7 +97,15 @@ int cmd_view(int argc, char **argv) {
     const int64_t rows = std::max(64, height - 360);
     for (viz::GridSpec &s : req.panels)
       s.bins = viz::fit_bins(viz::time_steps(c), viz::line_count(c), cols, rows);
+    refuse_unbinned_miss_level(req, req.panels.front().bins);
   }
+  // Besides the panels the viewer keeps each thread's first step (8 B a thread, one column per
+  // access): --size 50000 ran out of memory once the window was open (exit 1).
+  const sim::SimConfig &c = req.panels.front().sim;
+  cli::check_memory(diagram_memory_bytes(req) + (c.granularity == sim::Granularity::exact
+                                                     ? 8.0 * double(c.workload.tasks())
+                                                     : 0.0),
+                    "the viewer's " + c.workload.describe(), "--size", "a smaller --size");
   std::vector<std::string> script;
   {
     std::istringstream ss(cli::get(vm, "script", ""));

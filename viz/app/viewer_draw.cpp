@@ -2,6 +2,8 @@
 // axes, and the side panel (configuration, stats, hover readout, lines in L1 at the cursor).
 #include "viewer.hpp"
 
+#include <climits>
+
 #include "cbi/error.hpp"
 
 #include <algorithm>
@@ -77,8 +79,12 @@ void Viewer::fit_cells(const viz::Grid &g) {
   auto size_at = [&](int w, int h) {
     style.cell_w = w;
     style.cell_h = h;
-    const viz::Canvas c = viz::render_diagram({g}, style, nullptr);
-    return std::make_pair(c.width(), c.height());
+    try {
+      const viz::Canvas c = viz::render_diagram({g}, style, nullptr);
+      return std::make_pair(c.width(), c.height());
+    } catch (const UsageError &) { // over 16384 px a side: too large for any window
+      return std::make_pair(INT_MAX, INT_MAX);
+    }
   };
   auto largest = [](auto fits) { // the largest k in [1, 64] with fits(k), or 1
     int lo = 1, hi = 64;
