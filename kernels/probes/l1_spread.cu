@@ -16,7 +16,11 @@
 // of 4 bytes (float) and 2 (half, loaded as unsigned short). Time: the median of 15 event-timed
 // launches after 2; cycles a request = ms x the SM clock / the requests an SM makes.
 //
-// usage: l1_spread > l1_spread.csv   (columns: elem_bytes, mode, lines, cycles_per_request, ms)
+// Addressing `chase` (each chain's next address from its load) and, for bcast and bank, `stream`
+// (the address from the round, so a warp's loads need not wait for each other).
+//
+// usage: l1_spread > l1_spread.csv   (columns: addressing, elem_bytes, mode, lines,
+//                                     cycles_per_request, ms)
 #include "check.cuh"
 #include "timing.cuh"
 
@@ -39,7 +43,7 @@ __host__ __device__ inline int lane_offset(int mode, int groups, int elem, int l
   return start + (mode == kRun ? in * elem : 0);
 }
 
-template <class T>
+template <class T, bool kStream>
 __global__ void __launch_bounds__(kThreads, kCtasPerSm)
     spread_kernel(const char *buf, int mode, int groups, unsigned *sink) {
   const int lane = threadIdx.x % 32, warp = threadIdx.x / 32 + blockIdx.x * (kThreads / 32);
@@ -53,8 +57,12 @@ __global__ void __launch_bounds__(kThreads, kCtasPerSm)
     sum += *reinterpret_cast<const unsigned *>(buf + b);
   for (int r = 0; r < kRounds; ++r) {
 #pragma unroll
-    for (int u = 0; u < kChains; ++u)
-      at[u] += *reinterpret_cast<const T *>(buf + at[u]);
+    for (int u = 0; u < kChains; ++u) {
+      if (kStream) // the address from the round, as a loop over an array computes it
+        sum += *reinterpret_cast<const T *>(buf + ((at[u] + r * 1024) & (kBufferBytes - 1)));
+      else // the address from the chain's last load
+        at[u] += *reinterpret_cast<const T *>(buf + at[u]);
+    }
   }
 #pragma unroll
   for (int u = 0; u < kChains; ++u)
@@ -63,10 +71,11 @@ __global__ void __launch_bounds__(kThreads, kCtasPerSm)
     *sink = sum;
 }
 
-template <class T> void run(int mode, int groups, int sms, const char *buf, unsigned *sink) {
+template <class T, bool kStream>
+void run(int mode, int groups, int sms, const char *buf, unsigned *sink) {
   const int ctas = sms * kCtasPerSm;
   const auto go = [&] {
-    spread_kernel<T><<<ctas, kThreads>>>(buf, mode, groups, sink);
+    spread_kernel<T, kStream><<<ctas, kThreads>>>(buf, mode, groups, sink);
     CHECK(cudaGetLastError());
   };
   const std::vector<float> ms = event_times_ms(go, 2, 15);
@@ -74,8 +83,8 @@ template <class T> void run(int mode, int groups, int sms, const char *buf, unsi
   CHECK(cudaDeviceGetAttribute(&clock_khz, cudaDevAttrClockRate, 0));
   const double per_sm = double(kCtasPerSm) * (kThreads / 32) * double(kRounds) * kChains;
   const double med = ms[ms.size() / 2];
-  std::printf("%d,%s,%d,%.3f,%.5f\n", int(sizeof(T)), kModeNames[mode], groups,
-              med * 1e-3 * clock_khz * 1e3 / per_sm, med);
+  std::printf("%s,%d,%s,%d,%.3f,%.5f\n", kStream ? "stream" : "chase", int(sizeof(T)),
+              kModeNames[mode], groups, med * 1e-3 * clock_khz * 1e3 / per_sm, med);
 }
 
 } // namespace
@@ -90,16 +99,22 @@ int main() {
   CHECK(cudaMemset(buf, 0, kBufferBytes + kSlackBytes));
   CHECK(cudaMalloc(&sink, sizeof(unsigned)));
   int fit = 0;
-  CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&fit, spread_kernel<float>, kThreads, 0));
+  CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&fit, spread_kernel<float, false>, kThreads,
+                                                      0));
   std::fprintf(stderr, "l1_spread: %s, %d SMs, %d CTAs an SM fit (%d used)\n", prop.name, sms, fit,
                kCtasPerSm);
-  std::printf("elem_bytes,mode,lines,cycles_per_request,ms\n");
+  std::printf("addressing,elem_bytes,mode,lines,cycles_per_request,ms\n");
   for (int mode : {kBcast, kRun, kBank})
     for (int groups : {1, 2, 4, 8, 16, 32}) {
       if (mode == kBank && groups > 8)
         continue;
-      run<unsigned>(mode, groups, sms, buf, sink);
-      run<unsigned short>(mode, groups, sms, buf, sink);
+      run<unsigned, false>(mode, groups, sms, buf, sink);
+      run<unsigned short, false>(mode, groups, sms, buf, sink);
+    }
+  for (int mode : {kBcast, kBank}) // stream: loads need not wait for loads (the matmul's A)
+    for (int groups : {1, 2, 4, 8}) {
+      run<unsigned, true>(mode, groups, sms, buf, sink);
+      run<unsigned short, true>(mode, groups, sms, buf, sink);
     }
   return 0;
 }
