@@ -16,7 +16,11 @@
 // bytes (rows on distinct banks). Time: the median of 15 event-timed launches after 2; cycles a k
 // step = ms x the SM clock / (k steps x warps an SM).
 //
-// usage: l1_matmul > l1_matmul.csv   (columns: elem_bytes, pitch_bytes, width, cycles_per_step, ms)
+// Then `a-in-l2`: A's rows 4172 elements long (beyond L1, in L2; a warp's rows on distinct banks),
+// B's 64 rows in L1, so that A misses as the real kernel's does.
+//
+// usage: l1_matmul > l1_matmul.csv   (columns: a, elem_bytes, pitch_bytes, width, cycles_per_step,
+//                                     ms)
 #include "check.cuh"
 #include "timing.cuh"
 
@@ -33,29 +37,33 @@ constexpr int kThreads = 256, kCtasPerSm = 8, kSteps = 4096, kBColumns = 64;
 __device__ inline float to_float(float v) { return v; }
 __device__ inline float to_float(__half v) { return __half2float(v); }
 
-template <class T, int kW>
+template <class T, int kW, bool kStreamA>
 __global__ void __launch_bounds__(kThreads, kCtasPerSm)
     mm_kernel(const T *__restrict__ a, const T *__restrict__ b, int depth, float *sink) {
   const int lane = threadIdx.x % 32, warp = threadIdx.x / 32 + blockIdx.x * (kThreads / 32);
   const int row = (lane / kW + warp) % 32, col = (lane % kW + warp * kW) % kBColumns;
   const T *arow = a + row * depth;
   float acc = 0;
-  int k = warp % depth;
+  int k = kStreamA ? 0 : warp % depth;
   for (int s = 0; s < kSteps; ++s) {
-    acc += to_float(arow[k]) * to_float(b[k * kBColumns + col]);
+    if (kStreamA) // A's rows kSteps long (beyond L1: a sector of a row missed every 16 or 8 steps)
+      acc += to_float(arow[s]) * to_float(b[(s & 63) * kBColumns + col]);
+    else
+      acc += to_float(arow[k]) * to_float(b[k * kBColumns + col]);
     k = k + 1 == depth ? 0 : k + 1;
   }
   if (acc == -1.0f) // never (the matrices hold zeros): keeps the loop
     *sink = acc;
 }
 
-template <class T, int kW> void run(int pitch_bytes, int sms, const char *buf, float *sink) {
-  const int depth = pitch_bytes / int(sizeof(T));
+template <class T, int kW, bool kStreamA = false>
+void run(int pitch_bytes, int sms, const char *buf, float *sink) {
+  const int depth = kStreamA ? kSteps + 76 : pitch_bytes / int(sizeof(T));
   const T *a = reinterpret_cast<const T *>(buf);
-  const T *b = reinterpret_cast<const T *>(buf + 32 * pitch_bytes);
+  const T *b = reinterpret_cast<const T *>(buf + 32 * depth * int(sizeof(T)));
   const int ctas = sms * kCtasPerSm;
   const auto go = [&] {
-    mm_kernel<T, kW><<<ctas, kThreads>>>(a, b, depth, sink);
+    mm_kernel<T, kW, kStreamA><<<ctas, kThreads>>>(a, b, depth, sink);
     CHECK(cudaGetLastError());
   };
   const std::vector<float> ms = event_times_ms(go, 2, 15);
@@ -63,15 +71,16 @@ template <class T, int kW> void run(int pitch_bytes, int sms, const char *buf, f
   CHECK(cudaDeviceGetAttribute(&clock_khz, cudaDevAttrClockRate, 0));
   const double steps_per_sm = double(kCtasPerSm) * (kThreads / 32) * kSteps;
   const double med = ms[ms.size() / 2];
-  std::printf("%d,%d,%d,%.3f,%.5f\n", int(sizeof(T)), pitch_bytes, kW,
-              med * 1e-3 * clock_khz * 1e3 / steps_per_sm, med);
+  std::printf("%s,%d,%d,%d,%.3f,%.5f\n", kStreamA ? "a-in-l2" : "in-l1", int(sizeof(T)),
+              depth * int(sizeof(T)), kW, med * 1e-3 * clock_khz * 1e3 / steps_per_sm, med);
 }
 
-template <class T> void widths(int pitch_bytes, int sms, const char *buf, float *sink) {
-  run<T, 32>(pitch_bytes, sms, buf, sink);
-  run<T, 16>(pitch_bytes, sms, buf, sink);
-  run<T, 8>(pitch_bytes, sms, buf, sink);
-  run<T, 4>(pitch_bytes, sms, buf, sink);
+template <class T, bool kStreamA = false>
+void widths(int pitch_bytes, int sms, const char *buf, float *sink) {
+  run<T, 32, kStreamA>(pitch_bytes, sms, buf, sink);
+  run<T, 16, kStreamA>(pitch_bytes, sms, buf, sink);
+  run<T, 8, kStreamA>(pitch_bytes, sms, buf, sink);
+  run<T, 4, kStreamA>(pitch_bytes, sms, buf, sink);
 }
 
 } // namespace
@@ -80,17 +89,21 @@ int main() {
   cudaDeviceProp prop{};
   CHECK(cudaGetDeviceProperties(&prop, 0));
   const int sms = prop.multiProcessorCount;
-  const std::size_t bytes = 32 * 1200 + 600 * kBColumns * 4 + 4096;
+  const std::size_t bytes = 32 * std::size_t{kSteps + 76} * 4 + 600 * kBColumns * 4 + 4096;
   char *buf;
   float *sink;
   CHECK(cudaMalloc(&buf, bytes));
   CHECK(cudaMemset(buf, 0, bytes));
   CHECK(cudaMalloc(&sink, sizeof(float)));
   std::fprintf(stderr, "l1_matmul: %s, %d SMs\n", prop.name, sms);
-  std::printf("elem_bytes,pitch_bytes,width,cycles_per_step,ms\n");
+  std::printf("a,elem_bytes,pitch_bytes,width,cycles_per_step,ms\n");
   for (int pitch : {1024, 1200}) {
     widths<float>(pitch, sms, buf, sink);
     widths<__half>(pitch, sms, buf, sink);
   }
+  // A's rows kSteps + 76 elements long (pitch 16688 bytes float, 8344 half: a warp's rows on
+  // distinct banks), 32 of them (534 KB, 267 KB: beyond L1, within L2), B's 64 rows in L1.
+  widths<float, true>(0, sms, buf, sink);
+  widths<__half, true>(0, sms, buf, sink);
   return 0;
 }
