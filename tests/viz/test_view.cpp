@@ -56,12 +56,14 @@ int view_under_xvfb(const std::string &dir, const std::string &args, const std::
   // number left by an earlier server (a retry's, or an earlier run's with this pid) before the new
   // server's redirection empties the file, and cbi view would find no display. The loop also waits
   // for the display's socket: under load (a 16-thread test beside it) cbi view found no display
-  // 0.2 s after the number was written, twice in a row.
+  // 0.2 s after the number was written, twice in a row. -noreset: the server stays up between cbi
+  // view's own display check and SFML's connection (cbi view now holds its check's connection
+  // open too; an X server resets when its last client leaves).
   const std::string display_file = dir + "/display", err_log = dir + "/stderr.txt";
   const std::string cmd =
       "( flock 9; rm -f '" + display_file +
-      "'; Xvfb -displayfd 3 -screen 0 1400x900x24 -nolisten tcp 3>'" + display_file + "' 2>'" +
-      err_log + "' 9>&- & xvfb=$!; for i in $(seq 400); do [ -s '" + display_file +
+      "'; Xvfb -displayfd 3 -screen 0 1400x900x24 -nolisten tcp -noreset 3>'" + display_file +
+      "' 2>'" + err_log + "' 9>&- & xvfb=$!; for i in $(seq 400); do [ -s '" + display_file +
       "' ] && [ -S /tmp/.X11-unix/X$(cat '" + display_file +
       "') ] && break; sleep 0.05; done; DISPLAY=:$(cat '" + display_file +
       "') ASAN_OPTIONS=detect_leaks=0 " + bin_dir() + "/cbi view " + args + " --script '" + script +

@@ -19,25 +19,40 @@ namespace {
 
 // SFML aborts the process when it cannot open the display (DISPLAY set to a server that is not
 // there): asked first with Xlib's own call, from the libX11 that SFML loads anyway. Where libX11
-// cannot be found the answer is yes, and SFML says what it finds.
-bool display_opens() {
-  void *x11 = dlopen("libX11.so.6", RTLD_LAZY | RTLD_LOCAL);
-  if (!x11)
-    return true;
-  using Open = void *(*)(const char *);
-  using Close = int (*)(void *);
-  const auto open = reinterpret_cast<Open>(dlsym(x11, "XOpenDisplay"));
-  const auto close = reinterpret_cast<Close>(dlsym(x11, "XCloseDisplay"));
-  bool opens = true;
-  if (open && close) {
-    void *d = open(nullptr);
-    opens = d != nullptr;
-    if (d)
-      close(d);
+// cannot be found the answer is yes, and SFML says what it finds. The connection stays open while
+// the viewer runs: an X server resets when its last client leaves (Xvfb and xvfb-run's do, unless
+// started with -noreset), and SFML's own connection, made a moment after this one closed, found
+// the server resetting ("Failed to open X11 display", an abort) in test runs under load.
+class DisplayProbe {
+public:
+  DisplayProbe() : m_x11(dlopen("libX11.so.6", RTLD_LAZY | RTLD_LOCAL)) {
+    if (!m_x11)
+      return;
+    using Open = void *(*)(const char *);
+    const auto open = reinterpret_cast<Open>(dlsym(m_x11, "XOpenDisplay"));
+    m_close = reinterpret_cast<Close>(dlsym(m_x11, "XCloseDisplay"));
+    if (open && m_close) {
+      m_display = open(nullptr);
+      m_opens = m_display != nullptr;
+    }
   }
-  dlclose(x11);
-  return opens;
-}
+  ~DisplayProbe() {
+    if (m_display)
+      m_close(m_display);
+    if (m_x11)
+      dlclose(m_x11);
+  }
+  DisplayProbe(const DisplayProbe &) = delete;
+  DisplayProbe &operator=(const DisplayProbe &) = delete;
+  bool opens() const { return m_opens; }
+
+private:
+  using Close = int (*)(void *);
+  void *m_x11;
+  Close m_close = nullptr;
+  void *m_display = nullptr;
+  bool m_opens = true;
+};
 
 } // namespace
 
@@ -121,7 +136,8 @@ int cmd_view(int argc, char **argv) {
                  "cbi diagram, which needs none\n";
     return 1;
   }
-  if (!display_opens()) {
+  const DisplayProbe probe; // held open until the viewer is done (see DisplayProbe)
+  if (!probe.opens()) {
     std::cerr << "cbi view: cannot open the display '" << display
               << "' (DISPLAY); run it under xvfb-run, or use cbi diagram, which needs none\n";
     return 1;
