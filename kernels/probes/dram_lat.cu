@@ -101,8 +101,7 @@ void busy() {
 int main() {
   cudaDeviceProp prop{};
   CHECK(cudaGetDeviceProperties(&prop, 0));
-  int clock_khz = 0;
-  CHECK(cudaDeviceGetAttribute(&clock_khz, cudaDevAttrClockRate, 0));
+  const int clock_khz = sm_clock_khz();
   const int sms = prop.multiProcessorCount;
   std::fprintf(stderr, "dram_lat: %s, %d SMs, L2 %d MiB, SM clock %d MHz\n", prop.name, sms,
                prop.l2CacheSize >> 20, clock_khz / 1000);

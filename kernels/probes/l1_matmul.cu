@@ -67,12 +67,10 @@ void run(int pitch_bytes, int sms, const char *buf, float *sink) {
     CHECK(cudaGetLastError());
   };
   const std::vector<float> ms = event_times_ms(go, 2, 15);
-  int clock_khz = 0;
-  CHECK(cudaDeviceGetAttribute(&clock_khz, cudaDevAttrClockRate, 0));
   const double steps_per_sm = double(kCtasPerSm) * (kThreads / 32) * kSteps;
   const double med = ms[ms.size() / 2];
   std::printf("%s,%d,%d,%d,%.3f,%.5f\n", kStreamA ? "a-in-l2" : "in-l1", int(sizeof(T)),
-              depth * int(sizeof(T)), kW, med * 1e-3 * clock_khz * 1e3 / steps_per_sm, med);
+              depth * int(sizeof(T)), kW, med * sm_clock_khz() / steps_per_sm, med);
 }
 
 template <class T, bool kStreamA = false>

@@ -79,12 +79,10 @@ void run(int mode, int groups, int sms, const char *buf, unsigned *sink) {
     CHECK(cudaGetLastError());
   };
   const std::vector<float> ms = event_times_ms(go, 2, 15);
-  int clock_khz = 0;
-  CHECK(cudaDeviceGetAttribute(&clock_khz, cudaDevAttrClockRate, 0));
   const double per_sm = double(kCtasPerSm) * (kThreads / 32) * double(kRounds) * kChains;
   const double med = ms[ms.size() / 2];
   std::printf("%s,%d,%s,%d,%.3f,%.5f\n", kStream ? "stream" : "chase", int(sizeof(T)),
-              kModeNames[mode], groups, med * 1e-3 * clock_khz * 1e3 / per_sm, med);
+              kModeNames[mode], groups, med * sm_clock_khz() / per_sm, med);
 }
 
 } // namespace

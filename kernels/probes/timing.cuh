@@ -9,6 +9,13 @@
 #include <algorithm>
 #include <vector>
 
+// The SM clock the device reports (cudaDevAttrClockRate), in kHz: ms x this = SM cycles.
+inline int sm_clock_khz() {
+  int khz = 0;
+  CHECK(cudaDeviceGetAttribute(&khz, cudaDevAttrClockRate, 0));
+  return khz;
+}
+
 template <class Go> std::vector<float> event_times_ms(Go &&go, int warm, int timed) {
   for (int k = 0; k < warm; ++k)
     go();
