@@ -120,6 +120,11 @@ Device h100() {
   // 8.05 for 8, 16 and 32 lines, float or half: the tag stage looks up four lines a cycle. The
   // h100 row's, as the h200's (not probed on an H100).
   d.l1_lines_per_cycle = 4;
+  // kernels/probes/l1_miss_lines on the H200 (docs/results/tight/miss-lines.md): 16 warps an SM,
+  // every request missing its 4 or 8 lines (a word each, on distinct banks, in L2) take 1.13 and
+  // 1.05 cycles a line, where 1 and 2 lines take the loop's floor: the L1 takes about one
+  // waiting line a cycle. The h100 row's, as the h200's (not probed on an H100).
+  d.l1_miss_lines_per_cycle = 1;
   // Issue oldest CTA first, the L1 in issue order (oldest_issues_first; the issue stage at
   // issue_per_cycle with the measured instruction counts): on the H200 the CTAs that share an SM
   // reach every k of a double matmul together in every wave (the L1's data stage is the

@@ -162,6 +162,13 @@ struct Golden {
 // after the first wave (1660 on the h100 row, kernels/probes/cta_launch; docs/results/tight/
 // l-set.md): only the sampled matmul moves (its 24-SM device keeps the h100 row's rate, of which
 // its simulated SMs get their share; cycles 122610 -> 122052). No other row refills fast enough.
+// 2026-11-29 (fourth stop): the L1 takes one line with sectors missing or on their way a cycle
+// (l1_miss_lines_per_cycle 1 on the h100 row, kernels/probes/l1_miss_lines: docs/results/tight/
+// miss-lines.md): the L1 wavefronts of the h100 stencil rows (their window rows of two waiting
+// lines take 2 cycles) and matmul column:33 move (stencil9 linear 33412 -> 41861); the cycles of
+// matmul column:33, the round-robin 8-byte stencil and the 8-SM stencil by 2-5 (and with them a
+// few pending hits and L2 reads of the last two); the float matmuls (one line a request), the
+// sampled, no-store, double matmul and the a100, rtx2080super, v100 and tiny rows keep theirs.
 
 const Golden kGolden[] = {
 #include "gpu_golden.inc"

@@ -249,6 +249,7 @@ TEST(GpuModel, RequestCountsAreWarpsTimesInstructions) {
   // N^2/32 x 2N (1024: 67,108,864). Checked here at sizes a test can afford.
   auto sc = config(sim::kind_of<sim::StencilWorkload>(), 256, 256, "column:32", 256);
   sc.device.l1_mixed_request_wavefronts = 0; // the banks' wavefronts alone
+  sc.device.l1_miss_lines_per_cycle = 0;
   const sim::GpuResult s = sim::simulate_gpu(sc);
   EXPECT_EQ(s.metrics.l1_requests, 256 * 256 / 32 * 81);
   // Each warp reads 32 floats of one row, shifted by the window's column (two lines for most
@@ -711,6 +712,7 @@ TEST(GpuModel, ARequestMixingReadyAndWaitingSectorsTakesMoreWavefronts) {
   // float matmul's requests are one line each (B) or one sector (A), whose sectors arrive together.
   auto st = config(sim::kind_of<sim::StencilWorkload>(), 256, 256, "column:32", 256);
   ASSERT_EQ(st.device.l1_mixed_request_wavefronts, 1); // the h100 row
+  st.device.l1_miss_lines_per_cycle = 0; // its own rule (TheL1TakesOneWaitingLineACycle) aside
   const sim::GpuResult mixed = sim::simulate_gpu(st);
   st.device.l1_mixed_request_wavefronts = 0;
   const sim::GpuResult banks = sim::simulate_gpu(st);
@@ -942,6 +944,35 @@ TEST(GpuModel, TheL1LooksUpFourLinesACycle) {
   EXPECT_GT(on.time.l1_ms, without.time.l1_ms);
   EXPECT_GT(on.cycles, without.cycles);
   for (const char *order : {"column:32", "linear"}) { // one line an A request: unchanged
+    auto w = c, wo = off;
+    w.order = wo.order = remap::parse_order(order);
+    const sim::GpuResult a = sim::simulate_gpu(w), b = sim::simulate_gpu(wo);
+    EXPECT_EQ(a.metrics.l1_wavefronts, b.metrics.l1_wavefronts) << order;
+    EXPECT_EQ(a.cycles, b.cycles) << order;
+  }
+}
+
+// An SM's L1 takes one line with sectors missing or on their way a cycle
+// (Device::l1_miss_lines_per_cycle; kernels/probes/l1_miss_lines,
+// docs/results/tight/miss-lines.md): under column:4 a half matmul warp's A load reads 8 rows of A,
+// which reach a new sector on the same k step and wait together: those requests take up to 8
+// cycles. column:32's A loads (one line) take what they took.
+TEST(GpuModel, TheL1TakesOneWaitingLineACycle) {
+  auto c = config(sim::kind_of<sim::MatmulWorkload>(), 64, 64, "column:4", 256);
+  c.workload.depth = 600;
+  c.workload.elem_bytes = 2;
+  ASSERT_EQ(c.device.l1_miss_lines_per_cycle, 1); // the h100 row, as the h200's
+  auto off = c;
+  off.device.l1_miss_lines_per_cycle = 0;
+  const sim::GpuResult on = sim::simulate_gpu(c), without = sim::simulate_gpu(off);
+  EXPECT_EQ(on.metrics.l1_requests, without.metrics.l1_requests);
+  // Only the requests with more than 2 waiting lines (the tag stage's 2 cycles for 8 lines) take
+  // longer, by at most 6 cycles each (8 lines), and at least one does.
+  EXPECT_GT(on.metrics.l1_wavefronts, without.metrics.l1_wavefronts);
+  EXPECT_LE(on.metrics.l1_wavefronts,
+            without.metrics.l1_wavefronts + 6 * on.metrics.l1_requests / 2);
+  EXPECT_GT(on.time.l1_ms, without.time.l1_ms);
+  for (const char *order : {"column:32", "linear"}) { // at most 2 lines a request: unchanged
     auto w = c, wo = off;
     w.order = wo.order = remap::parse_order(order);
     const sim::GpuResult a = sim::simulate_gpu(w), b = sim::simulate_gpu(wo);

@@ -27,6 +27,7 @@ Table devices_table() {
                "l1_request_cycles",
                "l1_mixed_request_wavefronts",
                "l1_lines_per_cycle",
+               "l1_miss_lines_per_cycle",
                "scheduler",
                "l2_bytes",
                "l2_partitions",
@@ -55,6 +56,7 @@ Table devices_table() {
          d.l1_request_cycles,
          int64_t{d.l1_mixed_request_wavefronts},
          int64_t{d.l1_lines_per_cycle},
+         int64_t{d.l1_miss_lines_per_cycle},
          std::string(d.scheduler == sim::WarpScheduler::round_robin           ? "ready_longest"
                      : d.scheduler == sim::WarpScheduler::oldest_issues_first ? "oldest_issues"
                                                                               : "oldest_cta"),
@@ -75,7 +77,7 @@ Table devices_table() {
   // value (0 CTAs a microsecond).
   t.notes = {"every field's source: docs/devices.md; tiny is a test device (sequential replay)",
              "0 in l1_data_bytes_per_cycle, l1_request_cycles, l1_mixed_request_wavefronts, "
-             "l1_lines_per_cycle, "
+             "l1_lines_per_cycle, l1_miss_lines_per_cycle, "
              "l2_coalesce_cycles, l2_coalesce_max_reads, launcher_ctas_per_us or "
              "stream_issue_norm: the device's "
              "model has no such stage or limit (not probed on it); l1_ways 0: fully "

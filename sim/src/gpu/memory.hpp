@@ -147,6 +147,7 @@ public:
     // sharing each B line in lockstep); the warp waits for the fill. A lookup splits its sectors
     // into hits, pending hits and misses, so the hits are the request's sectors less its misses.
     int64_t missed = 0;
+    int waiting_lines = 0; // lines with sectors missing or on their way
     uint32_t ready = 0, on_way = 0, own = 0;
     for (int k = 0; k < n; ++k) {
       const SectorCache::Result r =
@@ -155,6 +156,7 @@ public:
         missed += popcount8(r.miss);
         c.l1_pending_hits += popcount8(r.pending);
       }
+      waiting_lines += (r.miss | r.pending) != 0;
       ready |= r.hit;
       on_way |= r.pending;
       own |= r.miss;
@@ -166,6 +168,11 @@ public:
     // distinct banks (a column:4 warp's 8 rows) takes longer than its one wavefront.
     if (m_d.l1_lines_per_cycle > 0 && n > m_d.l1_lines_per_cycle)
       wavefronts = std::max(wavefronts, (n + m_d.l1_lines_per_cycle - 1) / m_d.l1_lines_per_cycle);
+    // The miss stage takes l1_miss_lines_per_cycle lines with sectors missing or on their way a
+    // cycle (kernels/probes/l1_miss_lines: 8 lines missing every request, 1.05 cycles a line).
+    if (m_d.l1_miss_lines_per_cycle > 0 && waiting_lines > m_d.l1_miss_lines_per_cycle)
+      wavefronts = std::max(wavefronts, (waiting_lines + m_d.l1_miss_lines_per_cycle - 1) /
+                                            m_d.l1_miss_lines_per_cycle);
     c.l1_wavefronts += wavefronts;
     c.l1_sector_hits += sectors - missed;
     c.l1_sector_misses += missed;

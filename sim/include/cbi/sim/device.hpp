@@ -111,6 +111,10 @@ struct Device {
   // lines than that takes ceil(lines / l1_lines_per_cycle) cycles where that is more than its
   // wavefronts (32 lines on distinct banks: one wavefront, 8 cycles at 4).
   int l1_lines_per_cycle = 0;
+  // Lines with sectors missing or on their way (another load's misses) that an SM's L1 takes a
+  // cycle (0: no such limit, where not probed): a request of more such lines takes
+  // ceil(lines / l1_miss_lines_per_cycle) cycles where that is more than its wavefronts.
+  int l1_miss_lines_per_cycle = 0;
   // Bytes of lane data the L1 returns to the registers per cycle (0: no such limit): a request
   // takes at least its lanes' bytes over this many cycles, also where one line serves them all (a
   // warp's 8-byte broadcast of one A element returns 256 bytes, two cycles at 128).
