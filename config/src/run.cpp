@@ -42,6 +42,11 @@ sim::Progress trace_check(const po::variables_map &vm, const sim::Progress &inte
   return both(shown ? cli::thread_counter("thread blocks checked") : sim::Progress(), interrupt);
 }
 
+// What makes a long replay shorter: a trace or a workload of your own fixes its size.
+std::string shorter_run(const sim::Workload &w) {
+  return w.user ? "a shorter trace (or workload)" : "a smaller --size";
+}
+
 } // namespace
 
 void add_simulate_options(po::options_description &desc) {
@@ -216,6 +221,7 @@ cli::Table simulate_result(const po::variables_map &vm, const sim::Progress &int
   const bool asked = vm.count("progress") && vm["progress"].as<bool>();
   // Progress when asked, and unasked for a long replay (lines when stderr is not a terminal).
   auto show_progress = [&](const sim::Workload &w) {
+    cli::announce_long_run("cbi simulate", double(w.accesses()), shorter_run(w));
     return asked || cli::long_run(double(w.accesses()));
   };
   if (engine == Engine::gpu_model) {
@@ -287,6 +293,7 @@ cli::Table mrc_result(const po::variables_map &vm, const sim::Progress &interrup
                             "cache's lines)"
                           : "a smaller --size or a larger --line-bytes");
   // Progress as simulate shows it: when asked, and unasked for a long pass.
+  cli::announce_long_run("cbi mrc", double(c.workload.accesses()), shorter_run(c.workload));
   const bool progress = (vm.count("progress") && vm["progress"].as<bool>()) ||
                         cli::long_run(double(c.workload.accesses()));
   const sim::MissRatioCurve curve =

@@ -154,6 +154,26 @@ TEST(NewUser, AnInterruptedTraceLeavesNoFileBehind) {
   }
 }
 
+// `cbi diagram --size 100000` (10^10 threads) ran about an hour and said so nowhere: its first
+// progress line read "0s elapsed, ETA ?" and the next came a minute later. A replay over 2^30
+// accesses now says up front how many it replays and that an ETA follows (the command is stopped
+// after two seconds; it leaves no file).
+TEST(NewUser, ALongReplaySaysUpFrontHowManyAccessesItReplays) {
+  const std::string dir = scratch("long");
+  const std::string viz = fs::exists(cbi::test::bin_dir() + "/cbi-viz")
+                              ? "diagram --size 100000 --stencil 1x1 -o " + dir + "/big.png"
+                              : "simulate --size 100000 --stencil 1x1";
+  for (const std::string &command : {std::string("simulate --size 100000 --stencil 1x1"), viz}) {
+    const CliRun r = cbi::test::run_program("cbi", command, "timeout -s INT 2 ");
+    EXPECT_EQ(r.exit_code, 124) << command << ": " << r.err;
+    EXPECT_NE(r.err.find(": 10,000,000,000 accesses to replay, minutes to hours"),
+              std::string::npos)
+        << command << ": " << r.err;
+    EXPECT_NE(r.err.find("a smaller --size"), std::string::npos) << r.err;
+  }
+  EXPECT_TRUE(fs::is_empty(dir));
+}
+
 // `cbi devices --name h100 extra` said "--name: given twice", though --name was typed once: the
 // word NAME and --name are one option, and the message says so.
 TEST(NewUser, ANameGivenAsAWordAndAsAnOptionIsSaidSo) {
