@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <fstream>
 #include <string>
 
 namespace {
@@ -172,6 +173,32 @@ TEST(NewUser, ALongReplaySaysUpFrontHowManyAccessesItReplays) {
     EXPECT_NE(r.err.find("a smaller --size"), std::string::npos) << r.err;
   }
   EXPECT_TRUE(fs::is_empty(dir));
+}
+
+// `cbi plot heatmap --input heat.png` (the plot's own output, input and output swapped) said "row 6
+// has 2 cells, the header 1"; a JSON result or a gzip-compressed CSV broke on some row likewise.
+// Each is named for what it is, and the plot writes nothing.
+TEST(NewUser, APlotInputThatIsNoCsvIsNamedForWhatItIs) {
+  if (!fs::exists(cbi::test::bin_dir() + "/cbi-viz"))
+    GTEST_SKIP() << "cbi-viz is not built";
+  const std::string dir = scratch("foreign");
+  const auto write = [&](const std::string &name, const std::string &bytes) {
+    std::ofstream(dir + "/" + name, std::ios::binary) << bytes;
+    return dir + "/" + name;
+  };
+  const std::string png = write("heat.png", std::string("\x89PNG\r\n\x1a\n\0\0\0\rIHDR", 16));
+  const std::string json = write("r.json", "{\"rows\": [{\"a\": 1,\n \"b\": 2}]}\n");
+  const std::string gz = write("s.csv.gz", std::string("\x1f\x8b\x08\0\0\0\0\0\n\x03", 10));
+  const std::string out = " -o " + dir + "/h.png";
+  const std::string allowed =
+      ", not a CSV; allowed: a CSV, such as cbi sweep --output F.csv or a command's --format csv";
+  expect_usage_error("plot heatmap --input " + png + out,
+                     "--input: this file is a PNG image" + allowed);
+  expect_usage_error("plot lines --input " + json + out, "--input: this file is JSON" + allowed);
+  expect_usage_error("plot heatmap --input " + gz + out,
+                     "--input: this file is gzip-compressed, not a CSV; allowed: a CSV "
+                     "(decompress it first: gunzip -k FILE)");
+  EXPECT_FALSE(fs::exists(dir + "/h.png"));
 }
 
 // `cbi devices --name h100 extra` said "--name: given twice", though --name was typed once: the
