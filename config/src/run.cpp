@@ -244,7 +244,8 @@ void add_mrc_options(po::options_description &desc) {
   add_workload_options(desc);
   add_order_options(desc);
   desc.add_options()("line-bytes", po::value<std::string>(),
-                     "cache line size in bytes; default 4 elements")(
+                     "cache line size in bytes, a multiple of the element size (not only powers "
+                     "of two); default 4 elements")(
       "sizes", cli::list_value(),
       "capacities in lines to report, a comma list or repeated (each once, ascending); default "
       "every power of two up to the distinct lines touched")(

@@ -201,6 +201,22 @@ TEST(NewUser, APlotInputThatIsNoCsvIsNamedForWhatItIs) {
   EXPECT_FALSE(fs::exists(dir + "/h.png"));
 }
 
+// `--line-bytes 100` was taken without a word: a line need not be a power of two (the simulator
+// divides), only a whole number of elements, and --help now says so. 12-byte lines (3 floats) over
+// the 16x16 floats' 1024 bytes: 86 lines, each fetched once by a cache that holds them all.
+TEST(NewUser, ALineOfAnyWholeNumberOfElementsIsTakenAndHelpSaysSo) {
+  const CliRun r = cbi_run("simulate --line-bytes 12 --lines 1000 --format csv");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find(",12544,12458,86,"), std::string::npos) << r.out; // accesses, hits, misses
+  expect_usage_error("simulate --line-bytes 6", "--line-bytes: a cache unit of 6 B does not hold "
+                                                "whole 4 B elements; allowed: a multiple of the "
+                                                "element size (--type)");
+  for (const char *command : {"simulate", "mrc", "analyze", "diagram"})
+    EXPECT_NE(cbi_run(std::string(command) + " --help").out.find("not only powers"),
+              std::string::npos)
+        << command;
+}
+
 // `cbi devices --name h100 extra` said "--name: given twice", though --name was typed once: the
 // word NAME and --name are one option, and the message says so.
 TEST(NewUser, ANameGivenAsAWordAndAsAnOptionIsSaidSo) {
