@@ -94,14 +94,29 @@ std::function<void(int64_t, int64_t)> thread_counter(const std::string &unit) {
 
 bool long_run(double accesses) { return accesses > double(int64_t{1} << 30); }
 
-void announce_long_run(const std::string &who, double accesses, const std::string &shorter) {
+// A rough duration for an estimate: "16m20s", "2h43m", "46 days", "63 years".
+std::string rough_duration(double seconds) {
+  const double day = 86400;
+  if (seconds < 2 * day)
+    return format_duration(seconds);
+  if (seconds < 730 * day)
+    return std::to_string(static_cast<int64_t>(seconds / day + 0.5)) + " days";
+  return std::to_string(static_cast<int64_t>(seconds / (365 * day) + 0.5)) + " years";
+}
+
+void announce_long_run(const std::string &who, double accesses, const std::string &shorter,
+                       double slow_rate, double fast_rate) {
   if (!long_run(accesses))
     return;
+  std::ostringstream rates;
+  rates << fast_rate / 1e6 << " to " << slow_rate / 1e6;
   const std::string text = with_commas(static_cast<int64_t>(accesses)) +
-                           " accesses to replay, minutes to hours (tens to hundreds of millions "
-                           "a second on one core); the progress line below gives an ETA within "
-                           "seconds; " +
+                           " accesses to replay: about " + rough_duration(accesses / fast_rate) +
+                           " to " + rough_duration(accesses / slow_rate) + " at " + rates.str() +
+                           " million a second, as the machine and its load allow; the "
+                           "progress line below gives an ETA within seconds; " +
                            shorter + " runs shorter";
   hold_notice(wrap_text(who + ": ", text, 2));
+  say_notices(); // the command has been accepted: said now, before a first report that may be late
 }
 } // namespace cbi::cli

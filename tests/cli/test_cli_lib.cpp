@@ -566,13 +566,23 @@ TEST(CliProgress, OffATerminalTheFirstEtaComesOnceTheRateIsKnown) {
   EXPECT_EQ(s.find("2/1000000 threads, 0s elapsed, ETA ?"), std::string::npos) << s;
 }
 
-// A long replay says up front how many accesses it replays and what makes it shorter, held until
-// the command is accepted (a refused one prints its error alone); a short one says nothing.
-TEST(CliProgress, ALongRunIsAnnouncedWithItsAccesses) {
-  cli::drop_notices();
-  cli::announce_long_run("cbi diagram", 4.9e11, "a smaller --size");
-  const std::string said = cli::take_notices();
-  EXPECT_EQ(said.rfind("cbi diagram: 490,000,000,000 accesses to replay", 0), 0u) << said;
+// A long replay says up front how many accesses it replays, roughly how long that takes and what
+// makes it shorter, on stderr at once (a refused command has thrown before); a short one says
+// nothing.
+TEST(CliProgress, ALongRunIsAnnouncedWithItsAccessesAndTime) {
+  const auto said_by = [](double accesses) {
+    std::ostringstream err;
+    std::streambuf *old = std::cerr.rdbuf(err.rdbuf());
+    cli::announce_long_run("cbi diagram", accesses, "a smaller --size", 5e7, 5e8);
+    std::cerr.rdbuf(old);
+    return err.str();
+  };
+  const std::string said = said_by(4.9e11);
+  EXPECT_EQ(said.rfind("cbi diagram: 490,000,000,000 accesses to replay: about 16m20s to 2h43m at "
+                       "500 to 50 million a",
+                       0),
+            0u)
+      << said;
   std::string joined = said; // the line wrapped at 100 columns, read as one
   for (std::size_t at; (at = joined.find("\n  ")) != std::string::npos;)
     joined.replace(at, 3, " ");
@@ -582,8 +592,10 @@ TEST(CliProgress, ALongRunIsAnnouncedWithItsAccesses) {
   for (std::size_t start = 0, end; (end = said.find('\n', start)) != std::string::npos;
        start = end + 1)
     EXPECT_LE(end - start, 100u) << said;
-  cli::announce_long_run("cbi diagram", 1e6, "a smaller --size");
-  EXPECT_EQ(cli::take_notices(), "");
+  EXPECT_NE(said_by(2e15).find("about 46 days to 463 days"), std::string::npos) << said_by(2e15);
+  EXPECT_EQ(said_by(1e6), "");
+  EXPECT_EQ(cli::rough_duration(3 * 86400.0), "3 days");
+  EXPECT_EQ(cli::rough_duration(800 * 86400.0), "2 years");
 }
 
 // cbi tune's stage two grows where a tie group takes in every finalist: the bar's total grows with

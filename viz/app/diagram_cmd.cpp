@@ -78,7 +78,8 @@ int cmd_diagram(int argc, char **argv) {
   for (const sim::GpuConfig &g : req.gpu)
     accesses += double(g.workload.accesses());
   // On a terminal, and for a long replay also in a log (lines per tenth).
-  cli::announce_long_run("cbi diagram", accesses, "a smaller --size");
+  // The replay and its cells: 30 to 200 million accesses a second (docs/results/viz-speed.md).
+  cli::announce_long_run("cbi diagram", accesses, "a smaller --size", 3e7, 2e8);
   const bool progress =
       (vm.count("progress") && vm["progress"].as<bool>()) || isatty(2) || cli::long_run(accesses);
   const auto t0 = std::chrono::steady_clock::now();

@@ -52,9 +52,16 @@ std::function<void(int64_t, int64_t)> thread_counter(const std::string &unit = "
 // stderr is not a terminal (a log, a batch job), as lines per tenth.
 bool long_run(double accesses);
 
-// For a long run (long_run), one stderr line held until the command is accepted (hold_notice: it
-// comes before the first progress line): how many accesses `who` ("cbi diagram") replays, that
-// the progress line's ETA follows, and `shorter`, what makes it shorter ("a smaller --size").
-void announce_long_run(const std::string &who, double accesses, const std::string &shorter);
+// For a long run (long_run), called once the command is accepted: one stderr line, after the
+// notices held (say_notices), and before the first progress line, which may come late: how many
+// accesses `who` ("cbi diagram") replays, how long that takes between `fast_rate` and `slow_rate`
+// accesses a second (the sequential simulator's 500 and 50 million: docs/results/sim-speed.md,
+// quiet and shared cores), that the progress line's ETA follows, and `shorter`, what makes it
+// shorter ("a smaller --size").
+void announce_long_run(const std::string &who, double accesses, const std::string &shorter,
+                       double slow_rate = 5e7, double fast_rate = 5e8);
+
+// "16m20s" below two days, then "46 days", then "63 years": an estimate's length.
+std::string rough_duration(double seconds);
 
 } // namespace cbi::cli
