@@ -245,6 +245,23 @@ TEST(NewUser, PlotsHelpExamplesRunWithoutAGpu) {
     EXPECT_TRUE(fs::exists(dir + "/" + file)) << file;
 }
 
+// `cbi view --script 'shot:'` and a script's key:P write --screenshot's file; without one they
+// wrote nothing and said nothing (exit 0, the screenshot asked for absent). Refused before the
+// window opens, so on any machine; with --screenshot they pass the check (and then need a display).
+TEST(NewUser, AScriptsScreenshotWithoutAFileIsRefused) {
+  if (!fs::exists(cbi::test::bin_dir() + "/cbi-viz"))
+    GTEST_SKIP() << "cbi-viz is not built";
+  for (const char *step : {"shot:", "key:Space;key:P"})
+    expect_usage_error(std::string("view --size 16 --script '") + step + "'",
+                       "writes --screenshot's file, and --screenshot is not given; allowed: "
+                       "shot:PATH.png, or --screenshot PATH.png");
+  const std::string dir = scratch("view_shot");
+  const CliRun given = cbi::test::run_program(
+      "cbi", "view --size 16 --script 'shot:' --screenshot " + dir + "/s.png", "DISPLAY= ");
+  EXPECT_EQ(given.exit_code, 1) << given.err; // past the check: no display here
+  EXPECT_NE(given.err.find("needs a display"), std::string::npos) << given.err;
+}
+
 // `cbi devices --name h100 extra` said "--name: given twice", though --name was typed once: the
 // word NAME and --name are one option, and the message says so.
 TEST(NewUser, ANameGivenAsAWordAndAsAnOptionIsSaidSo) {
