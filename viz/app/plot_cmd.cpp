@@ -90,7 +90,7 @@ int cmd_plot(int argc, char **argv) {
           "seconds\n"
           "  cbi plot heatmap --input sweep.csv --output heat.png     # L1 misses against linear\n"
           "  cbi plot lines --input sweep.csv --output lines.png --y sim_l1_hit_pct\n"
-          "  cbi plot scatter --input sweep.csv --output sc.png --x sim_l1_hit_pct --y "
+          "  cbi plot scatter --input sweep.csv -o sc.png --x sim_l1_hit_pct --y "
           "sim_l1_misses --free-axes\n"
           "From sweeps on a GPU (--backend gpu; --backend sim+gpu --metrics for pred.csv):\n"
           "  cbi plot heatmap --input gpu.csv --output heat.png --value gpu_time_ms\n"
