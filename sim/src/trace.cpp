@@ -5,6 +5,7 @@
 #include "cbi/sim/trace.hpp"
 
 #include "cbi/error.hpp"
+#include "cbi/file_kind.hpp"
 #include "cbi/sim/simulate.hpp"
 #include "cbi/sim/workloads.hpp"
 
@@ -851,18 +852,9 @@ std::unique_ptr<Format> detect(LineReader &r) {
       "a trace: 'cbi-trace 1' or an Accel-Sim kernel trace ('-kernel name = ...'); ";
   // A compressed trace (Accel-Sim's are large, and often kept compressed) is named as such, with
   // the command that makes it readable.
-  struct Compressed {
-    std::string_view magic;
-    const char *kind, *tool;
-  };
-  static const Compressed kCompressed[] = {{std::string_view("\x1f\x8b", 2), "gzip", "gunzip -k"},
-                                           {"\xfd\x37zXZ", "xz", "unxz -k"},
-                                           {"\x28\xb5\x2f\xfd", "zstd", "unzstd"},
-                                           {"BZh", "bzip2", "bunzip2 -k"}};
-  for (const Compressed &c : kCompressed)
-    if (any && starts_with(line, c.magic))
-      r.fail(expected + "this file is " + c.kind + "-compressed; decompress it first (" + c.tool +
-             " " + r.path() + ")");
+  if (const Compression *c = any ? compression_of(line) : nullptr)
+    r.fail(expected + "this file is " + c->kind + "-compressed; decompress it first (" + c->tool +
+           " " + r.path() + ")");
   if (!any) // an empty file has no line 0 to point at
     r.fail_at(std::max<int64_t>(r.line_no(), 1), expected + "this file is empty");
   r.fail(expected + "this file is neither");

@@ -546,6 +546,58 @@ TEST(CliProgress, OffATerminalALineAtLeastEveryQuietMax) {
   EXPECT_NE(every.find("5/1000 threads"), std::string::npos) << every;
 }
 
+// Off a terminal the first line with an ETA comes as soon as the rate is known (first_eta_after
+// past), not a tenth or a minute later: a diagram of an hour said "ETA ?" and nothing more for its
+// first minute. One such line only: the lines after it keep to tenths and quiet_max.
+TEST(CliProgress, OffATerminalTheFirstEtaComesOnceTheRateIsKnown) {
+  if (isatty(2))
+    GTEST_SKIP() << "stderr is a terminal: the bar is redrawn in place";
+  std::ostringstream err;
+  std::streambuf *old = std::cerr.rdbuf(err.rdbuf());
+  cli::ProgressBar bar(1000000, true, 0, "threads", 1);
+  bar.first_eta_after = std::chrono::seconds(0);
+  for (int done = 1; done <= 4; ++done) // all in the first tenth, within quiet_max
+    bar.update(done, "");
+  std::cerr.rdbuf(old);
+  const std::string s = err.str();
+  EXPECT_EQ(std::count(s.begin(), s.end(), '\n'), 2) << s;
+  EXPECT_NE(s.find("1/1000000 threads, 0s elapsed, ETA ?"), std::string::npos) << s;
+  EXPECT_NE(s.find("2/1000000 threads"), std::string::npos) << s;
+  EXPECT_EQ(s.find("2/1000000 threads, 0s elapsed, ETA ?"), std::string::npos) << s;
+}
+
+// A long replay says up front how many accesses it replays, roughly how long that takes and what
+// makes it shorter, on stderr at once (a refused command has thrown before); a short one says
+// nothing.
+TEST(CliProgress, ALongRunIsAnnouncedWithItsAccessesAndTime) {
+  const auto said_by = [](double accesses) {
+    std::ostringstream err;
+    std::streambuf *old = std::cerr.rdbuf(err.rdbuf());
+    cli::announce_long_run("cbi diagram", accesses, "a smaller --size", 5e7, 5e8);
+    std::cerr.rdbuf(old);
+    return err.str();
+  };
+  const std::string said = said_by(4.9e11);
+  EXPECT_EQ(said.rfind("cbi diagram: 490,000,000,000 accesses to replay: about 16m20s to 2h43m at "
+                       "500 to 50 million a",
+                       0),
+            0u)
+      << said;
+  std::string joined = said; // the line wrapped at 100 columns, read as one
+  for (std::size_t at; (at = joined.find("\n  ")) != std::string::npos;)
+    joined.replace(at, 3, " ");
+  EXPECT_NE(joined.find("an ETA within seconds; a smaller --size runs shorter\n"),
+            std::string::npos)
+      << said;
+  for (std::size_t start = 0, end; (end = said.find('\n', start)) != std::string::npos;
+       start = end + 1)
+    EXPECT_LE(end - start, 100u) << said;
+  EXPECT_NE(said_by(2e15).find("about 46 days to 463 days"), std::string::npos) << said_by(2e15);
+  EXPECT_EQ(said_by(1e6), "");
+  EXPECT_EQ(cli::rough_duration(3 * 86400.0), "3 days");
+  EXPECT_EQ(cli::rough_duration(800 * 86400.0), "2 years");
+}
+
 // cbi tune's stage two grows where a tie group takes in every finalist: the bar's total grows with
 // it (set_total), and a count past the total fills the bar. It threw (basic_string::_M_create:
 // a string of -1 dots) once the staged search of the README's matmul replayed more than its

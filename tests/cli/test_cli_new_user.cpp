@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <fstream>
 #include <string>
 
 namespace {
@@ -152,6 +153,67 @@ TEST(NewUser, AnInterruptedTraceLeavesNoFileBehind) {
     EXPECT_EQ(r.exit_code, 124) << signal << ": " << r.err; // timeout's: the signal ended it
     EXPECT_TRUE(fs::is_empty(dir)) << signal;
   }
+}
+
+// `cbi diagram --size 100000` (10^10 threads) ran about an hour and said so nowhere: its first
+// progress line read "0s elapsed, ETA ?" and the next came a minute later. A replay over 2^30
+// accesses now says up front how many it replays and that an ETA follows (the command is stopped
+// after two seconds; it leaves no file).
+TEST(NewUser, ALongReplaySaysUpFrontHowManyAccessesItReplays) {
+  const std::string dir = scratch("long");
+  const std::string viz = fs::exists(cbi::test::bin_dir() + "/cbi-viz")
+                              ? "diagram --size 100000 --stencil 1x1 -o " + dir + "/big.png"
+                              : "simulate --size 100000 --stencil 1x1";
+  for (const std::string &command : {std::string("simulate --size 100000 --stencil 1x1"), viz}) {
+    const CliRun r = cbi::test::run_program("cbi", command, "timeout -s INT 2 ");
+    EXPECT_EQ(r.exit_code, 124) << command << ": " << r.err;
+    EXPECT_NE(r.err.find(": 10,000,000,000 accesses to replay: about "), std::string::npos)
+        << command << ": " << r.err;
+    EXPECT_NE(r.err.find("--size runs shorter"), std::string::npos) << r.err;
+  }
+  EXPECT_TRUE(fs::is_empty(dir));
+}
+
+// `cbi plot heatmap --input heat.png` (the plot's own output, input and output swapped) said "row 6
+// has 2 cells, the header 1"; a JSON result or a gzip-compressed CSV broke on some row likewise.
+// Each is named for what it is, and the plot writes nothing.
+TEST(NewUser, APlotInputThatIsNoCsvIsNamedForWhatItIs) {
+  if (!fs::exists(cbi::test::bin_dir() + "/cbi-viz"))
+    GTEST_SKIP() << "cbi-viz is not built";
+  const std::string dir = scratch("foreign");
+  const auto write = [&](const std::string &name, const std::string &bytes) {
+    std::ofstream(dir + "/" + name, std::ios::binary) << bytes;
+    return dir + "/" + name;
+  };
+  const std::string png = write("heat.png", std::string("\x89PNG\r\n\x1a\n\0\0\0\rIHDR", 16));
+  const std::string json = write("r.json", "{\"rows\": [{\"a\": 1,\n \"b\": 2}]}\n");
+  const std::string gz = write("s.csv.gz", std::string("\x1f\x8b\x08\0\0\0\0\0\n\x03", 10));
+  const std::string out = " -o " + dir + "/h.png";
+  const std::string allowed =
+      ", not a CSV; allowed: a CSV, such as cbi sweep --output F.csv or a command's --format csv";
+  expect_usage_error("plot heatmap --input " + png + out,
+                     "--input: this file is a PNG image" + allowed);
+  expect_usage_error("plot lines --input " + json + out, "--input: this file is JSON" + allowed);
+  expect_usage_error("plot heatmap --input " + gz + out,
+                     "--input: this file is gzip-compressed, not a CSV; allowed: a CSV "
+                     "(decompress it first: gunzip -k FILE)");
+  EXPECT_FALSE(fs::exists(dir + "/h.png"));
+}
+
+// `--line-bytes 100` was taken without a word: a line need not be a power of two (the simulator
+// divides), only a whole number of elements, and --help now says so. 12-byte lines (3 floats) over
+// the 16x16 floats' 1024 bytes: 86 lines, each fetched once by a cache that holds them all.
+TEST(NewUser, ALineOfAnyWholeNumberOfElementsIsTakenAndHelpSaysSo) {
+  const CliRun r = cbi_run("simulate --line-bytes 12 --lines 1000 --format csv");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find(",12544,12458,86,"), std::string::npos) << r.out; // accesses, hits, misses
+  expect_usage_error("simulate --line-bytes 6", "--line-bytes: a cache unit of 6 B does not hold "
+                                                "whole 4 B elements; allowed: a multiple of the "
+                                                "element size (--type)");
+  for (const char *command : {"simulate", "mrc", "analyze", "diagram"})
+    EXPECT_NE(cbi_run(std::string(command) + " --help").out.find("not only powers"),
+              std::string::npos)
+        << command;
 }
 
 // `cbi devices --name h100 extra` said "--name: given twice", though --name was typed once: the
