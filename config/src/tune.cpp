@@ -31,9 +31,9 @@ void add_tune_options(po::options_description &desc) {
                                          "--finalists and linear (the baseline, which stage one "
                                          "can over-predict) on the full device (or --final-sms); full: "
                                          "every order on the full device (or all sampled with "
-                                         "--sample-sms). Default: full where the orders replay "
-                                         "at most 2^32 accesses in all (a minute at most on two "
-                                         "cores), else staged")
+                                         "--sample-sms). Default: full where it is estimated to "
+                                         "take at most 20 s on the threads it gets (--jobs, else "
+                                         "the host's cores), else staged")
     ("finalists", po::value<std::string>(), "orders stage two replays, default 4; while all of "
                                             "them tie with the fastest, as many again (the tie "
                                             "group goes on)")
@@ -142,14 +142,19 @@ sim::TuneConfig tune_config(const po::variables_map &vm) {
       option);
   if (c.orders.empty())
     throw UsageError(option, "no order given; allowed: a comma list such as linear,column:32");
+  c.jobs = vm.count("jobs") ? cli::parse_jobs(vm["jobs"].as<std::string>()) : cli::idle_cores();
   // Unasked, a search cheap enough runs in full: the sampled stage is there for speed only, and
   // on short kernels it can rank far from the full device (a 0.05 ms double stencil: linear 43%
   // slow sampled, tied on the full device, and left out of stage two: docs/results/tight/y-set.md).
+  // Cheap enough: its estimated wall time on the threads it gets, --jobs or else every core of the
+  // host (not the idle ones, so that one command on one host always runs the same search).
+  const int threads = vm.count("jobs")
+                          ? c.jobs
+                          : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   if (!tiled && c.staged && !vm.count("search") && !vm.count("finalists") &&
       !vm.count("final-sms") && !vm.count("sample-sms") &&
-      double(c.base.workload.accesses()) * double(c.orders.size()) <= kFullSearchAccesses)
+      sim::full_search_seconds(c, threads) <= kFullSearchSeconds)
     c.staged = false;
-  c.jobs = vm.count("jobs") ? cli::parse_jobs(vm["jobs"].as<std::string>()) : cli::idle_cores();
   return c;
 }
 

@@ -487,14 +487,14 @@ TEST(CliTune, ALongSearchIsALongRun) {
       config({"--size", "1024", "--stencil", "9x9", "--orders", "linear,column:32"})));
 }
 
-// Unasked, a search of at most 2^32 accesses in all runs in full (the sampled stage is for speed,
-// and on a 0.05 ms stencil it left the measured best out of stage two); a costlier one is staged,
-// and a search asked for is the one run.
+// Unasked, a search whose full search is estimated at kFullSearchSeconds or less on its threads
+// runs in full (the sampled stage is for speed, and on a 0.05 ms stencil it left the measured best
+// out of stage two); a costlier one is staged, and a search asked for is the one run.
 TEST(CliTune, ACheapSearchRunsInFullUnlessAskedOtherwise) {
-  // 5760 x 1600 x (9 loads + 1 store), 21 default orders: 1.9 G accesses in all.
-  EXPECT_FALSE(config({"--size", "5760x1600", "--stencil", "3x3"}).staged);
-  // 2 x 1024^3 accesses an order: staged.
-  EXPECT_TRUE(config({"--workload", "matmul", "--size", "1024"}).staged);
+  // 1024^2 x 81 loads, 21 default orders: about 10 s on one thread.
+  EXPECT_FALSE(config({"--size", "1024", "--stencil", "9x9", "--jobs", "1"}).staged);
+  // 19 distinct orders of 2 x 1024^3 loads, several seconds each: staged.
+  EXPECT_TRUE(config({"--workload", "matmul", "--size", "1024", "--jobs", "1"}).staged);
   // Asked for: staged stays staged, and so do the staged search's own options.
   EXPECT_TRUE(config({"--size", "64", "--search", "staged"}).staged);
   EXPECT_TRUE(config({"--size", "64", "--finalists", "2"}).staged);

@@ -17,11 +17,12 @@ namespace po = boost::program_options;
 // --orders, --search, --finalists, --jobs, --sample-sms, --progress.
 void add_tune_options(po::options_description &desc);
 
-// Where no search is asked for (--search, --finalists, --final-sms, --sample-sms), one whose orders
-// replay at most this many accesses in all (the workload's, once per order) runs in full: every
-// order on the full device. About 134 M warp loads: at most about a minute on two cores (the
-// 21 default orders of a 5760x1600 double 3x3 stencil, 1.9 G accesses: 42 s of CPU, 2026-11-29).
-inline constexpr double kFullSearchAccesses = 4294967296.0; // 2^32
+// Where no search is asked for (--search, --finalists, --final-sms, --sample-sms), one whose full
+// search (every distinct order on the full device) is estimated to take at most this many seconds
+// of wall time on the threads it gets (sim::full_search_seconds: --jobs, else the host's cores)
+// runs in full; a longer one is staged. The README's matmul 1024 (19 orders, about 80 s in full on
+// two cores) is staged; the 21 orders of a 1024^2 9x9 stencil (about 6 s) run in full.
+inline constexpr double kFullSearchSeconds = 20.0;
 
 // The search the parsed options ask for (refusing what does not apply: --orders for the tiled
 // kernels, --finalists without the staged search, ...).
