@@ -262,6 +262,22 @@ TEST(NewUser, AScriptsScreenshotWithoutAFileIsRefused) {
   EXPECT_NE(given.err.find("needs a display"), std::string::npos) << given.err;
 }
 
+// `cbi sweep --size 64 --format json`, as every other command takes it, said "--format: not an
+// option of this command" and listed thirty options: a sweep streams CSV and writes JSON with
+// --json FILE, and the message says so (and where --format does go).
+TEST(NewUser, SweepsFormatSaysWhereItsJsonGoes) {
+  for (const char *format : {"--format json", "--format=csv"})
+    expect_usage_error(std::string("sweep --size 64 ") + format,
+                       "--format: cbi sweep streams CSV, a row per point (--output FILE.csv, or "
+                       "stdout), and writes JSON at its end with --json FILE.json; allowed: leave "
+                       "it out (cbi sweep merge --format converts a CSV)");
+  const std::string dir = scratch("sweep_format");
+  ASSERT_EQ(cbi_run("sweep --size 64 -o " + dir + "/s.csv").exit_code, 0);
+  const CliRun merged = cbi_run("sweep merge --format json " + dir + "/s.csv");
+  EXPECT_EQ(merged.exit_code, 0) << merged.err;
+  EXPECT_EQ(merged.out.rfind("{", 0), 0u) << merged.out;
+}
+
 // `cbi devices --name h100 extra` said "--name: given twice", though --name was typed once: the
 // word NAME and --name are one option, and the message says so.
 TEST(NewUser, ANameGivenAsAWordAndAsAnOptionIsSaidSo) {
