@@ -604,6 +604,33 @@ TEST(CliProgress, ALongRunIsAnnouncedWithItsAccessesAndTime) {
   EXPECT_EQ(cli::rough_duration(800 * 86400.0), "2 years");
 }
 
+// cbi tune's ETA by work: a staged search's stage one replays 12 of the h100's 132 SMs an order,
+// stage two the full device. By orders, 19 of 23 sampled orders done said "ETA 15s", and the four
+// full-device replays after them took minutes. Stage one's 23 orders are a third of the work, not
+// 23 of 27; a tie group that grows stage two adds whole orders' work.
+TEST(CliProgress, TuneCountsWorkNotOrders) {
+  const double share = 12.0 / 132;
+  config::TuneWork work(share, 1.0, 4);
+  work.report(0, 27); // 23 candidates and 4 finalists
+  EXPECT_DOUBLE_EQ(work.total(), 23 * share + 4);
+  for (int64_t done = 1; done <= 23; ++done)
+    work.report(done, 27);
+  EXPECT_DOUBLE_EQ(work.done(), 23 * share);
+  EXPECT_LT(work.done() / work.total(), 0.35);
+  work.report(27, 31); // the finalists tie: four more in stage two
+  EXPECT_DOUBLE_EQ(work.done(), 23 * share + 4);
+  EXPECT_DOUBLE_EQ(work.total(), 23 * share + 8);
+  // Not staged (a full search, or too few orders to stage): every order the same work.
+  config::TuneWork full(1.0, 1.0, 0);
+  full.report(0, 5);
+  full.report(2, 5);
+  EXPECT_DOUBLE_EQ(full.done() / full.total(), 0.4);
+  config::TuneWork few(share, 1.0, 4);
+  few.report(0, 3); // 3 orders, no more than the finalists: stage one only
+  few.report(3, 3);
+  EXPECT_DOUBLE_EQ(few.done(), few.total());
+}
+
 // cbi tune's stage two grows where a tie group takes in every finalist: the bar's total grows with
 // it (set_total), and a count past the total fills the bar. It threw (basic_string::_M_create:
 // a string of -1 dots) once the staged search of the README's matmul replayed more than its

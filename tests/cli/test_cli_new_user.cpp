@@ -7,6 +7,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 #include <string>
 
 namespace {
@@ -214,6 +215,51 @@ TEST(NewUser, ALineOfAnyWholeNumberOfElementsIsTakenAndHelpSaysSo) {
     EXPECT_NE(cbi_run(std::string(command) + " --help").out.find("not only powers"),
               std::string::npos)
         << command;
+}
+
+// cbi plot --help's examples all read sweeps of a GPU (gpu_time_ms, pred.csv): a new user without
+// one could run none of them. Its first examples now make their own CSV with the simulator and
+// plot it; each runs, in order, in an empty folder, and writes its PNG. The GPU sweeps' plots
+// follow under a line that says so.
+TEST(NewUser, PlotsHelpExamplesRunWithoutAGpu) {
+  if (!fs::exists(cbi::test::bin_dir() + "/cbi-viz"))
+    GTEST_SKIP() << "cbi-viz is not built";
+  const std::string dir = scratch("plot_examples");
+  const std::string help = cbi_run("plot --help").out;
+  const std::size_t from = help.find("Examples:\n"), to = help.find("From sweeps on a GPU");
+  ASSERT_NE(from, std::string::npos) << help;
+  ASSERT_NE(to, std::string::npos) << help;
+  std::istringstream lines(help.substr(from, to - from));
+  int ran = 0;
+  for (std::string line; std::getline(lines, line);) {
+    const std::size_t at = line.find("cbi ");
+    if (line.rfind("  cbi ", 0) != 0)
+      continue;
+    const std::string args = line.substr(at + 4, line.find("  #") - at - 4);
+    const CliRun r = cbi::test::run_program("cbi", args, "cd " + dir + " && ");
+    EXPECT_EQ(r.exit_code, 0) << line << "\n" << r.err;
+    ++ran;
+  }
+  EXPECT_EQ(ran, 4);
+  for (const char *file : {"sweep.csv", "heat.png", "lines.png", "sc.png"})
+    EXPECT_TRUE(fs::exists(dir + "/" + file)) << file;
+}
+
+// `cbi view --script 'shot:'` and a script's key:P write --screenshot's file; without one they
+// wrote nothing and said nothing (exit 0, the screenshot asked for absent). Refused before the
+// window opens, so on any machine; with --screenshot they pass the check (and then need a display).
+TEST(NewUser, AScriptsScreenshotWithoutAFileIsRefused) {
+  if (!fs::exists(cbi::test::bin_dir() + "/cbi-viz"))
+    GTEST_SKIP() << "cbi-viz is not built";
+  for (const char *step : {"shot:", "key:Space;key:P"})
+    expect_usage_error(std::string("view --size 16 --script '") + step + "'",
+                       "writes --screenshot's file, and --screenshot is not given; allowed: "
+                       "shot:PATH.png, or --screenshot PATH.png");
+  const std::string dir = scratch("view_shot");
+  const CliRun given = cbi::test::run_program(
+      "cbi", "view --size 16 --script 'shot:' --screenshot " + dir + "/s.png", "DISPLAY= ");
+  EXPECT_EQ(given.exit_code, 1) << given.err; // past the check: no display here
+  EXPECT_NE(given.err.find("needs a display"), std::string::npos) << given.err;
 }
 
 // `cbi devices --name h100 extra` said "--name: given twice", though --name was typed once: the

@@ -76,7 +76,8 @@ int cmd_tune(int argc, char **argv) {
               "(--block-order LIST;\n"
               "default: linear, column:2..64, tile:4x4, tile:8x8, tile:1x8 as Triton's GROUP_M=8,\n"
               "zigzag:8, zigzag:16, less those equal to linear on the grid of tiles).",
-          "  cbi tune --device h100 --workload matmul --size 1024 --block 256\n"
+          "  cbi tune --device h100 --workload matmul --size 1024 --block 256   # minutes\n"
+          "  cbi tune --device h100 --workload matmul --size 256 --block 256    # seconds\n"
           "  cbi tune --workload stencil --size 4096 --stencil 9x9 --order "
           "linear,column:32,zigzag:32 \\\n"
           "      --format json\n"

@@ -21,7 +21,12 @@ public:
   // `done` of the total finished, `done_work` of the total work; `label` names the last one.
   void update(int64_t done, const std::string &label, double done_work = 0);
   // The total grows (cbi tune: a tie group that takes in every finalist replays more orders).
-  void set_total(int64_t total) { m_total = std::max<int64_t>(total, 1); }
+  // `total_work` > 0: the work grows with it (the ETA by work).
+  void set_total(int64_t total, double total_work = 0) {
+    m_total = std::max<int64_t>(total, 1);
+    if (total_work > 0)
+      m_total_work = total_work;
+  }
   // Off a terminal, the longest a log goes without a line: a line per tenth alone left a run of
   // hours silent for tens of minutes, its first line's "ETA ?" unanswered.
   std::chrono::duration<double> quiet_max = std::chrono::seconds(60);

@@ -36,6 +36,27 @@ sim::TuneConfig tune_config(const po::variables_map &vm);
 // simulate's long_run: its progress is shown unasked, as lines when stderr is not a terminal.
 bool long_tune(const sim::TuneConfig &c);
 
+// cbi tune's progress by work, not by orders: a stage-one order of a staged search replays its
+// sampled SMs' share of the device (`stage_one_share`, 12 of 132 SMs on the h100), a stage-two
+// order `stage_two_share` (1: the full device). Counted by orders, stage one's quick replays set
+// the rate: "ETA 15s" at 19 of 23 orders, and then minutes of full-device replays (the README's
+// matmul 1024 tune, 2026-11-29). report() takes each of sim::tune's reports.
+class TuneWork {
+public:
+  // `finalists`: a staged search's (0 where the search is not staged).
+  TuneWork(double stage_one_share, double stage_two_share, int64_t finalists)
+      : m_share{stage_one_share, stage_two_share}, m_finalists(finalists) {}
+  // sim::TuneProgress's done and total (orders).
+  void report(int64_t done, int64_t total);
+  double done() const { return m_done; }
+  double total() const { return m_total; }
+
+private:
+  double m_share[2];
+  int64_t m_finalists, m_stage_one = -1, m_last = 0;
+  double m_done = 0, m_total = 0;
+};
+
 // Runs it and returns cbi tune's result: one row per order, fastest first, JSON {"ranking":
 // [...]}. Progress goes to stderr when it is a terminal, with --progress, or for a long search
 // (long_tune); `interrupt`, if given,
