@@ -33,7 +33,8 @@ void add_tune_options(po::options_description &desc) {
                                          "every order on the full device (or all sampled with "
                                          "--sample-sms). Default: full where it is estimated to "
                                          "take at most 20 s on the threads it gets (--jobs, else "
-                                         "the host's cores), else staged")
+                                         "the host's cores) or the orders replay at most 2^32 "
+                                         "accesses in all, else staged")
     ("finalists", po::value<std::string>(), "orders stage two replays, default 4; while all of "
                                             "them tie with the fastest, as many again (the tie "
                                             "group goes on)")
@@ -147,13 +148,15 @@ sim::TuneConfig tune_config(const po::variables_map &vm) {
   // on short kernels it can rank far from the full device (a 0.05 ms double stencil: linear 43%
   // slow sampled, tied on the full device, and left out of stage two: docs/results/tight/y-set.md).
   // Cheap enough: its estimated wall time on the threads it gets, --jobs or else every core of the
-  // host (not the idle ones, so that one command on one host always runs the same search).
+  // host (not the idle ones, so that one command on one host always runs the same search), or its
+  // accesses (config::kFullSearchAccesses).
   const int threads = vm.count("jobs")
                           ? c.jobs
                           : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   if (!tiled && c.staged && !vm.count("search") && !vm.count("finalists") &&
       !vm.count("final-sms") && !vm.count("sample-sms") &&
-      sim::full_search_seconds(c, threads) <= kFullSearchSeconds)
+      (sim::full_search_seconds(c, threads) <= kFullSearchSeconds ||
+       double(c.base.workload.accesses()) * double(c.orders.size()) <= kFullSearchAccesses))
     c.staged = false;
   return c;
 }

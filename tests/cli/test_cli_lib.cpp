@@ -490,12 +490,18 @@ TEST(CliTune, ALongSearchIsALongRun) {
       config({"--size", "1024", "--stencil", "9x9", "--orders", "linear,column:32"})));
 }
 
-// Unasked, a search whose full search is estimated at kFullSearchSeconds or less on its threads
-// runs in full (the sampled stage is for speed, and on a 0.05 ms stencil it left the measured best
-// out of stage two); a costlier one is staged, and a search asked for is the one run.
+// Unasked, a search whose full search is estimated at kFullSearchSeconds or less on its threads,
+// or whose orders replay at most 2^32 accesses in all, runs in full (the sampled stage is for
+// speed, and on a 0.05 ms stencil it left the measured best out of stage two); a costlier one is
+// staged, and a search asked for is the one run.
 TEST(CliTune, ACheapSearchRunsInFullUnlessAskedOtherwise) {
   // 1024^2 x 81 loads, 21 default orders: about 10 s on one thread.
   EXPECT_FALSE(config({"--size", "1024", "--stencil", "9x9", "--jobs", "1"}).staged);
+  // 18 distinct orders of 500^2 x 1000 loads: 5.3 G accesses, but about 19 s on one thread.
+  EXPECT_FALSE(config({"--workload", "matmul", "--size", "500", "--jobs", "1"}).staged);
+  // 4096^2 x 10 accesses, 21 orders (3.5 G): in full though about a minute on one thread (staged,
+  // stage one left its fastest order, column:16, out of stage two).
+  EXPECT_FALSE(config({"--size", "4096", "--stencil", "3x3", "--jobs", "1"}).staged);
   // 19 distinct orders of 2 x 1024^3 loads, several seconds each: staged.
   EXPECT_TRUE(config({"--workload", "matmul", "--size", "1024", "--jobs", "1"}).staged);
   // Asked for: staged stays staged, and so do the staged search's own options.

@@ -17,12 +17,16 @@ namespace po = boost::program_options;
 // --orders, --search, --finalists, --jobs, --sample-sms, --progress.
 void add_tune_options(po::options_description &desc);
 
-// Where no search is asked for (--search, --finalists, --final-sms, --sample-sms), one whose full
-// search (every distinct order on the full device) is estimated to take at most this many seconds
-// of wall time on the threads it gets (sim::full_search_seconds: --jobs, else the host's cores)
-// runs in full; a longer one is staged. The README's matmul 1024 (19 orders, about 80 s in full on
-// two cores) is staged; the 21 orders of a 1024^2 9x9 stencil (about 6 s) run in full.
+// Where no search is asked for (--search, --finalists, --final-sms, --sample-sms), a search runs
+// in full (every distinct order on the full device) where its full search is estimated to take at
+// most kFullSearchSeconds of wall time on the threads it gets (sim::full_search_seconds: --jobs,
+// else the host's cores), or where its orders replay at most kFullSearchAccesses accesses in all
+// (the workload's, once per order): the short kernels on which stage one ranks far from the full
+// device (a float 3x3 stencil on 4096^2: 46 s in full on one thread, and staged its pick and tie
+// group change: docs/results/gpu-model-speed.md, 2026-11-29). Else it is staged. The README's
+// matmul 1024 (19 orders, about 84 s in full on two cores, 45 G accesses) is staged.
 inline constexpr double kFullSearchSeconds = 20.0;
+inline constexpr double kFullSearchAccesses = 4294967296.0; // 2^32
 
 // The search the parsed options ask for (refusing what does not apply: --orders for the tiled
 // kernels, --finalists without the staged search, ...).

@@ -63,8 +63,8 @@ int64_t stage_one_sample(const Device &d);
 // loads and warps at the rates measured on the 2-core development machine (an AMD EPYC VM,
 // 2026-11-29: docs/results/gpu-model-speed.md): a fixed part per warp load and one per warp (its
 // lanes' tasks mapped and its sector sets filled, which dominate short kernels such as a 3x3
-// stencil). Within about 30% on the configurations measured there; a machine twice as fast
-// takes half.
+// stencil). Within about 30% on the configurations measured there but a float 3x3 stencil
+// (2x high); a machine twice as fast takes half.
 double replay_seconds(const GpuConfig &c);
 
 // What tune ranks: every candidate order in `base` (its thread order, or for the tiled kernels its
