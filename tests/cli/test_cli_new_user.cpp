@@ -276,6 +276,10 @@ TEST(NewUser, SweepsFormatSaysWhereItsJsonGoes) {
   const CliRun merged = cbi_run("sweep merge --format json " + dir + "/s.csv");
   EXPECT_EQ(merged.exit_code, 0) << merged.err;
   EXPECT_EQ(merged.out.rfind("{", 0), 0u) << merged.out;
+  // Its context names the command as typed: it read "'cbi sweep' merge --format json ...".
+  EXPECT_NE(merged.out.find("/cbi sweep merge --format json " + dir + "/s.csv\""),
+            std::string::npos)
+      << merged.out;
 }
 
 // `cbi devices --name h100 extra` said "--name: given twice", though --name was typed once: the
