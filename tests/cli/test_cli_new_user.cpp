@@ -159,7 +159,7 @@ TEST(NewUser, AnInterruptedTraceLeavesNoFileBehind) {
 // `cbi diagram --size 100000` (10^10 threads) ran about an hour and said so nowhere: its first
 // progress line read "0s elapsed, ETA ?" and the next came a minute later. A replay over 2^30
 // accesses now says up front how many it replays and that an ETA follows (the command is stopped
-// after two seconds; it leaves no file).
+// after two seconds; it leaves no file). cbi trace too.
 TEST(NewUser, ALongReplaySaysUpFrontHowManyAccessesItReplays) {
   const std::string dir = scratch("long");
   const std::string viz = fs::exists(cbi::test::bin_dir() + "/cbi-viz")
@@ -172,6 +172,13 @@ TEST(NewUser, ALongReplaySaysUpFrontHowManyAccessesItReplays) {
         << command << ": " << r.err;
     EXPECT_NE(r.err.find("--size runs shorter"), std::string::npos) << r.err;
   }
+  // cbi trace wrote its 1.6 G accesses (a GiB of file) in silence: said up front, with progress.
+  const CliRun trace = cbi::test::run_program(
+      "cbi", "trace --size 40000 --stencil 1x1 -o " + dir + "/t.trace", "timeout -s INT 2 ");
+  EXPECT_EQ(trace.exit_code, 124) << trace.err;
+  EXPECT_EQ(trace.err.rfind("cbi trace: 1,600,000,000 accesses to replay: about ", 0), 0u)
+      << trace.err;
+  EXPECT_NE(trace.err.find("/1600000000 threads"), std::string::npos) << trace.err;
   EXPECT_TRUE(fs::is_empty(dir));
 }
 
