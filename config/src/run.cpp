@@ -9,6 +9,7 @@
 #include "cbi/parse.hpp"
 #include "cbi/sim/model.hpp"
 #include "cbi/sim/mrc.hpp"
+#include "cbi/sim/tune.hpp"
 
 #include <algorithm>
 #include <filesystem>
@@ -40,6 +41,20 @@ sim::Progress trace_check(const po::variables_map &vm, const sim::Progress &inte
   const bool shown =
       (vm.count("progress") && vm["progress"].as<bool>()) || (!ec && bytes > (uintmax_t{1} << 30));
   return both(shown ? cli::thread_counter("thread blocks checked") : sim::Progress(), interrupt);
+}
+
+// A note where `order` visits the tasks as linear does (column:1000 on a 16-wide grid): its counts
+// are linear's, and nothing said so (cbi tune notes it and drops the order).
+void note_if_linear(cli::Table &t, const remap::Order &order, const sim::Workload &w) {
+  if (order.kind == remap::OrderKind::linear || w.user ||
+      sim::workload_traits(w.kind).has_block_order)
+    return;
+  std::vector<std::pair<remap::Order, remap::Order>> dropped;
+  sim::distinct_orders({remap::parse_order("linear"), order}, w, &dropped);
+  if (!dropped.empty())
+    t.notes.push_back(remap::to_string(order) +
+                      " visits the tasks in linear's order at this --size: its counts are "
+                      "linear's");
 }
 
 // What makes a long replay shorter: a trace or a workload of your own fixes its size.
@@ -237,13 +252,17 @@ cli::Table simulate_result(const po::variables_map &vm, const sim::Progress &int
                            shorter_run(g.workload), 3e7, 3e8);
     // --progress: the threads of the CTAs done so far, with the elapsed time and an ETA.
     const sim::Progress shown = show_progress(g.workload) ? cli::thread_counter() : sim::Progress();
-    return gpu_table(g, sim::simulate_gpu(g, both(shown, interrupt)));
+    cli::Table t = gpu_table(g, sim::simulate_gpu(g, both(shown, interrupt)));
+    note_if_linear(t, g.order, g.workload);
+    return t;
   }
   const sim::SimConfig c = *sim_config(point);
   cli::announce_long_run("cbi simulate", double(c.workload.accesses()), shorter_run(c.workload));
   const bool progress = show_progress(c.workload);
   const sim::Progress shown = progress ? cli::thread_counter() : sim::Progress();
-  return simulation_table(c, sim::simulate(c, both(shown, interrupt)));
+  cli::Table t = simulation_table(c, sim::simulate(c, both(shown, interrupt)));
+  note_if_linear(t, c.order, c.workload);
+  return t;
 }
 
 void add_mrc_options(po::options_description &desc) {

@@ -289,6 +289,22 @@ TEST(NewUser, SweepsFormatSaysWhereItsJsonGoes) {
       << merged.out;
 }
 
+// `cbi simulate --order column:1000` on the default 16x16 grid printed linear's counts, 316 misses,
+// as column:1000's, and nothing said that the order visits the tasks as linear does (cbi tune
+// notes it and drops the order). Both models say so now; an order that differs says nothing.
+TEST(NewUser, AnOrderThatMapsAsLinearSaysSo) {
+  const std::string note = "column:1000 visits the tasks in linear's order at this --size: its "
+                           "counts are linear's";
+  for (const char *model : {"", " --model gpu --size 32"}) {
+    const CliRun r = cbi_run(std::string("simulate --order column:1000 --format json") + model);
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_NE(r.out.find(note), std::string::npos) << model << r.out;
+  }
+  const CliRun differs = cbi_run("simulate --order column:8 --format json");
+  ASSERT_EQ(differs.exit_code, 0) << differs.err;
+  EXPECT_EQ(differs.out.find("visits the tasks in linear's order"), std::string::npos);
+}
+
 // `cbi devices --name h100 extra` said "--name: given twice", though --name was typed once: the
 // word NAME and --name are one option, and the message says so.
 TEST(NewUser, ANameGivenAsAWordAndAsAnOptionIsSaidSo) {
