@@ -282,19 +282,17 @@ cli::Table mrc_result(const po::variables_map &vm, const sim::Progress &interrup
     canonical.push_back(std::to_string(size));
   refuse_repeats(cli::list_from(vm, "sizes"), canonical, "--sizes");
   std::sort(sizes.begin(), sizes.end());
-  // sim's one pass keeps per distinct line a last-use time (8 B), four Fenwick slots (16 B), a
-  // compaction entry (16 B) and a distance count (8 B).
-  const double lines = double(c.workload.footprint_bytes()) / double(c.levels[0].line_bytes);
-  // A trace or a workload of your own fixes its size (--size is refused): its addresses' span,
-  // which the curve keeps a slot per line of, is what is said.
-  const bool fixed = c.workload.user != nullptr;
-  cli::check_memory(48.0 * lines,
+  // sim's one pass keeps a slot per line of the addresses' span, or, where the span holds far more
+  // lines than the accesses touch (a trace of buffers far apart), one per line touched.
+  const bool fixed = c.workload.user != nullptr, sparse = sim::mrc_sparse(c);
+  cli::check_memory(sim::mrc_state_bytes(c),
                     "the curve of " + c.workload.describe() + " in " +
                         std::to_string(c.levels[0].line_bytes) + " B lines" +
-                        (fixed ? " (a slot per line of the " +
-                                     std::to_string(c.workload.footprint_bytes()) +
-                                     " bytes its addresses span)"
-                               : ""),
+                        (sparse  ? " (a slot per line it touches, two per access at most)"
+                         : fixed ? " (a slot per line of the " +
+                                       std::to_string(c.workload.footprint_bytes()) +
+                                       " bytes its addresses span)"
+                                 : ""),
                     fixed ? "--line-bytes" : "--size",
                     fixed ? "a larger --line-bytes, or cbi simulate (which keeps only the "
                             "cache's lines)"

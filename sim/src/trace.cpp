@@ -1108,7 +1108,7 @@ void write_instruction(Writer &out, int64_t j, InstructionKind kind, const uint6
 } // namespace
 
 void write_trace(std::ostream &os, const Workload &w, const remap::Order &order,
-                 int64_t block_threads) {
+                 int64_t block_threads, const std::function<void(int64_t, int64_t)> &progress) {
   validate(w);
   validate(order);
   if (block_threads < 1 || block_threads > 1024)
@@ -1133,6 +1133,8 @@ void write_trace(std::ostream &os, const Workload &w, const remap::Order &order,
       remap::Task<int64_t> tasks[kWarp];
       uint64_t addr[kWarp];
       for (int64_t cta = 0; cta < ctas; ++cta) {
+        if (progress && cta % 4096 == 0)
+          progress(cta * block_threads, threads);
         out << "B ";
         out.num(cta) << ",0,0";
         out.end_line();
@@ -1170,6 +1172,8 @@ void write_trace(std::ostream &os, const Workload &w, const remap::Order &order,
       }
       return 0;
     });
+    if (progress)
+      progress(threads, threads);
     out << "end ";
     out.num(ctas) << ' ';
     out.num(lines).end_line();

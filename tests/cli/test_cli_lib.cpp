@@ -163,7 +163,10 @@ TEST(CliParse, ByteSuffixesAreOneCaseInsensitiveBinarySet) {
     EXPECT_EQ(parse_bytes(k, "--cache-bytes"), 1024) << k;
   EXPECT_EQ(parse_bytes("2m", "--cache-bytes"), 2LL << 20);
   EXPECT_EQ(parse_bytes("1G", "--cache-bytes"), 1LL << 30);
-  for (const char *bad : {"K", "", "1T", "1 K", "1KiBs", "-1K", "2048GiB"})
+  // The range's end, 1TiB, as its message spells it: "1TiB" was "not a size" (T was no suffix).
+  for (const char *t : {"1T", "1tb", "1TiB"})
+    EXPECT_EQ(parse_bytes(t, "--cache-bytes"), 1LL << 40) << t;
+  for (const char *bad : {"K", "", "2T", "1 K", "1KiBs", "-1K", "2048GiB", "1P"})
     EXPECT_THROW(parse_bytes(bad, "--cache-bytes"), UsageError) << bad;
 }
 

@@ -159,7 +159,7 @@ TEST(NewUser, AnInterruptedTraceLeavesNoFileBehind) {
 // `cbi diagram --size 100000` (10^10 threads) ran about an hour and said so nowhere: its first
 // progress line read "0s elapsed, ETA ?" and the next came a minute later. A replay over 2^30
 // accesses now says up front how many it replays and that an ETA follows (the command is stopped
-// after two seconds; it leaves no file).
+// after two seconds; it leaves no file). cbi trace too.
 TEST(NewUser, ALongReplaySaysUpFrontHowManyAccessesItReplays) {
   const std::string dir = scratch("long");
   const std::string viz = fs::exists(cbi::test::bin_dir() + "/cbi-viz")
@@ -172,6 +172,13 @@ TEST(NewUser, ALongReplaySaysUpFrontHowManyAccessesItReplays) {
         << command << ": " << r.err;
     EXPECT_NE(r.err.find("--size runs shorter"), std::string::npos) << r.err;
   }
+  // cbi trace wrote its 1.6 G accesses (a GiB of file) in silence: said up front, with progress.
+  const CliRun trace = cbi::test::run_program(
+      "cbi", "trace --size 40000 --stencil 1x1 -o " + dir + "/t.trace", "timeout -s INT 2 ");
+  EXPECT_EQ(trace.exit_code, 124) << trace.err;
+  EXPECT_EQ(trace.err.rfind("cbi trace: 1,600,000,000 accesses to replay: about ", 0), 0u)
+      << trace.err;
+  EXPECT_NE(trace.err.find("/1600000000 threads"), std::string::npos) << trace.err;
   EXPECT_TRUE(fs::is_empty(dir));
 }
 
@@ -260,6 +267,26 @@ TEST(NewUser, AScriptsScreenshotWithoutAFileIsRefused) {
       "cbi", "view --size 16 --script 'shot:' --screenshot " + dir + "/s.png", "DISPLAY= ");
   EXPECT_EQ(given.exit_code, 1) << given.err; // past the check: no display here
   EXPECT_NE(given.err.find("needs a display"), std::string::npos) << given.err;
+}
+
+// `cbi sweep --size 64 --format json`, as every other command takes it, said "--format: not an
+// option of this command" and listed thirty options: a sweep streams CSV and writes JSON with
+// --json FILE, and the message says so (and where --format does go).
+TEST(NewUser, SweepsFormatSaysWhereItsJsonGoes) {
+  for (const char *format : {"--format json", "--format=csv"})
+    expect_usage_error(std::string("sweep --size 64 ") + format,
+                       "--format: cbi sweep streams CSV, a row per point (--output FILE.csv, or "
+                       "stdout), and writes JSON at its end with --json FILE.json; allowed: leave "
+                       "it out (cbi sweep merge --format converts a CSV)");
+  const std::string dir = scratch("sweep_format");
+  ASSERT_EQ(cbi_run("sweep --size 64 -o " + dir + "/s.csv").exit_code, 0);
+  const CliRun merged = cbi_run("sweep merge --format json " + dir + "/s.csv");
+  EXPECT_EQ(merged.exit_code, 0) << merged.err;
+  EXPECT_EQ(merged.out.rfind("{", 0), 0u) << merged.out;
+  // Its context names the command as typed: it read "'cbi sweep' merge --format json ...".
+  EXPECT_NE(merged.out.find("/cbi sweep merge --format json " + dir + "/s.csv\""),
+            std::string::npos)
+      << merged.out;
 }
 
 // `cbi devices --name h100 extra` said "--name: given twice", though --name was typed once: the

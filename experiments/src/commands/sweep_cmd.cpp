@@ -393,6 +393,14 @@ int cmd_sweep(int argc, char **argv) {
     static const Command merge{"sweep merge", "", cmd_sweep_merge};
     return run_command(merge, argc, argv, config::option_for_field);
   }
+  // Every other command takes --format; a sweep streams CSV rows as it runs (an interrupted one
+  // keeps them), so its JSON is a file of its own: said so, not "not an option".
+  for (int i = 1; i < argc; ++i)
+    if (std::string(argv[i]).rfind("--format", 0) == 0)
+      throw UsageError("--format", "cbi sweep streams CSV, a row per point (--output FILE.csv, or "
+                                   "stdout), and writes JSON at its end with --json FILE.json; "
+                                   "allowed: leave it out (cbi sweep merge --format converts a "
+                                   "CSV)");
   po::options_description desc("Options");
   add_sweep_options(desc);
   po::variables_map vm;
