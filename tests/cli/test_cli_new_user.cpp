@@ -305,6 +305,15 @@ TEST(NewUser, AnOrderThatMapsAsLinearSaysSo) {
   EXPECT_EQ(differs.out.find("visits the tasks in linear's order"), std::string::npos);
 }
 
+// `cbi -v` (or -V, --ver) was told that cbi's options go after a command, "cbi simulate -v ...",
+// which takes no -v either: a spelling of --version is pointed to it.
+TEST(NewUser, AShortVersionPointsToVersion) {
+  for (const char *v : {"-v", "-V", "--ver", "-version"})
+    expect_usage_error(v, std::string("cbi: ") + v +
+                              ": not an option of cbi itself (did you mean --version?); allowed:");
+  expect_usage_error("--size 16", "(its options go after a command: cbi simulate --size ...)");
+}
+
 // `cbi devices --name h100 extra` said "--name: given twice", though --name was typed once: the
 // word NAME and --name are one option, and the message says so.
 TEST(NewUser, ANameGivenAsAWordAndAsAnOptionIsSaidSo) {
