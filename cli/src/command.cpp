@@ -69,7 +69,11 @@ namespace {
 
 // run_command without the stdout check: the command's exceptions as exit codes.
 int run_guarded(const Command &c, int argc, char **argv, OptionNamer option_for_field) {
-  set_invocation(argc, argv);
+  // A command run from another (cbi sweep merge, from cbi sweep) gets argv[0] "cbi sweep", which
+  // its caller wrote: the command line was set by the caller already, as typed (the JSON's
+  // context.command read "'cbi sweep' merge ...").
+  if (std::string(argv[0]).rfind("cbi ", 0) != 0)
+    set_invocation(argc, argv);
   std::string name = std::string("cbi ") + c.name;
   argv[1] = name.data();
   // A failed command prints its one line alone: the notices held for an accepted one go with it.

@@ -1,6 +1,7 @@
 #include "cbi/cli/csv.hpp"
 
 #include "cbi/error.hpp"
+#include "cbi/file_kind.hpp"
 
 #include <algorithm>
 #include <cerrno>
@@ -9,6 +10,7 @@
 #include <fstream>
 #include <iterator>
 #include <sstream>
+#include <string_view>
 
 namespace cbi::cli {
 
@@ -76,6 +78,18 @@ int CsvTable::index(const std::string &column) const {
 }
 
 CsvTable parse_csv(const std::string &text, const std::string &option) {
+  // A PNG, a JSON result or a compressed file given for the CSV is named as such: it read as
+  // "row 6 has 2 cells, the header 1" (cbi plot --input heat.png, the plot's own output).
+  const std::string_view head = std::string_view(text).substr(0, 4096);
+  const std::string foreign = foreign_file(head);
+  if (const Compression *c = compression_of(head))
+    throw UsageError(option, "this file is " + foreign +
+                                 ", not a CSV; allowed: a CSV (decompress " +
+                                 "it first: " + c->tool + " FILE)");
+  if (!foreign.empty())
+    throw UsageError(option, "this file is " + foreign +
+                                 ", not a CSV; allowed: a CSV, such as cbi sweep --output F.csv "
+                                 "or a command's --format csv writes");
   std::vector<std::vector<std::string>> records = parse_csv_records(text);
   if (records.empty())
     throw UsageError(option, "the CSV is empty; allowed: a CSV with a header row");

@@ -1,6 +1,7 @@
 #include "cbi/cli/progress.hpp"
 
 #include "cbi/cli/command.hpp"
+#include "cbi/cli/output.hpp"
 
 #include <iomanip>
 #include <iostream>
@@ -10,6 +11,18 @@
 #include <utility>
 
 namespace cbi::cli {
+
+namespace {
+
+// 490000000000 as "490,000,000,000".
+std::string with_commas(int64_t n) {
+  std::string digits = std::to_string(n);
+  for (int i = static_cast<int>(digits.size()) - 3; i > 0; i -= 3)
+    digits.insert(static_cast<std::size_t>(i), ",");
+  return digits;
+}
+
+} // namespace
 
 ProgressBar::ProgressBar(int64_t total, bool enabled, double total_work, std::string unit,
                          int64_t done_at_start)
@@ -32,8 +45,11 @@ void ProgressBar::update(int64_t done, const std::string &label, double done_wor
       : counted > 0     ? format_duration(elapsed / double(counted) * double(m_total - done))
                         : "?";
   const int tenth = static_cast<int>(10 * done / m_total);
-  if (!m_tty && tenth == m_last_tenth && done != m_total && now - m_last_line < quiet_max)
+  const bool first_eta = !m_eta_said && eta != "?" && now - m_start >= first_eta_after;
+  if (!m_tty && tenth == m_last_tenth && done != m_total && now - m_last_line < quiet_max &&
+      !first_eta)
     return;
+  m_eta_said = m_eta_said || eta != "?";
   m_last_tenth = tenth;
   m_last_line = now;
   say_notices(); // a run that shows progress has been accepted: its notices come first
@@ -77,4 +93,30 @@ std::function<void(int64_t, int64_t)> thread_counter(const std::string &unit) {
 }
 
 bool long_run(double accesses) { return accesses > double(int64_t{1} << 30); }
+
+// A rough duration for an estimate: "16m20s", "2h43m", "46 days", "63 years".
+std::string rough_duration(double seconds) {
+  const double day = 86400;
+  if (seconds < 2 * day)
+    return format_duration(seconds);
+  if (seconds < 730 * day)
+    return std::to_string(static_cast<int64_t>(seconds / day + 0.5)) + " days";
+  return std::to_string(static_cast<int64_t>(seconds / (365 * day) + 0.5)) + " years";
+}
+
+void announce_long_run(const std::string &who, double accesses, const std::string &shorter,
+                       double slow_rate, double fast_rate) {
+  if (!long_run(accesses))
+    return;
+  std::ostringstream rates;
+  rates << fast_rate / 1e6 << " to " << slow_rate / 1e6;
+  const std::string text = with_commas(static_cast<int64_t>(accesses)) +
+                           " accesses to replay: about " + rough_duration(accesses / fast_rate) +
+                           " to " + rough_duration(accesses / slow_rate) + " at " + rates.str() +
+                           " million a second, as the machine and its load allow; the "
+                           "progress line below gives an ETA within seconds; " +
+                           shorter + " runs shorter";
+  hold_notice(wrap_text(who + ": ", text, 2));
+  say_notices(); // the command has been accepted: said now, before a first report that may be late
+}
 } // namespace cbi::cli

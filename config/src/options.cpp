@@ -211,8 +211,10 @@ std::string element_type_option(const po::variables_map &vm) {
 void add_cache_options(po::options_description &desc) {
   // clang-format off
   desc.add_options()
-    ("line-bytes", po::value<std::string>(), "cache line size in bytes; default 4 elements "
-                                             "(Table 3.1: 16 B for float)")
+    ("line-bytes", po::value<std::string>(), "cache line size in bytes, a multiple of the element "
+                                             "size (any, not only powers of two: GPUs use 32, "
+                                             "64, 128); default 4 elements (Table 3.1: 16 B for "
+                                             "float)")
     ("lines", po::value<std::string>(), "capacity in lines; default 24 for stencil (Table 3.1), "
                                         "32 for matmul (Table 3.2)")
     ("cache-bytes", po::value<std::string>(), "capacity in bytes instead of lines: N, NK, NKiB, "

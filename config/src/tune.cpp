@@ -31,9 +31,10 @@ void add_tune_options(po::options_description &desc) {
                                          "--finalists and linear (the baseline, which stage one "
                                          "can over-predict) on the full device (or --final-sms); full: "
                                          "every order on the full device (or all sampled with "
-                                         "--sample-sms). Default: full where the orders replay "
-                                         "at most 2^32 accesses in all (a minute at most on two "
-                                         "cores), else staged")
+                                         "--sample-sms). Default: full where it is estimated to "
+                                         "take at most 20 s on the threads it gets (--jobs, else "
+                                         "the host's cores) or the orders replay at most 2^32 "
+                                         "accesses in all, else staged")
     ("finalists", po::value<std::string>(), "orders stage two replays, default 4; while all of "
                                             "them tie with the fastest, as many again (the tie "
                                             "group goes on)")
@@ -142,14 +143,21 @@ sim::TuneConfig tune_config(const po::variables_map &vm) {
       option);
   if (c.orders.empty())
     throw UsageError(option, "no order given; allowed: a comma list such as linear,column:32");
+  c.jobs = vm.count("jobs") ? cli::parse_jobs(vm["jobs"].as<std::string>()) : cli::idle_cores();
   // Unasked, a search cheap enough runs in full: the sampled stage is there for speed only, and
   // on short kernels it can rank far from the full device (a 0.05 ms double stencil: linear 43%
   // slow sampled, tied on the full device, and left out of stage two: docs/results/tight/y-set.md).
+  // Cheap enough: its estimated wall time on the threads it gets, --jobs or else every core of the
+  // host (not the idle ones, so that one command on one host always runs the same search), or its
+  // accesses (config::kFullSearchAccesses).
+  const int threads = vm.count("jobs")
+                          ? c.jobs
+                          : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   if (!tiled && c.staged && !vm.count("search") && !vm.count("finalists") &&
       !vm.count("final-sms") && !vm.count("sample-sms") &&
-      double(c.base.workload.accesses()) * double(c.orders.size()) <= kFullSearchAccesses)
+      (sim::full_search_seconds(c, threads) <= kFullSearchSeconds ||
+       double(c.base.workload.accesses()) * double(c.orders.size()) <= kFullSearchAccesses))
     c.staged = false;
-  c.jobs = vm.count("jobs") ? cli::parse_jobs(vm["jobs"].as<std::string>()) : cli::idle_cores();
   return c;
 }
 
@@ -157,18 +165,38 @@ bool long_tune(const sim::TuneConfig &c) {
   return cli::long_run(double(c.base.workload.accesses()) * double(c.orders.size()));
 }
 
+void TuneWork::report(int64_t done, int64_t total) {
+  // The first report (done 0) counts the candidates, and a staged search's finalists beside them.
+  if (m_stage_one < 0)
+    m_stage_one = m_finalists > 0 && total > m_finalists ? total - m_finalists : total;
+  // Stage one's orders all finish before stage two's start.
+  for (; m_last < done; ++m_last)
+    m_done += m_share[m_last < m_stage_one ? 0 : 1];
+  const int64_t one = std::min(m_stage_one, total);
+  m_total = double(one) * m_share[0] + double(total - one) * m_share[1];
+}
+
 cli::Table tune_result(const po::variables_map &vm, const sim::Progress &interrupt) {
   const sim::TuneConfig c = tune_config(vm);
   // Off a terminal (a log, a batch job) a long search showed nothing for minutes.
   const bool show =
       isatty(2) || (vm.count("progress") && vm["progress"].as<bool>()) || long_tune(c);
+  // Staged as sim::tune stages it (but for the candidates' count, which its first report gives).
+  const int64_t sms = c.base.device.sms;
+  const bool tiled = sim::workload_traits(c.base.workload.kind).has_block_order;
+  const int64_t stage_one = c.sample_sms > 0 ? c.sample_sms : sim::stage_one_sample(c.base.device);
+  const bool staged = c.staged && !tiled && stage_one > 0 && stage_one < sms;
+  TuneWork work(staged || c.sample_sms > 0 ? double(stage_one) / double(sms) : 1.0,
+                c.final_sms > 0 ? double(c.final_sms) / double(sms) : 1.0,
+                staged ? c.finalists : 0);
   std::unique_ptr<cli::ProgressBar> bar;
   const sim::TuneProgress progress = [&](int64_t done, int64_t total, const std::string &stage,
                                          const std::string &order) {
+    work.report(done, total);
     if (!bar) // the total is known once the candidates are: done 0
-      bar = std::make_unique<cli::ProgressBar>(total, show, 0, "orders");
-    bar->set_total(total); // a tie group's growth adds orders to stage two
-    bar->update(done, stage + " " + order);
+      bar = std::make_unique<cli::ProgressBar>(total, show, work.total(), "orders");
+    bar->set_total(total, work.total()); // a tie group's growth adds orders to stage two
+    bar->update(done, stage + " " + order, work.done());
   };
   return tune_table(c, sim::tune(c, progress, interrupt));
 }

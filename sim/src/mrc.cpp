@@ -3,6 +3,7 @@
 #include "cbi/error.hpp"
 
 #include <algorithm>
+#include <unordered_map>
 
 namespace cbi::sim {
 namespace {
@@ -30,41 +31,68 @@ private:
 
 constexpr int64_t kNever = -1;
 
-} // namespace
+// Each unit's last use: a slot per unit of the addresses' span (dense), or one per unit touched
+// (sparse: a trace whose addresses span far more than it touches, two buffers terabytes apart,
+// kept a slot for every line between them and could not run).
+class DenseLastUse {
+public:
+  explicit DenseLastUse(int64_t units) : m_time(static_cast<std::size_t>(units), kNever) {}
+  int64_t &at(uint64_t unit) { return m_time[unit]; }
+  template <class F> void each_live(F &&f) {
+    for (int64_t &t : m_time)
+      if (t != kNever)
+        f(t);
+  }
 
-int64_t MissRatioCurve::misses(int64_t capacity_lines) const {
-  int64_t m = cold_misses;
-  for (std::size_t d = static_cast<std::size_t>(std::max<int64_t>(capacity_lines, 0));
-       d < distance_counts.size(); ++d)
-    m += distance_counts[d];
-  return m;
+private:
+  std::vector<int64_t> m_time;
+};
+
+class SparseLastUse {
+public:
+  explicit SparseLastUse(int64_t) {}
+  int64_t &at(uint64_t unit) { return m_time.try_emplace(unit, kNever).first->second; }
+  template <class F> void each_live(F &&f) {
+    for (auto &entry : m_time)
+      if (entry.second != kNever)
+        f(entry.second);
+  }
+
+private:
+  std::unordered_map<uint64_t, int64_t> m_time; // references stay valid as it grows
+};
+
+// The units a curve's table spans, and an estimate of the most units it touches: two per access
+// (an access no larger than a unit touches at most two; a trace's 128-byte lanes in 16-byte lines
+// touch more, and the estimate is then low).
+int64_t span_units(const SimConfig &c) {
+  return c.workload.footprint_bytes() / c.levels[0].line_bytes + 2;
 }
+double touched_bound(const SimConfig &c) { return 2.0 * double(c.workload.accesses()) + 2; }
 
-MissRatioCurve miss_ratio_curve(const SimConfig &c, const Progress &progress) {
-  validate(c);
-  if (c.levels.size() != 1 || c.levels[0].sector_bytes != 0)
-    throw UsageError("cache.levels",
-                     "a miss-ratio curve needs exactly one unsectored level; allowed: "
-                     "one --line-bytes (capacity, ways and policy are ignored)");
+template <class LastUse>
+MissRatioCurve curve_of(const SimConfig &c, const Progress &progress, int64_t units) {
   MissRatioCurve curve;
   curve.unit_bytes = c.levels[0].line_bytes;
-  const int64_t units = c.workload.footprint_bytes() / curve.unit_bytes + 2;
-  std::vector<int64_t> last_time(static_cast<std::size_t>(units), kNever);
-  // Times are renumbered (compacted) whenever the tree fills; live marks never exceed `units`.
+  LastUse last_time(units);
+  // Times are renumbered (compacted) whenever the tree fills, and the tree grows to four times
+  // the live units when they fill half of it (never, for a dense table: it starts at that).
   Fenwick live(static_cast<std::size_t>(std::max<int64_t>(4 * units, 1 << 16)));
   int64_t now = 0, live_count = 0;
   uint64_t previous_unit = ~uint64_t{0};
 
   auto compact = [&] {
-    std::vector<std::pair<int64_t, int64_t>> order; // (time, unit)
+    std::vector<int64_t *> order; // the live units' last-use times
     order.reserve(static_cast<std::size_t>(live_count));
-    for (int64_t u = 0; u < units; ++u)
-      if (last_time[u] != kNever)
-        order.emplace_back(last_time[u], u);
-    std::sort(order.begin(), order.end());
-    live.clear();
+    last_time.each_live([&](int64_t &t) { order.push_back(&t); });
+    std::sort(order.begin(), order.end(),
+              [](const int64_t *a, const int64_t *b) { return *a < *b; });
+    if (2 * order.size() > live.size())
+      live = Fenwick(4 * order.size());
+    else
+      live.clear();
     for (std::size_t k = 0; k < order.size(); ++k) {
-      last_time[order[k].second] = static_cast<int64_t>(k);
+      *order[k] = static_cast<int64_t>(k);
       live.add(k, 1);
     }
     now = static_cast<int64_t>(order.size());
@@ -80,7 +108,7 @@ MissRatioCurve miss_ratio_curve(const SimConfig &c, const Progress &progress) {
     previous_unit = unit;
     if (now == static_cast<int64_t>(live.size()))
       compact();
-    int64_t &last = last_time[unit];
+    int64_t &last = last_time.at(unit);
     if (last == kNever) {
       ++curve.cold_misses;
       ++live_count;
@@ -105,6 +133,36 @@ MissRatioCurve miss_ratio_curve(const SimConfig &c, const Progress &progress) {
       c, curve.unit_bytes, [](int64_t, remap::Task<int64_t>) {},
       [&](uint64_t unit, int64_t count, bool) { touch(unit, count); }, progress);
   return curve;
+}
+
+} // namespace
+
+int64_t MissRatioCurve::misses(int64_t capacity_lines) const {
+  int64_t m = cold_misses;
+  for (std::size_t d = static_cast<std::size_t>(std::max<int64_t>(capacity_lines, 0));
+       d < distance_counts.size(); ++d)
+    m += distance_counts[d];
+  return m;
+}
+
+bool mrc_sparse(const SimConfig &c) { return double(span_units(c)) > touched_bound(c); }
+
+double mrc_state_bytes(const SimConfig &c) {
+  // Dense: per unit of the span a last-use time (8 B), four Fenwick slots (16 B), a compaction
+  // entry (16 B) and a distance count (8 B). Sparse: per unit touched a hash node and its bucket
+  // (about 56 B), four Fenwick slots, a compaction pointer and a distance count (32 B).
+  return mrc_sparse(c) ? 88.0 * touched_bound(c) : 48.0 * double(span_units(c));
+}
+
+MissRatioCurve miss_ratio_curve(const SimConfig &c, const Progress &progress) {
+  validate(c);
+  if (c.levels.size() != 1 || c.levels[0].sector_bytes != 0)
+    throw UsageError("cache.levels",
+                     "a miss-ratio curve needs exactly one unsectored level; allowed: "
+                     "one --line-bytes (capacity, ways and policy are ignored)");
+  const int64_t units = span_units(c);
+  return mrc_sparse(c) ? curve_of<SparseLastUse>(c, progress, 0)
+                       : curve_of<DenseLastUse>(c, progress, units);
 }
 
 } // namespace cbi::sim

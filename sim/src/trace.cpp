@@ -5,6 +5,7 @@
 #include "cbi/sim/trace.hpp"
 
 #include "cbi/error.hpp"
+#include "cbi/file_kind.hpp"
 #include "cbi/sim/simulate.hpp"
 #include "cbi/sim/workloads.hpp"
 
@@ -851,18 +852,9 @@ std::unique_ptr<Format> detect(LineReader &r) {
       "a trace: 'cbi-trace 1' or an Accel-Sim kernel trace ('-kernel name = ...'); ";
   // A compressed trace (Accel-Sim's are large, and often kept compressed) is named as such, with
   // the command that makes it readable.
-  struct Compressed {
-    std::string_view magic;
-    const char *kind, *tool;
-  };
-  static const Compressed kCompressed[] = {{std::string_view("\x1f\x8b", 2), "gzip", "gunzip -k"},
-                                           {"\xfd\x37zXZ", "xz", "unxz -k"},
-                                           {"\x28\xb5\x2f\xfd", "zstd", "unzstd"},
-                                           {"BZh", "bzip2", "bunzip2 -k"}};
-  for (const Compressed &c : kCompressed)
-    if (any && starts_with(line, c.magic))
-      r.fail(expected + "this file is " + c.kind + "-compressed; decompress it first (" + c.tool +
-             " " + r.path() + ")");
+  if (const Compression *c = any ? compression_of(line) : nullptr)
+    r.fail(expected + "this file is " + c->kind + "-compressed; decompress it first (" + c->tool +
+           " " + r.path() + ")");
   if (!any) // an empty file has no line 0 to point at
     r.fail_at(std::max<int64_t>(r.line_no(), 1), expected + "this file is empty");
   r.fail(expected + "this file is neither");
@@ -1116,7 +1108,7 @@ void write_instruction(Writer &out, int64_t j, InstructionKind kind, const uint6
 } // namespace
 
 void write_trace(std::ostream &os, const Workload &w, const remap::Order &order,
-                 int64_t block_threads) {
+                 int64_t block_threads, const std::function<void(int64_t, int64_t)> &progress) {
   validate(w);
   validate(order);
   if (block_threads < 1 || block_threads > 1024)
@@ -1141,6 +1133,8 @@ void write_trace(std::ostream &os, const Workload &w, const remap::Order &order,
       remap::Task<int64_t> tasks[kWarp];
       uint64_t addr[kWarp];
       for (int64_t cta = 0; cta < ctas; ++cta) {
+        if (progress && cta % 4096 == 0)
+          progress(cta * block_threads, threads);
         out << "B ";
         out.num(cta) << ",0,0";
         out.end_line();
@@ -1178,6 +1172,8 @@ void write_trace(std::ostream &os, const Workload &w, const remap::Order &order,
       }
       return 0;
     });
+    if (progress)
+      progress(threads, threads);
     out << "end ";
     out.num(ctas) << ' ';
     out.num(lines).end_line();

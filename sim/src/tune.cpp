@@ -20,6 +20,15 @@
 namespace cbi::sim {
 namespace {
 
+// replay_seconds' rates: one thread of the 2-core development machine, full device. The replay
+// runs about 6 G instructions a second there (matmul 1024^3, block 256, h100: about 50 G in
+// 8.2-8.8 s at load 1) and about 850 instructions a warp load (matmul 512^3: 7.1 G for 8.4 M); a
+// warp's start (its lanes' tasks, its sector sets) costs up to about 30 k more (the h200's double
+// 3x3 stencil on 5760x1600 at block 192: 10.9 G for 288 k warps of 9 loads), so a short kernel's
+// replay is mostly its warps (docs/results/gpu-model-speed.md, 2026-11-29).
+constexpr double kReplaySecondsPerWarpLoad = 130e-9;
+constexpr double kReplaySecondsPerWarp = 5e-6;
+
 bool differ(remap::Task<int64_t> a, remap::Task<int64_t> b) { return a.x != b.x || a.y != b.y; }
 
 // Whether two orders map every task index alike on `shape`: a sample of indices first (most
@@ -395,6 +404,21 @@ TuneResult tune(const TuneConfig &c, const TuneProgress &progress, const Progres
     t.rows.push_back(x);
   }
   return t;
+}
+
+double replay_seconds(const GpuConfig &c) {
+  const Workload &w = c.workload;
+  const double warps = double(w.tasks()) / double(std::max<int64_t>(1, c.device.warp_size));
+  const double loads_per_task = double(
+      visit_workload(w.kind, [&](auto tag) { return decltype(tag)::type::loads_per_task(w); }));
+  return warps * (kReplaySecondsPerWarp + loads_per_task * kReplaySecondsPerWarpLoad);
+}
+
+double full_search_seconds(const TuneConfig &c, int threads) {
+  const std::vector<remap::Order> orders = distinct_orders(c.orders, c.base.workload);
+  GpuConfig full = c.base;
+  full.sample_sms = 0;
+  return double(orders.size()) * replay_seconds(full) / double(std::max(1, threads));
 }
 
 std::vector<remap::Order>

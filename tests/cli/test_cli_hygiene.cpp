@@ -198,11 +198,12 @@ TEST(Hygiene, ByteUnitsAreOneSetInEveryCase) {
   ASSERT_EQ(level.exit_code, 0) << level.err;
   EXPECT_EQ(level.out, first);
   // A rejected unit lists every accepted one.
-  for (const char *bad : {"--cache-bytes 32KX", "--cache-bytes 32Kib2", "--level size=2T,line=16",
+  for (const char *bad : {"--cache-bytes 32KX", "--cache-bytes 32Kib2", "--level size=2P,line=16",
                           "--cache-bytes KiB"}) {
     const CliRun r = cbi_run(std::string("simulate ") + bad);
     EXPECT_EQ(r.exit_code, 2) << bad;
-    EXPECT_NE(r.err.find("K, KB, KiB, M, MB, MiB, G, GB, GiB"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("K, KB, KiB, M, MB, MiB, G, GB, GiB, T, TB, TiB"), std::string::npos)
+        << r.err;
   }
   expect_usage_error("simulate --cache-bytes 4096GiB", "--cache-bytes"); // overflow, not wrapped
 }

@@ -163,7 +163,10 @@ TEST(CliParse, ByteSuffixesAreOneCaseInsensitiveBinarySet) {
     EXPECT_EQ(parse_bytes(k, "--cache-bytes"), 1024) << k;
   EXPECT_EQ(parse_bytes("2m", "--cache-bytes"), 2LL << 20);
   EXPECT_EQ(parse_bytes("1G", "--cache-bytes"), 1LL << 30);
-  for (const char *bad : {"K", "", "1T", "1 K", "1KiBs", "-1K", "2048GiB"})
+  // The range's end, 1TiB, as its message spells it: "1TiB" was "not a size" (T was no suffix).
+  for (const char *t : {"1T", "1tb", "1TiB"})
+    EXPECT_EQ(parse_bytes(t, "--cache-bytes"), 1LL << 40) << t;
+  for (const char *bad : {"K", "", "2T", "1 K", "1KiBs", "-1K", "2048GiB", "1P"})
     EXPECT_THROW(parse_bytes(bad, "--cache-bytes"), UsageError) << bad;
 }
 
@@ -487,14 +490,20 @@ TEST(CliTune, ALongSearchIsALongRun) {
       config({"--size", "1024", "--stencil", "9x9", "--orders", "linear,column:32"})));
 }
 
-// Unasked, a search of at most 2^32 accesses in all runs in full (the sampled stage is for speed,
-// and on a 0.05 ms stencil it left the measured best out of stage two); a costlier one is staged,
-// and a search asked for is the one run.
+// Unasked, a search whose full search is estimated at kFullSearchSeconds or less on its threads,
+// or whose orders replay at most 2^32 accesses in all, runs in full (the sampled stage is for
+// speed, and on a 0.05 ms stencil it left the measured best out of stage two); a costlier one is
+// staged, and a search asked for is the one run.
 TEST(CliTune, ACheapSearchRunsInFullUnlessAskedOtherwise) {
-  // 5760 x 1600 x (9 loads + 1 store), 21 default orders: 1.9 G accesses in all.
-  EXPECT_FALSE(config({"--size", "5760x1600", "--stencil", "3x3"}).staged);
-  // 2 x 1024^3 accesses an order: staged.
-  EXPECT_TRUE(config({"--workload", "matmul", "--size", "1024"}).staged);
+  // 1024^2 x 81 loads, 21 default orders: about 10 s on one thread.
+  EXPECT_FALSE(config({"--size", "1024", "--stencil", "9x9", "--jobs", "1"}).staged);
+  // 18 distinct orders of 500^2 x 1000 loads: 5.3 G accesses, but about 19 s on one thread.
+  EXPECT_FALSE(config({"--workload", "matmul", "--size", "500", "--jobs", "1"}).staged);
+  // 4096^2 x 10 accesses, 21 orders (3.5 G): in full though about a minute on one thread (staged,
+  // stage one left its fastest order, column:16, out of stage two).
+  EXPECT_FALSE(config({"--size", "4096", "--stencil", "3x3", "--jobs", "1"}).staged);
+  // 19 distinct orders of 2 x 1024^3 loads, several seconds each: staged.
+  EXPECT_TRUE(config({"--workload", "matmul", "--size", "1024", "--jobs", "1"}).staged);
   // Asked for: staged stays staged, and so do the staged search's own options.
   EXPECT_TRUE(config({"--size", "64", "--search", "staged"}).staged);
   EXPECT_TRUE(config({"--size", "64", "--finalists", "2"}).staged);
@@ -544,6 +553,85 @@ TEST(CliProgress, OffATerminalALineAtLeastEveryQuietMax) {
   const std::string every = lines_of(std::chrono::seconds(0));
   EXPECT_EQ(std::count(every.begin(), every.end(), '\n'), 5) << every;
   EXPECT_NE(every.find("5/1000 threads"), std::string::npos) << every;
+}
+
+// Off a terminal the first line with an ETA comes as soon as the rate is known (first_eta_after
+// past), not a tenth or a minute later: a diagram of an hour said "ETA ?" and nothing more for its
+// first minute. One such line only: the lines after it keep to tenths and quiet_max.
+TEST(CliProgress, OffATerminalTheFirstEtaComesOnceTheRateIsKnown) {
+  if (isatty(2))
+    GTEST_SKIP() << "stderr is a terminal: the bar is redrawn in place";
+  std::ostringstream err;
+  std::streambuf *old = std::cerr.rdbuf(err.rdbuf());
+  cli::ProgressBar bar(1000000, true, 0, "threads", 1);
+  bar.first_eta_after = std::chrono::seconds(0);
+  for (int done = 1; done <= 4; ++done) // all in the first tenth, within quiet_max
+    bar.update(done, "");
+  std::cerr.rdbuf(old);
+  const std::string s = err.str();
+  EXPECT_EQ(std::count(s.begin(), s.end(), '\n'), 2) << s;
+  EXPECT_NE(s.find("1/1000000 threads, 0s elapsed, ETA ?"), std::string::npos) << s;
+  EXPECT_NE(s.find("2/1000000 threads"), std::string::npos) << s;
+  EXPECT_EQ(s.find("2/1000000 threads, 0s elapsed, ETA ?"), std::string::npos) << s;
+}
+
+// A long replay says up front how many accesses it replays, roughly how long that takes and what
+// makes it shorter, on stderr at once (a refused command has thrown before); a short one says
+// nothing.
+TEST(CliProgress, ALongRunIsAnnouncedWithItsAccessesAndTime) {
+  const auto said_by = [](double accesses) {
+    std::ostringstream err;
+    std::streambuf *old = std::cerr.rdbuf(err.rdbuf());
+    cli::announce_long_run("cbi diagram", accesses, "a smaller --size", 5e7, 5e8);
+    std::cerr.rdbuf(old);
+    return err.str();
+  };
+  const std::string said = said_by(4.9e11);
+  EXPECT_EQ(said.rfind("cbi diagram: 490,000,000,000 accesses to replay: about 16m20s to 2h43m at "
+                       "500 to 50 million a",
+                       0),
+            0u)
+      << said;
+  std::string joined = said; // the line wrapped at 100 columns, read as one
+  for (std::size_t at; (at = joined.find("\n  ")) != std::string::npos;)
+    joined.replace(at, 3, " ");
+  EXPECT_NE(joined.find("an ETA within seconds; a smaller --size runs shorter\n"),
+            std::string::npos)
+      << said;
+  for (std::size_t start = 0, end; (end = said.find('\n', start)) != std::string::npos;
+       start = end + 1)
+    EXPECT_LE(end - start, 100u) << said;
+  EXPECT_NE(said_by(2e15).find("about 46 days to 463 days"), std::string::npos) << said_by(2e15);
+  EXPECT_EQ(said_by(1e6), "");
+  EXPECT_EQ(cli::rough_duration(3 * 86400.0), "3 days");
+  EXPECT_EQ(cli::rough_duration(800 * 86400.0), "2 years");
+}
+
+// cbi tune's ETA by work: a staged search's stage one replays 12 of the h100's 132 SMs an order,
+// stage two the full device. By orders, 19 of 23 sampled orders done said "ETA 15s", and the four
+// full-device replays after them took minutes. Stage one's 23 orders are a third of the work, not
+// 23 of 27; a tie group that grows stage two adds whole orders' work.
+TEST(CliProgress, TuneCountsWorkNotOrders) {
+  const double share = 12.0 / 132;
+  config::TuneWork work(share, 1.0, 4);
+  work.report(0, 27); // 23 candidates and 4 finalists
+  EXPECT_DOUBLE_EQ(work.total(), 23 * share + 4);
+  for (int64_t done = 1; done <= 23; ++done)
+    work.report(done, 27);
+  EXPECT_DOUBLE_EQ(work.done(), 23 * share);
+  EXPECT_LT(work.done() / work.total(), 0.35);
+  work.report(27, 31); // the finalists tie: four more in stage two
+  EXPECT_DOUBLE_EQ(work.done(), 23 * share + 4);
+  EXPECT_DOUBLE_EQ(work.total(), 23 * share + 8);
+  // Not staged (a full search, or too few orders to stage): every order the same work.
+  config::TuneWork full(1.0, 1.0, 0);
+  full.report(0, 5);
+  full.report(2, 5);
+  EXPECT_DOUBLE_EQ(full.done() / full.total(), 0.4);
+  config::TuneWork few(share, 1.0, 4);
+  few.report(0, 3); // 3 orders, no more than the finalists: stage one only
+  few.report(3, 3);
+  EXPECT_DOUBLE_EQ(few.done(), few.total());
 }
 
 // cbi tune's stage two grows where a tie group takes in every finalist: the bar's total grows with

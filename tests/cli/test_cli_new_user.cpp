@@ -6,6 +6,8 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <fstream>
+#include <sstream>
 #include <string>
 
 namespace {
@@ -152,6 +154,164 @@ TEST(NewUser, AnInterruptedTraceLeavesNoFileBehind) {
     EXPECT_EQ(r.exit_code, 124) << signal << ": " << r.err; // timeout's: the signal ended it
     EXPECT_TRUE(fs::is_empty(dir)) << signal;
   }
+}
+
+// `cbi diagram --size 100000` (10^10 threads) ran about an hour and said so nowhere: its first
+// progress line read "0s elapsed, ETA ?" and the next came a minute later. A replay over 2^30
+// accesses now says up front how many it replays and that an ETA follows (the command is stopped
+// after two seconds; it leaves no file). cbi trace too.
+TEST(NewUser, ALongReplaySaysUpFrontHowManyAccessesItReplays) {
+  const std::string dir = scratch("long");
+  const std::string viz = fs::exists(cbi::test::bin_dir() + "/cbi-viz")
+                              ? "diagram --size 100000 --stencil 1x1 -o " + dir + "/big.png"
+                              : "simulate --size 100000 --stencil 1x1";
+  for (const std::string &command : {std::string("simulate --size 100000 --stencil 1x1"), viz}) {
+    const CliRun r = cbi::test::run_program("cbi", command, "timeout -s INT 2 ");
+    EXPECT_EQ(r.exit_code, 124) << command << ": " << r.err;
+    EXPECT_NE(r.err.find(": 10,000,000,000 accesses to replay: about "), std::string::npos)
+        << command << ": " << r.err;
+    EXPECT_NE(r.err.find("--size runs shorter"), std::string::npos) << r.err;
+  }
+  // cbi trace wrote its 1.6 G accesses (a GiB of file) in silence: said up front, with progress.
+  const CliRun trace = cbi::test::run_program(
+      "cbi", "trace --size 40000 --stencil 1x1 -o " + dir + "/t.trace", "timeout -s INT 2 ");
+  EXPECT_EQ(trace.exit_code, 124) << trace.err;
+  EXPECT_EQ(trace.err.rfind("cbi trace: 1,600,000,000 accesses to replay: about ", 0), 0u)
+      << trace.err;
+  EXPECT_NE(trace.err.find("/1600000000 threads"), std::string::npos) << trace.err;
+  EXPECT_TRUE(fs::is_empty(dir));
+}
+
+// `cbi plot heatmap --input heat.png` (the plot's own output, input and output swapped) said "row 6
+// has 2 cells, the header 1"; a JSON result or a gzip-compressed CSV broke on some row likewise.
+// Each is named for what it is, and the plot writes nothing.
+TEST(NewUser, APlotInputThatIsNoCsvIsNamedForWhatItIs) {
+  if (!fs::exists(cbi::test::bin_dir() + "/cbi-viz"))
+    GTEST_SKIP() << "cbi-viz is not built";
+  const std::string dir = scratch("foreign");
+  const auto write = [&](const std::string &name, const std::string &bytes) {
+    std::ofstream(dir + "/" + name, std::ios::binary) << bytes;
+    return dir + "/" + name;
+  };
+  const std::string png = write("heat.png", std::string("\x89PNG\r\n\x1a\n\0\0\0\rIHDR", 16));
+  const std::string json = write("r.json", "{\"rows\": [{\"a\": 1,\n \"b\": 2}]}\n");
+  const std::string gz = write("s.csv.gz", std::string("\x1f\x8b\x08\0\0\0\0\0\n\x03", 10));
+  const std::string out = " -o " + dir + "/h.png";
+  const std::string allowed =
+      ", not a CSV; allowed: a CSV, such as cbi sweep --output F.csv or a command's --format csv";
+  expect_usage_error("plot heatmap --input " + png + out,
+                     "--input: this file is a PNG image" + allowed);
+  expect_usage_error("plot lines --input " + json + out, "--input: this file is JSON" + allowed);
+  expect_usage_error("plot heatmap --input " + gz + out,
+                     "--input: this file is gzip-compressed, not a CSV; allowed: a CSV "
+                     "(decompress it first: gunzip -k FILE)");
+  EXPECT_FALSE(fs::exists(dir + "/h.png"));
+}
+
+// `--line-bytes 100` was taken without a word: a line need not be a power of two (the simulator
+// divides), only a whole number of elements, and --help now says so. 12-byte lines (3 floats) over
+// the 16x16 floats' 1024 bytes: 86 lines, each fetched once by a cache that holds them all.
+TEST(NewUser, ALineOfAnyWholeNumberOfElementsIsTakenAndHelpSaysSo) {
+  const CliRun r = cbi_run("simulate --line-bytes 12 --lines 1000 --format csv");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find(",12544,12458,86,"), std::string::npos) << r.out; // accesses, hits, misses
+  expect_usage_error("simulate --line-bytes 6", "--line-bytes: a cache unit of 6 B does not hold "
+                                                "whole 4 B elements; allowed: a multiple of the "
+                                                "element size (--type)");
+  for (const char *command : {"simulate", "mrc", "analyze", "diagram"})
+    EXPECT_NE(cbi_run(std::string(command) + " --help").out.find("not only powers"),
+              std::string::npos)
+        << command;
+}
+
+// cbi plot --help's examples all read sweeps of a GPU (gpu_time_ms, pred.csv): a new user without
+// one could run none of them. Its first examples now make their own CSV with the simulator and
+// plot it; each runs, in order, in an empty folder, and writes its PNG. The GPU sweeps' plots
+// follow under a line that says so.
+TEST(NewUser, PlotsHelpExamplesRunWithoutAGpu) {
+  if (!fs::exists(cbi::test::bin_dir() + "/cbi-viz"))
+    GTEST_SKIP() << "cbi-viz is not built";
+  const std::string dir = scratch("plot_examples");
+  const std::string help = cbi_run("plot --help").out;
+  const std::size_t from = help.find("Examples:\n"), to = help.find("From sweeps on a GPU");
+  ASSERT_NE(from, std::string::npos) << help;
+  ASSERT_NE(to, std::string::npos) << help;
+  std::istringstream lines(help.substr(from, to - from));
+  int ran = 0;
+  for (std::string line; std::getline(lines, line);) {
+    const std::size_t at = line.find("cbi ");
+    if (line.rfind("  cbi ", 0) != 0)
+      continue;
+    const std::string args = line.substr(at + 4, line.find("  #") - at - 4);
+    const CliRun r = cbi::test::run_program("cbi", args, "cd " + dir + " && ");
+    EXPECT_EQ(r.exit_code, 0) << line << "\n" << r.err;
+    ++ran;
+  }
+  EXPECT_EQ(ran, 4);
+  for (const char *file : {"sweep.csv", "heat.png", "lines.png", "sc.png"})
+    EXPECT_TRUE(fs::exists(dir + "/" + file)) << file;
+}
+
+// `cbi view --script 'shot:'` and a script's key:P write --screenshot's file; without one they
+// wrote nothing and said nothing (exit 0, the screenshot asked for absent). Refused before the
+// window opens, so on any machine; with --screenshot they pass the check (and then need a display).
+TEST(NewUser, AScriptsScreenshotWithoutAFileIsRefused) {
+  if (!fs::exists(cbi::test::bin_dir() + "/cbi-viz"))
+    GTEST_SKIP() << "cbi-viz is not built";
+  for (const char *step : {"shot:", "key:Space;key:P"})
+    expect_usage_error(std::string("view --size 16 --script '") + step + "'",
+                       "writes --screenshot's file, and --screenshot is not given; allowed: "
+                       "shot:PATH.png, or --screenshot PATH.png");
+  const std::string dir = scratch("view_shot");
+  const CliRun given = cbi::test::run_program(
+      "cbi", "view --size 16 --script 'shot:' --screenshot " + dir + "/s.png", "DISPLAY= ");
+  EXPECT_EQ(given.exit_code, 1) << given.err; // past the check: no display here
+  EXPECT_NE(given.err.find("needs a display"), std::string::npos) << given.err;
+}
+
+// `cbi sweep --size 64 --format json`, as every other command takes it, said "--format: not an
+// option of this command" and listed thirty options: a sweep streams CSV and writes JSON with
+// --json FILE, and the message says so (and where --format does go).
+TEST(NewUser, SweepsFormatSaysWhereItsJsonGoes) {
+  for (const char *format : {"--format json", "--format=csv"})
+    expect_usage_error(std::string("sweep --size 64 ") + format,
+                       "--format: cbi sweep streams CSV, a row per point (--output FILE.csv, or "
+                       "stdout), and writes JSON at its end with --json FILE.json; allowed: leave "
+                       "it out (cbi sweep merge --format converts a CSV)");
+  const std::string dir = scratch("sweep_format");
+  ASSERT_EQ(cbi_run("sweep --size 64 -o " + dir + "/s.csv").exit_code, 0);
+  const CliRun merged = cbi_run("sweep merge --format json " + dir + "/s.csv");
+  EXPECT_EQ(merged.exit_code, 0) << merged.err;
+  EXPECT_EQ(merged.out.rfind("{", 0), 0u) << merged.out;
+  // Its context names the command as typed: it read "'cbi sweep' merge --format json ...".
+  EXPECT_NE(merged.out.find("/cbi sweep merge --format json " + dir + "/s.csv\""),
+            std::string::npos)
+      << merged.out;
+}
+
+// `cbi simulate --order column:1000` on the default 16x16 grid printed linear's counts, 316 misses,
+// as column:1000's, and nothing said that the order visits the tasks as linear does (cbi tune
+// notes it and drops the order). Both models say so now; an order that differs says nothing.
+TEST(NewUser, AnOrderThatMapsAsLinearSaysSo) {
+  const std::string note = "column:1000 visits the tasks in linear's order at this --size: its "
+                           "counts are linear's";
+  for (const char *model : {"", " --model gpu --size 32"}) {
+    const CliRun r = cbi_run(std::string("simulate --order column:1000 --format json") + model);
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_NE(r.out.find(note), std::string::npos) << model << r.out;
+  }
+  const CliRun differs = cbi_run("simulate --order column:8 --format json");
+  ASSERT_EQ(differs.exit_code, 0) << differs.err;
+  EXPECT_EQ(differs.out.find("visits the tasks in linear's order"), std::string::npos);
+}
+
+// `cbi -v` (or -V, --ver) was told that cbi's options go after a command, "cbi simulate -v ...",
+// which takes no -v either: a spelling of --version is pointed to it.
+TEST(NewUser, AShortVersionPointsToVersion) {
+  for (const char *v : {"-v", "-V", "--ver", "-version"})
+    expect_usage_error(v, std::string("cbi: ") + v +
+                              ": not an option of cbi itself (did you mean --version?); allowed:");
+  expect_usage_error("--size 16", "(its options go after a command: cbi simulate --size ...)");
 }
 
 // `cbi devices --name h100 extra` said "--name: given twice", though --name was typed once: the

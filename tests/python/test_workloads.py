@@ -159,6 +159,26 @@ def test_real_pointers_replay_as_offsets_and_bad_addresses_are_refused():
             cbi.Order("column:4").map(np.arange(4), shape)
 
 
+def test_a_curve_of_buffers_far_apart_keeps_the_lines_it_touches():
+    # Two buffers 2^44 bytes apart (a trace's device buffer and a managed one): the curve kept a
+    # slot per line of the span between them, 2^40 lines, and was refused for memory; now it keeps
+    # the lines touched, and it is the curve of the same buffers side by side (the sparse table and
+    # the dense one), equal to the simulation of each size (verify), beyond the tree's first 2^16
+    # times (its growth and compaction).
+    rng = np.random.default_rng(7)
+    lines = rng.integers(0, 40000, size=(300, 500, 2)).astype(np.uint64)
+    lines[:, :, 1] += np.uint64(40000)  # the second buffer's lines
+    near = lines * np.uint64(16)
+    far = near.copy()
+    far[:, :, 1] += np.uint64(2**44)
+    sizes = [1, 64, 4096, 30000, 70000]
+    dense = cbi.mrc(workload=cbi.Workload(near), line_bytes=16, sizes=sizes)
+    sparse = cbi.mrc(workload=cbi.Workload(far), line_bytes=16, sizes=sizes, verify=True)
+    assert sparse["misses"].tolist() == dense["misses"].tolist()
+    assert sparse["simulated_misses"].tolist() == sparse["misses"].tolist()
+    assert 60000 < dense["meta"]["distinct_lines"] <= 80000
+
+
 @pytest.mark.parametrize("read", ["read_trace", "simulate", "mrc"])
 def test_ctrl_c_stops_reading_a_long_trace(tmp_path, read):
     # A trace that does not end: a writer thread streams cbi-trace blocks into a FIFO until the

@@ -345,6 +345,33 @@ TEST(Tune, TheFullSearchDropsOrdersThatMapAlike) {
     EXPECT_EQ(t.configs[r.index].sample_sms, 0);
 }
 
+// The full search's time estimate, which decides whether cbi tune runs it unasked
+// (config::kFullSearchSeconds): a replay's seconds grow with its warps and their loads, the search
+// counts each distinct order once and divides among its threads.
+TEST(Tune, TheFullSearchTimeFollowsWarpLoadsOrdersAndThreads) {
+  sim::TuneConfig c = matmul_tune(1024, {"linear", "column:32", "column:1024", "column:2048"});
+  const double one = sim::replay_seconds(c.base);
+  // 32768 warps of 2048 loads: several seconds on the 2-core development machine (8.2-8.8 s
+  // measured at load 1), far more than matmul 256's 64 times fewer warp loads.
+  EXPECT_GT(one, 4.0);
+  EXPECT_LT(one, 20.0);
+  sim::TuneConfig small = matmul_tune(256, {"linear"});
+  EXPECT_NEAR(sim::replay_seconds(small.base) * 64, one, 0.1 * one); // 16 times fewer warps
+  // column:1024 and column:2048 map as linear at width 1024: two orders, on 2 threads.
+  EXPECT_DOUBLE_EQ(sim::full_search_seconds(c, 2), one);
+  EXPECT_DOUBLE_EQ(sim::full_search_seconds(c, 1), 2 * one);
+  // A sample asked for in the base is not what the full search replays.
+  c.base.sample_sms = 12;
+  EXPECT_DOUBLE_EQ(sim::replay_seconds(c.base), one);
+  // Many short warps cost more than their loads: a 3x3 stencil's warps of 9 loads each.
+  sim::GpuConfig st = c.base;
+  st.workload = sim::Workload{};
+  st.workload.kind = sim::kind_of<sim::StencilWorkload>();
+  st.workload.width = st.workload.height = 1024;
+  st.workload.stencil_w = st.workload.stencil_h = 3;
+  EXPECT_GT(sim::replay_seconds(st), 32768 * 9 * 100e-9);
+}
+
 TEST(Tune, AnInterruptStopsTheSearchAndIsRethrown) {
   sim::TuneConfig c = matmul_tune(2048, {"linear", "column:32"});
   c.staged = false; // two full-device replays of a 2048^2 matmul: many seconds each

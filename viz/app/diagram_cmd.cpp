@@ -43,7 +43,9 @@ int cmd_diagram(int argc, char **argv) {
           "of "
           "its accesses that missed L1, or --miss-level). Needs no display.\nA --size too large to "
           "draw (a cell counts up to 2^32 accesses, an SM's trace 2^32 instructions)\nis refused "
-          "before any work, with the largest that draws.\n\n"
+          "before any work, with the largest that draws. One over 2^30 accesses (minutes to "
+          "hours)\n"
+          "says up front how many it replays, then shows progress with an ETA on stderr.\n\n"
           "--model gpu draws one SM (--sm) of the GPU model (docs/gpu-model.md) instead: time in "
           "that SM's warp\ninstructions (issue order, all its resident warps interleaved), rows of "
           "32-byte sectors, each cell\nan L1 hit, served by L2 or from DRAM; CTA and warp starts "
@@ -76,6 +78,8 @@ int cmd_diagram(int argc, char **argv) {
   for (const sim::GpuConfig &g : req.gpu)
     accesses += double(g.workload.accesses());
   // On a terminal, and for a long replay also in a log (lines per tenth).
+  // The replay and its cells: 30 to 200 million accesses a second (docs/results/viz-speed.md).
+  cli::announce_long_run("cbi diagram", accesses, "a smaller --size", 3e7, 2e8);
   const bool progress =
       (vm.count("progress") && vm["progress"].as<bool>()) || isatty(2) || cli::long_run(accesses);
   const auto t0 = std::chrono::steady_clock::now();

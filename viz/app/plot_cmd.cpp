@@ -86,13 +86,17 @@ int cmd_plot(int argc, char **argv) {
           "Whether larger is better is read from the column name (hit, gbs, gflops, speedup: "
           "larger;\nelse smaller). Numbers are read from the start of a cell: 4096x4096 -> 4096, "
           "column:32 -> 32\n(its width; tile:16x4 and other orders have none). Needs no display.",
-          "  cbi plot heatmap --input sweep.csv --output heat.png --value gpu_time_ms\n"
+          "  cbi sweep --order linear,column:8,column:32 --size 256,512 --output sweep.csv  # "
+          "seconds\n"
+          "  cbi plot heatmap --input sweep.csv --output heat.png     # L1 misses against linear\n"
           "  cbi plot lines --input sweep.csv --output lines.png --y sim_l1_hit_pct\n"
+          "  cbi plot scatter --input sweep.csv -o sc.png --x sim_l1_hit_pct --y "
+          "sim_l1_misses --free-axes\n"
+          "From sweeps on a GPU (--backend gpu; --backend sim+gpu --metrics for pred.csv):\n"
+          "  cbi plot heatmap --input gpu.csv --output heat.png --value gpu_time_ms\n"
           "  cbi plot scatter --input pred.csv --output sc.png --x "
           "l1tex__t_sector_hit_rate.pct_meas "
-          "\\\n      --y l1tex__t_sector_hit_rate.pct_pred --series kernel --label order\n"
-          "  cbi plot scatter --input sweep.csv --output sc.png --x sim_l1_hit_pct --y gpu_time_ms "
-          "--free-axes",
+          "\\\n      --y l1tex__t_sector_hit_rate.pct_pred --series kernel --label order",
           {"output"}))
     return 0;
   viz::PlotSpec spec;

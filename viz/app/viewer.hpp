@@ -21,8 +21,9 @@ extern const char *const kKeysHelp;
 constexpr int kViewerPanelW = 380; // the side panel's width in pixels
 
 // Reads every --script step as the viewer will (UsageError naming --script for a bad one), so that
-// a bad script is refused before the window opens.
-void check_script(const std::vector<std::string> &steps);
+// a bad script is refused before the window opens; a step that writes --screenshot's file (shot:,
+// key:P) without `has_screenshot` is refused too.
+void check_script(const std::vector<std::string> &steps, bool has_screenshot);
 
 class Viewer {
 public:

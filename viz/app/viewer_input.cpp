@@ -122,6 +122,8 @@ void Viewer::key(sf::Keyboard::Key k, bool shift) {
     break;
   case sf::Keyboard::P:
     m_shot_pending = true;
+    if (m_shot_path.empty()) // the key did nothing, silently
+      std::cout << "view: P writes no screenshot: --screenshot PATH.png names its file\n";
     break;
   case sf::Keyboard::Q:
   case sf::Keyboard::Escape:
@@ -253,9 +255,17 @@ ScriptStep parse_step(const std::string &token) {
 
 } // namespace
 
-void check_script(const std::vector<std::string> &steps) {
-  for (const std::string &token : steps)
-    parse_step(token);
+void check_script(const std::vector<std::string> &steps, bool has_screenshot) {
+  for (const std::string &token : steps) {
+    const ScriptStep st = parse_step(token);
+    // `shot:` and the P key write --screenshot's file; without one they wrote nothing, silently.
+    const bool writes =
+        st.verb == "shot" ? st.path.empty() : st.verb == "key" && st.key->key == sf::Keyboard::P;
+    if (writes && !has_screenshot)
+      throw UsageError("--script", "'" + token +
+                                       "' writes --screenshot's file, and --screenshot is not "
+                                       "given; allowed: shot:PATH.png, or --screenshot PATH.png");
+  }
 }
 
 int Viewer::step_script(const std::string &token) {

@@ -100,8 +100,8 @@ inline std::pair<long long, long long> parse_extent(const std::string &text,
 
 // The byte-size suffixes parse_bytes takes, for its error and the options' help.
 inline const char *byte_suffixes() {
-  return "N bytes, or N with a binary suffix: K, KB, KiB, M, MB, MiB, G, GB, GiB (any case; all "
-         "powers of 1024, as cache sizes are quoted)";
+  return "N bytes, or N with a binary suffix: K, KB, KiB, M, MB, MiB, G, GB, GiB, T, TB, TiB (any "
+         "case; all powers of 1024, as cache sizes are quoted)";
 }
 
 // A byte count with an optional binary suffix: 4096, 32KiB, 32K, 32KB, 32k, 4MiB, 1GiB. Every
@@ -124,6 +124,8 @@ inline long long parse_bytes(const std::string &text, const std::string &option)
     shift = 20;
   else if (suffix == "g" || suffix == "gb" || suffix == "gib")
     shift = 30;
+  else if (suffix == "t" || suffix == "tb" || suffix == "tib") // 1TiB, the largest size, said so
+    shift = 40;
   if (shift < 0 || digits.empty())
     throw UsageError(option, "'" + text + "' is not a size; allowed: " + byte_suffixes());
   const long long max_bytes = 1LL << 40;

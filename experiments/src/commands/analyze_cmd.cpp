@@ -71,6 +71,9 @@ int cmd_analyze(int argc, char **argv) {
                                    "--no-simulate");
   // Progress as cbi simulate shows it: when asked, and unasked for a long replay (a run of
   // seconds to minutes was silent).
+  if (simulate)
+    cli::announce_long_run("cbi analyze", double(c.workload.accesses()),
+                           "a smaller --size, or --no-simulate (the model alone, at once),");
   const bool progress = vm["progress"].as<bool>() || cli::long_run(double(c.workload.accesses()));
   sim::SimResult sim_result;
   if (simulate)

@@ -119,11 +119,18 @@ int run(int argc, char **argv) {
     return cbi::cli::run_command(*c, argc, argv, cbi::config::option_for_field);
   // The allowed list comes from the registries, so it never drifts from what cbi runs. An option
   // before any command (cbi --size 16, cbi --versio) is not called a command.
-  if (argv[1][0] == '-')
-    std::cerr << "cbi: " << argv[1] << ": not an option of cbi itself (its options go after "
-              << "a command: cbi simulate " << argv[1] << " ...); allowed: --help, --version, "
-              << "or a command first:";
-  else
+  if (argv[1][0] == '-') {
+    // -v, -V, --ver: cbi's own --version, misspelled (it was sent to cbi simulate -v, no option).
+    std::string stem = argv[1] + std::strspn(argv[1], "-");
+    for (char &ch : stem)
+      ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+    const bool version = !stem.empty() && std::string("version").rfind(stem, 0) == 0;
+    std::cerr << "cbi: " << argv[1] << ": not an option of cbi itself "
+              << (version ? std::string("(did you mean --version?)")
+                          : std::string("(its options go after a command: cbi simulate ") +
+                                argv[1] + " ...)")
+              << "; allowed: --help, --version, or a command first:";
+  } else
     std::cerr << "cbi: unknown command '" << argv[1] << "'" << meant_command(argv[1])
               << "; allowed:";
   const char *sep = " ";

@@ -393,6 +393,14 @@ int cmd_sweep(int argc, char **argv) {
     static const Command merge{"sweep merge", "", cmd_sweep_merge};
     return run_command(merge, argc, argv, config::option_for_field);
   }
+  // Every other command takes --format; a sweep streams CSV rows as it runs (an interrupted one
+  // keeps them), so its JSON is a file of its own: said so, not "not an option".
+  for (int i = 1; i < argc; ++i)
+    if (std::string(argv[i]).rfind("--format", 0) == 0)
+      throw UsageError("--format", "cbi sweep streams CSV, a row per point (--output FILE.csv, or "
+                                   "stdout), and writes JSON at its end with --json FILE.json; "
+                                   "allowed: leave it out (cbi sweep merge --format converts a "
+                                   "CSV)");
   po::options_description desc("Options");
   add_sweep_options(desc);
   po::variables_map vm;
@@ -413,15 +421,17 @@ int cmd_sweep(int argc, char **argv) {
           "beside predicted_ms in one row.\nSee docs/sweeps.md for sharding over Slurm or "
           "GNU parallel.",
           "  cbi sweep --list\n"
-          "  cbi sweep --grid fig5.1a --backend gpu --output fig5.1a.csv --json fig5.1a.json\n"
-          "  cbi sweep --grid fig5.1b --size 512 --cache l1-64k --output mm512.csv   # sim\n"
+          "  cbi sweep --grid fig5.1a --backend gpu --output fig5.1a.csv --json fig5.1a.json  # "
+          "GPU\n"
+          "  cbi sweep --grid fig5.1b --size 512 --cache l1-64k --output mm512.csv   # sim, "
+          "minutes\n"
           "  cbi sweep --order linear,column:32,column:64 --size 1024,2048 --block 128,256 "
-          "--backend gpu\n"
+          "--backend gpu  # GPU\n"
           "  cbi sweep --grid fig5.3 --shard 0/4 --output part0.csv     # 1 of 4 slices (1/4..3/4 "
           "too)\n"
           "  cbi sweep merge --output fig5.3.csv part*.csv\n"
           "  cbi sweep --grid fig5.2 --output fig5.2.csv --resume        # continue a run\n"
-          "  cbi sweep --model gpu --kernel matmul --size 1024 --block 128,256 --order "
+          "  cbi sweep --model gpu --kernel matmul --size 512 --block 128,256 --order "
           "linear,column:32\n"
           "  cbi sweep --grid fig5.1b --backend sim+gpu --metrics --output pred.csv   # on "
           "a GPU\n"

@@ -3,6 +3,7 @@
 #include "cbi/cli/command.hpp"
 #include "cbi/cli/options.hpp"
 #include "cbi/cli/output_stream.hpp"
+#include "cbi/cli/progress.hpp"
 #include "cbi/config/point_options.hpp"
 #include "cbi/error.hpp"
 #include "cbi/order_text.hpp"
@@ -48,8 +49,12 @@ int cmd_trace(int argc, char **argv) {
   // make one: --size 100000 wrote hundreds of GiB until the disk was full.
   check_disk_space(10.0 * double(w.accesses()) / 32.0, get(vm, "output", ""),
                    "the trace of " + w.describe(), "--size", "a smaller --size");
+  // A trace of more than 2^30 accesses takes a minute or more (about 270 million a second, and
+  // the disk's pace): said up front, with progress (it wrote tens of GiB in silence).
+  announce_long_run("cbi trace", double(w.accesses()), "a smaller --size", 3e7, 3e8);
+  const sim::Progress shown = long_run(double(w.accesses())) ? thread_counter() : sim::Progress();
   write_stream_atomic(get(vm, "output", ""), [&](std::ostream &os) {
-    sim::write_trace(os, w, *p.order, p.block_threads);
+    sim::write_trace(os, w, *p.order, p.block_threads, shown);
   });
   return 0;
 }

@@ -21,10 +21,19 @@ public:
   // `done` of the total finished, `done_work` of the total work; `label` names the last one.
   void update(int64_t done, const std::string &label, double done_work = 0);
   // The total grows (cbi tune: a tie group that takes in every finalist replays more orders).
-  void set_total(int64_t total) { m_total = std::max<int64_t>(total, 1); }
+  // `total_work` > 0: the work grows with it (the ETA by work).
+  void set_total(int64_t total, double total_work = 0) {
+    m_total = std::max<int64_t>(total, 1);
+    if (total_work > 0)
+      m_total_work = total_work;
+  }
   // Off a terminal, the longest a log goes without a line: a line per tenth alone left a run of
   // hours silent for tens of minutes, its first line's "ETA ?" unanswered.
   std::chrono::duration<double> quiet_max = std::chrono::seconds(60);
+  // Off a terminal, the first line with an ETA comes as soon as the rate is known and this much
+  // has passed: the first line's "ETA ?" waited a tenth or a minute for its answer (a diagram of
+  // an hour said nothing of its length for its first minute).
+  std::chrono::duration<double> first_eta_after = std::chrono::seconds(10);
 
 private:
   int64_t m_total, m_done_at_start;
@@ -32,6 +41,7 @@ private:
   bool m_enabled, m_tty;
   std::chrono::steady_clock::time_point m_start, m_last_line;
   int m_last_tenth = -1;
+  bool m_eta_said = false;
   std::size_t m_last_len = 0;
   std::string m_unit;
 };
@@ -46,5 +56,17 @@ std::function<void(int64_t, int64_t)> thread_counter(const std::string &unit = "
 // A replay of more than 2^30 accesses takes minutes: its progress is shown unasked, also when
 // stderr is not a terminal (a log, a batch job), as lines per tenth.
 bool long_run(double accesses);
+
+// For a long run (long_run), called once the command is accepted: one stderr line, after the
+// notices held (say_notices), and before the first progress line, which may come late: how many
+// accesses `who` ("cbi diagram") replays, how long that takes between `fast_rate` and `slow_rate`
+// accesses a second (the sequential simulator's 500 and 50 million: docs/results/sim-speed.md,
+// quiet and shared cores), that the progress line's ETA follows, and `shorter`, what makes it
+// shorter ("a smaller --size").
+void announce_long_run(const std::string &who, double accesses, const std::string &shorter,
+                       double slow_rate = 5e7, double fast_rate = 5e8);
+
+// "16m20s" below two days, then "46 days", then "63 years": an estimate's length.
+std::string rough_duration(double seconds);
 
 } // namespace cbi::cli

@@ -27,4 +27,11 @@ struct MissRatioCurve {
 // multi-level configurations are rejected: the curve is for one unsectored LRU level).
 MissRatioCurve miss_ratio_curve(const SimConfig &c, const Progress &progress = {});
 
+// Whether the curve of `c` keeps its units in a table of the units touched (sparse) rather than a
+// slot per unit of the addresses' span: where the span holds more units than the accesses can
+// touch (a trace of two buffers far apart). The same curve either way.
+bool mrc_sparse(const SimConfig &c);
+// The memory the curve of `c` needs, in bytes (for a check before the pass).
+double mrc_state_bytes(const SimConfig &c);
+
 } // namespace cbi::sim

@@ -56,8 +56,9 @@ const TraceInfo *trace_info(const UserWorkload &w);
 
 // Writes cbi's trace of `w` visited in `order`, thread blocks of `block_threads` threads (warps
 // of 32 lanes): every memory instruction of every warp, lanes that stride evenly as one run. The
-// output store is the last instruction when w.writes.
+// output store is the last instruction when w.writes. `progress`, if given, is called as it goes
+// (threads written, all threads) and may throw to stop it.
 void write_trace(std::ostream &out, const Workload &w, const remap::Order &order,
-                 int64_t block_threads);
+                 int64_t block_threads, const std::function<void(int64_t, int64_t)> &progress = {});
 
 } // namespace cbi::sim

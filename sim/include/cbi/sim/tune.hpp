@@ -59,6 +59,14 @@ std::vector<std::string> default_tune_orders();
 // the largest divisor of the device's SMs below it; 0 where none is above 1.
 int64_t stage_one_sample(const Device &d);
 
+// The host seconds one thread takes to replay `c` on the full device, estimated from its warp
+// loads and warps at the rates measured on the 2-core development machine (an AMD EPYC VM,
+// 2026-11-29: docs/results/gpu-model-speed.md): a fixed part per warp load and one per warp (its
+// lanes' tasks mapped and its sector sets filled, which dominate short kernels such as a 3x3
+// stencil). Within about 30% on the configurations measured there but a float 3x3 stencil
+// (2x high); a machine twice as fast takes half.
+double replay_seconds(const GpuConfig &c);
+
 // What tune ranks: every candidate order in `base` (its thread order, or for the tiled kernels its
 // block order), searched either in full or in two stages.
 struct TuneConfig {
@@ -95,6 +103,10 @@ struct TuneResult {
   // The ranked order of a config: its thread order, or for the tiled kernels its block order.
   std::string order_of(std::size_t config) const;
 };
+
+// The wall seconds of the full search of `c` (every distinct order replayed on the full device,
+// replay_seconds each) on `threads` host threads.
+double full_search_seconds(const TuneConfig &c, int threads);
 
 // Called once when the search starts (done 0, order "") and after each replay (`done` of `total`,
 // the stage: "sampled" (stage one), "full", or stage two's "sampled N SMs"; the order), from one
