@@ -923,6 +923,22 @@ TEST(GpuModel, AKernelThatStreamsDramCannotHideItsInstructions) {
                                            e.time.dram_ms, e.time.arithmetic_ms}));
 }
 
+namespace {
+
+// Under column:32 and linear a matmul's A loads read one line: the L1's tag-stage and miss-stage
+// rules leave their wavefronts and cycles as they were (`c` with a rule, `off` without).
+void expect_unchanged_under_one_line_orders(const sim::GpuConfig &c, const sim::GpuConfig &off) {
+  for (const char *order : {"column:32", "linear"}) {
+    auto w = c, wo = off;
+    w.order = wo.order = remap::parse_order(order);
+    const sim::GpuResult a = sim::simulate_gpu(w), b = sim::simulate_gpu(wo);
+    EXPECT_EQ(a.metrics.l1_wavefronts, b.metrics.l1_wavefronts) << order;
+    EXPECT_EQ(a.cycles, b.cycles) << order;
+  }
+}
+
+} // namespace
+
 // An SM's L1 looks up four lines a cycle (Device::l1_lines_per_cycle; kernels/probes/l1_spread,
 // docs/results/tight/l1-issue.md §7): a half matmul under column:4 whose A row pitch (600 x 2
 // bytes) puts a warp's 8 rows on 8 distinct banks reads 8 lines in one wavefront, and takes 2
@@ -943,13 +959,7 @@ TEST(GpuModel, TheL1LooksUpFourLinesACycle) {
   EXPECT_LE(on.metrics.l1_wavefronts, without.metrics.l1_wavefronts + a_requests);
   EXPECT_GT(on.time.l1_ms, without.time.l1_ms);
   EXPECT_GT(on.cycles, without.cycles);
-  for (const char *order : {"column:32", "linear"}) { // one line an A request: unchanged
-    auto w = c, wo = off;
-    w.order = wo.order = remap::parse_order(order);
-    const sim::GpuResult a = sim::simulate_gpu(w), b = sim::simulate_gpu(wo);
-    EXPECT_EQ(a.metrics.l1_wavefronts, b.metrics.l1_wavefronts) << order;
-    EXPECT_EQ(a.cycles, b.cycles) << order;
-  }
+  expect_unchanged_under_one_line_orders(c, off);
 }
 
 // An SM's L1 takes one line with sectors missing or on their way a cycle
@@ -972,13 +982,7 @@ TEST(GpuModel, TheL1TakesOneWaitingLineACycle) {
   EXPECT_LE(on.metrics.l1_wavefronts,
             without.metrics.l1_wavefronts + 6 * on.metrics.l1_requests / 2);
   EXPECT_GT(on.time.l1_ms, without.time.l1_ms);
-  for (const char *order : {"column:32", "linear"}) { // at most 2 lines a request: unchanged
-    auto w = c, wo = off;
-    w.order = wo.order = remap::parse_order(order);
-    const sim::GpuResult a = sim::simulate_gpu(w), b = sim::simulate_gpu(wo);
-    EXPECT_EQ(a.metrics.l1_wavefronts, b.metrics.l1_wavefronts) << order;
-    EXPECT_EQ(a.cycles, b.cycles) << order;
-  }
+  expect_unchanged_under_one_line_orders(c, off);
 }
 
 TEST(GpuModel, SampledModeStandsForTheWholeDevice) {
