@@ -204,10 +204,14 @@ TEST(UserWorkload, AWarpAsksForEverySectorItsActiveLanesTouch) {
   // Lane x reads words 4x+2..4x+5; lanes 8 apart share banks, so each bank holds the words of the
   // 4 active lanes of one class x mod 8: 4 wavefronts (l1_bank_wavefronts), not the 5 lines.
   EXPECT_EQ(w.wavefronts, 4);
-  const sim::GpuResult r = sim::simulate_gpu(g); // the engine's coalescer agrees
+  sim::GpuConfig banks = g;
+  banks.device.l1_miss_lines_per_cycle = 0;          // the banks' wavefronts alone
+  const sim::GpuResult r = sim::simulate_gpu(banks); // the engine's coalescer agrees
   EXPECT_EQ(r.metrics.l1_requests, 1);
   EXPECT_EQ(r.metrics.l1_sectors, 17);
   EXPECT_EQ(r.metrics.l1_wavefronts, 4);
+  // With the h100 row's miss stage (one waiting line a cycle) its 5 missing lines take 5.
+  EXPECT_EQ(sim::simulate_gpu(g).metrics.l1_wavefronts, 5);
 }
 
 TEST(UserWorkload, RefusesWhatItCannotRun) {
