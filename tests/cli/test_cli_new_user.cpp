@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -350,4 +351,25 @@ TEST(NewUser, AViewLargerThanTheMemoryIsRefusedBeforeTheWindowOpens) {
     GTEST_SKIP() << "no cbi-viz in this build";
   expect_usage_error("view --size 400000 --stencil 1x1",
                      "--size: the viewer's stencil 1x1 on 400000x400000 float, clamp needs about ");
+}
+
+// A JSON result's context records the command line: `-o "it's.json"` was recorded as
+// -o 'it's.json', which a shell cannot read back. A single quote is written '\'' inside single
+// quotes, as POSIX sh takes it, and the recorded line runs as typed.
+TEST(NewUser, TheRecordedCommandLineQuotesAQuoteForTheShell) {
+  const std::string dir = scratch("quote");
+  const CliRun r = cbi_run("simulate --size 16 --format json -o \"" + dir + "/it's.json\"");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const std::string json = cbi::test::slurp(dir + "/it's.json");
+  // In JSON the backslash is written twice.
+  const std::string recorded = "-o '" + dir + "/it'\\\\''s.json'\"";
+  ASSERT_NE(json.find(recorded), std::string::npos) << json;
+  // The recorded line, pasted back into sh, writes the same file again.
+  const auto begin = json.find("\"command\": \"") + 12;
+  std::string line = json.substr(begin, json.find("\",", begin) - begin);
+  for (std::size_t at = 0; (at = line.find("\\\\", at)) != std::string::npos; ++at)
+    line.erase(at, 1);
+  fs::remove(dir + "/it's.json");
+  ASSERT_EQ(std::system(line.c_str()), 0) << line;
+  EXPECT_TRUE(fs::exists(dir + "/it's.json")) << line;
 }
