@@ -373,3 +373,15 @@ TEST(NewUser, TheRecordedCommandLineQuotesAQuoteForTheShell) {
   ASSERT_EQ(std::system(line.c_str()), 0) << line;
   EXPECT_TRUE(fs::exists(dir + "/it's.json")) << line;
 }
+
+// `cbi simulate --stencil 4x4` said "4x4 is not allowed; allowed: odd sizes such as 3x3, 7x7, 9x9"
+// and `cbi sweep --stencil 4x4` "'4x4' has an even side; allowed: odd sizes such as 3x3, 9x9": one
+// function checks the window for both, and they say one thing.
+TEST(NewUser, AnEvenStencilIsOneMessageInEveryCommand) {
+  const std::string message =
+      "--stencil: '4x4' has an even side; allowed: odd sizes such as 3x3, 7x7, 9x9";
+  for (const char *command : {"simulate", "sweep", "trace -o -", "mrc"})
+    expect_usage_error(std::string(command) + " --stencil 4x4", message);
+  expect_usage_error("sweep --stencil 3x3,3x4",
+                     "--stencil: '3x4' has an even side; allowed: odd sizes such as 3x3, 7x7, 9x9");
+}
