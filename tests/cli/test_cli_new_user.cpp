@@ -385,3 +385,19 @@ TEST(NewUser, AnEvenStencilIsOneMessageInEveryCommand) {
   expect_usage_error("sweep --stencil 3x3,3x4",
                      "--stencil: '3x4' has an even side; allowed: odd sizes such as 3x3, 7x7, 9x9");
 }
+
+// `cbi view --script 'hover:9999,9999'` ran and showed "hover: -": a hover names a cell of the
+// figure (move names a window pixel), and one outside it is refused before the window opens.
+TEST(NewUser, AHoverOutsideTheFigureIsRefused) {
+  if (!fs::exists(cbi::test::bin_dir() + "/cbi-viz"))
+    GTEST_SKIP() << "cbi-viz is not built";
+  const std::string allowed = "cells; allowed: hover:COL,ROW with COL 0 to 737 and ROW 0 to 63";
+  for (const char *step : {"hover:9999,9999", "hover:738,0", "hover:0,64", "hover:-1,0"})
+    expect_usage_error(std::string("view --size 16 --script 'key:Space;") + step + "'",
+                       std::string("--script: '") + step + "' is outside the figure's 738x64 " +
+                           allowed);
+  const CliRun corner =
+      cbi::test::run_program("cbi", "view --size 16 --script 'hover:737,63'", "DISPLAY= ");
+  EXPECT_EQ(corner.exit_code, 1) << corner.err; // past the check: no display here
+  EXPECT_NE(corner.err.find("needs a display"), std::string::npos) << corner.err;
+}
