@@ -187,6 +187,13 @@ Device h200() {
   // The h100 row's 4 (not probed with lrc_cap on the H200; its l2_parts run of the 66 SMs of one
   // side reading together, 0.265 of the reads reaching the L2, is what 4 gives: 0.258).
   d.l2_coalesce_max_reads = 4;
+  // The L2's reads: kernels/probes/l2_bw on the H200 (2026-11-29, docs/results/tight/
+  // miss-lines.md §6), every SM loading lines that miss its L1 and hit the L2, 64 warps an SM:
+  // 36.6-37.7 bytes a cycle an SM where a request reads 2 or 4 sectors of each line, 20.2 where it
+  // reads 1 (4, 16 or 32 lines): 37.0 bytes a cycle and a line request each 32 / 20.2 = 1.58
+  // cycles (the h100 row's 31.0 and 1.86 before, not probed on the H200 until then).
+  d.l2_to_l1_bytes_per_cycle = 37.0;
+  d.l2_request_cycles = 1.58;
   d.dram_gbs = 4241;
   d.sources =
       "SMs, HBM3e 141 GB at 4.8 TB/s: NVIDIA H200 datasheet (nvidia.com/en-us/data-center/"
@@ -194,8 +201,8 @@ Device h200() {
       "(216 KiB) and L1 hit latency (40 cycles): the h100 row, confirmed by kernels/probes/"
       "l1_chase on the H200; L2 hit latency: l1_chase on the H200; L2 (60 MiB): "
       "cudaGetDeviceProperties on the H200; DRAM: cbi bench's measured copy on the H200; CTA "
-      "launcher, issue rate, L2 read rates: the h100 row (the same SM and L2, Hopper tuning guide; "
-      "not probed on the H200)";
+      "launcher, issue rate: the h100 row (the same SM, Hopper tuning guide; not probed on the "
+      "H200); L2 read rates: kernels/probes/l2_bw on the H200";
   return d;
 }
 
