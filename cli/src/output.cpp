@@ -335,14 +335,27 @@ void write_stream_atomic(const std::string &path, const std::function<void(std::
   }
 }
 
+namespace {
+
+// A word as POSIX sh reads it back: kept as is when it holds only characters the shell takes
+// literally, else in single quotes, a quote inside written '\'' (it's -> 'it'\''s').
+std::string shell_word(const std::string &a) {
+  static const char *plain = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
+                             "_-+=/.,:@%";
+  if (!a.empty() && a.find_first_not_of(plain) == std::string::npos)
+    return a;
+  std::string q = "'";
+  for (const char c : a)
+    q += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return q + "'";
+}
+
+} // namespace
+
 std::string command_line(int argc, const char *const *argv) {
   std::string s;
-  for (int i = 0; i < argc; ++i) {
-    std::string a = argv[i];
-    if (a.find_first_of(" \t'\"") != std::string::npos)
-      a = "'" + a + "'";
-    s += (i ? " " : "") + a;
-  }
+  for (int i = 0; i < argc; ++i)
+    s += (i ? " " : "") + shell_word(argv[i]);
   return s;
 }
 

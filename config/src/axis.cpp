@@ -5,6 +5,7 @@
 
 #include "cbi/error.hpp"
 #include "cbi/parse.hpp"
+#include "cbi/sim/workloads/stencil.hpp"
 #include "cbi/text.hpp"
 
 #include <algorithm>
@@ -40,8 +41,7 @@ const std::vector<AxisDef> kDefs = {
     {"stencil",
      [](const std::string &v, const std::string &opt) -> AxisValue {
        const auto [w, h] = parse_extent(v, opt, true, 1 << 10);
-       if (w % 2 == 0 || h % 2 == 0)
-         throw UsageError(opt, "'" + v + "' has an even side; allowed: odd sizes such as 3x3, 9x9");
+       sim::check_stencil_window(w, h, opt);
        return Extent{w, h};
      },
      [](const AxisValue &v) { return extent_text(std::get<Extent>(v), false); },

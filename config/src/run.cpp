@@ -304,18 +304,19 @@ cli::Table mrc_result(const po::variables_map &vm, const sim::Progress &interrup
   // sim's one pass keeps a slot per line of the addresses' span, or, where the span holds far more
   // lines than the accesses touch (a trace of buffers far apart), one per line touched.
   const bool fixed = c.workload.user != nullptr, sparse = sim::mrc_sparse(c);
-  cli::check_memory(sim::mrc_state_bytes(c),
-                    "the curve of " + c.workload.describe() + " in " +
-                        std::to_string(c.levels[0].line_bytes) + " B lines" +
-                        (sparse  ? " (a slot per line it touches, two per access at most)"
-                         : fixed ? " (a slot per line of the " +
-                                       std::to_string(c.workload.footprint_bytes()) +
-                                       " bytes its addresses span)"
-                                 : ""),
-                    fixed ? "--line-bytes" : "--size",
-                    fixed ? "a larger --line-bytes, or cbi simulate (which keeps only the "
-                            "cache's lines)"
-                          : "a smaller --size or a larger --line-bytes");
+  cli::check_memory(
+      sim::mrc_state_bytes(c),
+      "the curve of " + c.workload.describe() + " in " + std::to_string(c.levels[0].line_bytes) +
+          " B lines" +
+          (sparse ? " (a slot per line it touches, " +
+                        std::to_string(sim::mrc_lines_per_access(c)) + " per access at most)"
+           : fixed ? " (a slot per line of the " + std::to_string(c.workload.footprint_bytes()) +
+                         " bytes its addresses span)"
+                   : ""),
+      fixed ? "--line-bytes" : "--size",
+      fixed ? "a larger --line-bytes, or cbi simulate (which keeps only the "
+              "cache's lines)"
+            : "a smaller --size or a larger --line-bytes");
   // Progress as simulate shows it: when asked, and unasked for a long pass.
   // One pass keeps every distinct line's reuse distance: 10 to 100 million accesses a second.
   cli::announce_long_run("cbi mrc", double(c.workload.accesses()), shorter_run(c.workload), 1e7,

@@ -1,6 +1,7 @@
 #include "cbi/sim/mrc.hpp"
 
 #include "cbi/error.hpp"
+#include "cbi/sim/user_workload.hpp"
 
 #include <algorithm>
 #include <unordered_map>
@@ -62,13 +63,14 @@ private:
   std::unordered_map<uint64_t, int64_t> m_time; // references stay valid as it grows
 };
 
-// The units a curve's table spans, and an estimate of the most units it touches: two per access
-// (an access no larger than a unit touches at most two; a trace's 128-byte lanes in 16-byte lines
-// touch more, and the estimate is then low).
+// The units a curve's table spans, and the most units it touches: per access the most lines its
+// bytes can straddle (a trace's 128-byte lanes in 16-byte lines touch 9 where unaligned).
 int64_t span_units(const SimConfig &c) {
   return c.workload.footprint_bytes() / c.levels[0].line_bytes + 2;
 }
-double touched_bound(const SimConfig &c) { return 2.0 * double(c.workload.accesses()) + 2; }
+double touched_bound(const SimConfig &c) {
+  return double(mrc_lines_per_access(c)) * double(c.workload.accesses()) + 2;
+}
 
 template <class LastUse>
 MissRatioCurve curve_of(const SimConfig &c, const Progress &progress, int64_t units) {
@@ -143,6 +145,14 @@ int64_t MissRatioCurve::misses(int64_t capacity_lines) const {
        d < distance_counts.size(); ++d)
     m += distance_counts[d];
   return m;
+}
+
+int64_t mrc_lines_per_access(const SimConfig &c) {
+  const int64_t bytes = c.workload.user ? c.workload.user->widest_access_bytes()
+                                        : c.workload.elem_bytes,
+                line = c.levels.at(0).line_bytes;
+  // An access of B bytes starting at the last byte of a line reaches (B - 1) bytes further.
+  return 1 + (std::max<int64_t>(bytes, 1) - 1 + line - 1) / line;
 }
 
 bool mrc_sparse(const SimConfig &c) { return double(span_units(c)) > touched_bound(c); }

@@ -272,6 +272,7 @@ void widen(TraceInfo &info, const uint64_t *addr, int lanes, int64_t bytes) {
     if (addr[l] != kNoAccess) {
       info.lowest_byte = std::min(info.lowest_byte, addr[l]);
       info.highest_byte = std::max(info.highest_byte, addr[l] + static_cast<uint64_t>(bytes) - 1);
+      info.widest_bytes = std::max(info.widest_bytes, static_cast<int32_t>(bytes));
     }
 }
 
@@ -911,6 +912,7 @@ public:
   }
   int64_t instructions() const override { return m_info.program; }
   int64_t block_threads() const override { return m_info.block_threads(); }
+  int32_t widest_access_bytes() const override { return m_info.widest_bytes; }
   int64_t footprint_bytes() const override {
     return static_cast<int64_t>(m_info.highest_byte - m_info.base) + 1;
   }

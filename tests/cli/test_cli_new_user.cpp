@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -350,4 +351,53 @@ TEST(NewUser, AViewLargerThanTheMemoryIsRefusedBeforeTheWindowOpens) {
     GTEST_SKIP() << "no cbi-viz in this build";
   expect_usage_error("view --size 400000 --stencil 1x1",
                      "--size: the viewer's stencil 1x1 on 400000x400000 float, clamp needs about ");
+}
+
+// A JSON result's context records the command line: `-o "it's.json"` was recorded as
+// -o 'it's.json', which a shell cannot read back. A single quote is written '\'' inside single
+// quotes, as POSIX sh takes it, and the recorded line runs as typed.
+TEST(NewUser, TheRecordedCommandLineQuotesAQuoteForTheShell) {
+  const std::string dir = scratch("quote");
+  const CliRun r = cbi_run("simulate --size 16 --format json -o \"" + dir + "/it's.json\"");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const std::string json = cbi::test::slurp(dir + "/it's.json");
+  // In JSON the backslash is written twice.
+  const std::string recorded = "-o '" + dir + "/it'\\\\''s.json'\"";
+  ASSERT_NE(json.find(recorded), std::string::npos) << json;
+  // The recorded line, pasted back into sh, writes the same file again.
+  const auto begin = json.find("\"command\": \"") + 12;
+  std::string line = json.substr(begin, json.find("\",", begin) - begin);
+  for (std::size_t at = 0; (at = line.find("\\\\", at)) != std::string::npos; ++at)
+    line.erase(at, 1);
+  fs::remove(dir + "/it's.json");
+  ASSERT_EQ(std::system(line.c_str()), 0) << line;
+  EXPECT_TRUE(fs::exists(dir + "/it's.json")) << line;
+}
+
+// `cbi simulate --stencil 4x4` said "4x4 is not allowed; allowed: odd sizes such as 3x3, 7x7, 9x9"
+// and `cbi sweep --stencil 4x4` "'4x4' has an even side; allowed: odd sizes such as 3x3, 9x9": one
+// function checks the window for both, and they say one thing.
+TEST(NewUser, AnEvenStencilIsOneMessageInEveryCommand) {
+  const std::string message =
+      "--stencil: '4x4' has an even side; allowed: odd sizes such as 3x3, 7x7, 9x9";
+  for (const char *command : {"simulate", "sweep", "trace -o -", "mrc"})
+    expect_usage_error(std::string(command) + " --stencil 4x4", message);
+  expect_usage_error("sweep --stencil 3x3,3x4",
+                     "--stencil: '3x4' has an even side; allowed: odd sizes such as 3x3, 7x7, 9x9");
+}
+
+// `cbi view --script 'hover:9999,9999'` ran and showed "hover: -": a hover names a cell of the
+// figure (move names a window pixel), and one outside it is refused before the window opens.
+TEST(NewUser, AHoverOutsideTheFigureIsRefused) {
+  if (!fs::exists(cbi::test::bin_dir() + "/cbi-viz"))
+    GTEST_SKIP() << "cbi-viz is not built";
+  const std::string allowed = "cells; allowed: hover:COL,ROW with COL 0 to 737 and ROW 0 to 63";
+  for (const char *step : {"hover:9999,9999", "hover:738,0", "hover:0,64", "hover:-1,0"})
+    expect_usage_error(std::string("view --size 16 --script 'key:Space;") + step + "'",
+                       std::string("--script: '") + step + "' is outside the figure's 738x64 " +
+                           allowed);
+  const CliRun corner =
+      cbi::test::run_program("cbi", "view --size 16 --script 'hover:737,63'", "DISPLAY= ");
+  EXPECT_EQ(corner.exit_code, 1) << corner.err; // past the check: no display here
+  EXPECT_NE(corner.err.find("needs a display"), std::string::npos) << corner.err;
 }

@@ -1,8 +1,14 @@
 // The one-pass miss-ratio curve must equal a separate fully associative LRU simulation at every
 // size.
 #include "cbi/sim/mrc.hpp"
+#include "cbi/sim/user_workload.hpp"
+#include "cbi/sim/workloads/user.hpp"
 
 #include <gtest/gtest.h>
+
+#include <memory>
+#include <string>
+#include <vector>
 
 using namespace cbi::sim;
 
@@ -87,4 +93,40 @@ TEST(Mrc, RejectsSectoredAndMultiLevel) {
   EXPECT_THROW(miss_ratio_curve(c), cbi::UsageError);
   c.levels = {CacheConfig{16, 8}, CacheConfig{16, 64}};
   EXPECT_THROW(miss_ratio_curve(c), cbi::UsageError);
+}
+
+namespace {
+
+// Four tasks, one 128-byte lane each, 2^40 bytes apart and 8 bytes past a line's start: each
+// access straddles 9 lines of 16 bytes, and the span is sparse.
+struct WideLanes : UserWorkload {
+  std::string describe() const override { return "wide lanes"; }
+  std::vector<int64_t> task_dims() const override { return {4}; }
+  int64_t instructions() const override { return 1; }
+  InstructionKind addresses(const cbi::remap::Task<int64_t> *tasks, int lanes, int64_t,
+                            uint64_t *byte_addr) const override {
+    for (int l = 0; l < lanes; ++l)
+      byte_addr[l] = (uint64_t(tasks[l].x) << 40) + 8;
+    return {false, 128};
+  }
+  int64_t footprint_bytes() const override { return (int64_t{3} << 40) + 8 + 128; }
+};
+
+} // namespace
+
+// mrc_state_bytes assumed two lines an access: 128-byte lanes in 16-byte lines touch 9, and the
+// memory check before the pass (88 B a line touched, sparse) was 3.6 times low.
+TEST(Mrc, TheMemoryBoundCountsEveryLineAWideAccessTouches) {
+  SimConfig c;
+  c.workload = make_workload(std::make_shared<WideLanes>());
+  c.levels = {CacheConfig{16, 1, 0, Policy::lru}};
+  ASSERT_TRUE(mrc_sparse(c));
+  EXPECT_EQ(mrc_lines_per_access(c), 9);
+  const MissRatioCurve curve = miss_ratio_curve(c);
+  EXPECT_EQ(curve.distinct_units(), 36);
+  EXPECT_GE(mrc_state_bytes(c), 88.0 * double(curve.distinct_units()));
+  // A built-in workload's 4-byte elements: 2 lines at most, as before.
+  SimConfig stencil;
+  stencil.levels = {CacheConfig{16, 1, 0, Policy::lru}};
+  EXPECT_EQ(mrc_lines_per_access(stencil), 2);
 }

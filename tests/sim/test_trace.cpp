@@ -97,6 +97,7 @@ TEST(Trace, CbiTraceReplaysWithTheDirectCountsSequentially) {
       return;
     const sim::TraceInfo &info = *sim::trace_info(*t.workload.user);
     EXPECT_EQ(info.lane_accesses, c.workload.accesses()) << what;
+    EXPECT_EQ(info.widest_bytes, c.workload.elem_bytes) << what;
     EXPECT_EQ(info.block_threads(), block);
   }
 }
@@ -188,6 +189,8 @@ TEST(Trace, ReadsAnAccelSimKernelTraceWrittenByHand) {
   EXPECT_EQ(i.atomic, 1);
   EXPECT_EQ(i.local, 1);
   EXPECT_EQ(i.lane_accesses, 32 + 4 + 2 + 16 + 32);
+  EXPECT_EQ(i.widest_bytes, 8); // LDG.E.64: the bound on lines an access touches (cbi mrc)
+  EXPECT_EQ(w.user->widest_access_bytes(), 8);
   EXPECT_EQ(i.program, 3); // warp 0 of block 0: LDG, LDG.64, STG
   EXPECT_EQ(w.tasks(), 96);
   // Replayed through a large fully associative cache of 128-byte lines: the lines touched.

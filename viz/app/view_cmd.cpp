@@ -130,7 +130,7 @@ int cmd_view(int argc, char **argv) {
         script.push_back(step);
   }
   // A bad step is exit 2 on any machine, before the window opens.
-  check_script(script, cli::has(vm, "screenshot"));
+  check_script(script, cli::has(vm, "screenshot"), viz::grid_extent(c, req.panels.front().bins));
   const char *display = std::getenv("DISPLAY");
   if (!display || !*display) {
     std::cerr << "cbi view: needs a display (DISPLAY is not set); run it under xvfb-run, or use "

@@ -22,8 +22,9 @@ constexpr int kViewerPanelW = 380; // the side panel's width in pixels
 
 // Reads every --script step as the viewer will (UsageError naming --script for a bad one), so that
 // a bad script is refused before the window opens; a step that writes --screenshot's file (shot:,
-// key:P) without `has_screenshot` is refused too.
-void check_script(const std::vector<std::string> &steps, bool has_screenshot);
+// key:P) without `has_screenshot` is refused too, and so is a hover outside the figure's cells.
+void check_script(const std::vector<std::string> &steps, bool has_screenshot,
+                  const viz::GridExtent &cells);
 
 class Viewer {
 public:

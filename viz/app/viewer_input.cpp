@@ -255,9 +255,17 @@ ScriptStep parse_step(const std::string &token) {
 
 } // namespace
 
-void check_script(const std::vector<std::string> &steps, bool has_screenshot) {
+void check_script(const std::vector<std::string> &steps, bool has_screenshot,
+                  const viz::GridExtent &cells) {
   for (const std::string &token : steps) {
     const ScriptStep st = parse_step(token);
+    // hover:9999,9999 showed "hover: -": the cell is the figure's, unlike move's window pixel.
+    if (st.verb == "hover" && (st.a < 0 || st.b < 0 || st.a >= cells.cols || st.b >= cells.rows))
+      throw UsageError(
+          "--script",
+          "'" + token + "' is outside the figure's " + std::to_string(cells.cols) + "x" +
+              std::to_string(cells.rows) + " cells; allowed: hover:COL,ROW with COL 0 to " +
+              std::to_string(cells.cols - 1) + " and ROW 0 to " + std::to_string(cells.rows - 1));
     // `shot:` and the P key write --screenshot's file; without one they wrote nothing, silently.
     const bool writes =
         st.verb == "shot" ? st.path.empty() : st.verb == "key" && st.key->key == sf::Keyboard::P;

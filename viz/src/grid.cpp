@@ -26,6 +26,11 @@ Binning fit_bins(int64_t steps, int64_t lines, int64_t max_cols, int64_t max_row
   return b;
 }
 
+GridExtent grid_extent(const sim::SimConfig &c, const Binning &bins) {
+  return {(time_steps(c) + bins.time_bin - 1) / bins.time_bin,
+          (line_count(c) + bins.line_bin - 1) / bins.line_bin};
+}
+
 int64_t Grid::count(uint8_t state) const { return std::count(cells.begin(), cells.end(), state); }
 
 int64_t Grid::l1_miss_cells() const {
@@ -218,8 +223,9 @@ Grid build_grid(const GridSpec &spec) {
   g.bins = spec.bins;
   g.steps = time_steps(spec.sim);
   g.lines = line_count(spec.sim);
-  g.cols = (g.steps + g.bins.time_bin - 1) / g.bins.time_bin;
-  g.rows = (g.lines + g.bins.line_bin - 1) / g.bins.line_bin;
+  const GridExtent extent = grid_extent(spec.sim, spec.bins);
+  g.cols = extent.cols;
+  g.rows = extent.rows;
   g.cells.assign(static_cast<std::size_t>(g.cols * g.rows), cell::not_cached);
   g.marks.assign(static_cast<std::size_t>(g.cols), 0);
   if (g.binned()) {

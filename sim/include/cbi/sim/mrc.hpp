@@ -31,6 +31,9 @@ MissRatioCurve miss_ratio_curve(const SimConfig &c, const Progress &progress = {
 // slot per unit of the addresses' span: where the span holds more units than the accesses can
 // touch (a trace of two buffers far apart). The same curve either way.
 bool mrc_sparse(const SimConfig &c);
+// The most lines one access of `c` touches: its widest access (a workload's element, a trace's
+// widest lane) straddling line boundaries from the last byte of a line.
+int64_t mrc_lines_per_access(const SimConfig &c);
 // The memory the curve of `c` needs, in bytes (for a check before the pass).
 double mrc_state_bytes(const SimConfig &c);
 

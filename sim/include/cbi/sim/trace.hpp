@@ -32,6 +32,7 @@ struct TraceInfo {
   int64_t instructions = 0; // every warp instruction in the file
   int64_t global_loads = 0, global_stores = 0; // modelled
   int64_t lane_accesses = 0;                   // active lanes of the modelled instructions
+  int32_t widest_bytes = 0; // the most bytes one active lane of them reads or writes
   // The modelled accesses' lowest and highest byte. The replay subtracts `base`, the lowest byte
   // rounded down to 1 MiB (so alignment to any cache unit up to 1 MiB is kept): traced virtual
   // addresses (0x7f...) index the miss-ratio curve's per-line table from 0.

@@ -87,6 +87,9 @@ public:
   virtual int64_t footprint_bytes() const { return 0; }
   // Optional. Threads per block the workload was recorded with (a trace's launch); 0: any block.
   virtual int64_t block_threads() const { return 0; }
+  // Optional. The most bytes one lane of an instruction reads or writes (1..128): cbi mrc's
+  // memory bound counts the lines one access may touch from it (128, the most, when not known).
+  virtual int32_t widest_access_bytes() const { return 128; }
   // Optional. Lines for the command's notes (a trace's skipped and not-modelled instructions).
   virtual std::vector<std::string> notes() const { return {}; }
 

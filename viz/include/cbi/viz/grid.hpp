@@ -56,6 +56,11 @@ int64_t line_count(const sim::SimConfig &c);
 // The smallest bins that fit time_steps x line_count into max_cols x max_rows cells; line_bin is
 // rounded up to a power of two.
 Binning fit_bins(int64_t steps, int64_t lines, int64_t max_cols, int64_t max_rows);
+// The columns and rows that build_grid draws of `c` with `bins` (its time steps and lines, binned).
+struct GridExtent {
+  int64_t cols = 0, rows = 0;
+};
+GridExtent grid_extent(const sim::SimConfig &c, const Binning &bins);
 
 // --model gpu: what one SM of the GPU model saw (build_gpu_grid). Time steps are the SM's warp
 // instructions (its load requests, in issue order), rows the 32-byte sectors of the address space.

@@ -15,6 +15,16 @@
 
 namespace cbi::sim {
 
+// The stencil window's one check and message, for every command that takes --stencil (cbi
+// simulate's workload, cbi sweep's axis): odd sides, so that the task sits at its centre.
+inline void check_stencil_window(int64_t w, int64_t h, const std::string &option) {
+  if (w >= 1 && h >= 1 && w % 2 == 1 && h % 2 == 1)
+    return;
+  const std::string text = "'" + std::to_string(w) + "x" + std::to_string(h) + "'";
+  throw UsageError(option, text + (w < 1 || h < 1 ? " is not allowed" : " has an even side") +
+                               "; allowed: odd sizes such as 3x3, 7x7, 9x9");
+}
+
 class StencilWorkload {
 public:
   static constexpr const char *name = "stencil";
@@ -56,10 +66,7 @@ public:
   }
 
   static void validate(const Workload &w) {
-    if (w.stencil_w < 1 || w.stencil_h < 1 || w.stencil_w % 2 == 0 || w.stencil_h % 2 == 0)
-      throw UsageError("workload.stencil",
-                       std::to_string(w.stencil_w) + "x" + std::to_string(w.stencil_h) +
-                           " is not allowed; allowed: odd sizes such as 3x3, 7x7, 9x9");
+    check_stencil_window(w.stencil_w, w.stencil_h, "workload.stencil");
     detail::checked_mul(w.stencil_w, w.stencil_h, "workload.stencil", "the stencil");
   }
   static remap::Shape<int64_t> task_shape(const Workload &w) { return {w.width, w.height}; }
