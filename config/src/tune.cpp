@@ -182,13 +182,11 @@ cli::Table tune_result(const po::variables_map &vm, const sim::Progress &interru
   const bool show =
       isatty(2) || (vm.count("progress") && vm["progress"].as<bool>()) || long_tune(c);
   // Staged as sim::tune stages it (but for the candidates' count, which its first report gives).
-  const int64_t sms = c.base.device.sms;
-  const bool tiled = sim::workload_traits(c.base.workload.kind).has_block_order;
-  const int64_t stage_one = c.sample_sms > 0 ? c.sample_sms : sim::stage_one_sample(c.base.device);
-  const bool staged = c.staged && !tiled && stage_one > 0 && stage_one < sms;
-  TuneWork work(staged || c.sample_sms > 0 ? double(stage_one) / double(sms) : 1.0,
+  const int64_t sms = c.base.device.sms, staged = sim::staged_sample(c);
+  const int64_t first = staged > 0 ? staged : c.sample_sms; // stage one's, or every order's sample
+  TuneWork work(first > 0 ? double(first) / double(sms) : 1.0,
                 c.final_sms > 0 ? double(c.final_sms) / double(sms) : 1.0,
-                staged ? c.finalists : 0);
+                staged > 0 ? c.finalists : 0);
   std::unique_ptr<cli::ProgressBar> bar;
   const sim::TuneProgress progress = [&](int64_t done, int64_t total, const std::string &stage,
                                          const std::string &order) {

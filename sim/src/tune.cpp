@@ -290,6 +290,12 @@ int64_t stage_one_sample(const Device &d) {
   return 0;
 }
 
+int64_t staged_sample(const TuneConfig &c) {
+  const int64_t n = c.sample_sms > 0 ? c.sample_sms : stage_one_sample(c.base.device);
+  const bool tiled = workload_traits(c.base.workload.kind).has_block_order;
+  return c.staged && !tiled && n > 0 && n < c.base.device.sms ? n : 0;
+}
+
 TuneResult tune(const TuneConfig &c, const TuneProgress &progress, const Progress &interrupt) {
   TuneResult t;
   t.tiled = workload_traits(c.base.workload.kind).has_block_order;
@@ -316,8 +322,7 @@ TuneResult tune(const TuneConfig &c, const TuneProgress &progress, const Progres
   // tiles' CTAs, on SMs not simulated, bring in (the smem stencil's DRAM bytes 49-55% high with 4
   // SMs: docs/results/tight/model-vs-tiled.md), so stage one would rank them on wrong traffic.
   const int64_t stage_sample = c.sample_sms > 0 ? c.sample_sms : stage_one_sample(c.base.device);
-  t.staged = c.staged && !t.tiled && stage_sample > 0 &&
-             stage_sample<c.base.device.sms &&static_cast<int64_t>(orders.size())> c.finalists;
+  t.staged = staged_sample(c) > 0 && static_cast<int64_t>(orders.size()) > c.finalists;
   const int64_t sample = t.staged ? stage_sample : c.sample_sms;
   // Stage two's sample: the full device (0) unless given; checked also where too few orders
   // leave nothing to stage.

@@ -104,6 +104,12 @@ struct TuneResult {
   std::string order_of(std::size_t config) const;
 };
 
+// The SMs stage one of a staged search of `c` samples (its sample_sms, else stage_one_sample of
+// the device), or 0 where `c` cannot be staged: not asked to be, a tiled kernel's (never staged),
+// or no sample smaller than the device. tune() stages it where its distinct orders also outnumber
+// the finalists.
+int64_t staged_sample(const TuneConfig &c);
+
 // The wall seconds of the full search of `c` (every distinct order replayed on the full device,
 // replay_seconds each) on `threads` host threads.
 double full_search_seconds(const TuneConfig &c, int threads);
